@@ -1,0 +1,722 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib-unix.h>
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nsc-device-safety.h"
+#include "nsc-engine.h"
+
+#define EXIT_USAGE 2
+
+typedef struct
+{
+  GMainLoop    *loop;
+  GCancellable *cancellable;
+  NscRunner    *runner;
+  GError       *error;
+  gboolean      is_tty;
+  gboolean      quiet;
+  gboolean      progress_shown;
+  char         *status;
+  double        last_bps;
+} Cli;
+
+static void G_GNUC_PRINTF (1, 2)
+fail_line (const char *format,
+           ...)
+{
+  g_autofree char *msg = NULL;
+  va_list args;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  fprintf (stderr, "nandscope-cli: %s\n", msg);
+}
+
+static void
+print_usage (FILE *out)
+{
+  fputs ("Usage:\n"
+         "  nandscope-cli run --target DIR|FILE|DEVICE [--preset NAME | JOB OPTIONS] [OPTIONS]\n"
+         "  nandscope-cli list-presets\n"
+         "  nandscope-cli --version\n"
+         "\n"
+         "Run options:\n"
+         "  --target PATH          a folder (a hidden 1 GiB test file is made there and deleted\n"
+         "                         afterwards), a new file name, or a whole block device\n"
+         "  --preset NAME          a built-in test set (default: quick); see list-presets\n"
+         "  --json FILE            save the full result (schema 1) to FILE\n"
+         "  --destroy-data=DEVICE  agree that a write test wipes DEVICE (must name the target)\n"
+         "  --runs N               runs of every test; the median is reported (preset: 3)\n"
+         "  --time DURATION        length of every timed test, e.g. 5s, 500ms, 2m\n"
+         "  --size SIZE            test file size, e.g. 1g, 512m (file targets)\n"
+         "  --idle DURATION        idle time before every test but the first\n"
+         "  --backend NAME         auto (default), io_uring, psync or null\n"
+         "  --units mib|mb         MiB/s (binary, default) or MB/s (decimal, as CrystalDiskMark)\n"
+         "  --quiet                no progress line\n"
+         "  --no-tmpfile           create and unlink a named test file instead of O_TMPFILE\n"
+         "\n"
+         "Job options (one ad hoc test instead of a preset; fio's names in parentheses):\n"
+         "  --rw PATTERN           read, write, randread, randwrite, rw, randrw\n"
+         "  --bs SIZE              block size, 512 to 64m (default 1m; random: 4k)\n"
+         "  --qd N (--iodepth)     queue depth per worker, 1 to 1024 (default 1)\n"
+         "  --threads N (--numjobs) workers, 1 to 64, each with its own queue (default 1)\n"
+         "  --mix PERCENT          read share of rw/randrw (default 50)\n"
+         "  --offset SIZE          start of the region (default 0)\n"
+         "  --span SIZE            length of the region (default: the whole target)\n"
+         "  --shared               workers share the whole region (default: disjoint slices)\n"
+         "  --bytes SIZE           stop after SIZE of I/O\n"
+         "  --once                 stop when the region was covered once\n"
+         "  --ramp DURATION        run this long before measuring\n"
+         "  --interval DURATION    sampling interval (default 1 s, finer for short tests)\n"
+         "  --data random|zeros    written data (default random, incompressible)\n",
+         out);
+}
+
+/* ---- option parsing --------------------------------------------------------- */
+
+typedef struct
+{
+  char     *target;
+  char     *preset;
+  char     *json;
+  char     *destroy_data;
+  char     *units;
+  guint     runs;
+  gint64    time_ns;
+  guint64   size;
+  gint64    idle_ns;
+  NscBackend backend;
+  gboolean  quiet;
+  gboolean  no_tmpfile;
+  gboolean  have_job;
+  gboolean  bs_set;
+  NscJob    job;
+} RunArgs;
+
+static void
+run_args_clear (RunArgs *a)
+{
+  g_free (a->target);
+  g_free (a->preset);
+  g_free (a->json);
+  g_free (a->destroy_data);
+  g_free (a->units);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RunArgs, run_args_clear)
+
+static gboolean
+parse_uint (const char  *name,
+            const char  *value,
+            guint        min,
+            guint        max,
+            guint       *out,
+            GError     **error)
+{
+  guint64 v;
+
+  if (!g_ascii_string_to_unsigned (value, 10, min, max, &v, NULL))
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "%s takes a whole number from %u to %u, not “%s”", name, min, max, value);
+      return FALSE;
+    }
+  *out = (guint) v;
+  return TRUE;
+}
+
+static gboolean
+parse_run_args (int       argc,
+                char    **argv,
+                RunArgs  *a,
+                GError  **error)
+{
+  nsc_job_init (&a->job);
+  a->job.block_size = 0;
+  a->backend = NSC_BACKEND_AUTO;
+
+  for (int i = 0; i < argc; i++)
+    {
+      const char *arg = argv[i];
+      g_autofree char *name = NULL;
+      const char *value = NULL;
+      const char *eq;
+
+      if (!g_str_has_prefix (arg, "--"))
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       "Unexpected argument “%s”; options start with --", arg);
+          return FALSE;
+        }
+      eq = strchr (arg, '=');
+      name = eq ? g_strndup (arg, eq - arg) : g_strdup (arg);
+
+      /* Flags first; everything else takes a value, after = or as the next word. */
+      if (g_str_equal (name, "--quiet"))
+        { a->quiet = TRUE; continue; }
+      if (g_str_equal (name, "--no-tmpfile"))
+        { a->no_tmpfile = TRUE; continue; }
+      if (g_str_equal (name, "--shared"))
+        { a->job.shared_region = TRUE; a->have_job = TRUE; continue; }
+      if (g_str_equal (name, "--once"))
+        { a->job.once = TRUE; a->have_job = TRUE; continue; }
+
+      if (eq)
+        value = eq + 1;
+      else if (i + 1 < argc)
+        value = argv[++i];
+      else
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       "%s needs a value", name);
+          return FALSE;
+        }
+
+#define IS(n) g_str_equal (name, n)
+      if (IS ("--target"))
+        g_free (a->target), a->target = g_strdup (value);
+      else if (IS ("--preset"))
+        g_free (a->preset), a->preset = g_strdup (value);
+      else if (IS ("--json"))
+        g_free (a->json), a->json = g_strdup (value);
+      else if (IS ("--destroy-data"))
+        g_free (a->destroy_data), a->destroy_data = g_strdup (value);
+      else if (IS ("--units"))
+        {
+          if (!g_str_equal (value, "mib") && !g_str_equal (value, "mb"))
+            {
+              g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                           "--units takes mib or mb, not “%s”", value);
+              return FALSE;
+            }
+          g_free (a->units), a->units = g_strdup (value);
+        }
+      else if (IS ("--runs"))
+        {
+          if (!parse_uint (name, value, 1, 1000, &a->runs, error))
+            return FALSE;
+        }
+      else if (IS ("--time"))
+        {
+          if (!nsc_parse_duration (value, &a->time_ns, error))
+            return FALSE;
+          if (a->time_ns <= 0)
+            {
+              g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                                   "--time must be longer than zero");
+              return FALSE;
+            }
+          a->job.time_ns = a->time_ns;
+        }
+      else if (IS ("--size"))
+        {
+          if (!nsc_parse_size (value, &a->size, error))
+            return FALSE;
+        }
+      else if (IS ("--idle"))
+        {
+          if (!nsc_parse_duration (value, &a->idle_ns, error))
+            return FALSE;
+        }
+      else if (IS ("--backend"))
+        {
+          if (!nsc_backend_from_string (value, &a->backend, error))
+            return FALSE;
+        }
+      else if (IS ("--rw"))
+        {
+          if (!nsc_job_set_rw (&a->job, value, error))
+            return FALSE;
+          a->have_job = TRUE;
+        }
+      else if (IS ("--bs"))
+        {
+          if (!nsc_parse_size (value, &a->job.block_size, error))
+            return FALSE;
+          a->bs_set = a->have_job = TRUE;
+        }
+      else if (IS ("--qd") || IS ("--iodepth"))
+        {
+          if (!parse_uint (name, value, 1, NSC_JOB_MAX_QUEUE_DEPTH, &a->job.queue_depth, error))
+            return FALSE;
+          a->have_job = TRUE;
+        }
+      else if (IS ("--threads") || IS ("--numjobs"))
+        {
+          if (!parse_uint (name, value, 1, NSC_JOB_MAX_WORKERS, &a->job.workers, error))
+            return FALSE;
+          a->have_job = TRUE;
+        }
+      else if (IS ("--mix"))
+        {
+          guint pct;
+          if (!parse_uint (name, value, 0, 100, &pct, error))
+            return FALSE;
+          a->job.read_percent = pct;
+          a->have_job = TRUE;
+        }
+      else if (IS ("--offset"))
+        {
+          if (!nsc_parse_size (value, &a->job.region_offset, error))
+            return FALSE;
+          a->have_job = TRUE;
+        }
+      else if (IS ("--span"))
+        {
+          if (!nsc_parse_size (value, &a->job.region_length, error))
+            return FALSE;
+          a->have_job = TRUE;
+        }
+      else if (IS ("--bytes"))
+        {
+          if (!nsc_parse_size (value, &a->job.bytes, error))
+            return FALSE;
+          a->have_job = TRUE;
+        }
+      else if (IS ("--ramp"))
+        {
+          if (!nsc_parse_duration (value, &a->job.ramp_ns, error))
+            return FALSE;
+          a->have_job = TRUE;
+        }
+      else if (IS ("--interval"))
+        {
+          if (!nsc_parse_duration (value, &a->job.sample_interval_ns, error))
+            return FALSE;
+          a->have_job = TRUE;
+        }
+      else if (IS ("--data"))
+        {
+          if (!nsc_data_pattern_from_string (value, &a->job.data, error))
+            return FALSE;
+          a->have_job = TRUE;
+        }
+      else
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       "Unknown option %s; see nandscope-cli --help", name);
+          return FALSE;
+        }
+#undef IS
+    }
+
+  if (a->target == NULL)
+    {
+      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                           "No target; add --target with a folder, a new file or a block device");
+      return FALSE;
+    }
+  if (a->have_job && a->preset)
+    {
+      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                           "Give either --preset or an ad hoc job (--rw, --bs, …), not both");
+      return FALSE;
+    }
+  if (a->have_job)
+    {
+      if (a->job.block_size == 0)
+        a->job.block_size = a->job.pattern == NSC_PATTERN_RANDOM ? 4096 : 1 << 20;
+      if ((a->job.bytes || a->job.once) && a->time_ns == 0)
+        a->job.time_ns = 0;
+      if (!nsc_job_validate (&a->job, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static char *
+format_rate (double      bps,
+             const char *units)
+{
+  if (g_strcmp0 (units, "mb") == 0)
+    return g_strdup_printf ("%.1f", bps / 1e6);
+  return g_strdup_printf ("%.1f", bps / 1048576.0);
+}
+
+static void
+clear_progress (Cli *cli)
+{
+  if (cli->progress_shown)
+    {
+      fputs ("\r\033[K", stderr);
+      cli->progress_shown = FALSE;
+    }
+}
+
+static void
+on_progress (NscRunner  *runner,
+             double      fraction,
+             gint64      remaining_ns,
+             const char *status,
+             Cli        *cli)
+{
+  g_autofree char *left = nsc_format_duration (remaining_ns);
+
+  if (cli->quiet || !cli->is_tty)
+    return;
+  if (cli->last_bps > 0)
+    fprintf (stderr, "\r\033[K%3.0f %%  %s  %.1f MiB/s  · %s left", fraction * 100,
+             status ? status : "", cli->last_bps / 1048576.0, left);
+  else
+    fprintf (stderr, "\r\033[K%3.0f %%  %s  · %s left", fraction * 100, status ? status : "", left);
+  cli->progress_shown = TRUE;
+}
+
+static void
+on_sample (NscRunner       *runner,
+           guint            step,
+           guint            run,
+           const NscSample *sample,
+           Cli             *cli)
+{
+  cli->last_bps = nsc_sample_bps (sample);
+}
+
+static void
+on_step_started (NscRunner *runner,
+                 guint      step,
+                 Cli       *cli)
+{
+  cli->last_bps = 0;
+}
+
+static void
+on_step_finished (NscRunner *runner,
+                  guint      step,
+                  Cli       *cli)
+{
+  NscRunResult *r = nsc_runner_get_result (runner);
+  NscStepResult *sr = g_ptr_array_index (r->steps, r->steps->len - 1);
+  const NscJobResult *head;
+  char scratch[64];
+
+  if (cli->quiet || cli->is_tty || sr->step.kind != NSC_STEP_JOB)
+    return;
+  /* Not a terminal: one line per finished step instead of a live line. */
+  head = nsc_step_result_headline (sr);
+  if (head)
+    fprintf (stderr, "%s %s: %.1f MiB/s\n",
+             nsc_job_get_label (&sr->step.job, scratch, sizeof scratch),
+             nsc_job_has_reads (&sr->step.job) ? "read" : "write",
+             (head->dir[0].bw_bps + head->dir[1].bw_bps) / 1048576.0);
+}
+
+typedef struct
+{
+  char label[64];
+  const NscJobResult *dir[2];
+} Row;
+
+static void
+print_table (NscRunResult *r,
+             const char   *units)
+{
+  g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (Row));
+  const char *unit = g_strcmp0 (units, "mb") == 0 ? "MB/s" : "MiB/s";
+  g_autofree char *size = nsc_format_size (r->target_kind && g_str_equal (r->target_kind, "file")
+                                           ? r->file_size : r->target_size);
+  g_autofree char *dur = nsc_format_duration (r->time_ns);
+  g_autofree char *read_head = g_strdup_printf ("Read %s", unit);
+  g_autofree char *write_head = g_strdup_printf ("Write %s", unit);
+  const char *backend = NULL;
+
+  for (guint i = 0; i < r->steps->len; i++)
+    {
+      NscStepResult *sr = g_ptr_array_index (r->steps, i);
+      const NscJobResult *head = nsc_step_result_headline (sr);
+      Row *row = NULL;
+
+      if (sr->step.kind != NSC_STEP_JOB || head == NULL)
+        continue;
+      backend = nsc_backend_to_string (head->backend);
+      for (guint j = 0; j < rows->len; j++)
+        if (g_str_equal (g_array_index (rows, Row, j).label, sr->step.job.label))
+          row = &g_array_index (rows, Row, j);
+      if (row == NULL)
+        {
+          Row fresh = { 0 };
+          g_strlcpy (fresh.label, sr->step.job.label, sizeof fresh.label);
+          g_array_append_val (rows, fresh);
+          row = &g_array_index (rows, Row, rows->len - 1);
+        }
+      if (nsc_job_has_reads (&head->job))
+        row->dir[NSC_DIR_READ] = head;
+      if (nsc_job_has_writes (&head->job))
+        row->dir[NSC_DIR_WRITE] = head;
+    }
+
+  printf ("Nandscope %s · %s · %s (%s%s%s) · %s\n", PACKAGE_VERSION,
+          r->preset_title ? r->preset_title : "",
+          r->target_path ? r->target_path : "",
+          r->target_kind ? r->target_kind : "?",
+          r->filesystem ? ", " : "", r->filesystem ? r->filesystem : "", size);
+  printf ("Backend %s · %u run%s of %s per test, the median shown\n\n",
+          backend ? backend : "-", r->runs, r->runs == 1 ? "" : "s", dur);
+  printf ("%-16s %12s %12s %11s %11s %11s %11s\n", "Test", read_head, write_head,
+          "Read IOPS", "Write IOPS", "Read µs", "Write µs");
+
+  for (guint j = 0; j < rows->len; j++)
+    {
+      Row *row = &g_array_index (rows, Row, j);
+      char *cells[6] = { 0 };
+
+      for (guint d = 0; d < 2; d++)
+        {
+          const NscJobResult *res = row->dir[d];
+          if (res == NULL)
+            {
+              cells[d] = g_strdup ("-");
+              cells[2 + d] = g_strdup ("-");
+              cells[4 + d] = g_strdup ("-");
+              continue;
+            }
+          cells[d] = format_rate (res->dir[d].bw_bps, units);
+          cells[2 + d] = g_strdup_printf ("%.0f", res->dir[d].iops);
+          cells[4 + d] = g_strdup_printf ("%.1f", nsc_histogram_mean (res->dir[d].latency) / 1000.0);
+        }
+      printf ("%-16s %12s %12s %11s %11s %11s %11s\n", row->label,
+              cells[0], cells[1], cells[2], cells[3], cells[4], cells[5]);
+      for (guint k = 0; k < 6; k++)
+        g_free (cells[k]);
+    }
+
+  for (guint i = 0; i < r->warnings->len; i++)
+    {
+      NscWarning *w = g_ptr_array_index (r->warnings, i);
+      printf ("\nWarning (%s): %s", w->code, w->message);
+    }
+  if (r->warnings->len)
+    printf ("\n");
+}
+
+/* ---- commands ------------------------------------------------------------------ */
+
+static gboolean
+on_signal (gpointer data)
+{
+  Cli *cli = data;
+
+  g_cancellable_cancel (cli->cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+on_run_done (GObject      *source,
+             GAsyncResult *result,
+             gpointer      data)
+{
+  Cli *cli = data;
+
+  nsc_runner_run_finish (NSC_RUNNER (source), result, &cli->error);
+  g_main_loop_quit (cli->loop);
+}
+
+static gboolean
+target_is_block_device (const char *path)
+{
+  struct stat st;
+  return stat (path, &st) == 0 && S_ISBLK (st.st_mode);
+}
+
+static gboolean
+preset_has_writes (const NscPreset *preset)
+{
+  for (guint i = 0; i < preset->steps->len; i++)
+    {
+      const NscStep *s = &g_array_index (preset->steps, NscStep, i);
+      if (s->kind == NSC_STEP_FILL || (s->kind == NSC_STEP_JOB && nsc_job_has_writes (&s->job)))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static int
+cmd_run (int    argc,
+         char **argv)
+{
+  g_auto(RunArgs) args = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NscPreset) preset = NULL;
+  g_autoptr(NscRunner) runner = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
+  NscRunOptions opts = { 0 };
+  NscRunResult *r;
+  Cli cli = { 0 };
+  guint sigint, sigterm;
+  int status = 0;
+
+  if (!parse_run_args (argc, argv, &args, &error))
+    {
+      fail_line ("%s", error->message);
+      return EXIT_USAGE;
+    }
+
+  if (args.have_job)
+    preset = nsc_preset_new_single (&args.job);
+  else if (!(preset = nsc_preset_lookup (args.preset ? args.preset : "quick", &error)))
+    {
+      fail_line ("%s", error->message);
+      return EXIT_USAGE;
+    }
+
+  if (args.destroy_data && !target_is_block_device (args.target))
+    {
+      fail_line ("--destroy-data is only for block devices; %s is not one", args.target);
+      return EXIT_USAGE;
+    }
+  if (target_is_block_device (args.target) && preset_has_writes (preset))
+    {
+      if (args.destroy_data == NULL)
+        {
+          fail_line ("This test writes to %s and destroys everything on it; "
+                     "to agree, add --destroy-data=%s", args.target, args.target);
+          return EXIT_USAGE;
+        }
+      if (!nsc_device_check_writable (args.target, &error))
+        {
+          fail_line ("%s", error->message);
+          return 1;
+        }
+    }
+
+  opts.target = args.target;
+  opts.file_size = args.size;
+  opts.runs = args.runs;
+  opts.time_ns = args.time_ns;
+  opts.idle_ns = args.idle_ns;
+  opts.backend = args.backend;
+  opts.destroy_data = args.destroy_data;
+  opts.no_tmpfile = args.no_tmpfile;
+
+  runner = nsc_runner_new (preset, &opts);
+  loop = g_main_loop_new (NULL, FALSE);
+  cancellable = g_cancellable_new ();
+  cli.loop = loop;
+  cli.cancellable = cancellable;
+  cli.runner = runner;
+  cli.quiet = args.quiet;
+  cli.is_tty = isatty (STDERR_FILENO);
+
+  g_signal_connect (runner, "progress", G_CALLBACK (on_progress), &cli);
+  g_signal_connect (runner, "sample", G_CALLBACK (on_sample), &cli);
+  g_signal_connect (runner, "step-started", G_CALLBACK (on_step_started), &cli);
+  g_signal_connect (runner, "step-finished", G_CALLBACK (on_step_finished), &cli);
+  sigint = g_unix_signal_add (SIGINT, on_signal, &cli);
+  sigterm = g_unix_signal_add (SIGTERM, on_signal, &cli);
+
+  if (!args.quiet && !cli.is_tty)
+    {
+      g_autofree char *est = nsc_format_duration (nsc_runner_get_estimate_ns (runner));
+      fprintf (stderr, "Running %s on %s (about %s plus preparation)\n",
+               preset->title, args.target, est);
+    }
+
+  nsc_runner_run_async (runner, cancellable, on_run_done, &cli);
+  g_main_loop_run (loop);
+  g_source_remove (sigint);
+  g_source_remove (sigterm);
+  clear_progress (&cli);
+
+  r = nsc_runner_get_result (runner);
+  if (r->steps->len > 0)
+    print_table (r, args.units);
+
+  if (args.json)
+    {
+      g_autoptr(GError) save_error = NULL;
+      if (!nsc_run_result_save (r, args.json, &save_error))
+        {
+          fail_line ("%s", save_error->message);
+          status = 1;
+        }
+    }
+
+  if (cli.error)
+    {
+      if (g_error_matches (cli.error, NSC_ERROR, NSC_ERROR_CANCELLED))
+        fail_line ("Cancelled%s", args.json && r->steps->len ? "; the partial result was saved" : "");
+      else
+        fail_line ("%s", cli.error->message);
+      status = g_error_matches (cli.error, NSC_ERROR, NSC_ERROR_CANCELLED) ? 130 : 1;
+      g_clear_error (&cli.error);
+    }
+
+  return status;
+}
+
+static int
+cmd_list_presets (void)
+{
+  g_auto(GStrv) names = nsc_preset_list_names ();
+
+  printf ("%-12s %-10s %-12s %s\n", "Name", "Duration", "Destroys", "Description");
+  for (guint i = 0; names[i]; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(NscPreset) p = nsc_preset_lookup (names[i], &error);
+      g_autofree char *dur = NULL;
+
+      if (p == NULL)
+        {
+          fail_line ("Built-in preset %s is broken: %s", names[i], error->message);
+          return 1;
+        }
+      dur = nsc_format_duration (nsc_preset_estimate_ns (p, p->runs, p->time_ns));
+      printf ("%-12s %-10s %-12s %s: %s\n", p->name, dur, p->destructive ? "device data" : "nothing",
+              p->title, p->description);
+    }
+  return 0;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  g_set_prgname ("nandscope-cli");
+
+  if (argc < 2)
+    {
+      print_usage (stderr);
+      return EXIT_USAGE;
+    }
+  if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") || g_str_equal (argv[1], "help"))
+    {
+      print_usage (stdout);
+      return 0;
+    }
+  if (g_str_equal (argv[1], "--version"))
+    {
+      printf ("nandscope-cli %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+  if (g_str_equal (argv[1], "run"))
+    {
+      for (int i = 2; i < argc; i++)
+        if (g_str_equal (argv[i], "--help") || g_str_equal (argv[i], "-h"))
+          {
+            print_usage (stdout);
+            return 0;
+          }
+      return cmd_run (argc - 2, argv + 2);
+    }
+  if (g_str_equal (argv[1], "list-presets"))
+    return cmd_list_presets ();
+
+  fail_line ("Unknown command “%s”; the commands are run and list-presets (see --help)", argv[1]);
+  return EXIT_USAGE;
+}

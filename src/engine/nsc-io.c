@@ -1,0 +1,1110 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <liburing.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nsc-error.h"
+#include "nsc-io.h"
+#include "nsc-units.h"
+
+/* How a job runs: one coordinator (the calling thread) and a set of I/O threads.
+ * io_uring and null: one thread per worker, each with its own ring and queue.
+ * psync: queue_depth threads per worker sharing the worker's ticket counter.
+ * Threads publish cumulative counters with relaxed atomic stores after each batch;
+ * the coordinator reads them every sampling interval, so sampling never pauses I/O.
+ * Latency histograms are private to each thread and merged after the join. */
+
+enum { PHASE_RAMP, PHASE_MEASURE, PHASE_STOP };
+
+#define DRAIN_LIMIT_NS   (G_GINT64_CONSTANT (30) * 1000000000)
+#define WAIT_SLICE_NS    (100 * 1000000)
+#define SERIES_MAX       16384
+#define STAMP_UNIT       4096
+#define POOL_SIZE        (8u << 20)
+
+typedef struct _Run Run;
+
+typedef struct
+{
+  Run          *run;
+  guint         index;
+  NscOffsetGen  gen;
+  guint64       next_ticket;   /* atomic for psync */
+  guint64       ticket_limit;
+  guint64       mix_seed;
+} Worker;
+
+typedef struct
+{
+  Run          *run;
+  Worker       *worker;
+  GThread      *thread;
+  guint         serial;
+  /* Published for the coordinator. */
+  guint64       pub_bytes[2];
+  guint64       pub_ios[2];
+  guint64       pub_lat_sum[2];
+  guint64       pub_lat_max;
+  /* Private until the join. */
+  guint64       bytes[2];
+  guint64       ios[2];
+  guint64       lat_sum[2];
+  NscHistogram *hist[2];
+  guint64       after_stop;
+  gint64        end_ns;
+  int           error_errno;
+  guint64       error_offset;
+  char         *error_message;
+  gboolean      registered;
+  guint64       sink;          /* null backend: keeps its offset work observable */
+} IoThread;
+
+struct _Run
+{
+  NscJob      job;
+  int         fd;
+  NscBackend  backend;
+  guint       buffer_align;
+  int         phase;        /* atomic */
+  gint64      stop_ns;      /* atomic: when a stop was requested, 0 before */
+  int         failed;       /* atomic */
+  gboolean    cancelled;
+  GMutex      lock;
+  GCond       cond;
+  guint       running;
+  Worker     *workers;
+  IoThread   *threads;
+  guint       n_threads;
+};
+
+gint64
+nsc_now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
+}
+
+const char *
+nsc_backend_to_string (NscBackend backend)
+{
+  switch (backend)
+    {
+    case NSC_BACKEND_IO_URING:
+      return "io_uring";
+    case NSC_BACKEND_PSYNC:
+      return "psync";
+    case NSC_BACKEND_NULL:
+      return "null";
+    case NSC_BACKEND_AUTO:
+    default:
+      return "auto";
+    }
+}
+
+gboolean
+nsc_backend_from_string (const char  *text,
+                         NscBackend  *out,
+                         GError     **error)
+{
+  static const NscBackend all[] = {
+    NSC_BACKEND_AUTO, NSC_BACKEND_IO_URING, NSC_BACKEND_PSYNC, NSC_BACKEND_NULL,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    {
+      if (g_strcmp0 (text, nsc_backend_to_string (all[i])) == 0)
+        {
+          *out = all[i];
+          return TRUE;
+        }
+    }
+  g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+               "“%s” is not an I/O backend; use auto, io_uring, psync or null",
+               text ? text : "");
+  return FALSE;
+}
+
+void
+nsc_job_result_free (NscJobResult *result)
+{
+  if (result == NULL)
+    return;
+  g_free (result->dir[0].latency);
+  g_free (result->dir[1].latency);
+  nsc_series_free (result->series);
+  g_free (result->backend_note);
+  g_free (result);
+}
+
+/* ---- data ---------------------------------------------------------------- */
+
+static guint8 *random_pool;
+
+static gpointer
+make_random_pool (gpointer data)
+{
+  guint64 *p = g_malloc (POOL_SIZE);
+  guint64 s = (guint64) g_get_real_time () ^ ((guint64) getpid () << 32);
+
+  for (gsize i = 0; i < POOL_SIZE / 8; i++)
+    p[i] = nsc_mix64 (s + i);
+  random_pool = (guint8 *) p;
+  return NULL;
+}
+
+static void
+fill_from_pool (guint8  *buf,
+                guint64  len,
+                guint64  salt)
+{
+  static GOnce once = G_ONCE_INIT;
+  guint64 pos = (nsc_mix64 (salt) % (POOL_SIZE / STAMP_UNIT)) * STAMP_UNIT;
+
+  g_once (&once, make_random_pool, NULL);
+
+  for (guint64 done = 0; done < len;)
+    {
+      guint64 n = MIN (len - done, (guint64) POOL_SIZE - pos);
+      memcpy (buf + done, random_pool + pos, n);
+      done += n;
+      pos = 0;
+    }
+}
+
+/* Every 4 KiB of written data carries its own offset and a per-write value, so no
+ * two written blocks are alike (nothing to deduplicate) while the rest of the
+ * buffer stays the random pool's (nothing to compress) at no per-byte cost. */
+static inline void
+stamp_buffer (guint8  *buf,
+              guint64  len,
+              guint64  offset,
+              guint64  ticket,
+              guint64  seed)
+{
+  guint64 unit = MIN (len, (guint64) STAMP_UNIT);
+
+  for (guint64 o = 0; o < len; o += unit)
+    {
+      guint64 stamp[2] = { GUINT64_TO_LE (offset + o), nsc_mix64 (ticket ^ seed) + o };
+      memcpy (buf + o, stamp, sizeof stamp);
+    }
+}
+
+static inline void
+prepare_write (Run      *run,
+               guint8   *buf,
+               gboolean *dirty,
+               guint64   offset,
+               guint64   ticket)
+{
+  guint64 bs = run->job.block_size;
+
+  if (run->job.data == NSC_DATA_ZEROS)
+    {
+      if (*dirty)
+        memset (buf, 0, bs);
+      *dirty = FALSE;
+      return;
+    }
+  if (*dirty)
+    fill_from_pool (buf, bs, ticket);
+  *dirty = FALSE;
+  stamp_buffer (buf, bs, offset, ticket, run->job.seed);
+}
+
+static guint8 *
+alloc_buffers (Run      *run,
+               guint64   size,
+               guint64   salt)
+{
+  void *mem = NULL;
+
+  if (posix_memalign (&mem, MAX (run->buffer_align, 4096u), size) != 0)
+    return NULL;
+  if (run->job.data == NSC_DATA_ZEROS)
+    memset (mem, 0, size);
+  else
+    fill_from_pool (mem, size, salt);
+  return mem;
+}
+
+/* ---- per-thread bookkeeping --------------------------------------------- */
+
+static inline gboolean
+ticket_is_read (const Worker *w,
+                guint64       ticket)
+{
+  guint pct = w->run->job.read_percent;
+
+  if (pct >= 100)
+    return TRUE;
+  if (pct == 0)
+    return FALSE;
+  return nsc_mix64 (ticket ^ w->mix_seed) % 100 < pct;
+}
+
+static void
+thread_observe_phase (IoThread *t,
+                      int      *seen)
+{
+  int phase = g_atomic_int_get (&t->run->phase);
+
+  if (phase == *seen)
+    return;
+  if (phase == PHASE_MEASURE)
+    {
+      /* The ramp is not measured; the coordinator takes its own counter baseline. */
+      nsc_histogram_init (t->hist[0]);
+      nsc_histogram_init (t->hist[1]);
+    }
+  *seen = phase;
+}
+
+static inline void
+thread_publish (IoThread *t,
+                guint64   batch_max)
+{
+  guint64 cur;
+
+  for (guint d = 0; d < 2; d++)
+    {
+      __atomic_store_n (&t->pub_bytes[d], t->bytes[d], __ATOMIC_RELAXED);
+      __atomic_store_n (&t->pub_ios[d], t->ios[d], __ATOMIC_RELAXED);
+      __atomic_store_n (&t->pub_lat_sum[d], t->lat_sum[d], __ATOMIC_RELAXED);
+    }
+  cur = __atomic_load_n (&t->pub_lat_max, __ATOMIC_RELAXED);
+  while (batch_max > cur
+         && !__atomic_compare_exchange_n (&t->pub_lat_max, &cur, batch_max, TRUE,
+                                          __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    ;
+}
+
+static inline void
+thread_account (IoThread *t,
+                guint     dir,
+                guint64   lat)
+{
+  t->bytes[dir] += t->run->job.block_size;
+  t->ios[dir]++;
+  t->lat_sum[dir] += lat;
+  nsc_histogram_add (t->hist[dir], lat);
+}
+
+static void
+request_stop (Run *run)
+{
+  gint64 expected = 0;
+
+  __atomic_compare_exchange_n (&run->stop_ns, &expected, nsc_now_ns (), FALSE,
+                               __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  g_atomic_int_set (&run->phase, PHASE_STOP);
+  g_mutex_lock (&run->lock);
+  g_cond_broadcast (&run->cond);
+  g_mutex_unlock (&run->lock);
+}
+
+static void
+thread_fail (IoThread   *t,
+             int         errsv,
+             guint64     offset,
+             const char *what)
+{
+  if (t->error_errno == 0)
+    {
+      t->error_errno = errsv ? errsv : EIO;
+      t->error_offset = offset;
+      t->error_message = g_strdup (what);
+    }
+  g_atomic_int_set (&t->run->failed, 1);
+  request_stop (t->run);
+}
+
+static void
+thread_finish (IoThread *t)
+{
+  t->end_ns = nsc_now_ns ();
+  thread_publish (t, 0);
+  g_mutex_lock (&t->run->lock);
+  t->run->running--;
+  g_cond_broadcast (&t->run->cond);
+  g_mutex_unlock (&t->run->lock);
+}
+
+static inline gboolean
+stop_was_requested (Run *run)
+{
+  return __atomic_load_n (&run->stop_ns, __ATOMIC_RELAXED) != 0;
+}
+
+/* ---- io_uring ------------------------------------------------------------ */
+
+typedef struct
+{
+  guint8  *buf;
+  guint64  offset;
+  gint64   submit_ns;
+  guint    dir;
+  gboolean dirty;
+} Slot;
+
+static int
+ring_init (struct io_uring *ring,
+           guint            entries)
+{
+  struct io_uring_params p;
+  int ret;
+
+  /* One thread submits and reaps: tell the kernel so it can skip some work. */
+  memset (&p, 0, sizeof p);
+  p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN;
+  ret = io_uring_queue_init_params (entries, ring, &p);
+  if (ret == -EINVAL)
+    {
+      memset (&p, 0, sizeof p);
+      ret = io_uring_queue_init_params (entries, ring, &p);
+    }
+  return ret;
+}
+
+static gpointer
+uring_thread (gpointer data)
+{
+  IoThread *t = data;
+  Worker *w = t->worker;
+  Run *run = t->run;
+  const guint qd = run->job.queue_depth;
+  const guint64 bs = run->job.block_size;
+  struct io_uring ring;
+  struct __kernel_timespec slice = { 0, WAIT_SLICE_NS };
+  g_autofree Slot *slots = NULL;
+  g_autofree guint *free_slots = NULL;
+  g_autofree struct iovec *iov = NULL;
+  guint8 *buffers = NULL;
+  guint n_free, inflight = 0;
+  gboolean fixed_file = FALSE, stop_submit = FALSE;
+  gint64 stop_seen_ns = 0;
+  int seen_phase = -1;
+  int ret;
+
+  ret = ring_init (&ring, qd);
+  if (ret < 0)
+    {
+      thread_fail (t, -ret, 0, "cannot set up io_uring");
+      thread_finish (t);
+      return NULL;
+    }
+
+  buffers = alloc_buffers (run, (guint64) qd * bs, t->serial);
+  if (buffers == NULL)
+    {
+      thread_fail (t, ENOMEM, 0, "cannot allocate I/O buffers");
+      io_uring_queue_exit (&ring);
+      thread_finish (t);
+      return NULL;
+    }
+
+  slots = g_new0 (Slot, qd);
+  free_slots = g_new (guint, qd);
+  iov = g_new (struct iovec, qd);
+  for (guint i = 0; i < qd; i++)
+    {
+      slots[i].buf = buffers + (guint64) i * bs;
+      iov[i].iov_base = slots[i].buf;
+      iov[i].iov_len = bs;
+      free_slots[i] = qd - 1 - i;
+    }
+  n_free = qd;
+
+  /* Registered buffers count against RLIMIT_MEMLOCK; without them I/O still works. */
+  t->registered = io_uring_register_buffers (&ring, iov, qd) == 0;
+  fixed_file = io_uring_register_files (&ring, &run->fd, 1) == 0;
+
+  for (;;)
+    {
+      struct io_uring_cqe *cqe = NULL;
+      unsigned head, count = 0;
+      guint n = 0;
+      guint64 batch_max = 0;
+      gint64 t0, now;
+
+      thread_observe_phase (t, &seen_phase);
+      if (seen_phase == PHASE_STOP && !stop_submit)
+        {
+          stop_submit = TRUE;
+          stop_seen_ns = nsc_now_ns ();
+        }
+
+      t0 = nsc_now_ns ();
+      while (!stop_submit && inflight < qd)
+        {
+          guint64 ticket = w->next_ticket;
+          struct io_uring_sqe *sqe;
+          guint idx;
+          Slot *slot;
+
+          if (ticket >= w->ticket_limit)
+            {
+              stop_submit = TRUE;
+              stop_seen_ns = nsc_now_ns ();
+              break;
+            }
+          sqe = io_uring_get_sqe (&ring);
+          if (sqe == NULL)
+            break;
+          w->next_ticket = ticket + 1;
+
+          idx = free_slots[--n_free];
+          slot = &slots[idx];
+          slot->offset = nsc_offset_gen_at (&w->gen, ticket);
+          slot->dir = ticket_is_read (w, ticket) ? NSC_DIR_READ : NSC_DIR_WRITE;
+          slot->submit_ns = t0;
+
+          if (slot->dir == NSC_DIR_READ)
+            {
+              slot->dirty = TRUE;
+              if (t->registered)
+                io_uring_prep_read_fixed (sqe, fixed_file ? 0 : run->fd, slot->buf, bs,
+                                          slot->offset, idx);
+              else
+                io_uring_prep_read (sqe, fixed_file ? 0 : run->fd, slot->buf, bs, slot->offset);
+            }
+          else
+            {
+              prepare_write (run, slot->buf, &slot->dirty, slot->offset, ticket);
+              if (t->registered)
+                io_uring_prep_write_fixed (sqe, fixed_file ? 0 : run->fd, slot->buf, bs,
+                                           slot->offset, idx);
+              else
+                io_uring_prep_write (sqe, fixed_file ? 0 : run->fd, slot->buf, bs, slot->offset);
+            }
+          if (fixed_file)
+            sqe->flags |= IOSQE_FIXED_FILE;
+          io_uring_sqe_set_data64 (sqe, idx);
+          inflight++;
+          n++;
+        }
+
+      if (inflight == 0)
+        break;
+
+      ret = io_uring_submit_and_wait_timeout (&ring, &cqe, 1, &slice, NULL);
+      if (n > 0 && stop_was_requested (run))
+        t->after_stop += n;
+      if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
+        {
+          thread_fail (t, -ret, 0, "io_uring submission failed");
+          break;
+        }
+
+      now = nsc_now_ns ();
+      io_uring_for_each_cqe (&ring, head, cqe)
+        {
+          guint idx = (guint) io_uring_cqe_get_data64 (cqe);
+          Slot *slot = &slots[idx];
+
+          count++;
+          if (cqe->res != (int) bs)
+            {
+              thread_fail (t, cqe->res < 0 ? -cqe->res : EIO, slot->offset,
+                           cqe->res < 0 ? NULL : "short transfer");
+              stop_submit = TRUE;
+              if (stop_seen_ns == 0)
+                stop_seen_ns = now;
+            }
+          else
+            {
+              guint64 lat = (guint64) (now - slot->submit_ns);
+              thread_account (t, slot->dir, lat);
+              batch_max = MAX (batch_max, lat);
+            }
+          free_slots[n_free++] = idx;
+          inflight--;
+        }
+      io_uring_cq_advance (&ring, count);
+      thread_publish (t, batch_max);
+
+      if (stop_submit && inflight > 0 && now - stop_seen_ns > DRAIN_LIMIT_NS)
+        {
+          /* The device stopped answering. Leave the ring to the kernel, which reaps
+           * what is still in flight on its own when the ring is torn down. */
+          thread_fail (t, ETIMEDOUT, 0, "the device did not complete I/O for 30 s");
+          break;
+        }
+    }
+
+  io_uring_queue_exit (&ring);
+  free (buffers);
+  thread_finish (t);
+  return NULL;
+}
+
+/* ---- psync --------------------------------------------------------------- */
+
+static gpointer
+psync_thread (gpointer data)
+{
+  IoThread *t = data;
+  Worker *w = t->worker;
+  Run *run = t->run;
+  const guint64 bs = run->job.block_size;
+  guint8 *buf;
+  gboolean dirty = FALSE;
+  int seen_phase = -1;
+
+  buf = alloc_buffers (run, bs, t->serial);
+  if (buf == NULL)
+    {
+      thread_fail (t, ENOMEM, 0, "cannot allocate an I/O buffer");
+      thread_finish (t);
+      return NULL;
+    }
+
+  for (;;)
+    {
+      guint64 ticket, offset;
+      gboolean is_read;
+      gint64 t0, t1;
+      ssize_t r;
+
+      thread_observe_phase (t, &seen_phase);
+      if (seen_phase == PHASE_STOP)
+        break;
+
+      ticket = __atomic_fetch_add (&w->next_ticket, 1, __ATOMIC_RELAXED);
+      if (ticket >= w->ticket_limit)
+        break;
+      offset = nsc_offset_gen_at (&w->gen, ticket);
+      is_read = ticket_is_read (w, ticket);
+      if (!is_read)
+        prepare_write (run, buf, &dirty, offset, ticket);
+      else
+        dirty = TRUE;
+
+      t0 = nsc_now_ns ();
+      do
+        r = is_read ? pread (run->fd, buf, bs, (off_t) offset)
+                    : pwrite (run->fd, buf, bs, (off_t) offset);
+      while (r < 0 && errno == EINTR);
+      t1 = nsc_now_ns ();
+      if (stop_was_requested (run))
+        t->after_stop++;
+
+      if (r != (ssize_t) bs)
+        {
+          thread_fail (t, r < 0 ? errno : EIO, offset, r < 0 ? NULL : "short transfer");
+          break;
+        }
+      thread_account (t, is_read ? NSC_DIR_READ : NSC_DIR_WRITE, (guint64) (t1 - t0));
+      thread_publish (t, (guint64) (t1 - t0));
+    }
+
+  free (buf);
+  thread_finish (t);
+  return NULL;
+}
+
+/* ---- null ---------------------------------------------------------------- */
+
+static gpointer
+null_thread (gpointer data)
+{
+  IoThread *t = data;
+  Worker *w = t->worker;
+  Run *run = t->run;
+  const guint qd = run->job.queue_depth;
+  g_autofree guint64 *offsets = g_new (guint64, qd);
+  g_autofree guint8 *dirs = g_new (guint8, qd);
+  int seen_phase = -1;
+
+  /* The work of the real backends minus the system calls: tickets, offsets, the
+   * read/write choice, timestamps per batch and the accounting of each I/O. */
+  for (;;)
+    {
+      guint n = 0;
+      guint64 batch_max = 0;
+      gint64 t0, now;
+
+      thread_observe_phase (t, &seen_phase);
+      if (seen_phase == PHASE_STOP)
+        break;
+
+      t0 = nsc_now_ns ();
+      while (n < qd && w->next_ticket < w->ticket_limit)
+        {
+          guint64 ticket = w->next_ticket++;
+          offsets[n] = nsc_offset_gen_at (&w->gen, ticket);
+          dirs[n] = ticket_is_read (w, ticket) ? NSC_DIR_READ : NSC_DIR_WRITE;
+          n++;
+        }
+      if (n == 0)
+        break;
+      if (stop_was_requested (run))
+        t->after_stop += n;
+
+      now = nsc_now_ns ();
+      for (guint i = 0; i < n; i++)
+        {
+          guint64 lat = (guint64) (now - t0);
+          thread_account (t, dirs[i], lat);
+          batch_max = MAX (batch_max, lat);
+          t->sink ^= offsets[i];
+        }
+      thread_publish (t, batch_max);
+    }
+
+  thread_finish (t);
+  return NULL;
+}
+
+/* ---- the coordinator ----------------------------------------------------- */
+
+static NscBackend
+resolve_backend (NscBackend   requested,
+                 char       **note,
+                 GError     **error)
+{
+  static int probe = 1; /* 1: not probed; else 0 or -errno */
+  struct io_uring ring;
+
+  if (requested == NSC_BACKEND_PSYNC || requested == NSC_BACKEND_NULL)
+    return requested;
+
+  if (g_atomic_int_get (&probe) == 1)
+    {
+      int ret = io_uring_queue_init (2, &ring, 0);
+      if (ret == 0)
+        io_uring_queue_exit (&ring);
+      g_atomic_int_set (&probe, ret);
+    }
+
+  if (probe == 0)
+    return NSC_BACKEND_IO_URING;
+
+  if (requested == NSC_BACKEND_IO_URING)
+    {
+      nsc_set_error_from_errno (error, -probe, "io_uring is not available");
+      return NSC_BACKEND_AUTO;
+    }
+  *note = g_strdup_printf ("io_uring is not available (%s); psync threads were used",
+                           g_strerror (-probe));
+  return NSC_BACKEND_PSYNC;
+}
+
+static void
+on_cancelled (GCancellable *cancellable,
+              gpointer      data)
+{
+  Run *run = data;
+
+  run->cancelled = TRUE;
+  request_stop (run);
+}
+
+typedef struct
+{
+  guint64 bytes[2];
+  guint64 ios[2];
+  guint64 lat_sum[2];
+} Totals;
+
+static void
+read_totals (Run    *run,
+             Totals *out)
+{
+  memset (out, 0, sizeof *out);
+  for (guint i = 0; i < run->n_threads; i++)
+    {
+      IoThread *t = &run->threads[i];
+      for (guint d = 0; d < 2; d++)
+        {
+          out->bytes[d] += __atomic_load_n (&t->pub_bytes[d], __ATOMIC_RELAXED);
+          out->ios[d] += __atomic_load_n (&t->pub_ios[d], __ATOMIC_RELAXED);
+          out->lat_sum[d] += __atomic_load_n (&t->pub_lat_sum[d], __ATOMIC_RELAXED);
+        }
+    }
+}
+
+static void
+take_sample (Run           *run,
+             Totals        *prev,
+             const Totals  *base,
+             gint64        *prev_ns,
+             gint64         now,
+             gint64         measure_start,
+             NscSeries     *series,
+             NscSampleFunc  on_sample,
+             gpointer       user_data)
+{
+  NscSample s = { 0 };
+  Totals cur;
+
+  read_totals (run, &cur);
+  s.t_ns = now - measure_start;
+  s.duration_ns = now - *prev_ns;
+  for (guint d = 0; d < 2; d++)
+    {
+      s.bytes[d] = cur.bytes[d] - prev->bytes[d];
+      s.ios[d] = cur.ios[d] - prev->ios[d];
+      s.lat_sum_ns[d] = cur.lat_sum[d] - prev->lat_sum[d];
+      s.position += cur.bytes[d] - base->bytes[d];
+    }
+  for (guint i = 0; i < run->n_threads; i++)
+    s.lat_max_ns = MAX (s.lat_max_ns,
+                        __atomic_exchange_n (&run->threads[i].pub_lat_max, 0, __ATOMIC_RELAXED));
+  *prev = cur;
+  *prev_ns = now;
+
+  if (s.duration_ns <= 0)
+    return;
+  nsc_series_append (series, &s);
+  if (on_sample)
+    on_sample (&s, user_data);
+}
+
+static gboolean
+setup_workers (Run           *run,
+               NscTarget     *target,
+               GError       **error)
+{
+  NscJob *job = &run->job;
+  guint64 slice, total_ios = 0;
+
+  run->workers = g_new0 (Worker, job->workers);
+  slice = job->shared_region ? job->region_length
+        : (job->region_length / job->workers) / job->block_size * job->block_size;
+
+  if (job->bytes)
+    total_ios = MAX (job->bytes / job->block_size, (guint64) 1);
+
+  for (guint i = 0; i < job->workers; i++)
+    {
+      Worker *w = &run->workers[i];
+      guint64 start = job->region_offset + (job->shared_region ? 0 : i * slice);
+      guint64 limit = G_MAXUINT64;
+
+      w->run = run;
+      w->index = i;
+      w->mix_seed = nsc_mix64 (job->seed ^ (0xabcdefULL + i));
+      if (!nsc_offset_gen_init (&w->gen, job->pattern, start, slice, job->block_size,
+                                nsc_mix64 (job->seed + i), error))
+        return FALSE;
+      if (job->shared_region && job->pattern == NSC_PATTERN_SEQUENTIAL)
+        w->gen.first_block = w->gen.n_blocks * i / job->workers;
+
+      if (job->once)
+        limit = w->gen.n_blocks;
+      if (job->bytes)
+        limit = MIN (limit, total_ios / job->workers + (i < total_ios % job->workers ? 1 : 0));
+      w->ticket_limit = limit;
+    }
+  return TRUE;
+}
+
+gboolean
+nsc_job_run (NscTarget      *target,
+             const NscJob   *job_in,
+             NscBackend      backend,
+             NscSampleFunc   on_sample,
+             gpointer        user_data,
+             GCancellable   *cancellable,
+             NscJobResult  **out_result,
+             GError        **error)
+{
+  g_autoptr(NscJobResult) result = NULL;
+  g_autofree char *note = NULL;
+  GThreadFunc func;
+  Run run;
+  Totals base = { 0 }, prev = { 0 }, final;
+  GError *local_error = NULL;
+  gulong cancel_id = 0;
+  guint per_worker;
+  gint64 start_ns, measure_start, deadline, next_sample, prev_ns, interval, last_end = 0;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (target != NULL, FALSE);
+  g_return_val_if_fail (job_in != NULL, FALSE);
+  g_return_val_if_fail (out_result != NULL, FALSE);
+
+  *out_result = NULL;
+
+  if (!nsc_job_validate (job_in, error))
+    return FALSE;
+
+  memset (&run, 0, sizeof run);
+  run.job = *job_in;
+  if (run.job.region_length == 0)
+    {
+      if (run.job.region_offset >= nsc_target_get_size (target))
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       "The region offset is past the end of %s",
+                       nsc_target_get_description (target));
+          return FALSE;
+        }
+      run.job.region_length = nsc_target_get_size (target) - run.job.region_offset;
+    }
+  run.job.region_length -= run.job.region_length % run.job.block_size;
+  if (!nsc_target_check_io (target, run.job.block_size, run.job.region_offset,
+                            run.job.region_length, error))
+    return FALSE;
+  if (nsc_job_has_writes (&run.job) && !nsc_target_get_writable (target))
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
+                   "%s was opened read-only; this job writes",
+                   nsc_target_get_description (target));
+      return FALSE;
+    }
+
+  run.backend = resolve_backend (backend, &note, error);
+  if (run.backend == NSC_BACKEND_AUTO)
+    return FALSE;
+  run.fd = nsc_target_get_fd (target);
+  run.buffer_align = nsc_target_get_dio_mem_align (target);
+  g_mutex_init (&run.lock);
+  g_cond_init (&run.cond);
+
+  if (!setup_workers (&run, target, error))
+    {
+      g_free (run.workers);
+      g_mutex_clear (&run.lock);
+      g_cond_clear (&run.cond);
+      return FALSE;
+    }
+
+  per_worker = run.backend == NSC_BACKEND_PSYNC ? run.job.queue_depth : 1;
+  run.n_threads = run.job.workers * per_worker;
+  run.threads = g_new0 (IoThread, run.n_threads);
+  func = run.backend == NSC_BACKEND_PSYNC ? psync_thread
+       : run.backend == NSC_BACKEND_NULL ? null_thread
+       : uring_thread;
+
+  result = g_new0 (NscJobResult, 1);
+  result->job = run.job;
+  result->backend = run.backend;
+  result->backend_note = g_steal_pointer (&note);
+  result->series = nsc_series_new (SERIES_MAX);
+  result->start_time_us = g_get_real_time ();
+  interval = nsc_job_sample_interval (&run.job);
+
+  run.phase = run.job.ramp_ns > 0 ? PHASE_RAMP : PHASE_MEASURE;
+  start_ns = nsc_now_ns ();
+  measure_start = start_ns + run.job.ramp_ns;
+  deadline = run.job.time_ns > 0 ? measure_start + run.job.time_ns : G_MAXINT64;
+  next_sample = measure_start + interval;
+  prev_ns = measure_start;
+
+  if (cancellable)
+    cancel_id = g_cancellable_connect (cancellable, G_CALLBACK (on_cancelled), &run, NULL);
+
+  g_mutex_lock (&run.lock);
+  for (guint i = 0; i < run.n_threads; i++)
+    {
+      IoThread *t = &run.threads[i];
+      g_autofree char *name = g_strdup_printf ("nsc-io-%u", i);
+
+      t->run = &run;
+      t->worker = &run.workers[i / per_worker];
+      t->serial = i;
+      t->hist[0] = g_new (NscHistogram, 1);
+      t->hist[1] = g_new (NscHistogram, 1);
+      nsc_histogram_init (t->hist[0]);
+      nsc_histogram_init (t->hist[1]);
+      t->thread = g_thread_try_new (name, func, t, &local_error);
+      if (t->thread == NULL)
+        {
+          g_mutex_unlock (&run.lock);
+          request_stop (&run);
+          g_mutex_lock (&run.lock);
+          break;
+        }
+      run.running++;
+    }
+
+  while (run.running > 0)
+    {
+      gint64 now = nsc_now_ns ();
+      gint64 wake;
+      int phase = g_atomic_int_get (&run.phase);
+
+      if (phase == PHASE_RAMP && now >= measure_start)
+        {
+          g_atomic_int_set (&run.phase, PHASE_MEASURE);
+          read_totals (&run, &base);
+          prev = base;
+          measure_start = prev_ns = now;
+          if (run.job.time_ns > 0)
+            deadline = now + run.job.time_ns;
+          next_sample = now + interval;
+          phase = PHASE_MEASURE;
+        }
+      if (phase == PHASE_MEASURE && now >= next_sample)
+        {
+          g_mutex_unlock (&run.lock);
+          take_sample (&run, &prev, &base, &prev_ns, now, measure_start,
+                       result->series, on_sample, user_data);
+          g_mutex_lock (&run.lock);
+          next_sample += interval;
+          if (next_sample <= now)
+            next_sample = now + interval;
+        }
+      if (phase != PHASE_STOP && now >= deadline)
+        {
+          g_mutex_unlock (&run.lock);
+          request_stop (&run);
+          g_mutex_lock (&run.lock);
+          continue;
+        }
+
+      wake = phase == PHASE_RAMP ? measure_start : MIN (next_sample, deadline);
+      if (phase == PHASE_STOP)
+        wake = now + WAIT_SLICE_NS;
+      if (run.running > 0)
+        g_cond_wait_until (&run.cond, &run.lock, wake / 1000);
+    }
+  g_mutex_unlock (&run.lock);
+
+  for (guint i = 0; i < run.n_threads; i++)
+    if (run.threads[i].thread)
+      g_thread_join (run.threads[i].thread);
+
+  if (cancel_id)
+    g_cancellable_disconnect (cancellable, cancel_id);
+
+  /* The last, partial interval. */
+  for (guint i = 0; i < run.n_threads; i++)
+    last_end = MAX (last_end, run.threads[i].end_ns);
+  if (g_atomic_int_get (&run.phase) != PHASE_RAMP && last_end > prev_ns)
+    take_sample (&run, &prev, &base, &prev_ns, last_end, measure_start,
+                 result->series, on_sample, user_data);
+  nsc_series_finish (result->series);
+
+  read_totals (&run, &final);
+  result->runtime_ns = last_end > measure_start ? last_end - measure_start : 0;
+  result->cancelled = run.cancelled;
+  result->drain_ns = run.stop_ns ? MAX (last_end - run.stop_ns, (gint64) 0) : 0;
+  result->registered_buffers = run.backend == NSC_BACKEND_IO_URING;
+  for (guint d = 0; d < 2; d++)
+    {
+      NscDirStats *ds = &result->dir[d];
+
+      ds->latency = g_new (NscHistogram, 1);
+      nsc_histogram_init (ds->latency);
+      ds->bytes = final.bytes[d] - base.bytes[d];
+      ds->ios = final.ios[d] - base.ios[d];
+      if (result->runtime_ns > 0)
+        {
+          ds->bw_bps = ds->bytes * 1e9 / result->runtime_ns;
+          ds->iops = ds->ios * 1e9 / result->runtime_ns;
+        }
+    }
+
+  for (guint i = 0; i < run.n_threads; i++)
+    {
+      IoThread *t = &run.threads[i];
+
+      result->ios_after_stop += t->after_stop;
+      if (run.backend == NSC_BACKEND_IO_URING && !t->registered)
+        result->registered_buffers = FALSE;
+      for (guint d = 0; d < 2; d++)
+        {
+          nsc_histogram_merge (result->dir[d].latency, t->hist[d]);
+          g_free (t->hist[d]);
+        }
+      if (t->error_errno && ok)
+        {
+          g_autofree char *where = g_strdup_printf ("at offset %" G_GUINT64_FORMAT,
+                                                    t->error_offset);
+          result->error_errno = t->error_errno;
+          result->error_offset = t->error_offset;
+          g_set_error (&local_error, NSC_ERROR,
+                       t->error_errno == ENOSPC ? NSC_ERROR_NO_SPACE : NSC_ERROR_IO,
+                       "I/O on %s failed %s: %s", nsc_target_get_description (target),
+                       where, t->error_message ? t->error_message : g_strerror (t->error_errno));
+          ok = FALSE;
+        }
+      g_free (t->error_message);
+    }
+
+  if (local_error == NULL && run.cancelled)
+    g_set_error_literal (&local_error, NSC_ERROR, NSC_ERROR_CANCELLED, "Cancelled");
+
+  g_free (run.threads);
+  g_free (run.workers);
+  g_mutex_clear (&run.lock);
+  g_cond_clear (&run.cond);
+
+  *out_result = g_steal_pointer (&result);
+  if (local_error)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+nsc_target_fill (NscTarget      *target,
+                 guint64         offset,
+                 guint64         length,
+                 NscBackend      backend,
+                 NscSampleFunc   on_sample,
+                 gpointer        user_data,
+                 GCancellable   *cancellable,
+                 guint64        *out_filled,
+                 GError        **error)
+{
+  NscExtents *written = nsc_target_get_written (target);
+  g_autoptr(GArray) missing = nsc_extents_missing (written, offset, length);
+  guint64 filled = 0;
+
+  if (out_filled)
+    *out_filled = 0;
+
+  for (guint i = 0; i < missing->len; i++)
+    {
+      NscRange r = g_array_index (missing, NscRange, i);
+      guint64 pos = r.start;
+
+      while (pos < r.end)
+        {
+          g_autoptr(NscJobResult) res = NULL;
+          guint64 left = r.end - pos;
+          NscJob job;
+
+          nsc_job_init (&job);
+          g_strlcpy (job.label, "fill", sizeof job.label);
+          job.pattern = NSC_PATTERN_SEQUENTIAL;
+          job.read_percent = 0;
+          /* 1 MiB blocks for the bulk, one smaller I/O for a ragged tail. */
+          job.block_size = left >= (1u << 20) ? (1u << 20) : left;
+          job.queue_depth = job.block_size >= (1u << 20) ? 8 : 1;
+          job.region_offset = pos;
+          job.region_length = left - left % job.block_size;
+          job.time_ns = 0;
+          job.once = TRUE;
+          job.seed = nsc_mix64 (pos);
+
+          if (!nsc_job_run (target, &job, backend == NSC_BACKEND_NULL ? NSC_BACKEND_AUTO : backend,
+                            on_sample, user_data, cancellable, &res, error))
+            {
+              if (out_filled)
+                *out_filled = filled;
+              return FALSE;
+            }
+          nsc_extents_add (written, pos, job.region_length);
+          filled += job.region_length;
+          pos += job.region_length;
+        }
+    }
+
+  if (out_filled)
+    *out_filled = filled;
+  return TRUE;
+}

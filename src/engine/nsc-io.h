@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "nsc-histogram.h"
+#include "nsc-job.h"
+#include "nsc-series.h"
+#include "nsc-target.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  NSC_BACKEND_AUTO,      /* io_uring, or psync where io_uring is refused */
+  NSC_BACKEND_IO_URING,
+  NSC_BACKEND_PSYNC,     /* a pool of threads doing pread/pwrite, one per queue slot */
+  NSC_BACKEND_NULL,      /* completes every I/O at once: measures the engine itself */
+} NscBackend;
+
+const char *nsc_backend_to_string   (NscBackend   backend);
+gboolean    nsc_backend_from_string (const char  *text,
+                                     NscBackend  *out,
+                                     GError     **error);
+
+typedef struct
+{
+  guint64       bytes;
+  guint64       ios;
+  double        bw_bps;
+  double        iops;
+  NscHistogram *latency;  /* ns, submission to completion */
+} NscDirStats;
+
+typedef struct
+{
+  NscJob       job;              /* as run: region resolved to bytes */
+  NscBackend   backend;          /* the backend that ran */
+  char        *backend_note;     /* why another backend than requested, or NULL */
+  gboolean     registered_buffers;
+  gint64       start_time_us;    /* wall clock, g_get_real_time () */
+  gint64       runtime_ns;       /* measured part, after the ramp */
+  NscDirStats  dir[2];           /* NSC_DIR_READ, NSC_DIR_WRITE */
+  NscSeries   *series;
+  gboolean     cancelled;
+  guint64      ios_after_stop;   /* submitted after cancel or the deadline; at most the queue depth */
+  gint64       drain_ns;         /* from the stop request until the last I/O was reaped */
+  int          error_errno;      /* an I/O failed: errno (EIO for a short transfer) */
+  guint64      error_offset;
+} NscJobResult;
+
+void nsc_job_result_free (NscJobResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NscJobResult, nsc_job_result_free)
+
+/* Called on the thread that runs the job, once per sampling interval. */
+typedef void (*NscSampleFunc) (const NscSample *sample,
+                               gpointer         user_data);
+
+/* Runs @job on @target and blocks until it ends: by its stop condition, an I/O
+ * error, or @cancellable (within 250 ms, outstanding I/O reaped). Whatever was
+ * measured is returned in @out_result, also when FALSE is returned. */
+gboolean nsc_job_run      (NscTarget      *target,
+                           const NscJob   *job,
+                           NscBackend      backend,
+                           NscSampleFunc   on_sample,
+                           gpointer        user_data,
+                           GCancellable   *cancellable,
+                           NscJobResult  **out_result,
+                           GError        **error);
+
+/* Writes incompressible data over the parts of [offset, offset+length) that the
+ * target does not know to hold data, so reads there measure something real. */
+gboolean nsc_target_fill  (NscTarget      *target,
+                           guint64         offset,
+                           guint64         length,
+                           NscBackend      backend,
+                           NscSampleFunc   on_sample,
+                           gpointer        user_data,
+                           GCancellable   *cancellable,
+                           guint64        *out_filled,
+                           GError        **error);
+
+/* CLOCK_MONOTONIC in ns, the engine's one clock. */
+gint64   nsc_now_ns       (void);
+
+G_END_DECLS

@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include <string.h>
+
+#include "nsc-error.h"
+#include "nsc-presets-resources.h"
+#include "nsc-preset.h"
+#include "nsc-units.h"
+
+#define PRESET_PATH "/io/github/nandscope/Nandscope/presets/"
+
+/* The engine is a static library: a constructor in it would be dropped by the
+ * linker, so the presets are registered on first use. */
+static void
+ensure_resources (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      nsc_presets_register_resource ();
+      g_once_init_leave (&done, 1);
+    }
+}
+
+void
+nsc_preset_free (NscPreset *preset)
+{
+  if (preset == NULL)
+    return;
+  g_free (preset->name);
+  g_free (preset->title);
+  g_free (preset->description);
+  g_clear_pointer (&preset->steps, g_array_unref);
+  g_free (preset);
+}
+
+static gboolean
+get_size (JsonObject  *obj,
+          const char  *member,
+          guint64     *out,
+          GError     **error)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+
+  if (node == NULL)
+    return TRUE;
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
+    {
+      gint64 v = json_node_get_int (node);
+      if (v < 0)
+        goto bad;
+      *out = (guint64) v;
+      return TRUE;
+    }
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return nsc_parse_size (json_node_get_string (node), out, error);
+bad:
+  g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+               "“%s” must be a size such as \"4k\" or a number of bytes", member);
+  return FALSE;
+}
+
+static gboolean
+get_duration (JsonObject  *obj,
+              const char  *member,
+              gint64      *out,
+              gboolean    *was_set,
+              GError     **error)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+
+  if (node == NULL)
+    return TRUE;
+  if (was_set)
+    *was_set = TRUE;
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return nsc_parse_duration (json_node_get_string (node), out, error);
+  g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+               "“%s” must be a duration such as \"5s\"", member);
+  return FALSE;
+}
+
+static gboolean
+get_uint (JsonObject  *obj,
+          const char  *member,
+          guint        max,
+          guint       *out,
+          GError     **error)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+  gint64 v;
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64
+      || (v = json_node_get_int (node)) < 0 || v > max)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "“%s” must be a whole number from 0 to %u", member, max);
+      return FALSE;
+    }
+  *out = (guint) v;
+  return TRUE;
+}
+
+static gboolean
+get_bool (JsonObject  *obj,
+          const char  *member,
+          gboolean    *out,
+          GError     **error)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "“%s” must be true or false", member);
+      return FALSE;
+    }
+  *out = json_node_get_boolean (node);
+  return TRUE;
+}
+
+static const char *
+get_string (JsonObject *obj,
+            const char *member)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
+      || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+static gboolean
+parse_step (JsonObject  *obj,
+            NscStep     *step,
+            GError     **error)
+{
+  const char *kind = get_string (obj, "kind");
+  const char *s;
+
+  memset (step, 0, sizeof *step);
+  nsc_job_init (&step->job);
+  step->job.time_ns = 0;
+
+  if (kind == NULL || g_str_equal (kind, "job"))
+    step->kind = NSC_STEP_JOB;
+  else if (g_str_equal (kind, "idle"))
+    step->kind = NSC_STEP_IDLE;
+  else if (g_str_equal (kind, "fill"))
+    step->kind = NSC_STEP_FILL;
+  else
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "Unknown step kind “%s”; use job, idle or fill", kind);
+      return FALSE;
+    }
+
+  if (step->kind == NSC_STEP_IDLE)
+    return get_duration (obj, "time", &step->idle_ns, NULL, error);
+
+  if ((s = get_string (obj, "label")))
+    g_strlcpy (step->job.label, s, sizeof step->job.label);
+  if ((s = get_string (obj, "rw")) && !nsc_job_set_rw (&step->job, s, error))
+    return FALSE;
+  if ((s = get_string (obj, "data")) && !nsc_data_pattern_from_string (s, &step->job.data, error))
+    return FALSE;
+
+  if (!get_size (obj, "bs", &step->job.block_size, error)
+      || !get_uint (obj, "qd", NSC_JOB_MAX_QUEUE_DEPTH, &step->job.queue_depth, error)
+      || !get_uint (obj, "threads", NSC_JOB_MAX_WORKERS, &step->job.workers, error)
+      || !get_uint (obj, "mix", 100, &step->job.read_percent, error)
+      || !get_size (obj, "offset", &step->job.region_offset, error)
+      || !get_size (obj, "span", &step->job.region_length, error)
+      || !get_size (obj, "size", &step->job.bytes, error)
+      || !get_bool (obj, "once", &step->job.once, error)
+      || !get_bool (obj, "shared", &step->job.shared_region, error)
+      || !get_duration (obj, "time", &step->job.time_ns, &step->time_is_set, error)
+      || !get_duration (obj, "ramp", &step->job.ramp_ns, NULL, error))
+    return FALSE;
+
+  if (step->kind == NSC_STEP_FILL)
+    {
+      step->job.read_percent = 0;
+      step->job.once = TRUE;
+    }
+  return TRUE;
+}
+
+NscPreset *
+nsc_preset_new_from_data (const char  *data,
+                          gsize        length,
+                          GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(NscPreset) preset = g_new0 (NscPreset, 1);
+  g_autoptr(GError) local_error = NULL;
+  JsonObject *root;
+  JsonNode *steps_node;
+  JsonArray *steps;
+  const char *s;
+
+  if (!json_parser_load_from_data (parser, data, (gssize) length, &local_error))
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "The preset is not valid JSON: %s", local_error->message);
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                           "A preset must be a JSON object");
+      return NULL;
+    }
+  root = json_node_get_object (json_parser_get_root (parser));
+
+  if ((s = get_string (root, "name")) == NULL)
+    {
+      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                           "A preset needs a “name”");
+      return NULL;
+    }
+  preset->name = g_strdup (s);
+  preset->title = g_strdup ((s = get_string (root, "title")) ? s : preset->name);
+  preset->description = g_strdup ((s = get_string (root, "description")) ? s : "");
+  preset->file_size = G_GUINT64_CONSTANT (1) << 30;
+  preset->runs = 1;
+  preset->time_ns = 5 * G_GINT64_CONSTANT (1000000000);
+
+  if (!get_bool (root, "destructive", &preset->destructive, error)
+      || !get_size (root, "file_size", &preset->file_size, error)
+      || !get_uint (root, "runs", 1000, &preset->runs, error)
+      || !get_duration (root, "time", &preset->time_ns, NULL, error))
+    return NULL;
+  if (preset->runs == 0)
+    preset->runs = 1;
+
+  steps_node = json_object_get_member (root, "steps");
+  if (steps_node == NULL || !JSON_NODE_HOLDS_ARRAY (steps_node)
+      || json_array_get_length (json_node_get_array (steps_node)) == 0)
+    {
+      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                           "A preset needs a non-empty “steps” array");
+      return NULL;
+    }
+  steps = json_node_get_array (steps_node);
+  preset->steps = g_array_new (FALSE, TRUE, sizeof (NscStep));
+
+  for (guint i = 0; i < json_array_get_length (steps); i++)
+    {
+      JsonNode *node = json_array_get_element (steps, i);
+      g_autoptr(GError) step_error = NULL;
+      NscStep step;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       "Step %u of preset “%s” is not an object", i + 1, preset->name);
+          return NULL;
+        }
+      if (!parse_step (json_node_get_object (node), &step, &step_error))
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       "Step %u of preset “%s”: %s", i + 1, preset->name, step_error->message);
+          return NULL;
+        }
+      g_array_append_val (preset->steps, step);
+    }
+
+  return g_steal_pointer (&preset);
+}
+
+char **
+nsc_preset_list_names (void)
+{
+  g_auto(GStrv) names = NULL;
+  GPtrArray *out = g_ptr_array_new ();
+  /* The CrystalDiskMark-compatible set first: it is what a new user runs. */
+  static const char *first[] = { "quick" };
+
+  ensure_resources ();
+  names = g_resources_enumerate_children (PRESET_PATH, 0, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (first); i++)
+    {
+      g_autofree char *file = g_strconcat (first[i], ".json", NULL);
+      if (names && g_strv_contains ((const char * const *) names, file))
+        g_ptr_array_add (out, g_strdup (first[i]));
+    }
+
+  for (guint i = 0; names && names[i]; i++)
+    {
+      g_autofree char *name = NULL;
+
+      if (!g_str_has_suffix (names[i], ".json"))
+        continue;
+      name = g_strndup (names[i], strlen (names[i]) - 5);
+      if (!g_strv_contains (first, name))
+        g_ptr_array_add (out, g_steal_pointer (&name));
+    }
+  g_ptr_array_add (out, NULL);
+  return (char **) g_ptr_array_free (out, FALSE);
+}
+
+NscPreset *
+nsc_preset_lookup (const char  *name,
+                   GError     **error)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  gsize len;
+  const char *data;
+
+  g_return_val_if_fail (name != NULL, NULL);
+
+  ensure_resources ();
+  path = g_strconcat (PRESET_PATH, name, ".json", NULL);
+  if (strchr (name, '/') != NULL
+      || !(bytes = g_resources_lookup_data (path, 0, NULL)))
+    {
+      g_auto(GStrv) names = nsc_preset_list_names ();
+      g_autofree char *known = g_strjoinv (", ", names);
+      g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND,
+                   "There is no preset “%s”; the presets are: %s", name, known);
+      return NULL;
+    }
+  data = g_bytes_get_data (bytes, &len);
+  return nsc_preset_new_from_data (data, len, error);
+}
+
+NscPreset *
+nsc_preset_new_single (const NscJob *job)
+{
+  NscPreset *preset = g_new0 (NscPreset, 1);
+  NscStep step = { 0 };
+
+  preset->name = g_strdup ("custom");
+  preset->title = g_strdup ("Custom job");
+  preset->description = g_strdup ("One job given on the command line");
+  preset->runs = 1;
+  preset->time_ns = job->time_ns;
+  preset->file_size = G_GUINT64_CONSTANT (1) << 30;
+  preset->steps = g_array_new (FALSE, TRUE, sizeof (NscStep));
+  step.kind = NSC_STEP_JOB;
+  step.job = *job;
+  step.time_is_set = TRUE;
+  g_array_append_val (preset->steps, step);
+  return preset;
+}
+
+gint64
+nsc_preset_estimate_ns (const NscPreset *preset,
+                        guint            runs,
+                        gint64           time_ns)
+{
+  gint64 total = 0;
+
+  for (guint i = 0; i < preset->steps->len; i++)
+    {
+      const NscStep *step = &g_array_index (preset->steps, NscStep, i);
+
+      if (step->kind == NSC_STEP_IDLE)
+        total += step->idle_ns;
+      else if (step->kind == NSC_STEP_JOB)
+        total += (gint64) runs * ((step->time_is_set ? step->job.time_ns : time_ns)
+                                  + step->job.ramp_ns);
+    }
+  return total;
+}

@@ -1,0 +1,483 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <sys/utsname.h>
+
+#include "nsc-error.h"
+#include "nsc-result.h"
+
+static void
+warning_free (gpointer data)
+{
+  NscWarning *w = data;
+
+  g_free (w->code);
+  g_free (w->message);
+  g_free (w);
+}
+
+NscRunResult *
+nsc_run_result_new (void)
+{
+  NscRunResult *r = g_new0 (NscRunResult, 1);
+
+  r->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) nsc_step_result_free);
+  r->warnings = g_ptr_array_new_with_free_func (warning_free);
+  return r;
+}
+
+void
+nsc_run_result_free (NscRunResult *r)
+{
+  if (r == NULL)
+    return;
+  g_free (r->preset_name);
+  g_free (r->preset_title);
+  g_free (r->target_path);
+  g_free (r->target_kind);
+  g_free (r->target_description);
+  g_free (r->filesystem);
+  g_free (r->caveat);
+  g_free (r->backend_requested);
+  g_clear_pointer (&r->started, g_date_time_unref);
+  g_ptr_array_unref (r->steps);
+  g_ptr_array_unref (r->warnings);
+  g_free (r->error);
+  g_free (r);
+}
+
+void
+nsc_run_result_add_warning (NscRunResult *r,
+                            int           step,
+                            const char   *code,
+                            const char   *format,
+                            ...)
+{
+  NscWarning *w = g_new0 (NscWarning, 1);
+  va_list args;
+
+  va_start (args, format);
+  w->message = g_strdup_vprintf (format, args);
+  va_end (args);
+  w->code = g_strdup (code);
+  w->step = step;
+  g_ptr_array_add (r->warnings, w);
+}
+
+NscStepResult *
+nsc_step_result_new (const NscStep *step)
+{
+  NscStepResult *r = g_new0 (NscStepResult, 1);
+
+  r->step = *step;
+  r->runs = g_ptr_array_new_with_free_func ((GDestroyNotify) nsc_job_result_free);
+  return r;
+}
+
+void
+nsc_step_result_free (NscStepResult *r)
+{
+  if (r == NULL)
+    return;
+  g_ptr_array_unref (r->runs);
+  g_free (r->error);
+  g_free (r);
+}
+
+static double
+total_bw (const NscJobResult *j)
+{
+  return j->dir[0].bw_bps + j->dir[1].bw_bps;
+}
+
+static int
+compare_bw (gconstpointer a,
+            gconstpointer b)
+{
+  double x = total_bw (*(NscJobResult * const *) a);
+  double y = total_bw (*(NscJobResult * const *) b);
+
+  return x < y ? -1 : x > y;
+}
+
+const NscJobResult *
+nsc_step_result_headline (const NscStepResult *r)
+{
+  g_autoptr(GPtrArray) sorted = NULL;
+
+  if (r->runs->len == 0)
+    return NULL;
+  /* Not g_ptr_array_copy: it would carry over the free function. */
+  sorted = g_ptr_array_sized_new (r->runs->len);
+  for (guint i = 0; i < r->runs->len; i++)
+    g_ptr_array_add (sorted, g_ptr_array_index (r->runs, i));
+  g_ptr_array_sort (sorted, compare_bw);
+  return g_ptr_array_index (sorted, (sorted->len - 1) / 2);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static void
+add_dir (JsonBuilder       *b,
+         const char        *name,
+         const NscDirStats *d)
+{
+  const NscHistogram *h = d->latency;
+
+  json_builder_set_member_name (b, name);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "bytes");
+  json_builder_add_int_value (b, (gint64) d->bytes);
+  json_builder_set_member_name (b, "ios");
+  json_builder_add_int_value (b, (gint64) d->ios);
+  json_builder_set_member_name (b, "bw_bps");
+  json_builder_add_double_value (b, d->bw_bps);
+  json_builder_set_member_name (b, "iops");
+  json_builder_add_double_value (b, d->iops);
+  json_builder_set_member_name (b, "lat_ns");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "min");
+  json_builder_add_int_value (b, h ? (gint64) h->min : 0);
+  json_builder_set_member_name (b, "max");
+  json_builder_add_int_value (b, h ? (gint64) h->max : 0);
+  json_builder_set_member_name (b, "mean");
+  json_builder_add_double_value (b, h ? nsc_histogram_mean (h) : 0);
+  json_builder_set_member_name (b, "percentiles");
+  json_builder_begin_object (b);
+  for (guint i = 0; h && h->count && i < nsc_histogram_n_standard_percentiles; i++)
+    {
+      char key[32];
+      g_ascii_formatd (key, sizeof key, "%g", nsc_histogram_standard_percentiles[i]);
+      json_builder_set_member_name (b, key);
+      json_builder_add_int_value (b, (gint64) nsc_histogram_percentile (h, nsc_histogram_standard_percentiles[i]));
+    }
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+}
+
+typedef guint64 (*SampleField) (const NscSample *s);
+static guint64 f_t (const NscSample *s) { return (guint64) s->t_ns; }
+static guint64 f_dur (const NscSample *s) { return (guint64) s->duration_ns; }
+static guint64 f_rb (const NscSample *s) { return s->bytes[0]; }
+static guint64 f_wb (const NscSample *s) { return s->bytes[1]; }
+static guint64 f_ri (const NscSample *s) { return s->ios[0]; }
+static guint64 f_wi (const NscSample *s) { return s->ios[1]; }
+static guint64 f_rl (const NscSample *s) { return s->ios[0] ? s->lat_sum_ns[0] / s->ios[0] : 0; }
+static guint64 f_wl (const NscSample *s) { return s->ios[1] ? s->lat_sum_ns[1] / s->ios[1] : 0; }
+static guint64 f_lmax (const NscSample *s) { return s->lat_max_ns; }
+static guint64 f_pos (const NscSample *s) { return s->position; }
+
+static void
+add_series (JsonBuilder *b,
+            NscSeries   *series,
+            gint64       interval_ns)
+{
+  static const struct { const char *name; SampleField get; } cols[] = {
+    { "t_ns", f_t }, { "duration_ns", f_dur },
+    { "read_bytes", f_rb }, { "write_bytes", f_wb },
+    { "read_ios", f_ri }, { "write_ios", f_wi },
+    { "read_lat_mean_ns", f_rl }, { "write_lat_mean_ns", f_wl },
+    { "lat_max_ns", f_lmax }, { "position", f_pos },
+  };
+  guint n = series ? nsc_series_get_len (series) : 0;
+
+  json_builder_set_member_name (b, "series");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "interval_ns");
+  json_builder_add_int_value (b, interval_ns * (series ? nsc_series_get_merge_factor (series) : 1));
+  for (guint c = 0; c < G_N_ELEMENTS (cols); c++)
+    {
+      json_builder_set_member_name (b, cols[c].name);
+      json_builder_begin_array (b);
+      for (guint i = 0; i < n; i++)
+        json_builder_add_int_value (b, (gint64) cols[c].get (nsc_series_get (series, i)));
+      json_builder_end_array (b);
+    }
+  json_builder_end_object (b);
+}
+
+static void
+add_job (JsonBuilder  *b,
+         const NscJob *job)
+{
+  json_builder_set_member_name (b, "job");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "rw");
+  json_builder_add_string_value (b, nsc_job_get_rw (job));
+  json_builder_set_member_name (b, "pattern");
+  json_builder_add_string_value (b, job->pattern == NSC_PATTERN_RANDOM ? "random" : "sequential");
+  json_builder_set_member_name (b, "read_percent");
+  json_builder_add_int_value (b, job->read_percent);
+  json_builder_set_member_name (b, "block_size");
+  json_builder_add_int_value (b, (gint64) job->block_size);
+  json_builder_set_member_name (b, "queue_depth");
+  json_builder_add_int_value (b, job->queue_depth);
+  json_builder_set_member_name (b, "workers");
+  json_builder_add_int_value (b, job->workers);
+  json_builder_set_member_name (b, "shared_region");
+  json_builder_add_boolean_value (b, job->shared_region);
+  json_builder_set_member_name (b, "region_offset");
+  json_builder_add_int_value (b, (gint64) job->region_offset);
+  json_builder_set_member_name (b, "region_length");
+  json_builder_add_int_value (b, (gint64) job->region_length);
+  json_builder_set_member_name (b, "time_ns");
+  json_builder_add_int_value (b, job->time_ns);
+  json_builder_set_member_name (b, "bytes");
+  json_builder_add_int_value (b, (gint64) job->bytes);
+  json_builder_set_member_name (b, "once");
+  json_builder_add_boolean_value (b, job->once);
+  json_builder_set_member_name (b, "ramp_ns");
+  json_builder_add_int_value (b, job->ramp_ns);
+  json_builder_set_member_name (b, "data");
+  json_builder_add_string_value (b, nsc_data_pattern_to_string (job->data));
+  json_builder_end_object (b);
+}
+
+static void
+add_run_summary (JsonBuilder        *b,
+                 const NscJobResult *j)
+{
+  g_autoptr(GDateTime) start = g_date_time_new_from_unix_utc (j->start_time_us / G_USEC_PER_SEC);
+  g_autofree char *iso = start ? g_date_time_format_iso8601 (start) : NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "started");
+  json_builder_add_string_value (b, iso ? iso : "");
+  json_builder_set_member_name (b, "backend");
+  json_builder_add_string_value (b, nsc_backend_to_string (j->backend));
+  if (j->backend_note)
+    {
+      json_builder_set_member_name (b, "backend_note");
+      json_builder_add_string_value (b, j->backend_note);
+    }
+  json_builder_set_member_name (b, "registered_buffers");
+  json_builder_add_boolean_value (b, j->registered_buffers);
+  json_builder_set_member_name (b, "runtime_ns");
+  json_builder_add_int_value (b, j->runtime_ns);
+  json_builder_set_member_name (b, "cancelled");
+  json_builder_add_boolean_value (b, j->cancelled);
+  json_builder_set_member_name (b, "ios_after_stop");
+  json_builder_add_int_value (b, (gint64) j->ios_after_stop);
+  json_builder_set_member_name (b, "drain_ns");
+  json_builder_add_int_value (b, j->drain_ns);
+  if (j->error_errno)
+    {
+      json_builder_set_member_name (b, "error_errno");
+      json_builder_add_int_value (b, j->error_errno);
+      json_builder_set_member_name (b, "error_offset");
+      json_builder_add_int_value (b, (gint64) j->error_offset);
+    }
+  add_dir (b, "read", &j->dir[NSC_DIR_READ]);
+  add_dir (b, "write", &j->dir[NSC_DIR_WRITE]);
+  json_builder_end_object (b);
+}
+
+static void
+add_step (JsonBuilder         *b,
+          guint                index,
+          const NscStepResult *s)
+{
+  static const char *kinds[] = { "job", "idle", "fill" };
+  const NscJobResult *head = nsc_step_result_headline (s);
+  char scratch[64];
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "index");
+  json_builder_add_int_value (b, index);
+  json_builder_set_member_name (b, "kind");
+  json_builder_add_string_value (b, kinds[s->step.kind]);
+  json_builder_set_member_name (b, "label");
+  json_builder_add_string_value (b, s->step.kind == NSC_STEP_IDLE ? "idle"
+                                 : nsc_job_get_label (&s->step.job, scratch, sizeof scratch));
+  json_builder_set_member_name (b, "completed");
+  json_builder_add_boolean_value (b, s->completed);
+  if (s->error)
+    {
+      json_builder_set_member_name (b, "error");
+      json_builder_add_string_value (b, s->error);
+    }
+  if (s->step.kind == NSC_STEP_IDLE)
+    {
+      json_builder_set_member_name (b, "idle_ns");
+      json_builder_add_int_value (b, s->step.idle_ns);
+      json_builder_end_object (b);
+      return;
+    }
+
+  add_job (b, head ? &head->job : &s->step.job);
+  json_builder_set_member_name (b, "conditions");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "prefilled_bytes");
+  json_builder_add_int_value (b, (gint64) s->prefilled_bytes);
+  json_builder_set_member_name (b, "contents_verified");
+  json_builder_add_boolean_value (b, s->contents_verified);
+  json_builder_end_object (b);
+
+  if (head)
+    {
+      guint idx = 0;
+
+      for (guint i = 0; i < s->runs->len; i++)
+        if (g_ptr_array_index (s->runs, i) == head)
+          idx = i;
+      json_builder_set_member_name (b, "headline_run");
+      json_builder_add_int_value (b, idx);
+      json_builder_set_member_name (b, "backend");
+      json_builder_add_string_value (b, nsc_backend_to_string (head->backend));
+      json_builder_set_member_name (b, "runtime_ns");
+      json_builder_add_int_value (b, head->runtime_ns);
+      add_dir (b, "read", &head->dir[NSC_DIR_READ]);
+      add_dir (b, "write", &head->dir[NSC_DIR_WRITE]);
+      add_series (b, head->series, nsc_job_sample_interval (&head->job));
+    }
+
+  json_builder_set_member_name (b, "runs");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < s->runs->len; i++)
+    add_run_summary (b, g_ptr_array_index (s->runs, i));
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+static void
+add_string (JsonBuilder *b,
+            const char  *name,
+            const char  *value)
+{
+  json_builder_set_member_name (b, name);
+  if (value)
+    json_builder_add_string_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+JsonNode *
+nsc_run_result_to_json (const NscRunResult *r)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autofree char *started = r->started ? g_date_time_format_iso8601 (r->started) : NULL;
+  struct utsname uts;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "schema");
+  json_builder_add_int_value (b, NSC_RESULT_SCHEMA);
+
+  json_builder_set_member_name (b, "app");
+  json_builder_begin_object (b);
+  add_string (b, "name", "Nandscope");
+  add_string (b, "version", PACKAGE_VERSION);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "system");
+  json_builder_begin_object (b);
+  if (uname (&uts) == 0)
+    {
+      add_string (b, "kernel", uts.release);
+      add_string (b, "machine", uts.machine);
+    }
+  json_builder_end_object (b);
+
+  add_string (b, "started", started);
+  json_builder_set_member_name (b, "duration_ns");
+  json_builder_add_int_value (b, r->duration_ns);
+  json_builder_set_member_name (b, "cancelled");
+  json_builder_add_boolean_value (b, r->cancelled);
+  if (r->error)
+    add_string (b, "error", r->error);
+
+  json_builder_set_member_name (b, "preset");
+  json_builder_begin_object (b);
+  add_string (b, "name", r->preset_name);
+  add_string (b, "title", r->preset_title);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "target");
+  json_builder_begin_object (b);
+  add_string (b, "path", r->target_path);
+  add_string (b, "kind", r->target_kind);
+  add_string (b, "description", r->target_description);
+  add_string (b, "filesystem", r->filesystem);
+  json_builder_set_member_name (b, "size");
+  json_builder_add_int_value (b, (gint64) r->target_size);
+  json_builder_set_member_name (b, "logical_block_size");
+  json_builder_add_int_value (b, r->logical_block_size);
+  json_builder_set_member_name (b, "dio_alignment");
+  json_builder_add_int_value (b, r->dio_align);
+  json_builder_set_member_name (b, "tmpfile");
+  json_builder_add_boolean_value (b, r->used_tmpfile);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "device");
+  json_builder_begin_object (b);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "conditions");
+  json_builder_begin_object (b);
+  add_string (b, "backend_requested", r->backend_requested);
+  json_builder_set_member_name (b, "runs");
+  json_builder_add_int_value (b, r->runs);
+  json_builder_set_member_name (b, "time_ns");
+  json_builder_add_int_value (b, r->time_ns);
+  json_builder_set_member_name (b, "file_size");
+  json_builder_add_int_value (b, (gint64) r->file_size);
+  json_builder_set_member_name (b, "idle_between_steps_ns");
+  json_builder_add_int_value (b, r->idle_ns);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "steps");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < r->steps->len; i++)
+    add_step (b, i, g_ptr_array_index (r->steps, i));
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "analysis");
+  json_builder_begin_object (b);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "warnings");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < r->warnings->len; i++)
+    {
+      NscWarning *w = g_ptr_array_index (r->warnings, i);
+      json_builder_begin_object (b);
+      add_string (b, "code", w->code);
+      add_string (b, "message", w->message);
+      json_builder_set_member_name (b, "step");
+      if (w->step >= 0)
+        json_builder_add_int_value (b, w->step);
+      else
+        json_builder_add_null_value (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+gboolean
+nsc_run_result_save (const NscRunResult  *r,
+                     const char          *path,
+                     GError             **error)
+{
+  g_autoptr(JsonNode) root = nsc_run_result_to_json (r);
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autofree char *text = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 1);
+  text = json_generator_to_data (gen, NULL);
+
+  /* g_file_set_contents writes a temporary file and renames it: a crash never
+   * leaves half a result where a whole one was. */
+  if (!g_file_set_contents (path, text, -1, &local_error))
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED,
+                   "Cannot save the result to %s: %s", path, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}

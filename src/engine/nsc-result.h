@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "nsc-io.h"
+#include "nsc-preset.h"
+
+G_BEGIN_DECLS
+
+#define NSC_RESULT_SCHEMA 1
+
+typedef struct
+{
+  char *code;     /* stable: "unverified-contents", "not-direct-to-drive", "backend-fallback", … */
+  char *message;  /* for people */
+  int   step;     /* the step it concerns, -1 for the whole run */
+} NscWarning;
+
+typedef struct
+{
+  NscStep    step;               /* as planned, label resolved */
+  GPtrArray *runs;               /* NscJobResult, one per run */
+  guint64    prefilled_bytes;    /* written first so that reads met real data */
+  gboolean   contents_verified;  /* every read went to blocks this run wrote */
+  gboolean   started;
+  gboolean   completed;
+  char      *error;
+} NscStepResult;
+
+typedef struct
+{
+  char       *preset_name;
+  char       *preset_title;
+  char       *target_path;
+  char       *target_kind;       /* "file" or "device" */
+  char       *target_description;
+  char       *filesystem;
+  char       *caveat;
+  guint64     target_size;
+  guint       logical_block_size;
+  guint       dio_align;
+  gboolean    used_tmpfile;
+  char       *backend_requested;
+  guint       runs;
+  gint64      time_ns;
+  guint64     file_size;
+  gint64      idle_ns;
+  GDateTime  *started;
+  gint64      duration_ns;
+  GPtrArray  *steps;             /* NscStepResult */
+  GPtrArray  *warnings;          /* NscWarning */
+  gboolean    cancelled;
+  char       *error;
+} NscRunResult;
+
+NscRunResult        *nsc_run_result_new        (void);
+void                 nsc_run_result_free       (NscRunResult       *result);
+void                 nsc_run_result_add_warning (NscRunResult      *result,
+                                                 int                step,
+                                                 const char        *code,
+                                                 const char        *format,
+                                                 ...) G_GNUC_PRINTF (4, 5);
+NscStepResult       *nsc_step_result_new       (const NscStep      *step);
+void                 nsc_step_result_free      (NscStepResult      *result);
+/* The run whose total bandwidth is the median of the step's runs. */
+const NscJobResult  *nsc_step_result_headline  (const NscStepResult *result);
+
+JsonNode            *nsc_run_result_to_json    (const NscRunResult *result);
+gboolean             nsc_run_result_save       (const NscRunResult *result,
+                                                const char         *path,
+                                                GError            **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NscRunResult, nsc_run_result_free)
+
+G_END_DECLS

@@ -1,0 +1,681 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <poll.h>
+
+#include "nsc-error.h"
+#include "nsc-runner.h"
+#include "nsc-units.h"
+
+typedef enum
+{
+  EVENT_TARGET,
+  EVENT_WARNING,
+  EVENT_STEP_STARTED,
+  EVENT_SAMPLE,
+  EVENT_STEP_FINISHED,
+  EVENT_PROGRESS,
+  EVENT_DONE,
+} EventKind;
+
+typedef struct
+{
+  EventKind      kind;
+  guint          step;
+  guint          run;
+  NscSample      sample;
+  NscStepResult *step_result;
+  NscRunResult  *target_info;   /* EVENT_TARGET: only the target fields are set */
+  NscWarning    *warning;
+  double         fraction;
+  gint64         remaining_ns;
+  char          *status;
+  GError        *error;
+} Event;
+
+struct _NscRunner
+{
+  GObject        parent_instance;
+
+  NscPreset     *preset;        /* a private copy; immutable while running */
+  char          *target;
+  char          *destroy_data;
+  guint64        file_size;
+  guint          runs;
+  gint64         time_ns;
+  gint64         idle_ns;
+  NscBackend     backend;
+  gboolean       no_tmpfile;
+
+  NscRunResult  *result;        /* main thread only */
+  GTask         *task;
+  GThread       *thread;
+  GCancellable  *cancellable;
+  GMainContext  *context;
+  gint64         started_ns;
+
+  GMutex         lock;
+  GQueue         events;
+  gboolean       dispatch_queued;
+
+  /* Worker thread only. */
+  gint64        *budgets;
+  gint64         budget_total;
+  gint64         budget_done;
+  gint64         step_started_ns;
+  guint          current_step;
+  guint          current_run;
+  char           phase_status[96];
+};
+
+G_DEFINE_FINAL_TYPE (NscRunner, nsc_runner, G_TYPE_OBJECT)
+
+enum {
+  SIGNAL_STEP_STARTED,
+  SIGNAL_SAMPLE,
+  SIGNAL_STEP_FINISHED,
+  SIGNAL_PROGRESS,
+  N_SIGNALS
+};
+static guint signals[N_SIGNALS];
+
+static void
+event_free (Event *ev)
+{
+  if (ev->step_result)
+    nsc_step_result_free (ev->step_result);
+  if (ev->target_info)
+    nsc_run_result_free (ev->target_info);
+  if (ev->warning)
+    {
+      g_free (ev->warning->code);
+      g_free (ev->warning->message);
+      g_free (ev->warning);
+    }
+  g_free (ev->status);
+  g_clear_error (&ev->error);
+  g_free (ev);
+}
+
+static NscPreset *
+preset_copy (const NscPreset *p)
+{
+  NscPreset *c = g_new0 (NscPreset, 1);
+
+  c->name = g_strdup (p->name);
+  c->title = g_strdup (p->title);
+  c->description = g_strdup (p->description);
+  c->destructive = p->destructive;
+  c->file_size = p->file_size;
+  c->runs = p->runs;
+  c->time_ns = p->time_ns;
+  c->steps = g_array_copy (p->steps);
+  return c;
+}
+
+static void
+nsc_runner_finalize (GObject *object)
+{
+  NscRunner *self = NSC_RUNNER (object);
+  Event *ev;
+
+  g_assert (self->thread == NULL);
+
+  while ((ev = g_queue_pop_head (&self->events)))
+    event_free (ev);
+  nsc_preset_free (self->preset);
+  g_free (self->target);
+  g_free (self->destroy_data);
+  g_free (self->budgets);
+  g_clear_pointer (&self->result, nsc_run_result_free);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->context, g_main_context_unref);
+  g_mutex_clear (&self->lock);
+
+  G_OBJECT_CLASS (nsc_runner_parent_class)->finalize (object);
+}
+
+static void
+nsc_runner_class_init (NscRunnerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = nsc_runner_finalize;
+
+  signals[SIGNAL_STEP_STARTED] =
+    g_signal_new ("step-started", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+  signals[SIGNAL_SAMPLE] =
+    g_signal_new ("sample", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_POINTER);
+  signals[SIGNAL_STEP_FINISHED] =
+    g_signal_new ("step-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+  signals[SIGNAL_PROGRESS] =
+    g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_DOUBLE, G_TYPE_INT64, G_TYPE_STRING);
+}
+
+static void
+nsc_runner_init (NscRunner *self)
+{
+  g_mutex_init (&self->lock);
+  g_queue_init (&self->events);
+}
+
+NscRunner *
+nsc_runner_new (const NscPreset     *preset,
+                const NscRunOptions *options)
+{
+  NscRunner *self;
+
+  g_return_val_if_fail (preset != NULL, NULL);
+  g_return_val_if_fail (options != NULL && options->target != NULL, NULL);
+
+  self = g_object_new (NSC_TYPE_RUNNER, NULL);
+  self->preset = preset_copy (preset);
+  self->target = g_strdup (options->target);
+  self->destroy_data = g_strdup (options->destroy_data);
+  self->file_size = options->file_size ? options->file_size : preset->file_size;
+  self->runs = options->runs ? options->runs : MAX (preset->runs, 1u);
+  self->time_ns = options->time_ns ? options->time_ns : preset->time_ns;
+  self->idle_ns = options->idle_ns;
+  self->backend = options->backend;
+  self->no_tmpfile = options->no_tmpfile;
+  self->result = nsc_run_result_new ();
+  return self;
+}
+
+const NscPreset *
+nsc_runner_get_preset (NscRunner *self)
+{
+  return self->preset;
+}
+
+NscRunResult *
+nsc_runner_get_result (NscRunner *self)
+{
+  g_return_val_if_fail (NSC_IS_RUNNER (self), NULL);
+  return self->result;
+}
+
+gint64
+nsc_runner_get_estimate_ns (NscRunner *self)
+{
+  guint n_jobs = 0;
+
+  for (guint i = 0; i < self->preset->steps->len; i++)
+    if (g_array_index (self->preset->steps, NscStep, i).kind == NSC_STEP_JOB)
+      n_jobs++;
+  return nsc_preset_estimate_ns (self->preset, self->runs, self->time_ns)
+       + (n_jobs > 0 ? (gint64) (n_jobs - 1) * self->idle_ns : 0);
+}
+
+/* ---- main-thread side ----------------------------------------------------- */
+
+static void
+take_target_info (NscRunResult *into,
+                  NscRunResult *from)
+{
+#define MOVE(f) do { g_free (into->f); into->f = g_steal_pointer (&from->f); } while (0)
+  MOVE (target_kind);
+  MOVE (target_description);
+  MOVE (filesystem);
+  MOVE (caveat);
+#undef MOVE
+  into->target_size = from->target_size;
+  into->logical_block_size = from->logical_block_size;
+  into->dio_align = from->dio_align;
+  into->used_tmpfile = from->used_tmpfile;
+}
+
+static gboolean
+dispatch_events (gpointer data)
+{
+  NscRunner *self = data;
+  GQueue batch = G_QUEUE_INIT;
+  Event *ev;
+
+  g_mutex_lock (&self->lock);
+  batch = self->events;
+  g_queue_init (&self->events);
+  self->dispatch_queued = FALSE;
+  g_mutex_unlock (&self->lock);
+
+  while ((ev = g_queue_pop_head (&batch)))
+    {
+      switch (ev->kind)
+        {
+        case EVENT_TARGET:
+          take_target_info (self->result, ev->target_info);
+          break;
+        case EVENT_WARNING:
+          g_ptr_array_add (self->result->warnings, g_steal_pointer (&ev->warning));
+          break;
+        case EVENT_STEP_STARTED:
+          g_signal_emit (self, signals[SIGNAL_STEP_STARTED], 0, ev->step);
+          break;
+        case EVENT_SAMPLE:
+          g_signal_emit (self, signals[SIGNAL_SAMPLE], 0, ev->step, ev->run, &ev->sample);
+          break;
+        case EVENT_STEP_FINISHED:
+          g_ptr_array_add (self->result->steps, g_steal_pointer (&ev->step_result));
+          g_signal_emit (self, signals[SIGNAL_STEP_FINISHED], 0, ev->step);
+          break;
+        case EVENT_PROGRESS:
+          g_signal_emit (self, signals[SIGNAL_PROGRESS], 0, ev->fraction, ev->remaining_ns,
+                         ev->status);
+          break;
+        case EVENT_DONE:
+          {
+            GTask *task = g_steal_pointer (&self->task);
+
+            g_thread_join (g_steal_pointer (&self->thread));
+            self->result->duration_ns = nsc_now_ns () - self->started_ns;
+            self->result->cancelled = g_cancellable_is_cancelled (self->cancellable);
+            if (ev->error)
+              {
+                if (!g_error_matches (ev->error, NSC_ERROR, NSC_ERROR_CANCELLED))
+                  self->result->error = g_strdup (ev->error->message);
+                g_task_return_error (task, g_steal_pointer (&ev->error));
+              }
+            else
+              g_task_return_boolean (task, TRUE);
+            g_object_unref (task);
+          }
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+      event_free (ev);
+    }
+
+  return G_SOURCE_REMOVE;
+}
+
+/* ---- worker side ---------------------------------------------------------- */
+
+static void
+post (NscRunner *self,
+      Event     *ev)
+{
+  gboolean schedule;
+
+  g_mutex_lock (&self->lock);
+  g_queue_push_tail (&self->events, ev);
+  schedule = !self->dispatch_queued;
+  self->dispatch_queued = TRUE;
+  g_mutex_unlock (&self->lock);
+
+  if (schedule)
+    g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT, dispatch_events,
+                                g_object_ref (self), g_object_unref);
+}
+
+static Event *
+event_new (EventKind kind)
+{
+  Event *ev = g_new0 (Event, 1);
+  ev->kind = kind;
+  return ev;
+}
+
+static void
+post_warning (NscRunner  *self,
+              int         step,
+              const char *code,
+              const char *message)
+{
+  Event *ev = event_new (EVENT_WARNING);
+
+  ev->warning = g_new0 (NscWarning, 1);
+  ev->warning->code = g_strdup (code);
+  ev->warning->message = g_strdup (message);
+  ev->warning->step = step;
+  post (self, ev);
+}
+
+static void
+post_progress (NscRunner  *self,
+               const char *status)
+{
+  Event *ev = event_new (EVENT_PROGRESS);
+  gint64 elapsed = 0, done;
+
+  if (self->step_started_ns)
+    elapsed = MIN (nsc_now_ns () - self->step_started_ns, self->budgets[self->current_step]);
+  done = self->budget_done + elapsed;
+  ev->fraction = self->budget_total > 0 ? CLAMP ((double) done / self->budget_total, 0.0, 1.0) : 0;
+  ev->remaining_ns = MAX (self->budget_total - done, (gint64) 0);
+  ev->status = g_strdup (status);
+  post (self, ev);
+}
+
+static void
+on_job_sample (const NscSample *sample,
+               gpointer         data)
+{
+  NscRunner *self = data;
+  Event *ev = event_new (EVENT_SAMPLE);
+
+  ev->step = self->current_step;
+  ev->run = self->current_run;
+  ev->sample = *sample;
+  post (self, ev);
+  post_progress (self, self->phase_status);
+}
+
+static void
+on_fill_sample (const NscSample *sample,
+                gpointer         data)
+{
+  NscRunner *self = data;
+  post_progress (self, self->phase_status);
+}
+
+/* Sleeps, but wakes at once on cancel. */
+static gboolean
+idle_wait (NscRunner *self,
+           gint64     ns)
+{
+  GPollFD pfd;
+  gint64 end = nsc_now_ns () + ns;
+  gboolean have_fd = g_cancellable_make_pollfd (self->cancellable, &pfd);
+
+  while (!g_cancellable_is_cancelled (self->cancellable))
+    {
+      gint64 left = end - nsc_now_ns ();
+
+      if (left <= 0)
+        break;
+      if (have_fd)
+        g_poll (&pfd, 1, (int) MIN (left / 1000000 + 1, 250));
+      else
+        g_usleep (MIN (left / 1000 + 1, 50000));
+    }
+  if (have_fd)
+    g_cancellable_release_fd (self->cancellable);
+  return !g_cancellable_is_cancelled (self->cancellable);
+}
+
+static gboolean
+preset_writes (const NscPreset *preset)
+{
+  for (guint i = 0; i < preset->steps->len; i++)
+    {
+      const NscStep *s = &g_array_index (preset->steps, NscStep, i);
+      if (s->kind == NSC_STEP_FILL || (s->kind == NSC_STEP_JOB && nsc_job_has_writes (&s->job)))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+preset_reads (const NscPreset *preset)
+{
+  for (guint i = 0; i < preset->steps->len; i++)
+    {
+      const NscStep *s = &g_array_index (preset->steps, NscStep, i);
+      if (s->kind == NSC_STEP_JOB && nsc_job_has_reads (&s->job))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+post_target_info (NscRunner *self,
+                  NscTarget *target)
+{
+  Event *ev = event_new (EVENT_TARGET);
+  NscRunResult *info = nsc_run_result_new ();
+
+  info->target_kind = g_strdup (nsc_target_get_kind (target) == NSC_TARGET_FILE ? "file" : "device");
+  info->target_description = g_strdup (nsc_target_get_description (target));
+  info->filesystem = g_strdup (nsc_target_get_filesystem (target));
+  info->caveat = g_strdup (nsc_target_get_caveat (target));
+  info->target_size = nsc_target_get_size (target);
+  info->logical_block_size = nsc_target_get_logical_block_size (target);
+  info->dio_align = nsc_target_get_dio_offset_align (target);
+  info->used_tmpfile = nsc_target_get_used_tmpfile (target);
+  ev->target_info = info;
+  post (self, ev);
+}
+
+static gboolean
+run_job_step (NscRunner      *self,
+              NscTarget      *target,
+              guint           index,
+              const NscStep  *step,
+              NscStepResult  *sr,
+              GError        **error)
+{
+  NscJob job = step->job;
+  char label[64];
+
+  if (!step->time_is_set && job.bytes == 0 && !job.once)
+    job.time_ns = self->time_ns;
+  g_strlcpy (sr->step.job.label, nsc_job_get_label (&job, label, sizeof label),
+             sizeof sr->step.job.label);
+  sr->step.job.time_ns = job.time_ns;
+
+  if (nsc_job_has_reads (&job) && self->backend != NSC_BACKEND_NULL)
+    {
+      if (nsc_target_get_writable (target))
+        {
+          guint64 len = job.region_length ? job.region_length
+                      : nsc_target_get_size (target) - MIN (job.region_offset, nsc_target_get_size (target));
+
+          g_strlcpy (self->phase_status, "Writing the data that the test reads", sizeof self->phase_status);
+          if (!nsc_target_fill (target, job.region_offset, len, self->backend, on_fill_sample,
+                                self, self->cancellable, &sr->prefilled_bytes, error))
+            return FALSE;
+          sr->contents_verified = TRUE;
+        }
+      else
+        {
+          g_autofree char *msg =
+            g_strdup_printf ("%s reads blocks whose contents are unknown (the device is open "
+                             "read-only): never-written or trimmed blocks read faster than "
+                             "real data", label);
+          post_warning (self, (int) index, "unverified-contents", msg);
+        }
+    }
+  else
+    sr->contents_verified = !nsc_job_has_reads (&job);
+
+  g_strlcpy (self->phase_status, label, sizeof self->phase_status);
+  for (guint r = 0; r < self->runs; r++)
+    {
+      NscJobResult *res = NULL;
+      gboolean ok;
+
+      self->current_run = r;
+      job.seed = nsc_mix64 (step->job.seed + r + index * 1000);
+      ok = nsc_job_run (target, &job, self->backend, on_job_sample, self, self->cancellable,
+                        &res, error);
+      if (res)
+        {
+          if (res->backend_note && sr->runs->len == 0 && index == 0)
+            post_warning (self, -1, "backend-fallback", res->backend_note);
+          g_ptr_array_add (sr->runs, res);
+        }
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gpointer
+runner_thread (gpointer data)
+{
+  NscRunner *self = data;
+  const NscPreset *preset = self->preset;
+  g_autoptr(NscTarget) target = NULL;
+  NscTargetOptions topts = { 0 };
+  GError *error = NULL;
+  Event *done;
+  gboolean first_job = TRUE;
+
+  topts.file_size = self->file_size;
+  topts.need_write = preset_writes (preset);
+  topts.destroy_data = self->destroy_data;
+  topts.no_tmpfile = self->no_tmpfile;
+
+  target = nsc_target_open (self->target, &topts, &error);
+  if (target == NULL)
+    goto out;
+  post_target_info (self, target);
+
+  if (nsc_target_get_caveat (target))
+    post_warning (self, -1, "not-direct-to-drive", nsc_target_get_caveat (target));
+
+  /* A test file is written whole before anything is timed, so that no block
+   * allocation happens inside a measurement and every read meets real data. */
+  if (nsc_target_get_kind (target) == NSC_TARGET_FILE && self->backend != NSC_BACKEND_NULL
+      && (preset_reads (preset) || preset_writes (preset)))
+    {
+      g_strlcpy (self->phase_status, "Preparing the test file", sizeof self->phase_status);
+      post_progress (self, self->phase_status);
+      if (!nsc_target_fill (target, 0, nsc_target_get_size (target), self->backend,
+                            on_fill_sample, self, self->cancellable, NULL, &error))
+        goto out;
+    }
+
+  for (guint i = 0; i < preset->steps->len; i++)
+    {
+      const NscStep *step = &g_array_index (preset->steps, NscStep, i);
+      NscStepResult *sr;
+      Event *ev;
+      gboolean ok = TRUE;
+
+      if (g_cancellable_set_error_if_cancelled (self->cancellable, &error))
+        break;
+
+      if (step->kind == NSC_STEP_JOB && !first_job && self->idle_ns > 0)
+        {
+          g_strlcpy (self->phase_status, "Idle between tests", sizeof self->phase_status);
+          post_progress (self, self->phase_status);
+          if (!idle_wait (self, self->idle_ns))
+            continue;
+        }
+      if (step->kind == NSC_STEP_JOB)
+        first_job = FALSE;
+
+      self->current_step = i;
+      self->step_started_ns = nsc_now_ns ();
+      ev = event_new (EVENT_STEP_STARTED);
+      ev->step = i;
+      post (self, ev);
+
+      sr = nsc_step_result_new (step);
+      sr->started = TRUE;
+      switch (step->kind)
+        {
+        case NSC_STEP_JOB:
+          ok = run_job_step (self, target, i, step, sr, &error);
+          break;
+        case NSC_STEP_IDLE:
+          g_strlcpy (self->phase_status, "Idle", sizeof self->phase_status);
+          post_progress (self, self->phase_status);
+          ok = idle_wait (self, step->idle_ns);
+          if (!ok)
+            g_cancellable_set_error_if_cancelled (self->cancellable, &error);
+          break;
+        case NSC_STEP_FILL:
+          g_strlcpy (self->phase_status, "Filling", sizeof self->phase_status);
+          ok = nsc_target_fill (target, step->job.region_offset,
+                                step->job.region_length ? step->job.region_length
+                                : nsc_target_get_size (target) - step->job.region_offset,
+                                self->backend, on_fill_sample, self, self->cancellable,
+                                &sr->prefilled_bytes, &error);
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+
+      sr->completed = ok;
+      if (!ok && error)
+        sr->error = g_strdup (error->message);
+      self->budget_done += self->budgets[i];
+      self->step_started_ns = 0;
+
+      ev = event_new (EVENT_STEP_FINISHED);
+      ev->step = i;
+      ev->step_result = sr;
+      post (self, ev);
+      post_progress (self, self->phase_status);
+
+      if (!ok)
+        break;
+    }
+
+out:
+  /* Closing the target deletes the test file. */
+  g_clear_pointer (&target, nsc_target_free);
+  if (error == NULL && g_cancellable_is_cancelled (self->cancellable))
+    g_set_error_literal (&error, NSC_ERROR, NSC_ERROR_CANCELLED, "Cancelled");
+  done = event_new (EVENT_DONE);
+  done->error = error;
+  post (self, done);
+  return NULL;
+}
+
+void
+nsc_runner_run_async (NscRunner           *self,
+                      GCancellable        *cancellable,
+                      GAsyncReadyCallback  callback,
+                      gpointer             user_data)
+{
+  NscRunResult *r;
+  GError *error = NULL;
+
+  g_return_if_fail (NSC_IS_RUNNER (self));
+  g_return_if_fail (self->task == NULL && self->thread == NULL);
+
+  self->task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (self->task, nsc_runner_run_async);
+  g_task_set_check_cancellable (self->task, FALSE);
+  self->cancellable = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
+  self->context = g_main_context_ref_thread_default ();
+  self->started_ns = nsc_now_ns ();
+
+  r = self->result;
+  r->preset_name = g_strdup (self->preset->name);
+  r->preset_title = g_strdup (self->preset->title);
+  r->target_path = g_strdup (self->target);
+  r->backend_requested = g_strdup (nsc_backend_to_string (self->backend));
+  r->runs = self->runs;
+  r->time_ns = self->time_ns;
+  r->file_size = self->file_size;
+  r->idle_ns = self->idle_ns;
+  r->started = g_date_time_new_now_local ();
+
+  self->budgets = g_new0 (gint64, self->preset->steps->len);
+  for (guint i = 0; i < self->preset->steps->len; i++)
+    {
+      const NscStep *s = &g_array_index (self->preset->steps, NscStep, i);
+
+      if (s->kind == NSC_STEP_IDLE)
+        self->budgets[i] = s->idle_ns;
+      else if (s->kind == NSC_STEP_JOB)
+        self->budgets[i] = (gint64) self->runs * ((s->time_is_set ? s->job.time_ns : self->time_ns)
+                                                  + s->job.ramp_ns);
+      self->budget_total += self->budgets[i];
+    }
+
+  self->thread = g_thread_try_new ("nsc-runner", runner_thread, self, &error);
+  if (self->thread == NULL)
+    {
+      g_task_return_error (self->task, error);
+      g_clear_object (&self->task);
+    }
+}
+
+gboolean
+nsc_runner_run_finish (NscRunner     *self,
+                       GAsyncResult  *result,
+                       GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "nsc-io.h"
+#include "nsc-preset.h"
+#include "nsc-result.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const char *target;        /* folder, new file or block device */
+  guint64     file_size;     /* 0: the preset's */
+  guint       runs;          /* 0: the preset's */
+  gint64      time_ns;       /* 0: the preset's; steps that name their own time keep it */
+  gint64      idle_ns;       /* idle before every job step but the first */
+  NscBackend  backend;
+  const char *destroy_data;  /* the device the user agreed to wipe, or NULL */
+  gboolean    no_tmpfile;
+} NscRunOptions;
+
+#define NSC_TYPE_RUNNER (nsc_runner_get_type ())
+G_DECLARE_FINAL_TYPE (NscRunner, nsc_runner, NSC, RUNNER, GObject)
+
+/* Runs a preset's steps on a worker thread. Signals are emitted on the main context
+ * that was the thread default when nsc_runner_run_async() was called:
+ *   ::step-started (guint step)
+ *   ::sample (guint step, guint run, gpointer NscSample*)   valid during emission
+ *   ::step-finished (guint step)                            its result is in get_result()
+ *   ::progress (double fraction, gint64 remaining_ns, const char *status) */
+NscRunner    *nsc_runner_new            (const NscPreset     *preset,
+                                         const NscRunOptions *options);
+void          nsc_runner_run_async      (NscRunner           *self,
+                                         GCancellable        *cancellable,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data);
+gboolean      nsc_runner_run_finish     (NscRunner           *self,
+                                         GAsyncResult        *result,
+                                         GError             **error);
+/* What was measured so far; complete once the run finished, also on failure. */
+NscRunResult *nsc_runner_get_result     (NscRunner           *self);
+const NscPreset *nsc_runner_get_preset  (NscRunner           *self);
+gint64        nsc_runner_get_estimate_ns (NscRunner          *self);
+
+G_END_DECLS

@@ -1,0 +1,479 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <linux/magic.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "nsc-error.h"
+#include "nsc-target.h"
+#include "nsc-units.h"
+
+struct _NscTarget
+{
+  NscTargetKind kind;
+  int           fd;
+  char         *path;
+  char         *description;
+  char         *filesystem;
+  const char   *caveat;
+  guint64       size;
+  guint         logical_block_size;
+  guint         dio_mem_align;
+  guint         dio_offset_align;
+  gboolean      used_tmpfile;
+  gboolean      writable;
+  NscExtents   *written;
+};
+
+static NscTarget *
+target_new (NscTargetKind kind,
+            const char   *path)
+{
+  NscTarget *self = g_new0 (NscTarget, 1);
+
+  self->kind = kind;
+  self->fd = -1;
+  self->path = g_strdup (path);
+  self->written = nsc_extents_new ();
+  return self;
+}
+
+void
+nsc_target_free (NscTarget *self)
+{
+  if (self == NULL)
+    return;
+  if (self->fd >= 0)
+    close (self->fd);
+  nsc_extents_free (self->written);
+  g_free (self->path);
+  g_free (self->description);
+  g_free (self->filesystem);
+  g_free (self);
+}
+
+static guint
+read_sysfs_uint (const char *path,
+                 guint       fallback)
+{
+  g_autofree char *contents = NULL;
+  guint64 v;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    return fallback;
+  v = g_ascii_strtoull (contents, NULL, 10);
+  return v > 0 && v <= G_MAXUINT ? (guint) v : fallback;
+}
+
+/* The logical block size of the device under a file, from sysfs; a partition's
+ * queue/ lives in its parent's directory. */
+static guint
+backing_logical_block_size (dev_t dev)
+{
+  g_autofree char *p1 = g_strdup_printf ("/sys/dev/block/%u:%u/queue/logical_block_size",
+                                         major (dev), minor (dev));
+  g_autofree char *p2 = g_strdup_printf ("/sys/dev/block/%u:%u/../queue/logical_block_size",
+                                         major (dev), minor (dev));
+  guint v = read_sysfs_uint (p1, 0);
+
+  return v ? v : read_sysfs_uint (p2, 512);
+}
+
+static void
+query_dio_alignment (NscTarget *self,
+                     guint      fallback)
+{
+#ifdef STATX_DIOALIGN
+  struct statx stx = { 0 };
+
+  if (statx (self->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0
+      && (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align > 0)
+    {
+      self->dio_offset_align = stx.stx_dio_offset_align;
+      self->dio_mem_align = MAX (stx.stx_dio_mem_align, 1u);
+      return;
+    }
+#endif
+  self->dio_offset_align = fallback;
+  self->dio_mem_align = fallback;
+}
+
+static const struct {
+  gint64      magic;
+  const char *name;
+  const char *caveat;
+} filesystems[] = {
+  { EXT4_SUPER_MAGIC, "ext4", NULL },
+  { XFS_SUPER_MAGIC, "xfs", NULL },
+  { F2FS_SUPER_MAGIC, "f2fs", NULL },
+  { BTRFS_SUPER_MAGIC, "btrfs", "btrfs may checksum or compress the test file; results include that work" },
+  { MSDOS_SUPER_MAGIC, "vfat", NULL },
+  { 0x2011BAB0, "exfat", NULL },
+  { 0x7366746e, "ntfs3", NULL },
+  { TMPFS_MAGIC, "tmpfs", "the folder is in memory (tmpfs): no drive is measured" },
+  { RAMFS_MAGIC, "ramfs", "the folder is in memory (ramfs): no drive is measured" },
+  { OVERLAYFS_SUPER_MAGIC, "overlay", "the folder is on an overlay filesystem; direct I/O may not reach the drive" },
+  { 0x65735546, "fuse", "the folder is on a FUSE filesystem; direct I/O does not reach the drive" },
+  { NFS_SUPER_MAGIC, "nfs", "the folder is on a network filesystem: the network is measured, not a drive" },
+  { 0xFF534D42, "cifs", "the folder is on a network filesystem: the network is measured, not a drive" },
+  { 0x2FC12FC1, "zfs", "ZFS may serve reads from its ARC cache, not from the drive" },
+};
+
+static void
+query_filesystem (NscTarget *self)
+{
+  struct statfs sfs;
+
+  if (fstatfs (self->fd, &sfs) != 0)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (filesystems); i++)
+    {
+      if ((gint64) (guint32) sfs.f_type == (gint64) (guint32) filesystems[i].magic)
+        {
+          self->filesystem = g_strdup (filesystems[i].name);
+          self->caveat = filesystems[i].caveat;
+          return;
+        }
+    }
+  self->filesystem = g_strdup_printf ("0x%lx", (unsigned long) sfs.f_type);
+}
+
+static int
+open_new_file (const char *dir,
+               const char *name,
+               gboolean    no_tmpfile,
+               gboolean    direct,
+               gboolean   *used_tmpfile,
+               int        *out_errno)
+{
+  int flags = O_RDWR | O_CLOEXEC | (direct ? O_DIRECT : 0);
+  int fd;
+
+  *used_tmpfile = FALSE;
+
+  if (name == NULL && !no_tmpfile)
+    {
+      fd = open (dir, flags | O_TMPFILE, 0600);
+      if (fd >= 0)
+        {
+          *used_tmpfile = TRUE;
+          return fd;
+        }
+      if (errno != EOPNOTSUPP && errno != EISDIR)
+        {
+          *out_errno = errno;
+          return -1;
+        }
+    }
+
+  /* No O_TMPFILE: create under a name nobody else uses, and unlink at once so that
+   * nothing outlives the process (except in the instant between the two calls). */
+  for (guint attempt = 0; attempt < 100; attempt++)
+    {
+      g_autofree char *tmpname = name ? g_strdup (name)
+        : g_strdup_printf (".nandscope-%08x.tmp", g_random_int ());
+      g_autofree char *full = g_build_filename (dir, tmpname, NULL);
+
+      fd = open (full, flags | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+      if (fd >= 0)
+        {
+          unlink (full);
+          return fd;
+        }
+      if (errno != EEXIST || name != NULL)
+        break;
+    }
+  *out_errno = errno;
+  return -1;
+}
+
+static NscTarget *
+open_file_target (const char              *path,
+                  const NscTargetOptions  *options,
+                  GError                 **error)
+{
+  g_autoptr(NscTarget) self = target_new (NSC_TARGET_FILE, path);
+  g_autofree char *dir = NULL;
+  g_autofree char *name = NULL;
+  struct stat st;
+  struct statvfs vfs;
+  guint64 free_bytes, reserve, size;
+  int errsv = 0;
+
+  if (stat (path, &st) == 0)
+    {
+      if (!S_ISDIR (st.st_mode))
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       "%s already exists and Nandscope never overwrites files; "
+                       "name a folder or a file that does not exist yet", path);
+          return NULL;
+        }
+      dir = g_strdup (path);
+    }
+  else if (errno == ENOENT)
+    {
+      dir = g_path_get_dirname (path);
+      name = g_path_get_basename (path);
+      if (stat (dir, &st) != 0 || !S_ISDIR (st.st_mode))
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND,
+                       "The folder %s does not exist; name an existing folder, a new file "
+                       "in one, or a block device", dir);
+          return NULL;
+        }
+    }
+  else
+    {
+      nsc_set_error_from_errno (error, errno, "Cannot use %s", path);
+      return NULL;
+    }
+
+  self->fd = open_new_file (dir, name, options->no_tmpfile, TRUE, &self->used_tmpfile, &errsv);
+  if (self->fd < 0 && errsv == EINVAL)
+    {
+      gboolean unused;
+      int fd2 = open_new_file (dir, name, options->no_tmpfile, FALSE, &unused, &errsv);
+
+      if (fd2 >= 0)
+        {
+          close (fd2);
+          g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
+                       "The filesystem of %s does not support direct I/O, so a test there "
+                       "would measure the page cache; choose a folder on the drive itself", dir);
+          return NULL;
+        }
+    }
+  if (self->fd < 0)
+    {
+      if (errsv == EACCES || errsv == EPERM || errsv == EROFS)
+        nsc_set_error_from_errno (error, errsv,
+                                  "Cannot create a test file in %s (choose a folder you can write to)",
+                                  dir);
+      else
+        nsc_set_error_from_errno (error, errsv, "Cannot create a test file in %s", dir);
+      return NULL;
+    }
+
+  if (fstat (self->fd, &st) != 0)
+    {
+      nsc_set_error_from_errno (error, errno, "Cannot inspect the test file in %s", dir);
+      return NULL;
+    }
+  self->logical_block_size = backing_logical_block_size (st.st_dev);
+  query_dio_alignment (self, MAX (self->logical_block_size, 512u));
+  query_filesystem (self);
+  self->description = g_strdup (dir);
+  self->writable = TRUE;
+
+  size = options->file_size - options->file_size % MAX (self->dio_offset_align, 4096u);
+  if (size == 0)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "The test file size must be at least 4 KiB");
+      return NULL;
+    }
+
+  if (fstatvfs (self->fd, &vfs) == 0)
+    {
+      free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
+      reserve = MIN ((guint64) vfs.f_blocks * vfs.f_frsize / 50, G_GUINT64_CONSTANT (256) << 20);
+      if (free_bytes < size + reserve)
+        {
+          g_autofree char *need = nsc_format_size (size);
+          g_autofree char *have = nsc_format_size (free_bytes);
+          g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE,
+                       "Not enough free space in %s: the test file needs %s and %s are free; "
+                       "choose a smaller test size or another folder", dir, need, have);
+          return NULL;
+        }
+    }
+
+  if (fallocate (self->fd, 0, 0, (off_t) size) != 0)
+    {
+      if (errno == ENOSPC || errno == EDQUOT)
+        {
+          g_autofree char *need = nsc_format_size (size);
+          g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE,
+                       "Not enough free space in %s for a %s test file; "
+                       "choose a smaller test size or another folder", dir, need);
+          return NULL;
+        }
+      if (ftruncate (self->fd, (off_t) size) != 0)
+        {
+          nsc_set_error_from_errno (error, errno, "Cannot size the test file in %s", dir);
+          return NULL;
+        }
+    }
+  self->size = size;
+
+  return g_steal_pointer (&self);
+}
+
+static NscTarget *
+open_device_target (const char              *path,
+                    const struct stat       *st_path,
+                    const NscTargetOptions  *options,
+                    GError                 **error)
+{
+  g_autoptr(NscTarget) self = target_new (NSC_TARGET_DEVICE, path);
+  struct stat st;
+  guint64 size = 0;
+  int lbs = 0, pbs = 0;
+  int flags = O_DIRECT | O_CLOEXEC;
+
+  if (options->need_write)
+    {
+      struct stat confirm;
+
+      /* Consent names a device; it must be this very device, compared by number
+       * so that another name (a symlink, /dev/disk/by-id/…) for it counts too. */
+      if (options->destroy_data == NULL || stat (options->destroy_data, &confirm) != 0
+          || !S_ISBLK (confirm.st_mode) || confirm.st_rdev != st_path->st_rdev)
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
+                       "This test writes to %s and destroys everything on it; "
+                       "to agree, pass --destroy-data=%s", path, path);
+          return NULL;
+        }
+      flags |= O_RDWR | O_EXCL;
+    }
+  else
+    flags |= O_RDONLY;
+
+  self->fd = open (path, flags);
+  if (self->fd < 0)
+    {
+      int errsv = errno;
+
+      if (errsv == EBUSY)
+        g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
+                     "%s is in use (mounted, used as swap or held by another device); "
+                     "unmount it or choose a test file instead", path);
+      else if (errsv == EACCES || errsv == EPERM)
+        g_set_error (error, NSC_ERROR, NSC_ERROR_PERMISSION,
+                     "Cannot open %s: permission denied; testing a raw device needs root "
+                     "(run nandscope-cli with sudo) or choose a test folder", path);
+      else
+        nsc_set_error_from_errno (error, errsv, "Cannot open %s", path);
+      return NULL;
+    }
+
+  /* Check what was opened, not what the name pointed to a moment earlier. */
+  if (fstat (self->fd, &st) != 0 || !S_ISBLK (st.st_mode) || st.st_rdev != st_path->st_rdev)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED,
+                   "%s changed while it was being opened; try again", path);
+      return NULL;
+    }
+
+  if (ioctl (self->fd, BLKGETSIZE64, &size) != 0 || ioctl (self->fd, BLKSSZGET, &lbs) != 0)
+    {
+      nsc_set_error_from_errno (error, errno, "Cannot read the size of %s", path);
+      return NULL;
+    }
+  if (ioctl (self->fd, BLKPBSZGET, &pbs) != 0)
+    pbs = lbs;
+
+  self->size = size;
+  self->logical_block_size = (guint) lbs;
+  query_dio_alignment (self, (guint) lbs);
+  self->writable = options->need_write;
+  self->description = g_strdup (path);
+
+  if (size == 0)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "%s has no capacity (an empty loop device or zram without disksize?)", path);
+      return NULL;
+    }
+
+  return g_steal_pointer (&self);
+}
+
+NscTarget *
+nsc_target_open (const char              *path,
+                 const NscTargetOptions  *options,
+                 GError                 **error)
+{
+  struct stat st;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (options != NULL, NULL);
+
+  if (*path == '\0')
+    {
+      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                           "No target given; name a folder, a new file or a block device");
+      return NULL;
+    }
+
+  if (stat (path, &st) == 0 && S_ISBLK (st.st_mode))
+    return open_device_target (path, &st, options, error);
+  if (stat (path, &st) == 0 && !S_ISDIR (st.st_mode) && !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "%s is neither a folder, a file nor a block device", path);
+      return NULL;
+    }
+  return open_file_target (path, options, error);
+}
+
+gboolean
+nsc_target_check_io (NscTarget  *self,
+                     guint64     block_size,
+                     guint64     offset,
+                     guint64     length,
+                     GError    **error)
+{
+  guint align = self->dio_offset_align;
+
+  if (block_size % align != 0)
+    {
+      g_autofree char *bs = nsc_format_size (block_size);
+      g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
+                   "%s cannot do direct I/O in %s blocks: its smallest unit is %u B%s; "
+                   "use a block size that is a multiple of %u B",
+                   self->description, bs, align,
+                   align >= 4096 ? " (a 4Kn device)" : "", align);
+      return FALSE;
+    }
+  if (offset % align != 0)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "The region offset %" G_GUINT64_FORMAT " is not a multiple of %u B",
+                   offset, align);
+      return FALSE;
+    }
+  if (offset > self->size || length > self->size - offset || length < block_size)
+    {
+      g_autofree char *sz = nsc_format_size (self->size);
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "The region (offset %" G_GUINT64_FORMAT ", length %" G_GUINT64_FORMAT
+                   ") does not fit in %s (%s)", offset, length, self->description, sz);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+int            nsc_target_get_fd          (NscTarget *self) { return self->fd; }
+NscTargetKind  nsc_target_get_kind        (NscTarget *self) { return self->kind; }
+const char    *nsc_target_get_path        (NscTarget *self) { return self->path; }
+const char    *nsc_target_get_description (NscTarget *self) { return self->description; }
+guint64        nsc_target_get_size        (NscTarget *self) { return self->size; }
+guint          nsc_target_get_logical_block_size (NscTarget *self) { return self->logical_block_size; }
+guint          nsc_target_get_dio_offset_align   (NscTarget *self) { return self->dio_offset_align; }
+guint          nsc_target_get_dio_mem_align      (NscTarget *self) { return self->dio_mem_align; }
+const char    *nsc_target_get_filesystem  (NscTarget *self) { return self->filesystem; }
+gboolean       nsc_target_get_used_tmpfile (NscTarget *self) { return self->used_tmpfile; }
+gboolean       nsc_target_get_writable    (NscTarget *self) { return self->writable; }
+const char    *nsc_target_get_caveat      (NscTarget *self) { return self->caveat; }
+NscExtents    *nsc_target_get_written     (NscTarget *self) { return self->written; }

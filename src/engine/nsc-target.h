@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+#include <sys/types.h>
+
+#include "nsc-extents.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  NSC_TARGET_FILE,
+  NSC_TARGET_DEVICE,
+} NscTargetKind;
+
+typedef struct
+{
+  guint64     file_size;     /* file targets: the test file's size */
+  gboolean    need_write;    /* devices: open for writing (needs destroy_data) */
+  const char *destroy_data;  /* devices: the device the user agreed to wipe */
+  gboolean    no_tmpfile;    /* files: use create + unlink even where O_TMPFILE works */
+} NscTargetOptions;
+
+typedef struct _NscTarget NscTarget;
+
+/* @path: a folder (a hidden test file is made in it), a file name that does not
+ * exist yet (made, then unlinked at once), or a block device. */
+NscTarget     *nsc_target_open            (const char             *path,
+                                           const NscTargetOptions *options,
+                                           GError                **error);
+void           nsc_target_free            (NscTarget              *target);
+
+int            nsc_target_get_fd          (NscTarget *target);
+NscTargetKind  nsc_target_get_kind        (NscTarget *target);
+const char    *nsc_target_get_path        (NscTarget *target);
+/* The device node for devices; for files, where the file was made. */
+const char    *nsc_target_get_description (NscTarget *target);
+guint64        nsc_target_get_size        (NscTarget *target);
+guint          nsc_target_get_logical_block_size (NscTarget *target);
+guint          nsc_target_get_dio_offset_align   (NscTarget *target);
+guint          nsc_target_get_dio_mem_align      (NscTarget *target);
+/* "ext4", "xfs", … for files; NULL for devices. */
+const char    *nsc_target_get_filesystem  (NscTarget *target);
+gboolean       nsc_target_get_used_tmpfile (NscTarget *target);
+gboolean       nsc_target_get_writable    (NscTarget *target);
+/* Why direct I/O on this file may not reach a drive (tmpfs, FUSE, NFS…), or NULL. */
+const char    *nsc_target_get_caveat      (NscTarget *target);
+NscExtents    *nsc_target_get_written     (NscTarget *target);
+
+/* Checks that a job region fits and is aligned for direct I/O on this target. */
+gboolean       nsc_target_check_io        (NscTarget  *target,
+                                           guint64     block_size,
+                                           guint64     offset,
+                                           guint64     length,
+                                           GError    **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NscTarget, nsc_target_free)
+
+G_END_DECLS
