@@ -322,7 +322,7 @@ parse_run_args (int       argc,
     }
   if (a->have_job)
     {
-      if (a->job.block_size == 0)
+      if (!a->bs_set)
         a->job.block_size = a->job.pattern == NSC_PATTERN_RANDOM ? 4096 : 1 << 20;
       if ((a->job.bytes || a->job.once) && a->time_ns == 0)
         a->job.time_ns = 0;
@@ -615,13 +615,6 @@ cmd_run (int    argc,
   sigint = g_unix_signal_add (SIGINT, on_signal, &cli);
   sigterm = g_unix_signal_add (SIGTERM, on_signal, &cli);
 
-  if (!args.quiet && !cli.is_tty)
-    {
-      g_autofree char *est = nsc_format_duration (nsc_runner_get_estimate_ns (runner));
-      fprintf (stderr, "Running %s on %s (about %s plus preparation)\n",
-               preset->title, args.target, est);
-    }
-
   nsc_runner_run_async (runner, cancellable, on_run_done, &cli);
   g_main_loop_run (loop);
   g_source_remove (sigint);
@@ -629,8 +622,12 @@ cmd_run (int    argc,
   clear_progress (&cli);
 
   r = nsc_runner_get_result (runner);
-  if (r->steps->len > 0)
-    print_table (r, args.units);
+  for (guint i = 0; i < r->steps->len; i++)
+    if (nsc_step_result_headline (g_ptr_array_index (r->steps, i)))
+      {
+        print_table (r, args.units);
+        break;
+      }
 
   if (args.json)
     {

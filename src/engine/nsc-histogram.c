@@ -94,6 +94,11 @@ nsc_histogram_percentile (const NscHistogram *hist,
     rank = 1;
   if (rank > hist->count)
     rank = hist->count;
+  /* The extremes are known exactly. */
+  if (rank == hist->count)
+    return hist->max;
+  if (rank == 1)
+    return hist->min;
 
   for (guint i = 0; i < NSC_HIST_BUCKETS; i++)
     {

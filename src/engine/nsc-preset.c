@@ -215,7 +215,8 @@ nsc_preset_new_from_data (const char  *data,
                    "The preset is not valid JSON: %s", local_error->message);
       return NULL;
     }
-  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (json_parser_get_root (parser) == NULL
+      || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
       g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
                            "A preset must be a JSON object");

@@ -307,9 +307,18 @@ post (NscRunner *self,
   self->dispatch_queued = TRUE;
   g_mutex_unlock (&self->lock);
 
+  /* Always a source on the caller's context, never g_main_context_invoke(): that
+   * runs the callback right here when nobody owns the context yet. */
   if (schedule)
-    g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT, dispatch_events,
-                                g_object_ref (self), g_object_unref);
+    {
+      GSource *source = g_idle_source_new ();
+
+      g_source_set_priority (source, G_PRIORITY_DEFAULT);
+      g_source_set_callback (source, dispatch_events, g_object_ref (self), g_object_unref);
+      g_source_set_static_name (source, "[nandscope] runner events");
+      g_source_attach (source, self->context);
+      g_source_unref (source);
+    }
 }
 
 static Event *
@@ -517,7 +526,8 @@ runner_thread (gpointer data)
   gboolean first_job = TRUE;
 
   topts.file_size = self->file_size;
-  topts.need_write = preset_writes (preset);
+  /* Consent to wipe a device also lets reads go to blocks written first. */
+  topts.need_write = preset_writes (preset) || (self->destroy_data && preset_reads (preset));
   topts.destroy_data = self->destroy_data;
   topts.no_tmpfile = self->no_tmpfile;
 

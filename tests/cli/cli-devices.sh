@@ -1,0 +1,133 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Raw block devices: zram (a 4Kn device) and loop devices. Writes need
+# --destroy-data naming the device, and are refused on anything mounted, swapped
+# or partitioned-and-mounted, leaving its data intact.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "SKIP: raw-device tests need root"
+  exit 77
+fi
+
+work=$(mktemp -d "${G_TEST_BUILDDIR:-/tmp}/cli-devices-XXXXXX")
+zram_id=
+loops=()
+cleanup() {
+  for m in "$work"/mnt*; do mountpoint -q "$m" 2>/dev/null && umount "$m"; done
+  for l in "${loops[@]}"; do swapoff "$l" 2>/dev/null; losetup -d "$l" 2>/dev/null; done
+  if [ -n "$zram_id" ]; then
+    echo 1 > /sys/block/zram$zram_id/reset
+    echo "$zram_id" > /sys/class/zram-control/hot_remove 2>/dev/null
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# ---- zram --------------------------------------------------------------------
+[ -d /sys/class/zram-control ] || modprobe zram 2>/dev/null
+if [ -w /sys/class/zram-control/hot_add ]; then
+  zram_id=$(cat /sys/class/zram-control/hot_add)
+  z=/dev/zram$zram_id
+  echo 256M > /sys/block/zram$zram_id/disksize
+  [ -b "$z" ] || mknod "$z" b $(tr ':' ' ' < /sys/block/zram$zram_id/dev)
+
+  expect_fail 2 "destroy-data=$z" run --target "$z" --rw write --time 300ms
+  other=$(losetup -f)
+  expect_fail 1 "destroys everything" run --target "$z" --rw write --time 300ms --destroy-data=/dev/null
+  expect_fail 1 "4Kn" run --target "$z" --rw randread --bs 512 --time 300ms
+
+  if "$cli" run --target "$z" --rw write --bs 1m --qd 8 --time 500ms --destroy-data="$z" \
+       --json "$work/zw.json" --quiet >/dev/null 2>"$work/err"; then
+    bw=$(json_get "$work/zw.json" 'r["steps"][0]["write"]["bw_bps"]')
+    kind=$(json_get "$work/zw.json" 'r["target"]["kind"]')
+    [ "$kind" = device ] && ok "zram write with --destroy-data: $bw B/s" || bad "zram target kind $kind"
+  else
+    bad "zram write with --destroy-data failed: $(cat "$work/err")"
+  fi
+
+  # Reads on a device opened read-only are labelled: nobody knows what the blocks hold.
+  if "$cli" run --target "$z" --rw randread --bs 4k --qd 32 --time 500ms \
+       --json "$work/zr.json" --quiet >/dev/null 2>"$work/err"; then
+    codes=$(json_get "$work/zr.json" '",".join(w["code"] for w in r["warnings"])')
+    case ",$codes," in
+      *,unverified-contents,*) ok "read-only zram read is labelled unverified-contents" ;;
+      *) bad "read-only zram read not labelled: $codes" ;;
+    esac
+  else
+    bad "zram read failed: $(cat "$work/err")"
+  fi
+
+  # With consent the engine writes what it reads first, and says so.
+  if "$cli" run --target "$z" --rw randread --bs 4k --qd 32 --time 500ms --span 64m \
+       --destroy-data="$z" --json "$work/zf.json" --quiet >/dev/null 2>"$work/err"; then
+    pre=$(json_get "$work/zf.json" 'r["steps"][0]["conditions"]["prefilled_bytes"]')
+    ver=$(json_get "$work/zf.json" 'r["steps"][0]["conditions"]["contents_verified"]')
+    [ "$pre" = 67108864 ] && [ "$ver" = True ] && ok "zram read after fill: $pre bytes written first" \
+      || bad "zram fill before read: prefilled=$pre verified=$ver"
+  else
+    bad "zram read with consent failed: $(cat "$work/err")"
+  fi
+
+  if "$cli" run --target "$z" --preset quick --runs 1 --time 200ms --destroy-data="$z" \
+       --quiet >"$work/q.txt" 2>"$work/err"; then
+    rows=$(grep -cE '^(SEQ1M|RND4K)' "$work/q.txt")
+    [ "$rows" -eq 4 ] && ok "quick preset on zram: 4 rows" || bad "quick on zram: $(cat "$work/q.txt")"
+  else
+    bad "quick preset on zram failed: $(cat "$work/err")"
+  fi
+else
+  echo "# zram is not available here: its checks are skipped"
+fi
+
+# ---- loop devices ---------------------------------------------------------------
+new_loop() {
+  local img=$work/$1.img
+  truncate -s "$2" "$img"
+  local dev
+  dev=$(losetup -f --show -P "$img") || return 1
+  loops+=("$dev")
+  echo "$dev"
+}
+
+if l1=$(new_loop plain 64M); then
+  mkfs.ext4 -q "$l1"
+  mkdir "$work/mnt1" && mount "$l1" "$work/mnt1"
+  head -c 4M /dev/urandom > "$work/mnt1/data"
+  sum=$(md5sum < "$work/mnt1/data")
+  expect_fail 1 "mounted at" run --target "$l1" --rw write --time 300ms --destroy-data="$l1"
+  sync; echo 3 > /proc/sys/vm/drop_caches
+  [ "$(md5sum < "$work/mnt1/data")" = "$sum" ] && ok "mounted loop: its file is unchanged" \
+                                               || bad "mounted loop: data changed"
+  umount "$work/mnt1"
+
+  expect_fail 2 "destroy-data=$l1" run --target "$l1" --rw write --time 300ms
+  if "$cli" run --target "$l1" --rw write --bs 128k --qd 4 --time 300ms --destroy-data="$l1" \
+       --quiet >/dev/null 2>"$work/err"; then
+    ok "unused loop device: write allowed with --destroy-data"
+  else
+    bad "unused loop device write failed: $(cat "$work/err")"
+  fi
+
+  mkswap "$l1" >/dev/null 2>&1 && swapon "$l1" && {
+    expect_fail 1 "swap" run --target "$l1" --rw write --time 300ms --destroy-data="$l1"
+    swapoff "$l1"
+  }
+fi
+
+if command -v sfdisk >/dev/null && l2=$(new_loop parts 64M); then
+  printf 'label: dos\n,16M\n,\n' | sfdisk -q "$l2" >/dev/null
+  partx -u "$l2" 2>/dev/null
+  udevadm settle 2>/dev/null
+  if [ -b "${l2}p1" ]; then
+    mkfs.ext4 -q "${l2}p1"
+    mkdir "$work/mnt2" && mount "${l2}p1" "$work/mnt2"
+    expect_fail 1 "${l2#/dev/}p1 is mounted" run --target "$l2" --rw write --time 300ms --destroy-data="$l2"
+    umount "$work/mnt2"
+  else
+    echo "# partitions of $l2 did not appear: partition check skipped"
+  fi
+fi
+
+finish

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "nsc-device-safety.h"
+#include "nsc-engine.h"
+
+static void
+test_extents (void)
+{
+  g_autoptr(NscExtents) e = nsc_extents_new ();
+  g_autoptr(GArray) miss = NULL;
+
+  nsc_extents_add (e, 100, 100);   /* [100,200) */
+  nsc_extents_add (e, 300, 100);   /* [300,400) */
+  nsc_extents_add (e, 200, 50);    /* joins the first: [100,250) */
+  g_assert_cmpuint (nsc_extents_total (e), ==, 250);
+  g_assert_true (nsc_extents_covers (e, 120, 130));
+  g_assert_false (nsc_extents_covers (e, 120, 200));
+
+  miss = nsc_extents_missing (e, 0, 500);
+  g_assert_cmpuint (miss->len, ==, 3);
+  g_assert_cmpuint (g_array_index (miss, NscRange, 0).start, ==, 0);
+  g_assert_cmpuint (g_array_index (miss, NscRange, 0).end, ==, 100);
+  g_assert_cmpuint (g_array_index (miss, NscRange, 1).start, ==, 250);
+  g_assert_cmpuint (g_array_index (miss, NscRange, 1).end, ==, 300);
+  g_assert_cmpuint (g_array_index (miss, NscRange, 2).start, ==, 400);
+  g_assert_cmpuint (g_array_index (miss, NscRange, 2).end, ==, 500);
+
+  nsc_extents_add (e, 0, 1000);
+  g_assert_cmpuint (nsc_extents_total (e), ==, 1000);
+  nsc_extents_remove (e, 100, 100);
+  g_assert_cmpuint (nsc_extents_total (e), ==, 900);
+  g_assert_false (nsc_extents_covers (e, 150, 1));
+  g_assert_true (nsc_extents_covers (e, 200, 800));
+}
+
+static void
+test_series_bounded (void)
+{
+  g_autoptr(NscSeries) s = nsc_series_new (64);
+  guint64 total = 0;
+  gint64 dur = 0;
+
+  for (guint i = 0; i < 10000; i++)
+    {
+      NscSample x = { 0 };
+
+      x.t_ns = (i + 1) * 1000;
+      x.duration_ns = 1000;
+      x.bytes[NSC_DIR_WRITE] = i;
+      x.ios[NSC_DIR_WRITE] = 1;
+      x.lat_max_ns = i;
+      total += i;
+      x.position = total;
+      nsc_series_append (s, &x);
+      g_assert_cmpuint (nsc_series_get_len (s), <, 64);
+    }
+  nsc_series_finish (s);
+  g_assert_cmpuint (nsc_series_get_merge_factor (s), >=, 128);
+
+  /* Merging keeps every byte, the whole duration and the maximum. */
+  {
+    guint64 seen = 0, max = 0;
+    for (guint i = 0; i < nsc_series_get_len (s); i++)
+      {
+        const NscSample *x = nsc_series_get (s, i);
+        seen += x->bytes[NSC_DIR_WRITE];
+        dur += x->duration_ns;
+        max = MAX (max, x->lat_max_ns);
+        if (i > 0)
+          g_assert_cmpint (x->t_ns, >, nsc_series_get (s, i - 1)->t_ns);
+      }
+    g_assert_cmpuint (seen, ==, total);
+    g_assert_cmpint (dur, ==, 10000 * 1000);
+    g_assert_cmpuint (max, ==, 9999);
+    g_assert_cmpuint (nsc_series_get (s, nsc_series_get_len (s) - 1)->position, ==, total);
+  }
+}
+
+static void
+test_presets_builtin (void)
+{
+  g_auto(GStrv) names = nsc_preset_list_names ();
+
+  g_assert_cmpuint (g_strv_length (names), >=, 1);
+  g_assert_cmpstr (names[0], ==, "quick");
+  for (guint i = 0; names[i]; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(NscPreset) p = nsc_preset_lookup (names[i], &error);
+
+      g_assert_no_error (error);
+      g_assert_nonnull (p);
+      g_assert_cmpuint (p->steps->len, >, 0);
+      for (guint j = 0; j < p->steps->len; j++)
+        {
+          NscStep *step = &g_array_index (p->steps, NscStep, j);
+          NscJob job = step->job;
+
+          if (step->kind != NSC_STEP_JOB)
+            continue;
+          if (!step->time_is_set && !job.bytes && !job.once)
+            job.time_ns = p->time_ns;
+          g_assert_true (nsc_job_validate (&job, NULL));
+        }
+    }
+}
+
+static void
+test_preset_quick_is_crystaldiskmark (void)
+{
+  static const char *labels[] = { "SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1" };
+  g_autoptr(NscPreset) p = nsc_preset_lookup ("quick", NULL);
+
+  g_assert_cmpuint (p->steps->len, ==, 8);
+  g_assert_cmpuint (p->file_size, ==, G_GUINT64_CONSTANT (1) << 30);
+  for (guint i = 0; i < 8; i++)
+    {
+      NscStep *s = &g_array_index (p->steps, NscStep, i);
+      g_autofree char *derived = nsc_job_describe (&s->job);
+
+      g_assert_cmpstr (s->job.label, ==, labels[i % 4]);
+      g_assert_cmpstr (derived, ==, labels[i % 4]);
+      g_assert_cmpuint (s->job.read_percent, ==, i < 4 ? 100 : 0);
+    }
+}
+
+static void
+test_preset_errors (void)
+{
+  static const char *bad[] = {
+    "", "[]", "{}", "{\"name\":\"x\"}", "{\"name\":\"x\",\"steps\":[]}",
+    "{\"name\":\"x\",\"steps\":[1]}",
+    "{\"name\":\"x\",\"steps\":[{\"rw\":\"sideways\"}]}",
+    "{\"name\":\"x\",\"steps\":[{\"bs\":\"4q\"}]}",
+    "{\"name\":\"x\",\"steps\":[{\"qd\":-1}]}",
+    "{\"name\":\"x\",\"steps\":[{\"qd\":\"8\"}]}",
+    "{\"name\":\"x\",\"steps\":[{\"kind\":\"dance\"}]}",
+    "{\"name\":\"x\",\"steps\":[{\"time\":5}]}",
+    "{\"name\":\"x\",\"runs\":1.5,\"steps\":[{}]}",
+    "{\"name\":\"x\",\"steps\":[{}]",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(NscPreset) p = nsc_preset_new_from_data (bad[i], strlen (bad[i]), &error);
+
+      g_assert_null (p);
+      g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+    }
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_assert_null (nsc_preset_lookup ("../quick", &error));
+    g_assert_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND);
+    g_assert_nonnull (strstr (error->message, "quick"));
+  }
+}
+
+static void
+test_mountinfo (void)
+{
+  /* Captured from a machine with a mounted loop device and an escaped mount point. */
+  static const char mountinfo[] =
+    "22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n"
+    "23 22 0:21 / /proc rw,nosuid,nodev,noexec,relatime shared:12 - proc proc rw\n"
+    "95 22 7:0 / /mnt/test\\040disk rw,relatime shared:50 - ext4 /dev/loop0 rw\n"
+    "96 22 259:3 /sub /srv rw shared:51 - xfs /dev/nvme0n1p3 rw\n";
+  g_autofree char *root = nsc_device_find_mount (mountinfo, 254, 0);
+  g_autofree char *loop = nsc_device_find_mount (mountinfo, 7, 0);
+  g_autofree char *part = nsc_device_find_mount (mountinfo, 259, 3);
+  g_autofree char *none = nsc_device_find_mount (mountinfo, 7, 1);
+
+  g_assert_cmpstr (root, ==, "/");
+  g_assert_cmpstr (loop, ==, "/mnt/test disk");
+  g_assert_cmpstr (part, ==, "/srv");
+  g_assert_null (none);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/nsc/extents/basic", test_extents);
+  g_test_add_func ("/nsc/series/bounded", test_series_bounded);
+  g_test_add_func ("/nsc/preset/builtin", test_presets_builtin);
+  g_test_add_func ("/nsc/preset/quick", test_preset_quick_is_crystaldiskmark);
+  g_test_add_func ("/nsc/preset/errors", test_preset_errors);
+  g_test_add_func ("/nsc/device/mountinfo", test_mountinfo);
+  return g_test_run ();
+}
