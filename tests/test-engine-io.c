@@ -136,6 +136,35 @@ test_write_verify (gconstpointer data)
 }
 
 static void
+test_zeros (void)
+{
+  g_autoptr(NscTarget) t = open_file (2 * MiB, FALSE);
+  g_autoptr(NscJobResult) res = NULL;
+  g_autofree guint8 *buf = NULL;
+  void *mem = NULL;
+  NscJob job;
+
+  nsc_job_init (&job);
+  nsc_job_set_rw (&job, "randwrite", NULL);
+  job.block_size = 8192;
+  job.queue_depth = 4;
+  job.time_ns = 0;
+  job.once = TRUE;
+  job.data = NSC_DATA_ZEROS;
+  /* Make the file non-zero first, so that zeros prove the job wrote them. */
+  g_assert_true (nsc_target_fill (t, 0, 2 * MiB, NSC_BACKEND_AUTO, NULL, NULL, NULL, NULL, NULL));
+  res = run_ok (t, &job, NSC_BACKEND_AUTO);
+  g_assert_cmpuint (res->dir[NSC_DIR_WRITE].bytes, ==, 2 * MiB);
+
+  g_assert_cmpint (posix_memalign (&mem, 4096, 2 * MiB), ==, 0);
+  buf = mem;
+  g_assert_cmpint (pread (nsc_target_get_fd (t), buf, 2 * MiB, 0), ==, (ssize_t) (2 * MiB));
+  for (guint64 i = 0; i < 2 * MiB; i++)
+    if (buf[i] != 0)
+      g_error ("byte %" G_GUINT64_FORMAT " is %u, not zero", i, buf[i]);
+}
+
+static void
 test_fill_then_read (void)
 {
   g_autoptr(GError) error = NULL;
@@ -654,6 +683,7 @@ main (int    argc,
   g_test_add_data_func ("/nsc/io/write-verify/io_uring", GINT_TO_POINTER (NSC_BACKEND_IO_URING), test_write_verify);
   g_test_add_data_func ("/nsc/io/write-verify/psync", GINT_TO_POINTER (NSC_BACKEND_PSYNC), test_write_verify);
   g_test_add_func ("/nsc/io/fill-then-read", test_fill_then_read);
+  g_test_add_func ("/nsc/io/zeros", test_zeros);
   g_test_add_func ("/nsc/io/backends-agree", test_backends_agree);
   g_test_add_data_func ("/nsc/io/cancel/io_uring", GINT_TO_POINTER (NSC_BACKEND_IO_URING), test_cancel);
   g_test_add_data_func ("/nsc/io/cancel/psync", GINT_TO_POINTER (NSC_BACKEND_PSYNC), test_cancel);
