@@ -43,7 +43,16 @@ nsc_run_result_free (NscRunResult *r)
   g_ptr_array_unref (r->steps);
   g_ptr_array_unref (r->warnings);
   g_free (r->error);
+  g_clear_pointer (&r->device, json_node_unref);
   g_free (r);
+}
+
+void
+nsc_run_result_set_device (NscRunResult *r,
+                           JsonNode     *facts)
+{
+  g_clear_pointer (&r->device, json_node_unref);
+  r->device = facts;
 }
 
 void
@@ -409,8 +418,13 @@ nsc_run_result_to_json (const NscRunResult *r)
   json_builder_end_object (b);
 
   json_builder_set_member_name (b, "device");
-  json_builder_begin_object (b);
-  json_builder_end_object (b);
+  if (r->device)
+    json_builder_add_value (b, json_node_copy (r->device));
+  else
+    {
+      json_builder_begin_object (b);
+      json_builder_end_object (b);
+    }
 
   json_builder_set_member_name (b, "conditions");
   json_builder_begin_object (b);

@@ -52,6 +52,7 @@ typedef struct
   GPtrArray  *warnings;          /* NscWarning */
   gboolean    cancelled;
   char       *error;
+  JsonNode   *device;            /* facts about the drive, set by the caller, or NULL */
 } NscRunResult;
 
 NscRunResult        *nsc_run_result_new        (void);
@@ -61,6 +62,9 @@ void                 nsc_run_result_add_warning (NscRunResult      *result,
                                                  const char        *code,
                                                  const char        *format,
                                                  ...) G_GNUC_PRINTF (4, 5);
+/* Takes @facts (a JSON object from the device library) for the result's "device". */
+void                 nsc_run_result_set_device (NscRunResult      *result,
+                                                JsonNode          *facts);
 NscStepResult       *nsc_step_result_new       (const NscStep      *step);
 void                 nsc_step_result_free      (NscStepResult      *result);
 /* The run whose total bandwidth is the median of the step's runs. */
