@@ -731,6 +731,8 @@ read_totals (Run    *run,
     }
 }
 
+/* @tail: the last, partial interval; a short one is folded into the sample before
+ * it (the drain of a queue alone would read as a burst of speed). */
 static void
 take_sample (Run           *run,
              Totals        *prev,
@@ -738,6 +740,8 @@ take_sample (Run           *run,
              gint64        *prev_ns,
              gint64         now,
              gint64         measure_start,
+             gboolean       tail,
+             gint64         interval,
              NscSeries     *series,
              NscSampleFunc  on_sample,
              gpointer       user_data)
@@ -763,6 +767,11 @@ take_sample (Run           *run,
 
   if (s.duration_ns <= 0)
     return;
+  if (tail && s.duration_ns < interval / 2 && nsc_series_get_len (series) > 0)
+    {
+      nsc_series_extend_last (series, &s);
+      return;
+    }
   nsc_series_append (series, &s);
   if (on_sample)
     on_sample (&s, user_data);
@@ -947,7 +956,7 @@ nsc_job_run (NscTarget      *target,
       if (phase == PHASE_MEASURE && now >= next_sample)
         {
           g_mutex_unlock (&run.lock);
-          take_sample (&run, &prev, &base, &prev_ns, now, measure_start,
+          take_sample (&run, &prev, &base, &prev_ns, now, measure_start, FALSE, interval,
                        result->series, on_sample, user_data);
           g_mutex_lock (&run.lock);
           next_sample += interval;
@@ -981,7 +990,7 @@ nsc_job_run (NscTarget      *target,
   for (guint i = 0; i < run.n_threads; i++)
     last_end = MAX (last_end, run.threads[i].end_ns);
   if (g_atomic_int_get (&run.phase) != PHASE_RAMP && last_end > prev_ns)
-    take_sample (&run, &prev, &base, &prev_ns, last_end, measure_start,
+    take_sample (&run, &prev, &base, &prev_ns, last_end, measure_start, TRUE, interval,
                  result->series, on_sample, user_data);
   nsc_series_finish (result->series);
 

@@ -459,12 +459,14 @@ run_job_step (NscRunner      *self,
               GError        **error)
 {
   NscJob job = step->job;
-  char label[64];
+  char scratch[64];
+  const char *label;
 
   if (!step->time_is_set && job.bytes == 0 && !job.once)
     job.time_ns = self->time_ns;
-  g_strlcpy (sr->step.job.label, nsc_job_get_label (&job, label, sizeof label),
+  g_strlcpy (sr->step.job.label, nsc_job_get_label (&job, scratch, sizeof scratch),
              sizeof sr->step.job.label);
+  label = sr->step.job.label;
   sr->step.job.time_ns = job.time_ns;
 
   if (nsc_job_has_reads (&job) && self->backend != NSC_BACKEND_NULL)

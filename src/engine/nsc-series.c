@@ -81,6 +81,18 @@ nsc_series_append (NscSeries       *self,
 }
 
 void
+nsc_series_extend_last (NscSeries       *self,
+                        const NscSample *sample)
+{
+  if (self->n_pending > 0)
+    merge_into (&self->pending, sample);
+  else if (self->samples->len > 0)
+    merge_into (&g_array_index (self->samples, NscSample, self->samples->len - 1), sample);
+  else
+    nsc_series_append (self, sample);
+}
+
+void
 nsc_series_finish (NscSeries *self)
 {
   if (self->n_pending == 0)

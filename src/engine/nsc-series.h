@@ -34,6 +34,10 @@ NscSeries       *nsc_series_new       (guint              max_samples);
 void             nsc_series_free      (NscSeries         *series);
 void             nsc_series_append    (NscSeries         *series,
                                        const NscSample   *sample);
+/* Adds @sample to the newest stored sample instead of storing a new one: for a
+ * short tail that alone would give a meaningless speed. */
+void             nsc_series_extend_last (NscSeries       *series,
+                                         const NscSample *sample);
 /* Stores what is waiting to be merged, as it is; call at the end of a run. */
 void             nsc_series_finish    (NscSeries         *series);
 guint            nsc_series_get_len   (NscSeries         *series);

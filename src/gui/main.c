@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+
+#include "nsc-application.h"
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(NscApplication) app = NULL;
+  int status;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  app = nsc_application_new ();
+  status = g_application_run (G_APPLICATION (app), argc, argv);
+
+  /* --quit-when-done reports the run's outcome as the exit status. */
+  if (status == 0)
+    status = nsc_application_get_exit_status (app);
+  return status;
+}

@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "nsc-results-grid.h"
+
+/* A CrystalDiskMark-like table: one row per test, read and write in MiB/s. */
+
+#define EMPTY_TEXT "–"
+
+typedef struct
+{
+  char       label[64];
+  GtkWidget *cell[2];   /* NSC_DIR_READ, NSC_DIR_WRITE: the card */
+  GtkWidget *value[2];  /* the number in it */
+  gboolean   final[2];  /* holds a finished result, not a live value */
+} Row;
+
+struct _NscResultsGrid
+{
+  GtkWidget  parent_instance;
+
+  GtkWidget *grid;
+  GArray    *rows;       /* Row */
+
+  /* The running step's current run, summed: its live value is the average so
+   * far, which neither jumps with every interval nor with a short last one. */
+  guint      live_run;
+  guint64    live_bytes[2];
+  gint64     live_ns;
+};
+
+G_DEFINE_FINAL_TYPE (NscResultsGrid, nsc_results_grid, GTK_TYPE_WIDGET)
+
+static char *
+format_mib (double bps)
+{
+  double mib = bps / 1048576.0;
+
+  /* Three significant figures at least, as the CrystalDiskMark table shows. */
+  if (mib >= 100)
+    return g_strdup_printf ("%.0f", mib);
+  if (mib >= 10)
+    return g_strdup_printf ("%.1f", mib);
+  return g_strdup_printf ("%.2f", mib);
+}
+
+static char *
+describe_job (const NscJob *job)
+{
+  g_autofree char *bs = nsc_format_size (job->block_size);
+  const char *pattern = job->pattern == NSC_PATTERN_RANDOM ? _("Random") : _("Sequential");
+
+  /* TRANSLATORS: e.g. "Sequential, 1 MiB blocks, queue depth 8, 1 thread" */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%s, %s blocks, queue depth %u, %u thread",
+                                       "%s, %s blocks, queue depth %u, %u threads",
+                                       job->workers),
+                          pattern, bs, job->queue_depth, job->workers);
+}
+
+static Row *
+find_row (NscResultsGrid *self,
+          const char     *label)
+{
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      Row *row = &g_array_index (self->rows, Row, i);
+      if (g_str_equal (row->label, label))
+        return row;
+    }
+  return NULL;
+}
+
+static Row *
+find_row_for_job (NscResultsGrid *self,
+                  const NscJob   *job)
+{
+  char scratch[64];
+  return find_row (self, nsc_job_get_label (job, scratch, sizeof scratch));
+}
+
+static void
+set_cell (Row        *row,
+          guint       dir,
+          const char *text,
+          const char *state,
+          const char *tooltip)
+{
+  static const char *states[] = { "running", "partial", "failed" };
+
+  gtk_label_set_text (GTK_LABEL (row->value[dir]), text);
+  for (guint i = 0; i < G_N_ELEMENTS (states); i++)
+    {
+      if (g_strcmp0 (state, states[i]) == 0)
+        gtk_widget_add_css_class (row->cell[dir], states[i]);
+      else
+        gtk_widget_remove_css_class (row->cell[dir], states[i]);
+    }
+  gtk_widget_set_tooltip_text (row->cell[dir], tooltip);
+}
+
+static GtkWidget *
+make_column_header (const char *title)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *name = gtk_label_new (title);
+  GtkWidget *unit = gtk_label_new (_("MiB/s"));
+
+  gtk_widget_add_css_class (name, "column-title");
+  gtk_widget_add_css_class (unit, "caption");
+  gtk_widget_add_css_class (unit, "dim-label");
+  gtk_box_append (GTK_BOX (box), name);
+  gtk_box_append (GTK_BOX (box), unit);
+  return box;
+}
+
+static void
+clear_grid (NscResultsGrid *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (self->grid)))
+    gtk_grid_remove (GTK_GRID (self->grid), child);
+  g_array_set_size (self->rows, 0);
+}
+
+void
+nsc_results_grid_set_preset (NscResultsGrid  *self,
+                             const NscPreset *preset)
+{
+  g_return_if_fail (NSC_IS_RESULTS_GRID (self));
+  g_return_if_fail (preset != NULL);
+
+  clear_grid (self);
+
+  gtk_grid_attach (GTK_GRID (self->grid), make_column_header (_("Read")), 1, 0, 1, 1);
+  gtk_grid_attach (GTK_GRID (self->grid), make_column_header (_("Write")), 2, 0, 1, 1);
+
+  for (guint i = 0; i < preset->steps->len; i++)
+    {
+      const NscStep *step = &g_array_index (preset->steps, NscStep, i);
+      g_autofree char *tooltip = NULL;
+      GtkWidget *name;
+      char scratch[64];
+      const char *label;
+      Row row = { 0 };
+      guint y;
+
+      if (step->kind != NSC_STEP_JOB)
+        continue;
+      label = nsc_job_get_label (&step->job, scratch, sizeof scratch);
+      if (find_row (self, label))
+        continue;
+
+      g_strlcpy (row.label, label, sizeof row.label);
+      y = self->rows->len + 1;
+
+      name = gtk_label_new (label);
+      gtk_label_set_xalign (GTK_LABEL (name), 0);
+      gtk_widget_add_css_class (name, "test-name");
+      tooltip = describe_job (&step->job);
+      gtk_widget_set_tooltip_text (name, tooltip);
+      gtk_grid_attach (GTK_GRID (self->grid), name, 0, y, 1, 1);
+
+      for (guint d = 0; d < 2; d++)
+        {
+          row.cell[d] = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+          gtk_widget_add_css_class (row.cell[d], "card");
+          gtk_widget_add_css_class (row.cell[d], "result-cell");
+          gtk_widget_set_hexpand (row.cell[d], TRUE);
+          row.value[d] = gtk_label_new (EMPTY_TEXT);
+          gtk_label_set_xalign (GTK_LABEL (row.value[d]), 1);
+          gtk_widget_add_css_class (row.value[d], "result-value");
+          gtk_box_append (GTK_BOX (row.cell[d]), row.value[d]);
+          gtk_grid_attach (GTK_GRID (self->grid), row.cell[d], 1 + d, y, 1, 1);
+        }
+      g_array_append_val (self->rows, row);
+    }
+}
+
+void
+nsc_results_grid_step_started (NscResultsGrid *self,
+                               const NscStep  *step)
+{
+  Row *row;
+
+  g_return_if_fail (NSC_IS_RESULTS_GRID (self));
+
+  if (step->kind != NSC_STEP_JOB || !(row = find_row_for_job (self, &step->job)))
+    return;
+  self->live_run = 0;
+  self->live_bytes[0] = self->live_bytes[1] = 0;
+  self->live_ns = 0;
+  if (nsc_job_has_reads (&step->job))
+    set_cell (row, NSC_DIR_READ, EMPTY_TEXT, "running", _("Measuring now"));
+  if (nsc_job_has_writes (&step->job))
+    set_cell (row, NSC_DIR_WRITE, EMPTY_TEXT, "running", _("Measuring now"));
+}
+
+void
+nsc_results_grid_add_sample (NscResultsGrid  *self,
+                             const NscStep   *step,
+                             guint            run,
+                             const NscSample *sample)
+{
+  Row *row;
+
+  g_return_if_fail (NSC_IS_RESULTS_GRID (self));
+
+  if (step->kind != NSC_STEP_JOB || sample->duration_ns <= 0
+      || !(row = find_row_for_job (self, &step->job)))
+    return;
+
+  if (run != self->live_run)
+    {
+      self->live_run = run;
+      self->live_bytes[0] = self->live_bytes[1] = 0;
+      self->live_ns = 0;
+    }
+  /* A mixed job has both directions in one sample; a pure one has all of
+   * nsc_sample_bps() in its own. */
+  self->live_bytes[0] += sample->bytes[0];
+  self->live_bytes[1] += sample->bytes[1];
+  self->live_ns += sample->duration_ns;
+
+  for (guint d = 0; d < 2; d++)
+    {
+      gboolean wanted = d == NSC_DIR_READ ? nsc_job_has_reads (&step->job)
+                                          : nsc_job_has_writes (&step->job);
+      g_autofree char *text = NULL;
+
+      if (!wanted)
+        continue;
+      text = format_mib (self->live_bytes[d] * 1e9 / self->live_ns);
+      set_cell (row, d, text, "running", _("Measuring now: the average of this run so far"));
+    }
+}
+
+void
+nsc_results_grid_step_finished (NscResultsGrid      *self,
+                                const NscStepResult *result)
+{
+  const NscJobResult *head;
+  Row *row;
+
+  g_return_if_fail (NSC_IS_RESULTS_GRID (self));
+
+  if (result->step.kind != NSC_STEP_JOB || !(row = find_row_for_job (self, &result->step.job)))
+    return;
+
+  head = nsc_step_result_headline (result);
+  for (guint d = 0; d < 2; d++)
+    {
+      gboolean wanted = d == NSC_DIR_READ ? nsc_job_has_reads (&result->step.job)
+                                          : nsc_job_has_writes (&result->step.job);
+      g_autofree char *text = NULL;
+      g_autofree char *tooltip = NULL;
+
+      if (!wanted)
+        continue;
+      if (head == NULL || head->dir[d].ios == 0)
+        {
+          set_cell (row, d, EMPTY_TEXT, result->error ? "failed" : NULL,
+                    result->error ? result->error : _("Not measured"));
+          row->final[d] = FALSE;
+          continue;
+        }
+
+      text = format_mib (head->dir[d].bw_bps);
+      if (result->completed)
+        {
+          if (result->runs->len > 1)
+            tooltip = g_strdup_printf (_("%.1f MiB/s, %.0f IOPS: the median of %u runs"),
+                                       head->dir[d].bw_bps / 1048576.0, head->dir[d].iops,
+                                       result->runs->len);
+          else
+            tooltip = g_strdup_printf (_("%.1f MiB/s, %.0f IOPS"),
+                                       head->dir[d].bw_bps / 1048576.0, head->dir[d].iops);
+          set_cell (row, d, text, NULL, tooltip);
+        }
+      else
+        set_cell (row, d, text, "partial", _("Stopped before the end: a partial measurement"));
+      row->final[d] = TRUE;
+    }
+}
+
+void
+nsc_results_grid_stop (NscResultsGrid *self)
+{
+  g_return_if_fail (NSC_IS_RESULTS_GRID (self));
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      Row *row = &g_array_index (self->rows, Row, i);
+
+      for (guint d = 0; d < 2; d++)
+        if (!row->final[d] && gtk_widget_has_css_class (row->cell[d], "running"))
+          set_cell (row, d, EMPTY_TEXT, NULL, _("Not measured"));
+    }
+}
+
+static void
+nsc_results_grid_dispose (GObject *object)
+{
+  NscResultsGrid *self = NSC_RESULTS_GRID (object);
+
+  g_clear_pointer (&self->grid, gtk_widget_unparent);
+
+  G_OBJECT_CLASS (nsc_results_grid_parent_class)->dispose (object);
+}
+
+static void
+nsc_results_grid_finalize (GObject *object)
+{
+  NscResultsGrid *self = NSC_RESULTS_GRID (object);
+
+  g_clear_pointer (&self->rows, g_array_unref);
+
+  G_OBJECT_CLASS (nsc_results_grid_parent_class)->finalize (object);
+}
+
+static void
+nsc_results_grid_class_init (NscResultsGridClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = nsc_results_grid_dispose;
+  object_class->finalize = nsc_results_grid_finalize;
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "nscresultsgrid");
+}
+
+static void
+nsc_results_grid_init (NscResultsGrid *self)
+{
+  self->rows = g_array_new (FALSE, TRUE, sizeof (Row));
+  self->grid = gtk_grid_new ();
+  gtk_grid_set_row_spacing (GTK_GRID (self->grid), 12);
+  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 12);
+  gtk_widget_set_parent (self->grid, GTK_WIDGET (self));
+}
+
+GtkWidget *
+nsc_results_grid_new (void)
+{
+  return g_object_new (NSC_TYPE_RESULTS_GRID, NULL);
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <adwaita.h>
+
+#include "nsc-application.h"
+
+G_BEGIN_DECLS
+
+#define NSC_TYPE_WINDOW (nsc_window_get_type ())
+G_DECLARE_FINAL_TYPE (NscWindow, nsc_window, NSC, WINDOW, AdwApplicationWindow)
+
+/* ::run-finished (gboolean success, const char *message): after every run, once
+ * the test file is gone and the result saved; message says where, or what failed. */
+NscWindow *nsc_window_new           (NscApplication *application);
+void       nsc_window_set_target    (NscWindow      *self,
+                                     const char     *path);
+gboolean   nsc_window_set_preset    (NscWindow      *self,
+                                     const char     *name);
+/* 0 keeps the preset's own value. */
+void       nsc_window_set_overrides (NscWindow      *self,
+                                     guint           runs,
+                                     gint64          time_ns,
+                                     guint64         file_size);
+void       nsc_window_run           (NscWindow      *self);
+void       nsc_window_cancel        (NscWindow      *self);
+gboolean   nsc_window_get_running   (NscWindow      *self);
+
+G_END_DECLS

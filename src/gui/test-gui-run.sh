@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Runs the Quick preset from the desktop app under Xvfb, the way a script would:
+#   test-gui-run.sh path/to/nandscope
+# and checks the exit status, the saved result and that no test file is left.
+# Exit 77 (meson: skipped) when Xvfb, dbus-run-session or python3 is missing.
+
+set -u
+
+exe=${1:?usage: test-gui-run.sh NANDSCOPE}
+
+for tool in Xvfb dbus-run-session python3; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "SKIP: $tool is not installed"
+    exit 77
+  fi
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsc-gui-test.XXXXXX")
+target=$tmp/target
+data=$tmp/data
+mkdir -p "$target" "$data"
+xvfb_pid=
+
+cleanup () {
+  if [ -n "$xvfb_pid" ]; then
+    kill "$xvfb_pid" 2>/dev/null
+    wait "$xvfb_pid" 2>/dev/null
+  fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+fail () {
+  echo "FAIL: $*"
+  if [ -s "$tmp/app.log" ]; then
+    echo "--- nandscope output"
+    cat "$tmp/app.log"
+  fi
+  exit 1
+}
+
+# A display number nobody uses.
+display=
+for n in $(seq 90 99); do
+  if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then
+    display=$n
+    break
+  fi
+done
+[ -n "$display" ] || { echo "ERROR: no free X display in :90..:99"; exit 99; }
+
+Xvfb ":$display" -screen 0 1280x800x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
+xvfb_pid=$!
+for _ in $(seq 100); do
+  [ -e "/tmp/.X11-unix/X$display" ] && break
+  kill -0 "$xvfb_pid" 2>/dev/null || { cat "$tmp/xvfb.log"; echo "ERROR: Xvfb did not start"; exit 99; }
+  sleep 0.1
+done
+[ -e "/tmp/.X11-unix/X$display" ] || { echo "ERROR: Xvfb did not open :$display"; exit 99; }
+
+timeout 100 dbus-run-session -- env \
+  DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 GTK_A11Y=none \
+  GSETTINGS_BACKEND=memory G_DEBUG=fatal-criticals XDG_DATA_HOME="$data" \
+  "$exe" --target "$target" --preset quick --runs 1 --time 200ms --size 64m \
+         --run --quit-when-done >"$tmp/app.log" 2>&1
+status=$?
+
+[ "$status" -eq 0 ] || fail "nandscope exited with status $status"
+
+leftover=$(ls -A "$target")
+[ -z "$leftover" ] || fail "files left in the target folder: $leftover"
+
+python3 - "$data/nandscope/results" <<'PY' || fail "the saved result is wrong"
+import json, os, sys
+
+folder = sys.argv[1]
+files = sorted(f for f in os.listdir(folder) if f.endswith(".json")) if os.path.isdir(folder) else []
+if len(files) != 1:
+    sys.exit(f"expected one result in {folder}, found {files}")
+name = files[0]
+if not name.endswith("-quick.json"):
+    sys.exit(f"unexpected file name {name}")
+with open(os.path.join(folder, name)) as f:
+    result = json.load(f)
+
+steps = result["steps"]
+if len(steps) != 8:
+    sys.exit(f"expected 8 steps, found {len(steps)}")
+if result.get("cancelled"):
+    sys.exit("the run says it was cancelled")
+for i, step in enumerate(steps):
+    rw = step["job"]["rw"]
+    direction = "read" if "read" in rw else "write"
+    bw = step[direction]["bw_bps"]
+    if not step["completed"] or bw <= 0:
+        sys.exit(f"step {i} ({step['label']}, {rw}): completed={step['completed']} {direction} bw={bw}")
+    print(f"  {step['label']:12} {direction:5} {bw / 1048576:9.1f} MiB/s")
+print(f"result {name}: 8 steps measured")
+PY
+
+echo "PASS"
