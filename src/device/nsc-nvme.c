@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libnvme.h>
+
+#include "nsc-error.h"
+#include "nsc-nvme.h"
+
+void
+nsc_nvme_info_free (NscNvmeInfo *info)
+{
+  if (info == NULL)
+    return;
+  g_free (info->controller);
+  g_free (info->model);
+  g_free (info->serial);
+  g_free (info->firmware);
+  g_clear_pointer (&info->lba_formats, g_array_unref);
+  g_clear_pointer (&info->unavailable, g_ptr_array_unref);
+  g_free (info);
+}
+
+/* Identify strings are space-padded, not NUL-terminated. */
+static char *
+fixed_string (const char *field,
+              gsize       len)
+{
+  char *s = g_strndup (field, len);
+  return g_strstrip (s);
+}
+
+/* SMART counters are 128-bit little-endian; no drive gets near 2^64 units, so the
+ * low half is kept and anything larger saturates rather than wraps. */
+static guint64
+le128 (const __u8 v[16])
+{
+  guint64 lo = 0;
+
+  for (int i = 7; i >= 0; i--)
+    lo = (lo << 8) | v[i];
+  for (int i = 8; i < 16; i++)
+    if (v[i])
+      return G_MAXUINT64;
+  return lo;
+}
+
+/* libnvme returns -1 with errno, or a positive NVMe status. */
+static char *
+describe_failure (int ret,
+                  int errsv)
+{
+  if (ret < 0)
+    return g_strdup ((errsv == EACCES || errsv == EPERM) ? "needs root" : g_strerror (errsv));
+  return g_strdup_printf ("the controller answered: %s", nvme_status_to_string (ret, false));
+}
+
+static int
+open_node (const char  *path,
+           GError     **error)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+
+  if (fd < 0)
+    {
+      int errsv = errno;
+      if (errsv == EACCES || errsv == EPERM)
+        g_set_error (error, NSC_ERROR, NSC_ERROR_PERMISSION,
+                     "Reading %s needs root (NVMe admin commands); run as root, or "
+                     "use the hwmon temperature and sysfs facts", path);
+      else
+        nsc_set_error_from_errno (error, errsv, "Cannot open %s", path);
+    }
+  return fd;
+}
+
+NscNvmeInfo *
+nsc_nvme_query (const char  *controller,
+                guint32      nsid,
+                GError     **error)
+{
+  g_autoptr(NscNvmeInfo) info = NULL;
+  g_autofree char *path = NULL;
+  g_autofree struct nvme_id_ctrl *id = NULL;
+  g_autofree struct nvme_id_ns *ns = NULL;
+  g_autofree struct nvme_smart_log *smart = NULL;
+  int fd, ret;
+
+  g_return_val_if_fail (controller != NULL, NULL);
+  path = g_strdup_printf ("/dev/%s", controller);
+  fd = open_node (path, error);
+  if (fd < 0)
+    return NULL;
+
+  info = g_new0 (NscNvmeInfo, 1);
+  info->controller = g_strdup (controller);
+  info->lba_formats = g_array_new (FALSE, TRUE, sizeof (NscNvmeLbaFormat));
+  info->unavailable = g_ptr_array_new_with_free_func (g_free);
+
+  id = g_malloc0 (sizeof *id);
+  ret = nvme_identify_ctrl (fd, id);
+  if (ret == 0)
+    {
+      info->have_identify = TRUE;
+      info->model = fixed_string (id->mn, sizeof id->mn);
+      info->serial = fixed_string (id->sn, sizeof id->sn);
+      info->firmware = fixed_string (id->fr, sizeof id->fr);
+      info->vendor_id = le16toh (id->vid);
+      info->mdts = id->mdts;
+      info->wctemp_k = le16toh (id->wctemp);
+      info->cctemp_k = le16toh (id->cctemp);
+      info->mntmt_k = le16toh (id->mntmt);
+      info->mxtmt_k = le16toh (id->mxtmt);
+      info->oncs = le16toh (id->oncs);
+      info->sanicap = le32toh (id->sanicap);
+      info->fna = id->fna;
+    }
+  else
+    {
+      g_autofree char *why = describe_failure (ret, errno);
+      g_ptr_array_add (info->unavailable, g_strdup_printf ("identify: %s", why));
+    }
+
+  if (nsid)
+    {
+      ns = g_malloc0 (sizeof *ns);
+      ret = nvme_identify_ns (fd, nsid, ns);
+      if (ret == 0)
+        {
+          __u8 inuse = 0;
+          guint n = MIN ((guint) ns->nlbaf + 1, G_N_ELEMENTS (ns->lbaf));
+
+          info->have_namespace = TRUE;
+          info->nsid = nsid;
+          info->nsze = le64toh (ns->nsze);
+          info->ncap = le64toh (ns->ncap);
+          info->nuse = le64toh (ns->nuse);
+          nvme_id_ns_flbas_to_lbaf_inuse (ns->flbas, &inuse);
+          info->current_lba_format = inuse;
+          for (guint i = 0; i < n; i++)
+            {
+              NscNvmeLbaFormat f = { 0 };
+              /* LBADS is a power of two; 0 marks an unused slot. */
+              f.data_size = ns->lbaf[i].ds ? 1u << MIN (ns->lbaf[i].ds, 31) : 0;
+              f.metadata_size = le16toh (ns->lbaf[i].ms);
+              f.relative_performance = ns->lbaf[i].rp & 0x3;
+              g_array_append_val (info->lba_formats, f);
+            }
+          if (inuse < info->lba_formats->len)
+            info->lba_size = g_array_index (info->lba_formats, NscNvmeLbaFormat, inuse).data_size;
+        }
+      else
+        {
+          g_autofree char *why = describe_failure (ret, errno);
+          g_ptr_array_add (info->unavailable, g_strdup_printf ("namespace: %s", why));
+        }
+    }
+
+  smart = g_malloc0 (sizeof *smart);
+  ret = nvme_get_log_smart (fd, NVME_NSID_ALL, false, smart);
+  if (ret == 0)
+    {
+      info->have_smart = TRUE;
+      info->critical_warning = smart->critical_warning;
+      info->composite_temp_k = smart->temperature[0] | (smart->temperature[1] << 8);
+      for (guint i = 0; i < 8; i++)
+        info->sensor_temp_k[i] = le16toh (smart->temp_sensor[i]);
+      info->available_spare = smart->avail_spare;
+      info->spare_threshold = smart->spare_thresh;
+      info->percent_used = smart->percent_used;
+      info->data_units_read = le128 (smart->data_units_read);
+      info->data_units_written = le128 (smart->data_units_written);
+      info->host_read_commands = le128 (smart->host_reads);
+      info->host_write_commands = le128 (smart->host_writes);
+      info->power_cycles = le128 (smart->power_cycles);
+      info->power_on_hours = le128 (smart->power_on_hours);
+      info->unsafe_shutdowns = le128 (smart->unsafe_shutdowns);
+      info->media_errors = le128 (smart->media_errors);
+      info->warning_temp_minutes = le32toh (smart->warning_temp_time);
+      info->critical_temp_minutes = le32toh (smart->critical_comp_time);
+      info->thermal_transitions[0] = le32toh (smart->thm_temp1_trans_count);
+      info->thermal_transitions[1] = le32toh (smart->thm_temp2_trans_count);
+      info->thermal_seconds[0] = le32toh (smart->thm_temp1_total_time);
+      info->thermal_seconds[1] = le32toh (smart->thm_temp2_total_time);
+    }
+  else
+    {
+      g_autofree char *why = describe_failure (ret, errno);
+      g_ptr_array_add (info->unavailable, g_strdup_printf ("smart: %s", why));
+    }
+
+  close (fd);
+  return g_steal_pointer (&info);
+}
+
+gboolean
+nsc_nvme_read_temperature (const char  *fd_path,
+                           double      *celsius,
+                           GError     **error)
+{
+  struct nvme_smart_log smart;
+  int fd, ret, errsv;
+
+  g_return_val_if_fail (fd_path != NULL && celsius != NULL, FALSE);
+  fd = open_node (fd_path, error);
+  if (fd < 0)
+    return FALSE;
+  memset (&smart, 0, sizeof smart);
+  ret = nvme_get_log_smart (fd, NVME_NSID_ALL, false, &smart);
+  errsv = errno;
+  close (fd);
+  if (ret != 0)
+    {
+      g_autofree char *why = describe_failure (ret, errsv);
+      g_set_error (error, NSC_ERROR, ret < 0 && (errsv == EACCES || errsv == EPERM)
+                   ? NSC_ERROR_PERMISSION : NSC_ERROR_IO,
+                   "Cannot read the SMART log of %s: %s", fd_path, why);
+      return FALSE;
+    }
+  *celsius = (smart.temperature[0] | (smart.temperature[1] << 8)) - 273.15;
+  return TRUE;
+}
+
+GStrv
+nsc_nvme_critical_warning_names (guint8 bits)
+{
+  static const char *names[] = {
+    "spare-below-threshold", "temperature", "reliability-degraded",
+    "read-only", "volatile-backup-failed", "pmr-read-only",
+  };
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+
+  for (guint i = 0; i < 8; i++)
+    if (bits & (1u << i))
+      g_strv_builder_add (b, i < G_N_ELEMENTS (names) ? names[i] : "reserved");
+  return g_strv_builder_end (b);
+}
+
+static void
+add_temp (JsonBuilder *b,
+          const char  *name,
+          guint16      kelvin)
+{
+  g_autofree char *k = g_strdup_printf ("%s_k", name);
+  g_autofree char *c = g_strdup_printf ("%s_c", name);
+
+  json_builder_set_member_name (b, k);
+  if (kelvin)
+    json_builder_add_int_value (b, kelvin);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, c);
+  if (kelvin)
+    json_builder_add_double_value (b, kelvin - 273.15);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_u64 (JsonBuilder *b,
+         const char  *name,
+         guint64      v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, (gint64) MIN (v, (guint64) G_MAXINT64));
+}
+
+static void
+add_bool (JsonBuilder *b,
+          const char  *name,
+          gboolean     v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_boolean_value (b, v);
+}
+
+static void
+add_str (JsonBuilder *b,
+         const char  *name,
+         const char  *v)
+{
+  json_builder_set_member_name (b, name);
+  if (v)
+    json_builder_add_string_value (b, v);
+  else
+    json_builder_add_null_value (b);
+}
+
+JsonNode *
+nsc_nvme_info_to_json (const NscNvmeInfo *info)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  g_return_val_if_fail (info != NULL, NULL);
+  json_builder_begin_object (b);
+  add_str (b, "controller", info->controller);
+
+  json_builder_set_member_name (b, "identify");
+  if (info->have_identify)
+    {
+      json_builder_begin_object (b);
+      add_str (b, "model", info->model);
+      add_str (b, "serial", info->serial);
+      add_str (b, "firmware", info->firmware);
+      add_u64 (b, "vendor_id", info->vendor_id);
+      add_u64 (b, "mdts", info->mdts);
+      add_temp (b, "wctemp", info->wctemp_k);
+      add_temp (b, "cctemp", info->cctemp_k);
+      add_temp (b, "mntmt", info->mntmt_k);
+      add_temp (b, "mxtmt", info->mxtmt_k);
+      add_u64 (b, "oncs", info->oncs);
+      add_bool (b, "dsm_deallocate", (info->oncs & NVME_CTRL_ONCS_DSM) != 0);
+      add_bool (b, "write_zeroes", (info->oncs & NVME_CTRL_ONCS_WRITE_ZEROES) != 0);
+      add_u64 (b, "sanicap", info->sanicap);
+      add_bool (b, "sanitize_crypto_erase", (info->sanicap & NVME_CTRL_SANICAP_CES) != 0);
+      add_bool (b, "sanitize_block_erase", (info->sanicap & NVME_CTRL_SANICAP_BES) != 0);
+      add_bool (b, "sanitize_overwrite", (info->sanicap & NVME_CTRL_SANICAP_OWS) != 0);
+      add_u64 (b, "fna", info->fna);
+      add_bool (b, "format_all_namespaces", (info->fna & NVME_CTRL_FNA_FMT_ALL_NAMESPACES) != 0);
+      add_bool (b, "format_crypto_erase", (info->fna & NVME_CTRL_FNA_CRYPTO_ERASE) != 0);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+
+  json_builder_set_member_name (b, "namespace");
+  if (info->have_namespace)
+    {
+      json_builder_begin_object (b);
+      add_u64 (b, "nsid", info->nsid);
+      add_u64 (b, "nsze", info->nsze);
+      add_u64 (b, "ncap", info->ncap);
+      add_u64 (b, "nuse", info->nuse);
+      add_u64 (b, "lba_size", info->lba_size);
+      add_u64 (b, "current_lba_format", info->current_lba_format);
+      json_builder_set_member_name (b, "lba_formats");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < info->lba_formats->len; i++)
+        {
+          NscNvmeLbaFormat *f = &g_array_index (info->lba_formats, NscNvmeLbaFormat, i);
+          json_builder_begin_object (b);
+          add_u64 (b, "data_size", f->data_size);
+          add_u64 (b, "metadata_size", f->metadata_size);
+          add_u64 (b, "relative_performance", f->relative_performance);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+
+  json_builder_set_member_name (b, "smart");
+  if (info->have_smart)
+    {
+      g_auto(GStrv) warn = nsc_nvme_critical_warning_names (info->critical_warning);
+
+      json_builder_begin_object (b);
+      add_u64 (b, "critical_warning", info->critical_warning);
+      json_builder_set_member_name (b, "critical_warnings");
+      json_builder_begin_array (b);
+      for (guint i = 0; warn[i]; i++)
+        json_builder_add_string_value (b, warn[i]);
+      json_builder_end_array (b);
+      add_temp (b, "temperature", info->composite_temp_k);
+      json_builder_set_member_name (b, "sensors_c");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < 8; i++)
+        if (info->sensor_temp_k[i])
+          json_builder_add_double_value (b, info->sensor_temp_k[i] - 273.15);
+        else
+          json_builder_add_null_value (b);
+      json_builder_end_array (b);
+      add_u64 (b, "available_spare", info->available_spare);
+      add_u64 (b, "spare_threshold", info->spare_threshold);
+      add_u64 (b, "percent_used", info->percent_used);
+      add_u64 (b, "data_units_read", info->data_units_read);
+      add_u64 (b, "data_units_written", info->data_units_written);
+      /* One data unit is 1000 × 512 bytes (NVMe base spec). */
+      add_u64 (b, "bytes_read", info->data_units_read > G_MAXUINT64 / 512000
+               ? G_MAXUINT64 : info->data_units_read * 512000);
+      add_u64 (b, "bytes_written", info->data_units_written > G_MAXUINT64 / 512000
+               ? G_MAXUINT64 : info->data_units_written * 512000);
+      add_u64 (b, "host_read_commands", info->host_read_commands);
+      add_u64 (b, "host_write_commands", info->host_write_commands);
+      add_u64 (b, "power_cycles", info->power_cycles);
+      add_u64 (b, "power_on_hours", info->power_on_hours);
+      add_u64 (b, "unsafe_shutdowns", info->unsafe_shutdowns);
+      add_u64 (b, "media_errors", info->media_errors);
+      add_u64 (b, "warning_temp_minutes", info->warning_temp_minutes);
+      add_u64 (b, "critical_temp_minutes", info->critical_temp_minutes);
+      add_u64 (b, "thermal_transitions_1", info->thermal_transitions[0]);
+      add_u64 (b, "thermal_transitions_2", info->thermal_transitions[1]);
+      add_u64 (b, "thermal_seconds_1", info->thermal_seconds[0]);
+      add_u64 (b, "thermal_seconds_2", info->thermal_seconds[1]);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
