@@ -953,6 +953,18 @@ nsc_job_run (NscTarget      *target,
           next_sample = now + interval;
           phase = PHASE_MEASURE;
         }
+      if (phase == PHASE_MEASURE && now < next_sample && run.job.sample_bytes > 0)
+        {
+          Totals cur;
+          guint64 done = 0;
+
+          /* A write-fill wants a point per GiB as well as per interval. */
+          read_totals (&run, &cur);
+          for (guint d = 0; d < 2; d++)
+            done += cur.bytes[d] - prev.bytes[d];
+          if (done >= run.job.sample_bytes)
+            next_sample = now;
+        }
       if (phase == PHASE_MEASURE && now >= next_sample)
         {
           g_mutex_unlock (&run.lock);
@@ -972,6 +984,8 @@ nsc_job_run (NscTarget      *target,
         }
 
       wake = phase == PHASE_RAMP ? measure_start : MIN (next_sample, deadline);
+      if (run.job.sample_bytes > 0)
+        wake = MIN (wake, now + 20 * G_GINT64_CONSTANT (1000000));
       if (phase == PHASE_STOP)
         wake = now + WAIT_SLICE_NS;
       if (run.running > 0)
@@ -1040,6 +1054,10 @@ nsc_job_run (NscTarget      *target,
         }
       g_free (t->error_message);
     }
+
+  if (result->dir[NSC_DIR_WRITE].bytes > 0)
+    nsc_target_note_written (target, run.job.region_offset, run.job.region_length,
+                             result->dir[NSC_DIR_WRITE].bytes);
 
   if (local_error == NULL && run.cancelled)
     g_set_error_literal (&local_error, NSC_ERROR, NSC_ERROR_CANCELLED, "Cancelled");

@@ -38,6 +38,7 @@ typedef struct
   gint64          ramp_ns;            /* run, but do not count, this long first */
   NscDataPattern  data;
   gint64          sample_interval_ns; /* 0: automatic (1 s, finer for short jobs) */
+  guint64         sample_bytes;       /* also sample whenever this much was done (0: no) */
   guint64         seed;
 } NscJob;
 

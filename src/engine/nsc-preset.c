@@ -158,10 +158,14 @@ parse_step (JsonObject  *obj,
     step->kind = NSC_STEP_IDLE;
   else if (g_str_equal (kind, "fill"))
     step->kind = NSC_STEP_FILL;
+  else if (g_str_equal (kind, "trim"))
+    step->kind = NSC_STEP_TRIM;
+  else if (g_str_equal (kind, "surface"))
+    step->kind = NSC_STEP_SURFACE;
   else
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "Unknown step kind “%s”; use job, idle or fill", kind);
+                   "Unknown step kind “%s”; use job, idle, fill, trim or surface", kind);
       return FALSE;
     }
 
@@ -175,12 +179,27 @@ parse_step (JsonObject  *obj,
   if ((s = get_string (obj, "data")) && !nsc_data_pattern_from_string (s, &step->job.data, error))
     return FALSE;
 
-  if (!get_size (obj, "bs", &step->job.block_size, error)
+  if ((s = get_string (obj, "analysis")))
+    g_strlcpy (step->analysis, s, sizeof step->analysis);
+  if ((s = get_string (obj, "bs")) && g_str_equal (s, "min"))
+    {
+      step->min_block = TRUE;
+      step->job.block_size = 4096; /* resolved against the target when the step runs */
+    }
+  else if (!get_size (obj, "bs", &step->job.block_size, error))
+    return FALSE;
+  if ((s = get_string (obj, "span")) && g_str_equal (s, "all"))
+    step->job.region_length = 0;
+  else if (!get_size (obj, "span", &step->job.region_length, error))
+    return FALSE;
+
+  if (!get_uint (obj, "points", 10000, &step->points, error)
+      || !get_size (obj, "sample_bytes", &step->job.sample_bytes, error)
+      || !get_duration (obj, "interval", &step->job.sample_interval_ns, NULL, error)
       || !get_uint (obj, "qd", NSC_JOB_MAX_QUEUE_DEPTH, &step->job.queue_depth, error)
       || !get_uint (obj, "threads", NSC_JOB_MAX_WORKERS, &step->job.workers, error)
       || !get_uint (obj, "mix", 100, &step->job.read_percent, error)
       || !get_size (obj, "offset", &step->job.region_offset, error)
-      || !get_size (obj, "span", &step->job.region_length, error)
       || !get_size (obj, "size", &step->job.bytes, error)
       || !get_bool (obj, "once", &step->job.once, error)
       || !get_bool (obj, "shared", &step->job.shared_region, error)
@@ -188,10 +207,16 @@ parse_step (JsonObject  *obj,
       || !get_duration (obj, "ramp", &step->job.ramp_ns, NULL, error))
     return FALSE;
 
-  if (step->kind == NSC_STEP_FILL)
+  if (step->kind == NSC_STEP_FILL || step->kind == NSC_STEP_TRIM)
     {
       step->job.read_percent = 0;
       step->job.once = TRUE;
+    }
+  if (step->kind == NSC_STEP_SURFACE && step->points < 2)
+    {
+      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                           "A surface step needs “points”, at least 2");
+      return FALSE;
     }
   return TRUE;
 }
@@ -237,8 +262,14 @@ nsc_preset_new_from_data (const char  *data,
   preset->runs = 1;
   preset->time_ns = 5 * G_GINT64_CONSTANT (1000000000);
 
+  preset->prepare = TRUE;
+  if ((s = get_string (root, "file_size")) && g_str_equal (s, "free"))
+    preset->file_size = NSC_TARGET_SIZE_FREE;
+  else if (!get_size (root, "file_size", &preset->file_size, error))
+    return NULL;
+
   if (!get_bool (root, "destructive", &preset->destructive, error)
-      || !get_size (root, "file_size", &preset->file_size, error)
+      || !get_bool (root, "prepare", &preset->prepare, error)
       || !get_uint (root, "runs", 1000, &preset->runs, error)
       || !get_duration (root, "time", &preset->time_ns, NULL, error))
     return NULL;
@@ -349,6 +380,7 @@ nsc_preset_new_single (const NscJob *job)
   preset->description = g_strdup ("One job given on the command line");
   preset->runs = 1;
   preset->time_ns = job->time_ns;
+  preset->prepare = TRUE;
   preset->file_size = G_GUINT64_CONSTANT (1) << 30;
   preset->steps = g_array_new (FALSE, TRUE, sizeof (NscStep));
   step.kind = NSC_STEP_JOB;
@@ -371,9 +403,11 @@ nsc_preset_estimate_ns (const NscPreset *preset,
 
       if (step->kind == NSC_STEP_IDLE)
         total += step->idle_ns;
-      else if (step->kind == NSC_STEP_JOB)
+      else if (step->kind == NSC_STEP_JOB && !step->job.once && !step->job.bytes)
         total += (gint64) runs * ((step->time_is_set ? step->job.time_ns : time_ns)
                                   + step->job.ramp_ns);
+      else if (step->kind == NSC_STEP_SURFACE && step->job.time_ns > 0)
+        total += (gint64) step->points * step->job.time_ns;
     }
   return total;
 }

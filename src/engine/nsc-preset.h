@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "nsc-job.h"
+#include "nsc-target.h"
 
 G_BEGIN_DECLS
 
@@ -12,14 +13,19 @@ typedef enum
   NSC_STEP_JOB,
   NSC_STEP_IDLE,
   NSC_STEP_FILL,
+  NSC_STEP_TRIM,
+  NSC_STEP_SURFACE,
 } NscStepKind;
 
 typedef struct
 {
   NscStepKind kind;
-  NscJob      job;          /* JOB: the job; FILL: its region */
+  NscJob      job;          /* JOB, SURFACE: the job; FILL, TRIM: its region */
   gint64      idle_ns;      /* IDLE */
   gboolean    time_is_set;  /* JOB: the step names its own duration */
+  gboolean    min_block;    /* block size: the target's smallest direct-I/O unit */
+  guint       points;       /* SURFACE: positions measured across the region */
+  char        analysis[32]; /* what the run analysis makes of it: "write-fill", "settled-read", … */
 } NscStep;
 
 typedef struct
@@ -28,7 +34,8 @@ typedef struct
   char     *title;
   char     *description;
   gboolean  destructive;    /* writes over a whole device: devices only */
-  guint64   file_size;      /* default test file size */
+  gboolean  prepare;        /* write the whole test file before anything is timed */
+  guint64   file_size;      /* default test file size, or NSC_TARGET_SIZE_FREE */
   guint     runs;
   gint64    time_ns;        /* default duration of a job step */
   GArray   *steps;          /* NscStep */

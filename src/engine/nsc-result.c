@@ -80,6 +80,8 @@ nsc_step_result_new (const NscStep *step)
 
   r->step = *step;
   r->runs = g_ptr_array_new_with_free_func ((GDestroyNotify) nsc_job_result_free);
+  r->temperature = g_array_new (FALSE, FALSE, sizeof (NscTempSample));
+  r->data_age_ns = -1;
   return r;
 }
 
@@ -89,6 +91,7 @@ nsc_step_result_free (NscStepResult *r)
   if (r == NULL)
     return;
   g_ptr_array_unref (r->runs);
+  g_array_unref (r->temperature);
   g_free (r->error);
   g_free (r);
 }
@@ -264,6 +267,8 @@ add_run_summary (JsonBuilder        *b,
   json_builder_add_boolean_value (b, j->registered_buffers);
   json_builder_set_member_name (b, "runtime_ns");
   json_builder_add_int_value (b, j->runtime_ns);
+  json_builder_set_member_name (b, "region_offset");
+  json_builder_add_int_value (b, (gint64) j->job.region_offset);
   json_builder_set_member_name (b, "cancelled");
   json_builder_add_boolean_value (b, j->cancelled);
   json_builder_set_member_name (b, "ios_after_stop");
@@ -283,22 +288,57 @@ add_run_summary (JsonBuilder        *b,
 }
 
 static void
+add_int (JsonBuilder *b,
+         const char  *name,
+         gint64       value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, value);
+}
+
+static void
+add_temperature (JsonBuilder         *b,
+                 const NscStepResult *s)
+{
+  if (s->temperature->len == 0)
+    return;
+  json_builder_set_member_name (b, "temperature");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "t_ns");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < s->temperature->len; i++)
+    json_builder_add_int_value (b, g_array_index (s->temperature, NscTempSample, i).t_ns);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "celsius");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < s->temperature->len; i++)
+    json_builder_add_double_value (b, g_array_index (s->temperature, NscTempSample, i).celsius);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+static void
 add_step (JsonBuilder         *b,
           guint                index,
           const NscStepResult *s)
 {
-  static const char *kinds[] = { "job", "idle", "fill" };
-  const NscJobResult *head = nsc_step_result_headline (s);
+  static const char *kinds[] = { "job", "idle", "fill", "trim", "surface" };
+  const NscJobResult *head = s->step.kind == NSC_STEP_JOB ? nsc_step_result_headline (s) : NULL;
   char scratch[64];
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "index");
-  json_builder_add_int_value (b, index);
+  add_int (b, "index", index);
   json_builder_set_member_name (b, "kind");
   json_builder_add_string_value (b, kinds[s->step.kind]);
   json_builder_set_member_name (b, "label");
   json_builder_add_string_value (b, s->step.kind == NSC_STEP_IDLE ? "idle"
+                                 : s->step.kind == NSC_STEP_TRIM ? "TRIM"
                                  : nsc_job_get_label (&s->step.job, scratch, sizeof scratch));
+  if (s->step.analysis[0])
+    {
+      json_builder_set_member_name (b, "analysis");
+      json_builder_add_string_value (b, s->step.analysis);
+    }
   json_builder_set_member_name (b, "completed");
   json_builder_add_boolean_value (b, s->completed);
   if (s->error)
@@ -308,8 +348,7 @@ add_step (JsonBuilder         *b,
     }
   if (s->step.kind == NSC_STEP_IDLE)
     {
-      json_builder_set_member_name (b, "idle_ns");
-      json_builder_add_int_value (b, s->step.idle_ns);
+      add_int (b, "idle_ns", s->duration_ns);
       json_builder_end_object (b);
       return;
     }
@@ -317,11 +356,30 @@ add_step (JsonBuilder         *b,
   add_job (b, head ? &head->job : &s->step.job);
   json_builder_set_member_name (b, "conditions");
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "prefilled_bytes");
-  json_builder_add_int_value (b, (gint64) s->prefilled_bytes);
+  add_int (b, "prefilled_bytes", (gint64) s->prefilled_bytes);
   json_builder_set_member_name (b, "contents_verified");
   json_builder_add_boolean_value (b, s->contents_verified);
+  add_int (b, "idle_before_ns", s->idle_before_ns);
+  json_builder_set_member_name (b, "read_data_age_ns");
+  if (s->data_age_ns >= 0)
+    json_builder_add_int_value (b, s->data_age_ns);
+  else
+    json_builder_add_null_value (b);
+  add_int (b, "bytes_written_since", (gint64) s->bytes_written_since);
+  json_builder_set_member_name (b, "span_clamped");
+  json_builder_add_boolean_value (b, s->span_clamped);
   json_builder_end_object (b);
+
+  if (s->step.kind == NSC_STEP_TRIM || s->step.kind == NSC_STEP_FILL)
+    {
+      add_int (b, "duration_ns", s->duration_ns);
+      if (s->step.kind == NSC_STEP_TRIM)
+        {
+          add_int (b, "trimmed_bytes", (gint64) s->trimmed_bytes);
+          json_builder_set_member_name (b, "trim_method");
+          json_builder_add_string_value (b, s->trim_method ? s->trim_method : "");
+        }
+    }
 
   if (head)
     {
@@ -330,16 +388,15 @@ add_step (JsonBuilder         *b,
       for (guint i = 0; i < s->runs->len; i++)
         if (g_ptr_array_index (s->runs, i) == head)
           idx = i;
-      json_builder_set_member_name (b, "headline_run");
-      json_builder_add_int_value (b, idx);
+      add_int (b, "headline_run", idx);
       json_builder_set_member_name (b, "backend");
       json_builder_add_string_value (b, nsc_backend_to_string (head->backend));
-      json_builder_set_member_name (b, "runtime_ns");
-      json_builder_add_int_value (b, head->runtime_ns);
+      add_int (b, "runtime_ns", head->runtime_ns);
       add_dir (b, "read", &head->dir[NSC_DIR_READ]);
       add_dir (b, "write", &head->dir[NSC_DIR_WRITE]);
       add_series (b, head->series, nsc_job_sample_interval (&head->job));
     }
+  add_temperature (b, s);
 
   json_builder_set_member_name (b, "runs");
   json_builder_begin_array (b);

@@ -19,10 +19,24 @@ typedef struct
 
 typedef struct
 {
+  gint64 t_ns;     /* from the start of the step */
+  double celsius;
+} NscTempSample;
+
+typedef struct
+{
   NscStep    step;               /* as planned, label resolved */
   GPtrArray *runs;               /* NscJobResult, one per run */
   guint64    prefilled_bytes;    /* written first so that reads met real data */
   gboolean   contents_verified;  /* every read went to blocks this run wrote */
+  gint64     idle_before_ns;     /* idle right before the step */
+  gint64     data_age_ns;        /* reads: since the newest write to their region; -1 none */
+  guint64    bytes_written_since; /* reads: written to the target after that write */
+  gboolean   span_clamped;       /* the region was cut to the target or to --span */
+  guint64    trimmed_bytes;      /* TRIM steps */
+  const char *trim_method;
+  gint64     duration_ns;        /* idle, fill and TRIM steps */
+  GArray    *temperature;        /* NscTempSample */
   gboolean   started;
   gboolean   completed;
   char      *error;

@@ -44,8 +44,13 @@ struct _NscRunner
   guint          runs;
   gint64         time_ns;
   gint64         idle_ns;
+  gint64         max_idle_ns;
+  guint64        span_cap;
+  gboolean       time_override;
   NscBackend     backend;
   gboolean       no_tmpfile;
+  NscTemperatureFunc read_temperature;
+  gpointer       temperature_data;
 
   NscRunResult  *result;        /* main thread only */
   GTask         *task;
@@ -66,6 +71,9 @@ struct _NscRunner
   guint          current_step;
   guint          current_run;
   char           phase_status[96];
+  NscStepResult *current_sr;
+  gint64         last_temp_ns;
+  gboolean       fallback_reported;
 };
 
 G_DEFINE_FINAL_TYPE (NscRunner, nsc_runner, G_TYPE_OBJECT)
@@ -106,6 +114,7 @@ preset_copy (const NscPreset *p)
   c->title = g_strdup (p->title);
   c->description = g_strdup (p->description);
   c->destructive = p->destructive;
+  c->prepare = p->prepare;
   c->file_size = p->file_size;
   c->runs = p->runs;
   c->time_ns = p->time_ns;
@@ -179,7 +188,12 @@ nsc_runner_new (const NscPreset     *preset,
   self->file_size = options->file_size ? options->file_size : preset->file_size;
   self->runs = options->runs ? options->runs : MAX (preset->runs, 1u);
   self->time_ns = options->time_ns ? options->time_ns : preset->time_ns;
+  self->time_override = options->time_ns != 0;
   self->idle_ns = options->idle_ns;
+  self->max_idle_ns = options->max_idle_ns;
+  self->span_cap = options->span_cap;
+  self->read_temperature = options->read_temperature;
+  self->temperature_data = options->temperature_data;
   self->backend = options->backend;
   self->no_tmpfile = options->no_tmpfile;
   self->result = nsc_run_result_new ();
@@ -360,28 +374,6 @@ post_progress (NscRunner  *self,
   post (self, ev);
 }
 
-static void
-on_job_sample (const NscSample *sample,
-               gpointer         data)
-{
-  NscRunner *self = data;
-  Event *ev = event_new (EVENT_SAMPLE);
-
-  ev->step = self->current_step;
-  ev->run = self->current_run;
-  ev->sample = *sample;
-  post (self, ev);
-  post_progress (self, self->phase_status);
-}
-
-static void
-on_fill_sample (const NscSample *sample,
-                gpointer         data)
-{
-  NscRunner *self = data;
-  post_progress (self, self->phase_status);
-}
-
 /* Sleeps, but wakes at once on cancel. */
 static gboolean
 idle_wait (NscRunner *self,
@@ -408,14 +400,24 @@ idle_wait (NscRunner *self,
 }
 
 static gboolean
-preset_writes (const NscPreset *preset)
+step_writes (const NscStep *s)
+{
+  return s->kind == NSC_STEP_FILL || s->kind == NSC_STEP_TRIM
+      || ((s->kind == NSC_STEP_JOB || s->kind == NSC_STEP_SURFACE) && nsc_job_has_writes (&s->job));
+}
+
+static gboolean
+step_reads (const NscStep *s)
+{
+  return (s->kind == NSC_STEP_JOB || s->kind == NSC_STEP_SURFACE) && nsc_job_has_reads (&s->job);
+}
+
+gboolean
+nsc_preset_writes (const NscPreset *preset)
 {
   for (guint i = 0; i < preset->steps->len; i++)
-    {
-      const NscStep *s = &g_array_index (preset->steps, NscStep, i);
-      if (s->kind == NSC_STEP_FILL || (s->kind == NSC_STEP_JOB && nsc_job_has_writes (&s->job)))
-        return TRUE;
-    }
+    if (step_writes (&g_array_index (preset->steps, NscStep, i)))
+      return TRUE;
   return FALSE;
 }
 
@@ -423,11 +425,8 @@ static gboolean
 preset_reads (const NscPreset *preset)
 {
   for (guint i = 0; i < preset->steps->len; i++)
-    {
-      const NscStep *s = &g_array_index (preset->steps, NscStep, i);
-      if (s->kind == NSC_STEP_JOB && nsc_job_has_reads (&s->job))
-        return TRUE;
-    }
+    if (step_reads (&g_array_index (preset->steps, NscStep, i)))
+      return TRUE;
   return FALSE;
 }
 
@@ -450,6 +449,156 @@ post_target_info (NscRunner *self,
   post (self, ev);
 }
 
+/* Reads the drive's temperature at most once a second, on the runner's thread. */
+static void
+sample_temperature (NscRunner *self)
+{
+  NscTempSample ts;
+  gint64 now;
+
+  if (self->read_temperature == NULL || self->current_sr == NULL)
+    return;
+  now = nsc_now_ns ();
+  if (self->last_temp_ns && now - self->last_temp_ns < G_GINT64_CONSTANT (1000000000))
+    return;
+  self->last_temp_ns = now;
+  if (!self->read_temperature (self->temperature_data, &ts.celsius))
+    return;
+  ts.t_ns = now - self->step_started_ns;
+  g_array_append_val (self->current_sr->temperature, ts);
+}
+
+static void
+on_job_sample (const NscSample *sample,
+               gpointer         data)
+{
+  NscRunner *self = data;
+  Event *ev = event_new (EVENT_SAMPLE);
+
+  ev->step = self->current_step;
+  ev->run = self->current_run;
+  ev->sample = *sample;
+  post (self, ev);
+  sample_temperature (self);
+  post_progress (self, self->phase_status);
+}
+
+static void
+on_fill_sample (const NscSample *sample,
+                gpointer         data)
+{
+  NscRunner *self = data;
+
+  sample_temperature (self);
+  post_progress (self, self->phase_status);
+}
+
+static void
+set_status (NscRunner  *self,
+            const char *status)
+{
+  g_strlcpy (self->phase_status, status, sizeof self->phase_status);
+  post_progress (self, self->phase_status);
+}
+
+/* Puts the step's region, block size and duration in terms of this target and these
+ * options. A region larger than the target, or than --span, is clamped and says so. */
+static gboolean
+resolve_job (NscRunner      *self,
+             NscTarget      *target,
+             const NscStep  *step,
+             NscJob         *job,
+             NscStepResult  *sr,
+             GError        **error)
+{
+  guint64 size = nsc_target_get_size (target);
+  guint64 avail;
+
+  *job = step->job;
+  if (step->min_block)
+    job->block_size = MAX (nsc_target_get_dio_offset_align (target), 512u);
+
+  if (job->region_offset >= size)
+    {
+      g_autofree char *sz = nsc_format_size (size);
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "The step starts past the end of %s (%s)", nsc_target_get_description (target), sz);
+      return FALSE;
+    }
+  avail = size - job->region_offset;
+  if (job->region_length == 0)
+    job->region_length = avail;
+  else if (job->region_length > avail)
+    {
+      job->region_length = avail;
+      sr->span_clamped = TRUE;
+    }
+  if (self->span_cap && job->region_length > self->span_cap)
+    {
+      job->region_length = self->span_cap;
+      sr->span_clamped = TRUE;
+    }
+  job->region_length -= job->region_length % job->block_size;
+  if (job->region_length < (guint64) job->block_size * (job->shared_region ? 1 : job->workers))
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "%s is too small for this step", nsc_target_get_description (target));
+      return FALSE;
+    }
+
+  if (step->kind == NSC_STEP_JOB)
+    {
+      gboolean timed = step->time_is_set ? job->time_ns > 0 : (job->bytes == 0 && !job->once);
+
+      if (timed)
+        job->time_ns = self->time_override ? self->time_ns
+                     : step->time_is_set ? job->time_ns : self->time_ns;
+      if (job->bytes && self->span_cap && job->bytes > self->span_cap)
+        job->bytes = self->span_cap;
+    }
+  return TRUE;
+}
+
+/* Reads must meet data we wrote; where we may not write, the step says so. */
+static gboolean
+prepare_reads (NscRunner      *self,
+               NscTarget      *target,
+               guint           index,
+               const NscJob   *job,
+               NscStepResult  *sr,
+               GError        **error)
+{
+  char scratch[64];
+
+  if (!nsc_job_has_reads (job) || self->backend == NSC_BACKEND_NULL)
+    {
+      sr->contents_verified = !nsc_job_has_reads (job);
+      return TRUE;
+    }
+  if (nsc_target_get_writable (target))
+    {
+      set_status (self, "Writing the data that the test reads");
+      if (!nsc_target_fill (target, job->region_offset, job->region_length, self->backend,
+                            on_fill_sample, self, self->cancellable, &sr->prefilled_bytes, error))
+        return FALSE;
+      sr->contents_verified = TRUE;
+    }
+  else
+    {
+      g_autofree char *msg =
+        g_strdup_printf ("%s reads blocks whose contents are unknown (the device is open "
+                         "read-only): never-written or trimmed blocks read faster than "
+                         "real data", nsc_job_get_label (job, scratch, sizeof scratch));
+      post_warning (self, (int) index, "unverified-contents", msg);
+    }
+
+  /* How fresh is what the step reads: the SLC cache may still hold it. */
+  sr->data_age_ns = -1;
+  nsc_target_last_write (target, job->region_offset, job->region_length,
+                         &sr->data_age_ns, &sr->bytes_written_since);
+  return TRUE;
+}
+
 static gboolean
 run_job_step (NscRunner      *self,
               NscTarget      *target,
@@ -458,43 +607,20 @@ run_job_step (NscRunner      *self,
               NscStepResult  *sr,
               GError        **error)
 {
-  NscJob job = step->job;
   char scratch[64];
-  const char *label;
+  NscJob job;
 
-  if (!step->time_is_set && job.bytes == 0 && !job.once)
-    job.time_ns = self->time_ns;
+  if (!resolve_job (self, target, step, &job, sr, error))
+    return FALSE;
   g_strlcpy (sr->step.job.label, nsc_job_get_label (&job, scratch, sizeof scratch),
              sizeof sr->step.job.label);
-  label = sr->step.job.label;
   sr->step.job.time_ns = job.time_ns;
+  sr->step.job.block_size = job.block_size;
 
-  if (nsc_job_has_reads (&job) && self->backend != NSC_BACKEND_NULL)
-    {
-      if (nsc_target_get_writable (target))
-        {
-          guint64 len = job.region_length ? job.region_length
-                      : nsc_target_get_size (target) - MIN (job.region_offset, nsc_target_get_size (target));
+  if (!prepare_reads (self, target, index, &job, sr, error))
+    return FALSE;
 
-          g_strlcpy (self->phase_status, "Writing the data that the test reads", sizeof self->phase_status);
-          if (!nsc_target_fill (target, job.region_offset, len, self->backend, on_fill_sample,
-                                self, self->cancellable, &sr->prefilled_bytes, error))
-            return FALSE;
-          sr->contents_verified = TRUE;
-        }
-      else
-        {
-          g_autofree char *msg =
-            g_strdup_printf ("%s reads blocks whose contents are unknown (the device is open "
-                             "read-only): never-written or trimmed blocks read faster than "
-                             "real data", label);
-          post_warning (self, (int) index, "unverified-contents", msg);
-        }
-    }
-  else
-    sr->contents_verified = !nsc_job_has_reads (&job);
-
-  g_strlcpy (self->phase_status, label, sizeof self->phase_status);
+  set_status (self, sr->step.job.label);
   for (guint r = 0; r < self->runs; r++)
     {
       NscJobResult *res = NULL;
@@ -506,14 +632,103 @@ run_job_step (NscRunner      *self,
                         &res, error);
       if (res)
         {
-          if (res->backend_note && sr->runs->len == 0 && index == 0)
-            post_warning (self, -1, "backend-fallback", res->backend_note);
+          if (res->backend_note && !self->fallback_reported)
+            {
+              post_warning (self, -1, "backend-fallback", res->backend_note);
+              self->fallback_reported = TRUE;
+            }
           g_ptr_array_add (sr->runs, res);
         }
       if (!ok)
         return FALSE;
     }
   return TRUE;
+}
+
+/* Read (or write) speed at evenly spaced places across the region, HD Tune style:
+ * one run per place. */
+static gboolean
+run_surface_step (NscRunner      *self,
+                  NscTarget      *target,
+                  guint           index,
+                  const NscStep  *step,
+                  NscStepResult  *sr,
+                  GError        **error)
+{
+  NscJob job, point;
+  guint64 per_point, span, stride;
+
+  if (!resolve_job (self, target, step, &job, sr, error))
+    return FALSE;
+  per_point = job.bytes ? job.bytes : G_GUINT64_CONSTANT (64) << 20;
+  per_point = MAX (per_point - per_point % job.block_size, (guint64) job.block_size);
+  span = job.region_length;
+  if (per_point > span)
+    per_point = span;
+  stride = step->points > 1 ? (span - per_point) / (step->points - 1) : 0;
+  stride -= stride % job.block_size;
+  g_strlcpy (sr->step.job.label, step->job.label[0] ? step->job.label : "Surface",
+             sizeof sr->step.job.label);
+
+  if (nsc_job_has_reads (&job) && !nsc_extents_covers (nsc_target_get_written (target),
+                                                       job.region_offset, span))
+    post_warning (self, (int) index, "unverified-contents",
+                  "The surface scan reads blocks that may never have been written: on an "
+                  "empty drive it shows how fast the controller answers, not the flash");
+
+  for (guint p = 0; p < step->points; p++)
+    {
+      NscJobResult *res = NULL;
+      g_autofree char *status = g_strdup_printf ("%s: %u of %u", sr->step.job.label, p + 1,
+                                                 step->points);
+      gboolean ok;
+
+      point = job;
+      point.region_offset = job.region_offset + p * stride;
+      point.region_length = per_point;
+      point.time_ns = job.time_ns;
+      point.bytes = 0;
+      point.once = TRUE;
+      set_status (self, status);
+      self->current_run = p;
+      ok = nsc_job_run (target, &point, self->backend, on_job_sample, self, self->cancellable,
+                        &res, error);
+      if (res)
+        g_ptr_array_add (sr->runs, res);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+run_region_step (NscRunner      *self,
+                 NscTarget      *target,
+                 const NscStep  *step,
+                 NscStepResult  *sr,
+                 GError        **error)
+{
+  NscJob job;
+  gint64 t0 = nsc_now_ns ();
+  gboolean ok;
+
+  if (!resolve_job (self, target, step, &job, sr, error))
+    return FALSE;
+  if (step->kind == NSC_STEP_TRIM)
+    {
+      set_status (self, "TRIM");
+      ok = nsc_target_trim (target, job.region_offset, job.region_length, self->cancellable,
+                            &sr->trimmed_bytes, error);
+      sr->trim_method = nsc_target_get_trim_method (target);
+    }
+  else
+    {
+      set_status (self, "Filling");
+      ok = nsc_target_fill (target, job.region_offset, job.region_length, self->backend,
+                            on_fill_sample, self, self->cancellable, &sr->prefilled_bytes, error);
+    }
+  sr->duration_ns = nsc_now_ns () - t0;
+  return ok;
 }
 
 static gpointer
@@ -526,10 +741,11 @@ runner_thread (gpointer data)
   GError *error = NULL;
   Event *done;
   gboolean first_job = TRUE;
+  gint64 idle_before = 0;
 
   topts.file_size = self->file_size;
   /* Consent to wipe a device also lets reads go to blocks written first. */
-  topts.need_write = preset_writes (preset) || (self->destroy_data && preset_reads (preset));
+  topts.need_write = nsc_preset_writes (preset) || (self->destroy_data && preset_reads (preset));
   topts.destroy_data = self->destroy_data;
   topts.no_tmpfile = self->no_tmpfile;
 
@@ -542,12 +758,12 @@ runner_thread (gpointer data)
     post_warning (self, -1, "not-direct-to-drive", nsc_target_get_caveat (target));
 
   /* A test file is written whole before anything is timed, so that no block
-   * allocation happens inside a measurement and every read meets real data. */
+   * allocation happens inside a measurement and every read meets real data. A
+   * write-fill does without: it measures the fresh free space itself. */
   if (nsc_target_get_kind (target) == NSC_TARGET_FILE && self->backend != NSC_BACKEND_NULL
-      && (preset_reads (preset) || preset_writes (preset)))
+      && preset->prepare)
     {
-      g_strlcpy (self->phase_status, "Preparing the test file", sizeof self->phase_status);
-      post_progress (self, self->phase_status);
+      set_status (self, "Preparing the test file");
       if (!nsc_target_fill (target, 0, nsc_target_get_size (target), self->backend,
                             on_fill_sample, self, self->cancellable, NULL, &error))
         goto out;
@@ -565,46 +781,55 @@ runner_thread (gpointer data)
 
       if (step->kind == NSC_STEP_JOB && !first_job && self->idle_ns > 0)
         {
-          g_strlcpy (self->phase_status, "Idle between tests", sizeof self->phase_status);
-          post_progress (self, self->phase_status);
+          set_status (self, "Idle between tests");
           if (!idle_wait (self, self->idle_ns))
             continue;
+          idle_before += self->idle_ns;
         }
-      if (step->kind == NSC_STEP_JOB)
-        first_job = FALSE;
 
       self->current_step = i;
       self->step_started_ns = nsc_now_ns ();
+      self->last_temp_ns = 0;
       ev = event_new (EVENT_STEP_STARTED);
       ev->step = i;
       post (self, ev);
 
       sr = nsc_step_result_new (step);
       sr->started = TRUE;
+      sr->idle_before_ns = idle_before;
+      self->current_sr = sr;
       switch (step->kind)
         {
         case NSC_STEP_JOB:
+          first_job = FALSE;
           ok = run_job_step (self, target, i, step, sr, &error);
           break;
+        case NSC_STEP_SURFACE:
+          ok = run_surface_step (self, target, i, step, sr, &error);
+          break;
         case NSC_STEP_IDLE:
-          g_strlcpy (self->phase_status, "Idle", sizeof self->phase_status);
-          post_progress (self, self->phase_status);
-          ok = idle_wait (self, step->idle_ns);
-          if (!ok)
-            g_cancellable_set_error_if_cancelled (self->cancellable, &error);
+          {
+            gint64 ns = self->max_idle_ns ? MIN (step->idle_ns, self->max_idle_ns) : step->idle_ns;
+            g_autofree char *left = nsc_format_duration (ns);
+            g_autofree char *status = g_strdup_printf ("Idle for %s", left);
+
+            set_status (self, status);
+            sr->duration_ns = ns;
+            ok = idle_wait (self, ns);
+            if (!ok)
+              g_cancellable_set_error_if_cancelled (self->cancellable, &error);
+          }
           break;
         case NSC_STEP_FILL:
-          g_strlcpy (self->phase_status, "Filling", sizeof self->phase_status);
-          ok = nsc_target_fill (target, step->job.region_offset,
-                                step->job.region_length ? step->job.region_length
-                                : nsc_target_get_size (target) - step->job.region_offset,
-                                self->backend, on_fill_sample, self, self->cancellable,
-                                &sr->prefilled_bytes, &error);
+        case NSC_STEP_TRIM:
+          ok = run_region_step (self, target, step, sr, &error);
           break;
         default:
           g_assert_not_reached ();
         }
+      self->current_sr = NULL;
 
+      idle_before = step->kind == NSC_STEP_IDLE ? idle_before + sr->duration_ns : 0;
       sr->completed = ok;
       if (!ok && error)
         sr->error = g_strdup (error->message);
@@ -668,10 +893,12 @@ nsc_runner_run_async (NscRunner           *self,
       const NscStep *s = &g_array_index (self->preset->steps, NscStep, i);
 
       if (s->kind == NSC_STEP_IDLE)
-        self->budgets[i] = s->idle_ns;
-      else if (s->kind == NSC_STEP_JOB)
-        self->budgets[i] = (gint64) self->runs * ((s->time_is_set ? s->job.time_ns : self->time_ns)
-                                                  + s->job.ramp_ns);
+        self->budgets[i] = self->max_idle_ns ? MIN (s->idle_ns, self->max_idle_ns) : s->idle_ns;
+      else if (s->kind == NSC_STEP_JOB && (s->time_is_set ? s->job.time_ns > 0
+                                           : (!s->job.bytes && !s->job.once)))
+        self->budgets[i] = (gint64) self->runs
+                         * ((self->time_override || !s->time_is_set ? self->time_ns : s->job.time_ns)
+                            + s->job.ramp_ns);
       self->budget_total += self->budgets[i];
     }
 

@@ -9,16 +9,24 @@
 
 G_BEGIN_DECLS
 
+/* Reads the drive's temperature; called on the runner's thread at most once a second. */
+typedef gboolean (*NscTemperatureFunc) (gpointer  user_data,
+                                        double   *celsius);
+
 typedef struct
 {
   const char *target;        /* folder, new file or block device */
   guint64     file_size;     /* 0: the preset's */
   guint       runs;          /* 0: the preset's */
-  gint64      time_ns;       /* 0: the preset's; steps that name their own time keep it */
+  gint64      time_ns;       /* 0: the preset's; else the length of every timed job step */
   gint64      idle_ns;       /* idle before every job step but the first */
+  gint64      max_idle_ns;   /* 0, or the longest an idle step may last */
+  guint64     span_cap;      /* 0, or the largest region a step may cover */
   NscBackend  backend;
   const char *destroy_data;  /* the device the user agreed to wipe, or NULL */
   gboolean    no_tmpfile;
+  NscTemperatureFunc read_temperature;  /* NULL: no temperature series */
+  gpointer    temperature_data;
 } NscRunOptions;
 
 #define NSC_TYPE_RUNNER (nsc_runner_get_type ())
@@ -43,5 +51,8 @@ gboolean      nsc_runner_run_finish     (NscRunner           *self,
 NscRunResult *nsc_runner_get_result     (NscRunner           *self);
 const NscPreset *nsc_runner_get_preset  (NscRunner           *self);
 gint64        nsc_runner_get_estimate_ns (NscRunner          *self);
+
+/* Whether any step of @preset writes (and so needs consent on a device). */
+gboolean      nsc_preset_writes          (const NscPreset    *preset);
 
 G_END_DECLS

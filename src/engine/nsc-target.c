@@ -10,6 +10,7 @@
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "nsc-error.h"
@@ -31,7 +32,29 @@ struct _NscTarget
   gboolean      used_tmpfile;
   gboolean      writable;
   NscExtents   *written;
+  GMutex        log_lock;
+  GArray       *write_log;      /* WriteRecord, newest last */
+  guint64       total_written;
 };
+
+typedef struct
+{
+  guint64 start;
+  guint64 end;
+  gint64  time_ns;
+  guint64 total_after;
+} WriteRecord;
+
+#define WRITE_LOG_MAX 256
+
+static gint64
+now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
+}
 
 static NscTarget *
 target_new (NscTargetKind kind,
@@ -43,6 +66,8 @@ target_new (NscTargetKind kind,
   self->fd = -1;
   self->path = g_strdup (path);
   self->written = nsc_extents_new ();
+  self->write_log = g_array_new (FALSE, FALSE, sizeof (WriteRecord));
+  g_mutex_init (&self->log_lock);
   return self;
 }
 
@@ -54,6 +79,8 @@ nsc_target_free (NscTarget *self)
   if (self->fd >= 0)
     close (self->fd);
   nsc_extents_free (self->written);
+  g_array_unref (self->write_log);
+  g_mutex_clear (&self->log_lock);
   g_free (self->path);
   g_free (self->description);
   g_free (self->filesystem);
@@ -274,27 +301,42 @@ open_file_target (const char              *path,
   self->description = g_strdup (dir);
   self->writable = TRUE;
 
-  size = options->file_size - options->file_size % MAX (self->dio_offset_align, 4096u);
+  if (fstatvfs (self->fd, &vfs) != 0)
+    {
+      nsc_set_error_from_errno (error, errno, "Cannot read the free space of %s", dir);
+      return NULL;
+    }
+  free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
+  reserve = MIN ((guint64) vfs.f_blocks * vfs.f_frsize / 50, G_GUINT64_CONSTANT (256) << 20);
+
+  size = options->file_size;
+  if (size == NSC_TARGET_SIZE_FREE)
+    {
+      /* Fill the free space but leave the filesystem room to breathe: 2 % of it, at
+       * least 1 GiB (less on a tiny one), so nothing else on the system fails. */
+      guint64 keep = MAX ((guint64) vfs.f_blocks * vfs.f_frsize / 50, G_GUINT64_CONSTANT (1) << 30);
+      keep = MIN (keep, (guint64) vfs.f_blocks * vfs.f_frsize / 4);
+      size = free_bytes > keep ? free_bytes - keep : 0;
+      reserve = 0;
+    }
+  size -= size % MAX (self->dio_offset_align, 4096u);
   if (size == 0)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "The test file size must be at least 4 KiB");
+                   options->file_size == NSC_TARGET_SIZE_FREE
+                   ? "There is no free space to fill in %s" : "The test file in %s must be at least 4 KiB",
+                   dir);
       return NULL;
     }
 
-  if (fstatvfs (self->fd, &vfs) == 0)
+  if (free_bytes < size + reserve)
     {
-      free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
-      reserve = MIN ((guint64) vfs.f_blocks * vfs.f_frsize / 50, G_GUINT64_CONSTANT (256) << 20);
-      if (free_bytes < size + reserve)
-        {
-          g_autofree char *need = nsc_format_size (size);
-          g_autofree char *have = nsc_format_size (free_bytes);
-          g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE,
-                       "Not enough free space in %s: the test file needs %s and %s are free; "
-                       "choose a smaller test size or another folder", dir, need, have);
-          return NULL;
-        }
+      g_autofree char *need = nsc_format_size (size);
+      g_autofree char *have = nsc_format_size (free_bytes);
+      g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE,
+                   "Not enough free space in %s: the test file needs %s and %s are free; "
+                   "choose a smaller test size or another folder", dir, need, have);
+      return NULL;
     }
 
   if (fallocate (self->fd, 0, 0, (off_t) size) != 0)
@@ -462,6 +504,125 @@ nsc_target_check_io (NscTarget  *self,
       return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+nsc_target_trim (NscTarget     *self,
+                 guint64        offset,
+                 guint64        length,
+                 GCancellable  *cancellable,
+                 guint64       *out_trimmed,
+                 GError       **error)
+{
+  /* 1 GiB at a time: a drive may stall on a large discard, and cancel waits for at
+   * most one chunk. */
+  const guint64 chunk = G_GUINT64_CONSTANT (1) << 30;
+  guint64 done = 0;
+
+  if (out_trimmed)
+    *out_trimmed = 0;
+  if (offset > self->size || length > self->size - offset)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "The range to trim does not fit in %s", self->description);
+      return FALSE;
+    }
+  if (!self->writable)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
+                   "%s was opened read-only; trimming it destroys data", self->description);
+      return FALSE;
+    }
+
+  while (done < length)
+    {
+      guint64 n = MIN (chunk, length - done);
+      int ret;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        break;
+      if (self->kind == NSC_TARGET_DEVICE)
+        {
+          guint64 range[2] = { offset + done, n };
+          ret = ioctl (self->fd, BLKDISCARD, range);
+        }
+      else
+        ret = fallocate (self->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                         (off_t) (offset + done), (off_t) n);
+      if (ret != 0)
+        {
+          int errsv = errno;
+          if (errsv == EOPNOTSUPP || errsv == EINVAL)
+            g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
+                         "%s does not support TRIM (%s)", self->description,
+                         self->kind == NSC_TARGET_DEVICE ? "discard" : "punching holes");
+          else
+            nsc_set_error_from_errno (error, errsv, "TRIM on %s failed", self->description);
+          break;
+        }
+      nsc_extents_remove (self->written, offset + done, n);
+      done += n;
+    }
+
+  if (out_trimmed)
+    *out_trimmed = done;
+  return done == length;
+}
+
+const char *
+nsc_target_get_trim_method (NscTarget *self)
+{
+  return self->kind == NSC_TARGET_DEVICE ? "BLKDISCARD" : "punch hole";
+}
+
+void
+nsc_target_note_written (NscTarget *self,
+                         guint64    offset,
+                         guint64    length,
+                         guint64    bytes)
+{
+  WriteRecord rec = { offset, offset + length, now_ns (), 0 };
+
+  g_mutex_lock (&self->log_lock);
+  self->total_written += bytes;
+  rec.total_after = self->total_written;
+  /* Drop records the new one covers; keep the log short. */
+  for (guint i = self->write_log->len; i > 0; i--)
+    {
+      WriteRecord *r = &g_array_index (self->write_log, WriteRecord, i - 1);
+      if (r->start >= rec.start && r->end <= rec.end)
+        g_array_remove_index (self->write_log, i - 1);
+    }
+  if (self->write_log->len >= WRITE_LOG_MAX)
+    g_array_remove_index (self->write_log, 0);
+  g_array_append_val (self->write_log, rec);
+  g_mutex_unlock (&self->log_lock);
+}
+
+gboolean
+nsc_target_last_write (NscTarget *self,
+                       guint64    offset,
+                       guint64    length,
+                       gint64    *age_ns,
+                       guint64   *bytes_since)
+{
+  gboolean found = FALSE;
+
+  g_mutex_lock (&self->log_lock);
+  for (guint i = self->write_log->len; i > 0 && !found; i--)
+    {
+      WriteRecord *r = &g_array_index (self->write_log, WriteRecord, i - 1);
+
+      if (r->end <= offset || r->start >= offset + length)
+        continue;
+      found = TRUE;
+      if (age_ns)
+        *age_ns = now_ns () - r->time_ns;
+      if (bytes_since)
+        *bytes_since = self->total_written - r->total_after;
+    }
+  g_mutex_unlock (&self->log_lock);
+  return found;
 }
 
 int            nsc_target_get_fd          (NscTarget *self) { return self->fd; }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 #include <sys/types.h>
 
 #include "nsc-extents.h"
@@ -14,9 +14,12 @@ typedef enum
   NSC_TARGET_DEVICE,
 } NscTargetKind;
 
+/* file_size: all the free space but a reserve (a write-fill that keeps the user's data). */
+#define NSC_TARGET_SIZE_FREE G_MAXUINT64
+
 typedef struct
 {
-  guint64     file_size;     /* file targets: the test file's size */
+  guint64     file_size;     /* file targets: the test file's size, or NSC_TARGET_SIZE_FREE */
   gboolean    need_write;    /* devices: open for writing (needs destroy_data) */
   const char *destroy_data;  /* devices: the device the user agreed to wipe */
   gboolean    no_tmpfile;    /* files: use create + unlink even where O_TMPFILE works */
@@ -47,6 +50,30 @@ gboolean       nsc_target_get_writable    (NscTarget *target);
 /* Why direct I/O on this file may not reach a drive (tmpfs, FUSE, NFS…), or NULL. */
 const char    *nsc_target_get_caveat      (NscTarget *target);
 NscExtents    *nsc_target_get_written     (NscTarget *target);
+
+/* Discards [offset, offset+length): BLKDISCARD on a device, a punched hole in a file,
+ * in chunks so that cancel is prompt. The range no longer holds data we wrote. */
+gboolean       nsc_target_trim            (NscTarget     *target,
+                                           guint64        offset,
+                                           guint64        length,
+                                           GCancellable  *cancellable,
+                                           guint64       *out_trimmed,
+                                           GError       **error);
+/* "BLKDISCARD" or "punch hole". */
+const char    *nsc_target_get_trim_method (NscTarget *target);
+
+/* Write history, for the conditions of a read: when a range was last written and how
+ * much was written to the target since. */
+void           nsc_target_note_written    (NscTarget *target,
+                                           guint64    offset,
+                                           guint64    length,
+                                           guint64    bytes);
+/* FALSE when nothing in the range was written by us. */
+gboolean       nsc_target_last_write      (NscTarget *target,
+                                           guint64    offset,
+                                           guint64    length,
+                                           gint64    *age_ns,
+                                           guint64   *bytes_since);
 
 /* Checks that a job region fits and is aligned for direct I/O on this target. */
 gboolean       nsc_target_check_io        (NscTarget  *target,
