@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Device discovery on captured sysfs trees (tests/data/sysfs-*), with their mount
+ * and swap tables: every fact the trees encode is asserted, so a parser that
+ * misreads a layout fails here rather than on someone's drive. */
+#include "config.h"
+
+#include <string.h>
+
+#include "nsc-device.h"
+
+typedef struct
+{
+  GPtrArray *devices;
+} Fixture;
+
+static GPtrArray *
+discover_tree (const char       *tree,
+               NscDiscoverFlags  flags)
+{
+  g_autofree char *root = g_test_build_filename (G_TEST_DIST, "data", tree, NULL);
+  g_autofree char *mi_name = g_strconcat (tree, ".mountinfo", NULL);
+  g_autofree char *sw_name = g_strconcat (tree, ".swaps", NULL);
+  g_autofree char *mi_path = g_test_build_filename (G_TEST_DIST, "data", mi_name, NULL);
+  g_autofree char *sw_path = g_test_build_filename (G_TEST_DIST, "data", sw_name, NULL);
+  g_autofree char *mountinfo = NULL;
+  g_autofree char *swaps = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *devices;
+
+  g_assert_true (g_file_get_contents (mi_path, &mountinfo, NULL, NULL));
+  g_assert_true (g_file_get_contents (sw_path, &swaps, NULL, NULL));
+  devices = nsc_device_discover_at (root, mountinfo, swaps, flags, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (devices);
+  return devices;
+}
+
+static NscDeviceInfo *
+find (GPtrArray  *devices,
+      const char *name)
+{
+  for (guint i = 0; i < devices->len; i++)
+    {
+      NscDeviceInfo *d = g_ptr_array_index (devices, i);
+      if (g_str_equal (d->name, name))
+        return d;
+    }
+  g_assert_not_reached ();
+  return NULL;
+}
+
+static NscMount *
+mount_at (NscDeviceInfo *d,
+          guint          i)
+{
+  g_assert_cmpuint (i, <, d->mounts->len);
+  return g_ptr_array_index (d->mounts, i);
+}
+
+static gboolean
+unavailable_has (NscDeviceInfo *d,
+                 const char    *prefix)
+{
+  for (guint i = 0; i < d->unavailable->len; i++)
+    if (g_str_has_prefix (g_ptr_array_index (d->unavailable, i), prefix))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_laptop_list (void)
+{
+  g_autoptr(GPtrArray) devices = discover_tree ("sysfs-laptop", NSC_DISCOVER_DEFAULT);
+  g_autoptr(GPtrArray) all = discover_tree ("sysfs-laptop", NSC_DISCOVER_ALL);
+  const char *expected[] = { "dm-0", "loop0", "nvme0n1", "sda", "sdb", "zram0" };
+
+  /* The unattached loop1 (size 0) is noise unless asked for. */
+  g_assert_cmpuint (devices->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_cmpstr (((NscDeviceInfo *) g_ptr_array_index (devices, i))->name, ==, expected[i]);
+  g_assert_cmpuint (all->len, ==, 7);
+  g_assert_cmpuint (find (all, "loop1")->capacity, ==, 0);
+}
+
+static void
+test_laptop_nvme (void)
+{
+  g_autoptr(GPtrArray) devices = discover_tree ("sysfs-laptop", NSC_DISCOVER_DEFAULT);
+  NscDeviceInfo *d = find (devices, "nvme0n1");
+  NscPartition *p1, *p2;
+  g_autofree char *state = nsc_device_info_describe_state (d);
+  g_autofree char *link = nsc_device_info_describe_link (d);
+
+  g_assert_cmpstr (d->devnode, ==, "/dev/nvme0n1");
+  g_assert_cmpuint (d->major, ==, 259);
+  g_assert_cmpuint (d->minor, ==, 0);
+  g_assert_cmpstr (d->transport, ==, "nvme");
+  g_assert_cmpstr (d->model, ==, "Samsung SSD 980 PRO 1TB");
+  g_assert_cmpstr (d->serial, ==, "S5GXNF0R123456A");
+  g_assert_cmpstr (d->firmware, ==, "5B2QGXA7");
+  g_assert_cmpstr (d->controller, ==, "nvme0");
+  g_assert_cmpuint (d->nsid, ==, 1);
+  g_assert_cmpuint (d->capacity, ==, G_GUINT64_CONSTANT (1953525168) * 512);
+  g_assert_cmpuint (d->logical_block_size, ==, 512);
+  g_assert_cmpuint (d->physical_block_size, ==, 512);
+  g_assert_false (d->rotational);
+  g_assert_cmpuint (d->discard_max_bytes, ==, G_GUINT64_CONSTANT (2199023255040));
+
+  g_assert_cmpuint (d->partitions->len, ==, 2);
+  p1 = g_ptr_array_index (d->partitions, 0);
+  p2 = g_ptr_array_index (d->partitions, 1);
+  g_assert_cmpstr (p1->name, ==, "nvme0n1p1");
+  g_assert_cmpstr (p1->devnode, ==, "/dev/nvme0n1p1");
+  g_assert_cmpuint (p1->number, ==, 1);
+  g_assert_cmpuint (p1->start, ==, 2048 * 512);
+  g_assert_cmpuint (p1->size, ==, G_GUINT64_CONSTANT (512) << 20);
+  g_assert_cmpstr (p2->name, ==, "nvme0n1p2");
+  g_assert_cmpuint (p2->major, ==, 259);
+  g_assert_cmpuint (p2->minor, ==, 2);
+
+  /* Mounts in mount-table order of the disk, then each partition in turn. */
+  g_assert_cmpuint (d->mounts->len, ==, 2);
+  g_assert_cmpstr (mount_at (d, 0)->source, ==, "nvme0n1p1");
+  g_assert_cmpstr (mount_at (d, 0)->mountpoint, ==, "/boot/efi");
+  g_assert_cmpstr (mount_at (d, 0)->fstype, ==, "vfat");
+  g_assert_cmpstr (mount_at (d, 1)->source, ==, "nvme0n1p2");
+  g_assert_cmpstr (mount_at (d, 1)->mountpoint, ==, "/");
+  g_assert_cmpstr (mount_at (d, 1)->fstype, ==, "ext4");
+  g_assert_true (d->hosts_root);
+  g_assert_cmpuint (g_strv_length (d->swaps), ==, 0);
+  g_assert_cmpuint (g_strv_length (d->holders), ==, 0);
+  g_assert_false (nsc_device_info_is_free (d));
+  g_assert_cmpstr (state, ==, "mounted at /boot/efi, /");
+
+  /* A PCIe 4.0 drive in a 3.0 slot: the warning names both. */
+  g_assert_cmpstr (d->link_speed, ==, "8.0 GT/s PCIe");
+  g_assert_cmpuint (d->link_width, ==, 4);
+  g_assert_cmpstr (d->link_max_speed, ==, "16.0 GT/s PCIe");
+  g_assert_cmpuint (d->link_max_width, ==, 4);
+  g_assert_cmpstr (link, ==, "PCIe 3.0 x4");
+  g_assert_nonnull (d->link_warning);
+  g_assert_nonnull (strstr (d->link_warning, "PCIe 3.0 x4"));
+  g_assert_nonnull (strstr (d->link_warning, "PCIe 4.0 x4"));
+
+  g_assert_true (d->have_temperature);
+  g_assert_cmpfloat_with_epsilon (d->temperature_c, 41.85, 1e-9);
+  g_assert_cmpstr (d->temperature_source, ==, "hwmon");
+  /* Not asked for NVMe facts: none, and nothing claimed unavailable for it. */
+  g_assert_null (d->nvme);
+  g_assert_false (unavailable_has (d, "nvme."));
+}
+
+static void
+test_laptop_sata_usb (void)
+{
+  g_autoptr(GPtrArray) devices = discover_tree ("sysfs-laptop", NSC_DISCOVER_DEFAULT);
+  NscDeviceInfo *sda = find (devices, "sda");
+  NscDeviceInfo *sdb = find (devices, "sdb");
+  g_autofree char *sda_state = nsc_device_info_describe_state (sda);
+  g_autofree char *sdb_state = nsc_device_info_describe_state (sdb);
+
+  g_assert_cmpstr (sda->transport, ==, "sata");
+  g_assert_cmpstr (sda->vendor, ==, "ATA");
+  g_assert_cmpstr (sda->model, ==, "WDC WD20EZRZ-00Z");
+  g_assert_cmpstr (sda->firmware, ==, "0A80");
+  g_assert_cmpstr (sda->serial, ==, "WD-WCC4M1ABCDEF");
+  g_assert_true (sda->rotational);
+  g_assert_cmpuint (sda->logical_block_size, ==, 512);
+  g_assert_cmpuint (sda->physical_block_size, ==, 4096);
+  g_assert_cmpuint (sda->capacity, ==, G_GUINT64_CONSTANT (3907029168) * 512);
+  g_assert_cmpuint (sda->discard_max_bytes, ==, 0);
+  g_assert_cmpuint (sda->partitions->len, ==, 2);
+  /* sda1 twice: /data and a bind mount whose name has a space (\040 in mountinfo). */
+  g_assert_cmpuint (sda->mounts->len, ==, 2);
+  g_assert_cmpstr (mount_at (sda, 0)->mountpoint, ==, "/data");
+  g_assert_cmpstr (mount_at (sda, 1)->mountpoint, ==, "/home/user/My Photos");
+  g_assert_cmpstr (mount_at (sda, 1)->source, ==, "sda1");
+  g_assert_cmpuint (g_strv_length (sda->swaps), ==, 1);
+  g_assert_cmpstr (sda->swaps[0], ==, "sda2");
+  g_assert_false (sda->hosts_root);
+  g_assert_null (sda->link_speed);
+  g_assert_null (sda->controller);
+  g_assert_true (sda->have_temperature);
+  g_assert_cmpfloat_with_epsilon (sda->temperature_c, 35.0, 1e-9);
+  g_assert_cmpstr (sda_state, ==, "mounted at /data, /home/user/My Photos; swap (sda2)");
+
+  g_assert_cmpstr (sdb->transport, ==, "usb");
+  g_assert_cmpstr (sdb->vendor, ==, "Samsung");
+  g_assert_cmpstr (sdb->model, ==, "PSSD T7");
+  g_assert_cmpstr (sdb->firmware, ==, "0");
+  g_assert_null (sdb->serial);
+  g_assert_cmpuint (sdb->partitions->len, ==, 0);
+  g_assert_true (nsc_device_info_is_free (sdb));
+  g_assert_cmpstr (sdb_state, ==, "free");
+  g_assert_false (sdb->have_temperature);
+  g_assert_true (unavailable_has (sdb, "temperature: "));
+}
+
+static void
+test_laptop_virtual (void)
+{
+  g_autoptr(GPtrArray) devices = discover_tree ("sysfs-laptop", NSC_DISCOVER_DEFAULT);
+  NscDeviceInfo *zram = find (devices, "zram0");
+  NscDeviceInfo *loop = find (devices, "loop0");
+  NscDeviceInfo *dm = find (devices, "dm-0");
+  g_autofree char *zram_state = nsc_device_info_describe_state (zram);
+  g_autofree char *loop_state = nsc_device_info_describe_state (loop);
+
+  g_assert_cmpstr (zram->transport, ==, "zram");
+  g_assert_cmpuint (zram->capacity, ==, G_GUINT64_CONSTANT (2) << 30);
+  g_assert_cmpuint (zram->logical_block_size, ==, 4096);
+  g_assert_cmpuint (g_strv_length (zram->swaps), ==, 1);
+  g_assert_cmpstr (zram_state, ==, "swap (zram0)");
+  g_assert_null (zram->model);
+
+  /* loop0 holds nothing mounted itself, but dm-0 on it is mounted at /srv/vm. */
+  g_assert_cmpstr (loop->transport, ==, "loop");
+  g_assert_cmpstr (loop->backing_file, ==, "/var/lib/images/vm.img");
+  g_assert_cmpuint (loop->capacity, ==, G_GUINT64_CONSTANT (10) << 30);
+  g_assert_cmpuint (g_strv_length (loop->holders), ==, 1);
+  g_assert_cmpstr (loop->holders[0], ==, "dm-0");
+  g_assert_cmpuint (loop->mounts->len, ==, 1);
+  g_assert_cmpstr (mount_at (loop, 0)->source, ==, "dm-0");
+  g_assert_cmpstr (mount_at (loop, 0)->mountpoint, ==, "/srv/vm");
+  g_assert_cmpstr (mount_at (loop, 0)->fstype, ==, "xfs");
+  g_assert_false (loop->hosts_root);
+  g_assert_cmpstr (loop_state, ==, "mounted at /srv/vm; held by dm-0");
+
+  g_assert_cmpstr (dm->transport, ==, "dm");
+  g_assert_cmpuint (dm->mounts->len, ==, 1);
+  g_assert_cmpuint (g_strv_length (dm->holders), ==, 0);
+}
+
+static void
+test_lvm_root (void)
+{
+  g_autoptr(GPtrArray) devices = discover_tree ("sysfs-lvmroot", NSC_DISCOVER_DEFAULT);
+  NscDeviceInfo *vda = find (devices, "vda");
+  g_autofree char *state = nsc_device_info_describe_state (vda);
+
+  g_assert_cmpuint (devices->len, ==, 2);
+  g_assert_cmpstr (vda->transport, ==, "virtio");
+  g_assert_cmpstr (vda->serial, ==, "VIRTIO-ROOT-01");
+  g_assert_null (vda->vendor);   /* "0x1af4" is a PCI id, not a vendor name */
+  g_assert_cmpuint (vda->capacity, ==, G_GUINT64_CONSTANT (32) << 30);
+  /* / is on dm-0, which sits on vda2: the disk hosts the system. */
+  g_assert_true (vda->hosts_root);
+  g_assert_cmpstr (vda->holders[0], ==, "dm-0");
+  g_assert_cmpuint (vda->mounts->len, ==, 2);
+  g_assert_cmpstr (mount_at (vda, 0)->source, ==, "vda1");
+  g_assert_cmpstr (mount_at (vda, 0)->mountpoint, ==, "/boot");
+  g_assert_cmpstr (mount_at (vda, 1)->source, ==, "dm-0");
+  g_assert_cmpstr (mount_at (vda, 1)->mountpoint, ==, "/");
+  g_assert_cmpstr (((NscPartition *) g_ptr_array_index (vda->partitions, 1))->holders[0], ==, "dm-0");
+  g_assert_cmpstr (state, ==, "in use by / (through dm-0); mounted at /boot, /");
+  g_assert_false (nsc_device_info_is_free (vda));
+}
+
+static void
+test_missing (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) error2 = NULL;
+  g_autofree char *root = g_test_build_filename (G_TEST_DIST, "data", "sysfs-laptop", NULL);
+  g_autoptr(NscDeviceInfo) d = nsc_device_info_new_at (root, "sdz", "", NULL, 0, &error);
+  g_autoptr(GPtrArray) none = nsc_device_discover_at ("/nonexistent-sysfs", "", NULL, 0, &error2);
+
+  g_assert_null (d);
+  g_assert_nonnull (strstr (error->message, "no block device sdz"));
+  g_assert_null (none);
+  g_assert_nonnull (strstr (error2->message, "is sysfs mounted?"));
+}
+
+static void
+test_json (void)
+{
+  g_autoptr(GPtrArray) devices = discover_tree ("sysfs-laptop", NSC_DISCOVER_DEFAULT);
+  g_autoptr(JsonNode) list = nsc_device_list_to_json (devices);
+  g_autoptr(JsonNode) one = nsc_device_info_to_json (find (devices, "nvme0n1"));
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  JsonObject *o, *link, *part;
+  JsonArray *arr;
+
+  g_assert_true (JSON_NODE_HOLDS_ARRAY (list));
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (list)), ==, 6);
+
+  /* Through text and back, as `devices --json` consumers read it. */
+  json_generator_set_root (gen, one);
+  text = json_generator_to_data (gen, NULL);
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  o = json_node_get_object (json_parser_get_root (parser));
+
+  g_assert_cmpstr (json_object_get_string_member (o, "name"), ==, "nvme0n1");
+  g_assert_cmpstr (json_object_get_string_member (o, "dev"), ==, "259:0");
+  g_assert_cmpstr (json_object_get_string_member (o, "transport"), ==, "nvme");
+  g_assert_cmpstr (json_object_get_string_member (o, "model"), ==, "Samsung SSD 980 PRO 1TB");
+  g_assert_cmpstr (json_object_get_string_member (o, "serial"), ==, "S5GXNF0R123456A");
+  g_assert_cmpstr (json_object_get_string_member (o, "firmware"), ==, "5B2QGXA7");
+  g_assert_cmpint (json_object_get_int_member (o, "capacity"), ==, G_GINT64_CONSTANT (1000204886016));
+  g_assert_cmpint (json_object_get_int_member (o, "logical_block_size"), ==, 512);
+  g_assert_true (json_object_get_boolean_member (o, "hosts_root"));
+  g_assert_false (json_object_get_boolean_member (o, "free"));
+  g_assert_true (json_object_get_boolean_member (o, "discard"));
+  g_assert_cmpstr (json_object_get_string_member (o, "state"), ==, "mounted at /boot/efi, /");
+  g_assert_true (json_object_get_null_member (o, "vendor"));
+  g_assert_true (json_object_get_null_member (o, "nvme"));
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "temperature_c"), 41.85, 1e-9);
+  g_assert_cmpstr (json_object_get_string_member (o, "temperature_source"), ==, "hwmon");
+
+  arr = json_object_get_array_member (o, "partitions");
+  g_assert_cmpuint (json_array_get_length (arr), ==, 2);
+  part = json_array_get_object_element (arr, 1);
+  g_assert_cmpstr (json_object_get_string_member (part, "devnode"), ==, "/dev/nvme0n1p2");
+  g_assert_cmpint (json_object_get_int_member (part, "start"), ==, G_GINT64_CONSTANT (1050624) * 512);
+  arr = json_object_get_array_member (o, "mounts");
+  g_assert_cmpuint (json_array_get_length (arr), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (arr, 1), "mountpoint"), ==, "/");
+
+  link = json_object_get_object_member (o, "link");
+  g_assert_cmpint (json_object_get_int_member (link, "generation"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (link, "max_generation"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (link, "width"), ==, 4);
+  g_assert_nonnull (strstr (json_object_get_string_member (link, "warning"), "PCIe 4.0"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "unavailable")), ==, 0);
+}
+
+static void
+test_nvme_json (void)
+{
+  g_autoptr(NscNvmeInfo) n = g_new0 (NscNvmeInfo, 1);
+  g_autoptr(JsonNode) node = NULL;
+  g_auto(GStrv) names = nsc_nvme_critical_warning_names (0x06);
+  NscNvmeLbaFormat f512 = { 512, 0, 0 }, f4k = { 4096, 0, 0 };
+  JsonObject *o, *id, *ns, *smart;
+
+  n->controller = g_strdup ("nvme0");
+  n->have_identify = TRUE;
+  n->model = g_strdup ("QEMU NVMe Ctrl");
+  n->serial = g_strdup ("NSCTEST123");
+  n->firmware = g_strdup ("7.2.0");
+  n->wctemp_k = 343;
+  n->cctemp_k = 373;
+  n->oncs = 0x04;     /* DSM only */
+  n->fna = 0x04;      /* crypto erase */
+  n->have_namespace = TRUE;
+  n->nsid = 1;
+  n->nsze = 524288;
+  n->lba_size = 4096;
+  n->current_lba_format = 1;
+  n->lba_formats = g_array_new (FALSE, TRUE, sizeof (NscNvmeLbaFormat));
+  g_array_append_val (n->lba_formats, f512);
+  g_array_append_val (n->lba_formats, f4k);
+  n->have_smart = TRUE;
+  n->composite_temp_k = 323;
+  n->critical_warning = 0x02;
+  n->data_units_written = 3;
+  n->thermal_transitions[0] = 7;
+  n->thermal_seconds[1] = 60;
+  n->unavailable = g_ptr_array_new_with_free_func (g_free);
+
+  g_assert_cmpuint (g_strv_length (names), ==, 2);
+  g_assert_cmpstr (names[0], ==, "temperature");
+  g_assert_cmpstr (names[1], ==, "reliability-degraded");
+
+  node = nsc_nvme_info_to_json (n);
+  o = json_node_get_object (node);
+  id = json_object_get_object_member (o, "identify");
+  ns = json_object_get_object_member (o, "namespace");
+  smart = json_object_get_object_member (o, "smart");
+  g_assert_cmpstr (json_object_get_string_member (id, "firmware"), ==, "7.2.0");
+  g_assert_cmpint (json_object_get_int_member (id, "wctemp_k"), ==, 343);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (id, "cctemp_c"), 99.85, 1e-9);
+  g_assert_true (json_object_get_null_member (id, "mntmt_k"));
+  g_assert_true (json_object_get_boolean_member (id, "dsm_deallocate"));
+  g_assert_false (json_object_get_boolean_member (id, "write_zeroes"));
+  g_assert_true (json_object_get_boolean_member (id, "format_crypto_erase"));
+  g_assert_cmpint (json_object_get_int_member (ns, "lba_size"), ==, 4096);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (ns, "lba_formats")), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (smart, "temperature_k"), ==, 323);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (smart, "temperature_c"), 49.85, 1e-9);
+  g_assert_cmpint (json_object_get_int_member (smart, "bytes_written"), ==, 3 * 512000);
+  g_assert_cmpint (json_object_get_int_member (smart, "thermal_transitions_1"), ==, 7);
+  g_assert_cmpint (json_object_get_int_member (smart, "thermal_seconds_2"), ==, 60);
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (smart, "critical_warnings"), 0),
+                   ==, "temperature");
+}
+
+static void
+test_pcie_generation (void)
+{
+  g_assert_cmpuint (nsc_pcie_generation ("2.5 GT/s PCIe"), ==, 1);
+  g_assert_cmpuint (nsc_pcie_generation ("5.0 GT/s PCIe"), ==, 2);
+  g_assert_cmpuint (nsc_pcie_generation ("8.0 GT/s PCIe"), ==, 3);
+  g_assert_cmpuint (nsc_pcie_generation ("16.0 GT/s PCIe"), ==, 4);
+  g_assert_cmpuint (nsc_pcie_generation ("32.0 GT/s PCIe"), ==, 5);
+  g_assert_cmpuint (nsc_pcie_generation ("Unknown"), ==, 0);
+  g_assert_cmpuint (nsc_pcie_generation (NULL), ==, 0);
+}
+
+/* On this machine: the disk under "/" is found and known to host it. */
+static void
+test_live_root (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NscDeviceInfo) d = nsc_device_info_for_path ("/", 0, &error);
+
+  if (d == NULL)
+    {
+      /* Containers put / on overlay or tmpfs: no block device to find. */
+      g_test_skip (error->message);
+      return;
+    }
+  g_assert_true (d->hosts_root);
+  g_assert_cmpuint (d->capacity, >, 0);
+  g_assert_false (nsc_device_info_is_free (d));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/nsc/device/laptop/list", test_laptop_list);
+  g_test_add_func ("/nsc/device/laptop/nvme", test_laptop_nvme);
+  g_test_add_func ("/nsc/device/laptop/sata-usb", test_laptop_sata_usb);
+  g_test_add_func ("/nsc/device/laptop/virtual", test_laptop_virtual);
+  g_test_add_func ("/nsc/device/lvm-root", test_lvm_root);
+  g_test_add_func ("/nsc/device/missing", test_missing);
+  g_test_add_func ("/nsc/device/json", test_json);
+  g_test_add_func ("/nsc/device/nvme-json", test_nvme_json);
+  g_test_add_func ("/nsc/device/pcie-generation", test_pcie_generation);
+  g_test_add_func ("/nsc/device/live-root", test_live_root);
+  return g_test_run ();
+}
