@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "nsc-analysis.h"
 #include "nsc-error.h"
 #include "nsc-extents.h"
 #include "nsc-histogram.h"

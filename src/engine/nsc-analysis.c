@@ -1,0 +1,948 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nsc-analysis.h"
+#include "nsc-error.h"
+
+/* Isolated outliers (a sample at 10× or 0.1×) are replaced by the median of their
+ * neighbourhood before segmenting; a real step survives because every sample is in
+ * the majority of its own centred window. */
+#define HAMPEL_HALF_WINDOW   3
+#define HAMPEL_NSIGMA        3.0
+#define HAMPEL_FLOOR         0.18   /* log(1.2): jitter below 20 % is never an outlier */
+/* Change points: Gaussian cost on log speed, a penalty a little above BIC's. */
+#define PELT_MIN_SEGMENT     3
+#define PELT_PENALTY_PER_LOG 3.0
+#define NOISE_FLOOR          0.02   /* log-speed noise assumed at least 2 % */
+/* Segments shorter than this (except the first, which may be a small cache) are
+ * blips, not phases: they join a neighbour. */
+#define SUSTAIN_SAMPLES      5
+/* The level of a segment: mean of log speed with 20 % trimmed on each side. */
+#define TRIM_FRACTION        0.2
+/* The step itself, between the few samples either side of it, must be at least this
+ * share of the required drop (in log terms): a slope is not a step. */
+#define LOCAL_STEP_SHARE     0.75
+#define LOCAL_STEP_SAMPLES   5
+/* Without known thresholds, a step is thermal if the temperature rose this much. */
+#define THROTTLE_MIN_RISE_C  5.0
+#define THROTTLE_NEAR_MAX_C  2.0
+#define THROTTLE_MIN_SAMPLES 10
+
+#define MIB 1048576.0
+#define GIB 1073741824.0
+
+typedef struct
+{
+  guint  start;   /* first sample */
+  guint  end;     /* one past the last sample */
+  double level;   /* log bytes/s */
+} Segment;
+
+static int
+cmp_double (const void *a,
+            const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Sorts @v in place. */
+static double
+median_in_place (double *v,
+                 guint   n)
+{
+  g_assert (n > 0);
+  qsort (v, n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static double
+median_of (const double *x,
+           guint         start,
+           guint         end)
+{
+  g_autofree double *v = g_memdup2 (x + start, (end - start) * sizeof *x);
+  return median_in_place (v, end - start);
+}
+
+static double
+trimmed_mean (const double *x,
+              guint         start,
+              guint         end)
+{
+  guint n = end - start;
+  g_autofree double *v = g_memdup2 (x + start, n * sizeof *x);
+  guint k = (guint) (n * TRIM_FRACTION);
+  double sum = 0;
+
+  g_assert (n > 0);
+  qsort (v, n, sizeof *v, cmp_double);
+  for (guint i = k; i < n - k; i++)
+    sum += v[i];
+  return sum / (n - 2 * k);
+}
+
+static void
+hampel (const double *x,
+        guint         n,
+        double       *out)
+{
+  double win[2 * HAMPEL_HALF_WINDOW + 1];
+  double dev[2 * HAMPEL_HALF_WINDOW + 1];
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint lo = i >= HAMPEL_HALF_WINDOW ? i - HAMPEL_HALF_WINDOW : 0;
+      guint hi = MIN (n, i + HAMPEL_HALF_WINDOW + 1);
+      guint m = hi - lo;
+      double med, mad, thr;
+
+      memcpy (win, x + lo, m * sizeof *x);
+      med = median_in_place (win, m);
+      for (guint j = 0; j < m; j++)
+        dev[j] = fabs (x[lo + j] - med);
+      mad = median_in_place (dev, m);
+      thr = MAX (HAMPEL_NSIGMA * 1.4826 * mad, HAMPEL_FLOOR);
+      out[i] = fabs (x[i] - med) > thr ? med : x[i];
+    }
+}
+
+/* Robust noise level of a piecewise-constant signal: from first differences, which
+ * steps barely affect. */
+static double
+noise_sigma (const double *x,
+             guint         n)
+{
+  g_autofree double *d = NULL;
+  double sigma;
+
+  if (n < 3)
+    return NOISE_FLOOR;
+  d = g_new (double, n - 1);
+  for (guint i = 1; i < n; i++)
+    d[i - 1] = fabs (x[i] - x[i - 1]);
+  sigma = median_in_place (d, n - 1) / (0.6745 * G_SQRT2);
+  return MAX (sigma, NOISE_FLOOR);
+}
+
+/* PELT (Killick et al. 2012) with a minimum segment length. Returns the first sample
+ * of every segment after the first, in order. */
+static GArray *
+pelt (const double *x,
+      guint         n)
+{
+  g_autofree double *s1 = g_new0 (double, n + 1);
+  g_autofree double *s2 = g_new0 (double, n + 1);
+  g_autofree double *f = g_new (double, n + 1);
+  g_autofree guint *last = g_new0 (guint, n + 1);
+  g_autofree guint *cand = g_new (guint, n + 1);
+  GArray *starts = g_array_new (FALSE, FALSE, sizeof (guint));
+  double sigma = noise_sigma (x, n);
+  double inv_var = 1.0 / (sigma * sigma);
+  double beta = PELT_PENALTY_PER_LOG * log (MAX (n, 2));
+  guint n_cand = 0;
+  guint t;
+
+  if (n < 2 * PELT_MIN_SEGMENT)
+    return starts;
+
+  for (guint i = 0; i < n; i++)
+    {
+      s1[i + 1] = s1[i] + x[i];
+      s2[i + 1] = s2[i] + x[i] * x[i];
+    }
+
+#define COST(s, t) ((s2[t] - s2[s] - (s1[t] - s1[s]) * (s1[t] - s1[s]) / ((t) - (s))) * inv_var)
+
+  f[0] = -beta;
+  for (t = 1; t <= n; t++)
+    {
+      double best = INFINITY;
+      guint arg = 0, kept = 0;
+
+      if (t >= PELT_MIN_SEGMENT)
+        {
+          guint s_new = t - PELT_MIN_SEGMENT;
+          if (s_new == 0 || s_new >= PELT_MIN_SEGMENT)
+            cand[n_cand++] = s_new;
+        }
+      for (guint c = 0; c < n_cand; c++)
+        {
+          double v = f[cand[c]] + COST (cand[c], t) + beta;
+          if (v < best)
+            {
+              best = v;
+              arg = cand[c];
+            }
+        }
+      f[t] = best;
+      last[t] = arg;
+      if (!isfinite (best))
+        continue;
+      for (guint c = 0; c < n_cand; c++)
+        if (f[cand[c]] + COST (cand[c], t) <= best)
+          cand[kept++] = cand[c];
+      n_cand = kept;
+    }
+#undef COST
+
+  for (t = n; t > 0; t = last[t])
+    if (last[t] > 0)
+      g_array_prepend_val (starts, last[t]);
+  return starts;
+}
+
+static void
+merge_into (GArray       *segs,
+            guint         i,
+            const double *x)
+{
+  Segment *a = &g_array_index (segs, Segment, i);
+  Segment *b = &g_array_index (segs, Segment, i + 1);
+
+  a->end = b->end;
+  a->level = trimmed_mean (x, a->start, a->end);
+  g_array_remove_index (segs, i + 1);
+}
+
+/* Joins neighbours closer than NSC_SEGMENT_MERGE_RATIO, the closest pair first. */
+static void
+merge_close (GArray       *segs,
+             const double *x)
+{
+  double limit = log (NSC_SEGMENT_MERGE_RATIO);
+
+  while (segs->len > 1)
+    {
+      double best = INFINITY;
+      guint arg = 0;
+
+      for (guint i = 0; i + 1 < segs->len; i++)
+        {
+          double d = fabs (g_array_index (segs, Segment, i).level -
+                           g_array_index (segs, Segment, i + 1).level);
+          if (d < best)
+            {
+              best = d;
+              arg = i;
+            }
+        }
+      if (best >= limit)
+        break;
+      merge_into (segs, arg, x);
+    }
+}
+
+/* Short segments after the first join the neighbour nearer in speed. */
+static void
+absorb_blips (GArray       *segs,
+              const double *x)
+{
+  while (segs->len > 1)
+    {
+      guint arg = 0, shortest = G_MAXUINT;
+      Segment *s;
+
+      for (guint i = 1; i < segs->len; i++)
+        {
+          Segment *c = &g_array_index (segs, Segment, i);
+          if (c->end - c->start < SUSTAIN_SAMPLES && c->end - c->start < shortest)
+            {
+              shortest = c->end - c->start;
+              arg = i;
+            }
+        }
+      if (arg == 0)
+        break;
+      s = &g_array_index (segs, Segment, arg);
+      if (arg + 1 < segs->len &&
+          fabs (g_array_index (segs, Segment, arg + 1).level - s->level) <
+          fabs (g_array_index (segs, Segment, arg - 1).level - s->level))
+        merge_into (segs, arg, x);
+      else
+        merge_into (segs, arg - 1, x);
+    }
+}
+
+/* @x: filtered log speeds. Returns Segments covering [0, n). */
+static GArray *
+segment (const double *x,
+         guint         n)
+{
+  g_autoptr(GArray) starts = pelt (x, n);
+  GArray *segs = g_array_new (FALSE, FALSE, sizeof (Segment));
+  guint prev = 0;
+
+  for (guint i = 0; i <= starts->len; i++)
+    {
+      Segment s;
+
+      s.start = prev;
+      s.end = i < starts->len ? g_array_index (starts, guint, i) : n;
+      s.level = trimmed_mean (x, s.start, s.end);
+      g_array_append_val (segs, s);
+      prev = s.end;
+    }
+  merge_close (segs, x);
+  absorb_blips (segs, x);
+  merge_close (segs, x);
+  return segs;
+}
+
+/* Is the drop at the start of segment @j a step, seen from the samples either side,
+ * of at least @share of @min_drop_log? */
+static gboolean
+is_local_step (GArray       *segs,
+               guint         j,
+               const double *x,
+               double        min_drop_log)
+{
+  const Segment *a = &g_array_index (segs, Segment, j - 1);
+  const Segment *b = &g_array_index (segs, Segment, j);
+  guint ma = MIN (LOCAL_STEP_SAMPLES, a->end - a->start);
+  guint mb = MIN (LOCAL_STEP_SAMPLES, b->end - b->start);
+  double before = median_of (x, a->end - ma, a->end);
+  double after = median_of (x, b->start, b->start + mb);
+
+  return before - after >= LOCAL_STEP_SHARE * min_drop_log;
+}
+
+/* Share of sample @i's amount (bytes or time) done at @va rather than @vb, for a
+ * sample whose mean speed is @s. @harmonic: amounts are bytes, so speeds average
+ * by time (harmonically); otherwise amounts are time. */
+static double
+share_at (double   s,
+          double   va,
+          double   vb,
+          gboolean harmonic)
+{
+  double share;
+
+  if (va == vb)
+    return 0.5;
+  share = harmonic ? (1 / s - 1 / vb) / (1 / va - 1 / vb) : (s - vb) / (va - vb);
+  return CLAMP (share, 0.0, 1.0);
+}
+
+/* Share at @va of a sample next to a change from @va to @vb. The sample that
+ * straddles the change has a speed in between, which the Hampel filter may have
+ * flattened when other outliers are near, so the raw reading counts when it is
+ * plausible. An outlier there may or may not be the straddling sample: calling it
+ * half-way bounds the error to half a sample either way. */
+static double
+boundary_share (double   raw,
+                double   va,
+                double   vb,
+                gboolean harmonic)
+{
+  if (raw >= MIN (va, vb) / 1.25 && raw <= MAX (va, vb) * 1.25)
+    return share_at (raw, va, vb, harmonic);
+  return 0.5;
+}
+
+/* Byte position of the change from @va to @vb between samples @b - 1 and @b: the
+ * sample that straddles it has a speed between the two and says where it is. */
+static guint64
+refine_bytes (const guint64 *position,
+              const double  *bps,
+              guint          b,
+              double         va,
+              double         vb)
+{
+  guint64 base = b >= 2 ? position[b - 2] : 0;
+  double fast = 0;
+
+  g_assert (b >= 1);
+  for (guint i = b - 1; i <= b; i++)
+    {
+      guint64 start = i > 0 ? position[i - 1] : 0;
+      fast += boundary_share (bps[i], va, vb, TRUE) * (double) (position[i] - start);
+    }
+  return base + (guint64) llround (fast);
+}
+
+static gboolean
+validate_fill (const guint64 *position,
+               const double  *bps,
+               guint          n,
+               guint          min_n,
+               GError       **error)
+{
+  if (n == 0)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "The series is empty: nothing was measured");
+      return FALSE;
+    }
+  if (n < min_n)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "Only %u samples: at least %u are needed to see an SLC cache; "
+                   "write more data or sample more often", n, min_n);
+      return FALSE;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 prev = i > 0 ? position[i - 1] : 0;
+
+      if (position[i] <= prev)
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       "Sample %u ends at byte %" G_GUINT64_FORMAT ", not after the "
+                       "previous one (%" G_GUINT64_FORMAT "): positions must increase",
+                       i, position[i], prev);
+          return FALSE;
+        }
+      if (!isfinite (bps[i]) || bps[i] <= 0)
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       "Sample %u has a speed of %g B/s: every sample that wrote "
+                       "bytes needs a positive speed", i, bps[i]);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static double *
+filtered_log_speeds (const double *bps,
+                     guint         n)
+{
+  g_autofree double *logs = g_new (double, n);
+  double *out = g_new (double, n);
+
+  for (guint i = 0; i < n; i++)
+    logs[i] = log (bps[i]);
+  hampel (logs, n, out);
+  return out;
+}
+
+static char *
+format_size_approx (guint64 bytes)
+{
+  double gib = bytes / GIB, mib = bytes / MIB;
+
+  if (gib >= 9.95)
+    return g_strdup_printf ("%.0f GiB", gib);
+  if (gib >= 1)
+    return g_strdup_printf ("%.1f GiB", gib);
+  if (mib >= 1)
+    return g_strdup_printf ("%.0f MiB", mib);
+  return g_strdup_printf ("%.0f KiB", bytes / 1024.0);
+}
+
+static char *
+format_speed (double bps)
+{
+  double mibs = bps / MIB;
+
+  return g_strdup_printf (mibs < 9.95 ? "%.1f MiB/s" : "%.0f MiB/s", mibs);
+}
+
+/* "; then 620 MiB/s for 40 GiB; then 590 MiB/s for the last 140 GiB" */
+static void
+append_phases (GString              *s,
+               const NscSlcAnalysis *a,
+               guint                 from)
+{
+  for (guint i = from; i < a->n_phases; i++)
+    {
+      const NscPhase *p = &a->phases[i];
+      g_autofree char *len = format_size_approx (p->end_bytes - p->start_bytes);
+      g_autofree char *v = format_speed (p->bps);
+
+      g_string_append_printf (s, "; then %s for %s%s", v,
+                              i + 1 == a->n_phases ? "the last " : "", len);
+    }
+}
+
+static char *
+build_summary (const NscSlcAnalysis *a)
+{
+  GString *s = g_string_new (NULL);
+
+  if (a->has_cache)
+    {
+      g_autofree char *size = format_size_approx (a->cache_bytes);
+      g_autofree char *in = format_speed (a->in_cache_bps);
+      g_autofree char *post = format_speed (a->post_cache_bps);
+
+      g_string_append_printf (s, "SLC cache about %s at %s; after it %s", size, in, post);
+      append_phases (s, a, 2);
+    }
+  else if (a->n_phases == 1)
+    {
+      g_autofree char *v = format_speed (a->phases[0].bps);
+      g_string_append_printf (s, "No SLC cache seen: %s throughout", v);
+    }
+  else
+    {
+      g_autofree char *first = format_speed (a->phases[0].bps);
+
+      g_string_append_printf (s, "No SLC cache seen: %s at first", first);
+      append_phases (s, a, 1);
+    }
+  return g_string_free (s, FALSE);
+}
+
+NscSlcAnalysis *
+nsc_analyze_write_fill (const guint64 *position,
+                        const double  *bps,
+                        guint          n,
+                        GError       **error)
+{
+  g_autoptr(NscSlcAnalysis) a = NULL;
+  g_autofree double *x = NULL;
+  g_autoptr(GArray) segs = NULL;
+  double min_drop = -log (1 - NSC_SLC_MIN_DROP);
+  double seconds = 0, cache_level = 0;
+  guint j, first_after, out;
+
+  g_return_val_if_fail (n == 0 || (position != NULL && bps != NULL), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!validate_fill (position, bps, n, NSC_WRITE_FILL_MIN_SAMPLES, error))
+    return NULL;
+
+  a = g_new0 (NscSlcAnalysis, 1);
+  a->total_bytes = position[n - 1];
+  for (guint i = 0; i < n; i++)
+    seconds += (double) (position[i] - (i > 0 ? position[i - 1] : 0)) / bps[i];
+  a->average_bps = a->total_bytes / seconds;
+
+  x = filtered_log_speeds (bps, n);
+  segs = segment (x, n);
+
+  /* The cache ends at the first step down that is big against both its neighbour
+   * and everything before it, that is a step rather than a slope, and after which
+   * the drive stays slow (not a dip it recovers from). */
+  for (j = 1; j < segs->len; j++)
+    {
+      const Segment *prev = &g_array_index (segs, Segment, j - 1);
+      const Segment *cur = &g_array_index (segs, Segment, j);
+
+      if (prev->level - cur->level < min_drop)
+        continue;
+      cache_level = trimmed_mean (x, 0, cur->start);
+      if (cache_level - cur->level < min_drop)
+        continue;
+      if (!is_local_step (segs, j, x, min_drop))
+        continue;
+      if (cache_level - median_of (x, cur->start, n) < min_drop)
+        continue;
+      break;
+    }
+  a->has_cache = j < segs->len;
+  first_after = a->has_cache ? j : 1;
+
+  a->n_phases = a->has_cache ? segs->len - j + 1 : segs->len;
+  a->phases = g_new0 (NscPhase, a->n_phases);
+  a->phases[0].bps = exp (a->has_cache ? cache_level
+                                       : g_array_index (segs, Segment, 0).level);
+  out = 1;
+  for (guint k = first_after; k < segs->len; k++, out++)
+    {
+      const Segment *prev = &g_array_index (segs, Segment, k - 1);
+      const Segment *cur = &g_array_index (segs, Segment, k);
+      guint64 at = refine_bytes (position, bps, cur->start, exp (prev->level), exp (cur->level));
+
+      at = MAX (at, a->phases[out - 1].start_bytes);
+      a->phases[out - 1].end_bytes = at;
+      a->phases[out].start_bytes = at;
+      a->phases[out].bps = exp (cur->level);
+    }
+  a->phases[a->n_phases - 1].end_bytes = a->total_bytes;
+
+  if (a->has_cache)
+    {
+      a->cache_bytes = a->phases[0].end_bytes;
+      a->in_cache_bps = a->phases[0].bps;
+      a->post_cache_bps = a->phases[1].bps;
+    }
+  a->summary = build_summary (a);
+  return g_steal_pointer (&a);
+}
+
+NscSlcAnalysis *
+nsc_analyze_write_fill_series (NscSeries  *series,
+                               GError    **error)
+{
+  guint len, n = 0;
+  g_autofree guint64 *position = NULL;
+  g_autofree double *bps = NULL;
+  guint64 prev_pos = 0;
+  gint64 pending_ns = 0;
+
+  g_return_val_if_fail (series != NULL, NULL);
+
+  len = nsc_series_get_len (series);
+  position = g_new (guint64, MAX (len, 1));
+  bps = g_new (double, MAX (len, 1));
+  for (guint i = 0; i < len; i++)
+    {
+      const NscSample *s = nsc_series_get (series, i);
+      gint64 ns = s->duration_ns + pending_ns;
+
+      /* A stall wrote nothing: its time belongs to the bytes that follow it. */
+      if (s->position == prev_pos && s->duration_ns >= 0)
+        {
+          pending_ns = ns;
+          continue;
+        }
+      position[n] = s->position;
+      bps[n] = ns > 0 && s->position > prev_pos ? (s->position - prev_pos) * 1e9 / ns : 0;
+      prev_pos = s->position;
+      pending_ns = 0;
+      n++;
+    }
+  return nsc_analyze_write_fill (position, bps, n, error);
+}
+
+void
+nsc_slc_analysis_free (NscSlcAnalysis *analysis)
+{
+  if (analysis == NULL)
+    return;
+  g_free (analysis->phases);
+  g_free (analysis->summary);
+  g_free (analysis);
+}
+
+JsonNode *
+nsc_slc_analysis_to_json (const NscSlcAnalysis *a)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  g_return_val_if_fail (a != NULL, NULL);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "has_cache");
+  json_builder_add_boolean_value (b, a->has_cache);
+  json_builder_set_member_name (b, "cache_bytes");
+  json_builder_add_int_value (b, (gint64) a->cache_bytes);
+  json_builder_set_member_name (b, "in_cache_bps");
+  if (a->has_cache)
+    json_builder_add_double_value (b, a->in_cache_bps);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "post_cache_bps");
+  if (a->has_cache)
+    json_builder_add_double_value (b, a->post_cache_bps);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "average_bps");
+  json_builder_add_double_value (b, a->average_bps);
+  json_builder_set_member_name (b, "total_bytes");
+  json_builder_add_int_value (b, (gint64) a->total_bytes);
+  json_builder_set_member_name (b, "phases");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < a->n_phases; i++)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "start_bytes");
+      json_builder_add_int_value (b, (gint64) a->phases[i].start_bytes);
+      json_builder_set_member_name (b, "end_bytes");
+      json_builder_add_int_value (b, (gint64) a->phases[i].end_bytes);
+      json_builder_set_member_name (b, "bps");
+      json_builder_add_double_value (b, a->phases[i].bps);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "summary");
+  json_builder_add_string_value (b, a->summary);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+gboolean
+nsc_analyze_fast_bytes (const guint64 *position,
+                        const double  *bps,
+                        guint          n,
+                        double         fast_threshold_bps,
+                        guint64       *out_fast_bytes,
+                        GError       **error)
+{
+  g_autofree double *x = NULL;
+  double thr;
+  guint i;
+
+  g_return_val_if_fail (n == 0 || (position != NULL && bps != NULL), FALSE);
+  g_return_val_if_fail (out_fast_bytes != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  *out_fast_bytes = 0;
+  if (!isfinite (fast_threshold_bps) || fast_threshold_bps <= 0)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "A threshold of %g B/s cannot tell fast writes from slow ones",
+                   fast_threshold_bps);
+      return FALSE;
+    }
+  if (!validate_fill (position, bps, n, 1, error))
+    return FALSE;
+
+  x = filtered_log_speeds (bps, n);
+  thr = log (fast_threshold_bps);
+  /* The first slow sample whose next few samples are mostly slow too. */
+  for (i = 0; i < n; i++)
+    if (x[i] < thr && median_of (x, i, MIN (n, i + SUSTAIN_SAMPLES)) < thr)
+      break;
+
+  if (i == n)
+    *out_fast_bytes = position[n - 1];
+  else if (i > 0)
+    {
+      double va = exp (median_of (x, 0, i));
+      double vb = exp (median_of (x, i, MIN (n, i + 4 * SUSTAIN_SAMPLES)));
+
+      *out_fast_bytes = va > vb ? refine_bytes (position, bps, i, va, vb) : position[i - 1];
+    }
+  return TRUE;
+}
+
+gboolean
+nsc_read_inflation (double  fresh_bps,
+                    double  settled_bps,
+                    double *ratio)
+{
+  double r = 0;
+
+  if (isfinite (fresh_bps) && isfinite (settled_bps) && fresh_bps > 0 && settled_bps > 0)
+    r = fresh_bps / settled_bps;
+  if (ratio != NULL)
+    *ratio = r;
+  return r > NSC_READ_INFLATION_RATIO;
+}
+
+char *
+nsc_read_inflation_message (double fresh_bps,
+                            double settled_bps,
+                            double fresh_age_s)
+{
+  g_autofree char *fresh = format_speed (fresh_bps);
+  g_autofree char *settled = format_speed (settled_bps);
+  g_autofree char *when = NULL;
+
+  if (fresh_age_s < 0 || !isfinite (fresh_age_s))
+    when = g_strdup ("freshly written data");
+  else if (fresh_age_s < 90)
+    when = g_strdup_printf ("data written %.0f s earlier", fresh_age_s);
+  else
+    when = g_strdup_printf ("data written %.0f min earlier", fresh_age_s / 60);
+
+  return g_strdup_printf ("Read speed likely inflated by the SLC cache: %s on %s, "
+                          "%s on settled data", fresh, when, settled);
+}
+
+int
+nsc_steady_state (const double *rounds,
+                  guint         n)
+{
+  const guint w = NSC_STEADY_STATE_ROUNDS;
+
+  g_return_val_if_fail (n == 0 || rounds != NULL, -1);
+
+  for (guint s = 0; s + w <= n; s++)
+    {
+      double sum = 0, min = INFINITY, max = -INFINITY, mean, sxy = 0, sxx = 0, slope;
+      gboolean finite = TRUE;
+
+      for (guint i = 0; i < w; i++)
+        {
+          double v = rounds[s + i];
+          finite = finite && isfinite (v);
+          sum += v;
+          min = MIN (min, v);
+          max = MAX (max, v);
+        }
+      mean = sum / w;
+      if (!finite || mean <= 0)
+        continue;
+      for (guint i = 0; i < w; i++)
+        {
+          double dx = i - (w - 1) / 2.0;
+          sxy += dx * (rounds[s + i] - mean);
+          sxx += dx * dx;
+        }
+      slope = sxy / sxx;
+      if (max - min <= NSC_STEADY_STATE_RANGE * mean &&
+          fabs (slope) * (w - 1) <= NSC_STEADY_STATE_SLOPE * mean)
+        return (int) (s + w - 1);
+    }
+  return -1;
+}
+
+static double
+interpolate (const double *t,
+             const double *v,
+             guint         n,
+             double        at)
+{
+  guint lo = 0, hi = n - 1;
+
+  if (at <= t[0])
+    return v[0];
+  if (at >= t[n - 1])
+    return v[n - 1];
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+      if (t[mid] <= at)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return v[lo] + (v[hi] - v[lo]) * (at - t[lo]) / (t[hi] - t[lo]);
+}
+
+static gboolean
+validate_times (const char   *what,
+                const double *t,
+                guint         n,
+                GError      **error)
+{
+  for (guint i = 0; i < n; i++)
+    if (!isfinite (t[i]) || (i > 0 && t[i] <= t[i - 1]))
+      {
+        g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                     "%s sample %u is at %g s, not after the previous one: times "
+                     "must increase", what, i, t[i]);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+GArray *
+nsc_detect_throttling (const NscThermalInput *in,
+                       GError               **error)
+{
+  g_autoptr(GArray) events = NULL;
+  g_autoptr(GArray) segs = NULL;
+  g_autofree double *x = NULL;
+  double min_drop = -log (1 - NSC_THROTTLE_MIN_DROP);
+  guint n;
+
+  g_return_val_if_fail (in != NULL, NULL);
+  g_return_val_if_fail (in->n == 0 || (in->t_s != NULL && in->bps != NULL), NULL);
+  g_return_val_if_fail (in->n_temp == 0 || (in->temp_t_s != NULL && in->celsius != NULL), NULL);
+  g_return_val_if_fail (in->n_thresholds == 0 || in->thresholds_c != NULL, NULL);
+  g_return_val_if_fail (in->n_transitions == 0 || in->transitions_s != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  n = in->n;
+  if (n < THROTTLE_MIN_SAMPLES)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "Only %u speed samples: at least %u are needed to see throttling; "
+                   "run the thermal test longer", n, THROTTLE_MIN_SAMPLES);
+      return NULL;
+    }
+  if (!validate_times ("Speed", in->t_s, n, error) ||
+      !validate_times ("Temperature", in->temp_t_s, in->n_temp, error))
+    return NULL;
+  for (guint i = 0; i < n; i++)
+    if (!isfinite (in->bps[i]) || in->bps[i] <= 0)
+      {
+        g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                     "Speed sample %u is %g B/s: every sample needs a positive speed",
+                     i, in->bps[i]);
+        return NULL;
+      }
+  for (guint i = 0; i < in->n_temp; i++)
+    if (!isfinite (in->celsius[i]))
+      {
+        g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                     "Temperature sample %u is not a number", i);
+        return NULL;
+      }
+
+  events = g_array_new (FALSE, FALSE, sizeof (NscThrottleEvent));
+  x = filtered_log_speeds (in->bps, n);
+  segs = segment (x, n);
+
+  for (guint j = 1; j < segs->len; j++)
+    {
+      const Segment *prev = &g_array_index (segs, Segment, j - 1);
+      const Segment *cur = &g_array_index (segs, Segment, j);
+      double va = exp (prev->level), vb = exp (cur->level);
+      double tb, best = INFINITY;
+      NscThrottleEvent ev;
+      guint b = cur->start;
+
+      if (prev->level - cur->level < min_drop || !is_local_step (segs, j, x, min_drop))
+        continue;
+
+      /* When the step happened: the straddling sample's speed says where. */
+      tb = b >= 2 ? in->t_s[b - 2] : in->t_s[0] - (in->t_s[1] - in->t_s[0]);
+      for (guint i = b - 1; i <= b; i++)
+        {
+          double start = i > 0 ? in->t_s[i - 1] : in->t_s[0] - (in->t_s[1] - in->t_s[0]);
+          tb += boundary_share (in->bps[i], va, vb, FALSE) * (in->t_s[i] - start);
+        }
+
+      ev.t_s = tb;
+      ev.bps_before = va;
+      ev.bps_after = vb;
+      ev.celsius = in->n_temp > 0 ? interpolate (in->temp_t_s, in->celsius, in->n_temp, tb) : NAN;
+      ev.threshold_celsius = NAN;
+      ev.cause = NSC_THROTTLE_CAUSE_THRESHOLD;
+
+      /* An upward crossing of a known threshold near the step, the nearest one. */
+      for (guint k = 0; k < in->n_thresholds; k++)
+        for (guint i = 1; i < in->n_temp; i++)
+          {
+            double thr = in->thresholds_c[k], c0 = in->celsius[i - 1], c1 = in->celsius[i];
+            double tc;
+
+            if (!(c0 < thr && c1 >= thr))
+              continue;
+            tc = in->temp_t_s[i - 1] +
+                 (in->temp_t_s[i] - in->temp_t_s[i - 1]) * (thr - c0) / (c1 - c0);
+            if (fabs (tc - tb) <= NSC_THROTTLE_COINCIDENCE_S && fabs (tc - tb) < best)
+              {
+                best = fabs (tc - tb);
+                ev.threshold_celsius = thr;
+              }
+          }
+      if (isfinite (best))
+        {
+          g_array_append_val (events, ev);
+          continue;
+        }
+
+      for (guint k = 0; k < in->n_transitions; k++)
+        if (fabs (in->transitions_s[k] - tb) <= NSC_THROTTLE_COINCIDENCE_S)
+          {
+            ev.cause = NSC_THROTTLE_CAUSE_COUNTER;
+            g_array_append_val (events, ev);
+            break;
+          }
+      if (ev.cause == NSC_THROTTLE_CAUSE_COUNTER)
+        continue;
+
+      /* Nothing known about the drive's limits: the step must come at the hottest
+       * point so far of a temperature that has risen. */
+      if (in->n_thresholds == 0 && in->n_transitions == 0 && in->n_temp > 0)
+        {
+          double lo = INFINITY, hi = -INFINITY;
+
+          for (guint i = 0; i < in->n_temp && in->temp_t_s[i] <= tb; i++)
+            {
+              lo = MIN (lo, in->celsius[i]);
+              hi = MAX (hi, in->celsius[i]);
+            }
+          if (isfinite (lo) &&
+              ev.celsius >= hi - THROTTLE_NEAR_MAX_C &&
+              ev.celsius >= lo + THROTTLE_MIN_RISE_C)
+            {
+              ev.cause = NSC_THROTTLE_CAUSE_TEMPERATURE;
+              g_array_append_val (events, ev);
+            }
+        }
+    }
+  return g_steal_pointer (&events);
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "nsc-series.h"
+
+G_BEGIN_DECLS
+
+/* The analysis turns raw series into what a reviewer would say about them. Pure
+ * functions: no I/O, no threads, no global state; speeds in bytes/s, sizes in bytes. */
+
+/* A drop of at least this fraction (after ≤ 0.70 × before) ends the SLC cache. */
+#define NSC_SLC_MIN_DROP              0.30
+/* Neighbouring segments whose speeds differ by less than this ratio are one phase. */
+#define NSC_SEGMENT_MERGE_RATIO       1.15
+/* A write-fill series shorter than this says nothing about a cache. */
+#define NSC_WRITE_FILL_MIN_SAMPLES    10
+/* Fresh reads this much faster than settled ones are likely served by the cache. */
+#define NSC_READ_INFLATION_RATIO      1.3
+/* SNIA PTS steady state: window, data excursion and slope excursion. */
+#define NSC_STEADY_STATE_ROUNDS       5
+#define NSC_STEADY_STATE_RANGE        0.20
+#define NSC_STEADY_STATE_SLOPE        0.10
+/* A speed step down of at least this fraction may be throttling… */
+#define NSC_THROTTLE_MIN_DROP         0.25
+/* …when a threshold crossing or a thermal transition lies within this many seconds. */
+#define NSC_THROTTLE_COINCIDENCE_S    5.0
+
+typedef struct
+{
+  guint64 start_bytes;
+  guint64 end_bytes;
+  double  bps;            /* robust level of the phase (outliers ignored) */
+} NscPhase;
+
+typedef struct
+{
+  gboolean  has_cache;
+  guint64   cache_bytes;    /* where the first sustained drop begins; 0 without a cache */
+  double    in_cache_bps;   /* 0 without a cache */
+  double    post_cache_bps; /* 0 without a cache */
+  double    average_bps;    /* total bytes / total time, outliers included */
+  guint64   total_bytes;
+  NscPhase *phases;         /* in order, contiguous from 0 to total_bytes */
+  guint     n_phases;
+  char     *summary;        /* "SLC cache about 6.5 GiB at 970 MiB/s; after it 470 MiB/s" */
+} NscSlcAnalysis;
+
+/**
+ * nsc_analyze_write_fill:
+ * @position: bytes written at the end of each sample, strictly increasing
+ * @bps: speed of each sample, > 0
+ * @n: number of samples, at least %NSC_WRITE_FILL_MIN_SAMPLES
+ *
+ * Segments the speed-vs-bytes curve of a fill (change points on log speed, after a
+ * Hampel filter removes isolated outliers) and finds the SLC cache: the part before
+ * the first sustained drop of at least %NSC_SLC_MIN_DROP.
+ *
+ * Returns: the analysis, or %NULL with @error set for input that cannot be analysed.
+ */
+NscSlcAnalysis *nsc_analyze_write_fill        (const guint64        *position,
+                                               const double         *bps,
+                                               guint                 n,
+                                               GError              **error);
+/* The same on a recorded series; samples that completed nothing (stalls) add their
+ * time to the next sample instead of being dropped. */
+NscSlcAnalysis *nsc_analyze_write_fill_series (NscSeries            *series,
+                                               GError              **error);
+void            nsc_slc_analysis_free         (NscSlcAnalysis       *analysis);
+/* {"has_cache", "cache_bytes", "in_cache_bps", "post_cache_bps", "average_bps",
+ *  "total_bytes", "phases": [{"start_bytes", "end_bytes", "bps"}], "summary"};
+ * the speeds of a missing cache are null. */
+JsonNode       *nsc_slc_analysis_to_json      (const NscSlcAnalysis *analysis);
+
+/**
+ * nsc_analyze_fast_bytes:
+ * @fast_threshold_bps: what counts as fast, e.g. the geometric mean of a fill's
+ *   in-cache and post-cache speeds
+ * @out_fast_bytes: (out): bytes written at or above the threshold from the start,
+ *   before the first sustained drop below it
+ *
+ * How much cache a drive has (again): after an idle pause, the bytes it takes fast.
+ */
+gboolean        nsc_analyze_fast_bytes        (const guint64        *position,
+                                               const double         *bps,
+                                               guint                 n,
+                                               double                fast_threshold_bps,
+                                               guint64              *out_fast_bytes,
+                                               GError              **error);
+
+/* TRUE when fresh/settled > %NSC_READ_INFLATION_RATIO. @ratio (optional) gets
+ * fresh/settled, or 0 when either speed is not a positive number. */
+gboolean        nsc_read_inflation            (double                fresh_bps,
+                                               double                settled_bps,
+                                               double               *ratio);
+/* "Read speed likely inflated by the SLC cache: 2956 MiB/s on data written 1 s
+ * earlier, 1144 MiB/s on settled data". @fresh_age_s < 0 when unknown. */
+char           *nsc_read_inflation_message    (double                fresh_bps,
+                                               double                settled_bps,
+                                               double                fresh_age_s);
+
+/* Index of the last round of the first SNIA PTS steady-state window (range ≤ 20 % of
+ * the window mean, least-squares excursion ≤ 10 %), or -1 if there is none. */
+int             nsc_steady_state              (const double         *rounds,
+                                               guint                 n);
+
+typedef enum
+{
+  NSC_THROTTLE_CAUSE_THRESHOLD,    /* the temperature crossed a known threshold */
+  NSC_THROTTLE_CAUSE_COUNTER,      /* a thermal-management transition was counted */
+  NSC_THROTTLE_CAUSE_TEMPERATURE,  /* no threshold known: the step came at the hottest
+                                    * point so far of a temperature that rose */
+} NscThrottleCause;
+
+typedef struct
+{
+  double           t_s;               /* time of the step */
+  double           bps_before;
+  double           bps_after;
+  double           celsius;           /* temperature at the step; NAN if not sampled */
+  double           threshold_celsius; /* the crossed threshold; NAN otherwise */
+  NscThrottleCause cause;
+} NscThrottleEvent;
+
+typedef struct
+{
+  const double *t_s;            /* speed samples: end time of each, increasing */
+  const double *bps;
+  guint         n;
+  const double *temp_t_s;       /* temperature samples, increasing; optional */
+  const double *celsius;
+  guint         n_temp;
+  const double *thresholds_c;   /* WCTEMP, CCTEMP, TMT1, TMT2…; optional */
+  guint         n_thresholds;
+  const double *transitions_s;  /* times at which a thermal transition count grew */
+  guint         n_transitions;
+} NscThermalInput;
+
+/**
+ * nsc_detect_throttling:
+ *
+ * Finds sustained speed steps down of at least %NSC_THROTTLE_MIN_DROP that coincide
+ * (within %NSC_THROTTLE_COINCIDENCE_S) with the temperature crossing a threshold
+ * upwards or with a thermal transition. Without thresholds and transitions, a step
+ * counts when it comes at the hottest point so far of a temperature that rose by
+ * at least 5 °C.
+ *
+ * Returns: (transfer full): an array of #NscThrottleEvent (possibly empty), or %NULL
+ *   with @error set.
+ */
+GArray         *nsc_detect_throttling         (const NscThermalInput *input,
+                                               GError               **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NscSlcAnalysis, nsc_slc_analysis_free)
+
+G_END_DECLS

@@ -1,0 +1,770 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "nsc-engine.h"
+
+#define MIB 1048576.0
+#define GIB 1073741824.0
+
+/* A piece of a synthetic curve: speed goes linearly from @from_bps to @to_bps up to
+ * @until bytes (the same for a flat piece). */
+typedef struct
+{
+  double until;
+  double from_bps;
+  double to_bps;
+} Piece;
+
+typedef struct
+{
+  GArray *position;  /* guint64 */
+  GArray *bps;       /* double */
+  double  seconds;   /* true time of the whole fill */
+} Curve;
+
+static void
+curve_free (Curve *c)
+{
+  g_array_unref (c->position);
+  g_array_unref (c->bps);
+  g_free (c);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Curve, curve_free)
+
+static double
+piece_speed (const Piece *pieces,
+             guint        k,
+             double       p)
+{
+  double start = k > 0 ? pieces[k - 1].until : 0;
+  double f = (p - start) / (pieces[k].until - start);
+
+  return pieces[k].from_bps + (pieces[k].to_bps - pieces[k].from_bps) * f;
+}
+
+/* Writes through @pieces sampled every @interval_s, each sample's speed off by a
+ * uniform ±@noise, then turns @n_outliers samples' readings to 10× or 0.1×. A step
+ * inside an interval gives that sample a speed in between, as on a real drive. */
+static Curve *
+make_fill (const Piece *pieces,
+           guint        n_pieces,
+           double       interval_s,
+           double       noise,
+           guint        n_outliers,
+           guint32      seed)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  Curve *c = g_new0 (Curve, 1);
+  double total = pieces[n_pieces - 1].until, p = 0;
+  guint k = 0;
+
+  c->position = g_array_new (FALSE, FALSE, sizeof (guint64));
+  c->bps = g_array_new (FALSE, FALSE, sizeof (double));
+  while (p < total)
+    {
+      double factor = 1 + g_rand_double_range (rand, -noise, noise);
+      double left = interval_s, p0 = p, dt;
+      guint64 pos;
+
+      while (left > 0 && p < total)
+        {
+          double v = piece_speed (pieces, k, p) * factor;
+          double to_end = (pieces[k].until - p) / v;
+          /* Ramps: small steps, so the speed follows the slope. */
+          double step = pieces[k].from_bps != pieces[k].to_bps ? MIN (left, 0.05) : left;
+
+          if (to_end <= step)
+            {
+              p = pieces[k].until;
+              left -= to_end;
+              if (k + 1 < n_pieces)
+                k++;
+            }
+          else
+            {
+              p += v * step;
+              left -= step;
+            }
+        }
+      dt = interval_s - left;
+      pos = (guint64) llround (p);
+      if (c->position->len > 0 && pos <= g_array_index (c->position, guint64, c->position->len - 1))
+        break;
+      c->seconds += dt;
+      g_array_append_val (c->position, pos);
+      {
+        double bps = (p - p0) / dt;
+        g_array_append_val (c->bps, bps);
+      }
+    }
+  for (guint i = 0; i < n_outliers; i++)
+    {
+      guint at = g_rand_int_range (rand, 0, c->bps->len);
+      g_array_index (c->bps, double, at) *= g_rand_boolean (rand) ? 10 : 0.1;
+    }
+  return c;
+}
+
+static NscSlcAnalysis *
+analyze (Curve *c)
+{
+  g_autoptr(GError) error = NULL;
+  NscSlcAnalysis *a = nsc_analyze_write_fill ((guint64 *) c->position->data,
+                                              (double *) c->bps->data,
+                                              c->position->len, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (a);
+  g_test_message ("%u samples: %s", c->position->len, a->summary);
+  return a;
+}
+
+/* |detected − truth| ≤ 5 % of the truth, and say how close it came. */
+static void
+assert_near (const char *what,
+             double      truth,
+             double      detected)
+{
+  double err = (detected - truth) / truth;
+
+  g_test_message ("%-24s truth %14.0f  detected %14.0f  error %+.2f %%",
+                  what, truth, detected, 100 * err);
+  g_assert_cmpfloat (fabs (err), <=, 0.05);
+}
+
+static void
+assert_phases_contiguous (const NscSlcAnalysis *a)
+{
+  g_assert_cmpuint (a->n_phases, >=, 1);
+  g_assert_cmpuint (a->phases[0].start_bytes, ==, 0);
+  for (guint i = 1; i < a->n_phases; i++)
+    {
+      g_assert_cmpuint (a->phases[i].start_bytes, ==, a->phases[i - 1].end_bytes);
+      g_assert_cmpuint (a->phases[i].start_bytes, <, a->phases[i].end_bytes);
+    }
+  g_assert_cmpuint (a->phases[a->n_phases - 1].end_bytes, ==, a->total_bytes);
+}
+
+static void
+assert_summary (const NscSlcAnalysis *a,
+                const char           *pattern)
+{
+  if (!g_regex_match_simple (pattern, a->summary, 0, 0))
+    g_error ("summary \"%s\" does not match /%s/", a->summary, pattern);
+}
+
+/* 000, Plextor M8Se 512 GB: ~970 MiB/s for 6.5 GiB, then ~470, sampled every 0.5 s. */
+static void
+test_fill_000 (void)
+{
+  const Piece pieces[] = {
+    { 6.5 * GIB, 970 * MIB, 970 * MIB },
+    { 512e9, 470 * MIB, 470 * MIB },
+  };
+  g_autoptr(Curve) c = make_fill (pieces, G_N_ELEMENTS (pieces), 0.5, 0.10, 12, 1);
+  g_autoptr(NscSlcAnalysis) a = analyze (c);
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *o;
+  JsonArray *phases;
+
+  g_assert_true (a->has_cache);
+  g_assert_cmpuint (a->n_phases, ==, 2);
+  assert_phases_contiguous (a);
+  assert_near ("000 cache bytes", 6.5 * GIB, a->cache_bytes);
+  assert_near ("000 in-cache B/s", 970 * MIB, a->in_cache_bps);
+  assert_near ("000 post-cache B/s", 470 * MIB, a->post_cache_bps);
+  g_assert_cmpuint (a->total_bytes, ==, g_array_index (c->position, guint64, c->position->len - 1));
+  assert_summary (a, "^SLC cache about 6\\.[3-7] GiB at 9[2-9][0-9] MiB/s; after it 4[4-9][0-9] MiB/s$");
+
+  node = nsc_slc_analysis_to_json (a);
+  o = json_node_get_object (node);
+  g_assert_true (json_object_get_boolean_member (o, "has_cache"));
+  g_assert_cmpint (json_object_get_int_member (o, "cache_bytes"), ==, (gint64) a->cache_bytes);
+  g_assert_cmpfloat (json_object_get_double_member (o, "in_cache_bps"), ==, a->in_cache_bps);
+  g_assert_cmpfloat (json_object_get_double_member (o, "post_cache_bps"), ==, a->post_cache_bps);
+  g_assert_cmpfloat (json_object_get_double_member (o, "average_bps"), ==, a->average_bps);
+  g_assert_cmpstr (json_object_get_string_member (o, "summary"), ==, a->summary);
+  phases = json_object_get_array_member (o, "phases");
+  g_assert_cmpuint (json_array_get_length (phases), ==, 2);
+  o = json_array_get_object_element (phases, 1);
+  g_assert_cmpint (json_object_get_int_member (o, "start_bytes"), ==, (gint64) a->cache_bytes);
+  g_assert_cmpint (json_object_get_int_member (o, "end_bytes"), ==, (gint64) a->total_bytes);
+  g_assert_cmpfloat (json_object_get_double_member (o, "bps"), ==, a->post_cache_bps);
+}
+
+/* 002, PNY CS3140 1 TB: 5.1 GB/s to 100 GB, ~1 GB/s, 620 MB/s over the last 15 %. */
+static void
+test_fill_002 (void)
+{
+  const Piece pieces[] = {
+    { 100e9, 5.1e9, 5.1e9 },
+    { 850e9, 1.0e9, 1.0e9 },
+    { 1000e9, 0.62e9, 0.62e9 },
+  };
+  g_autoptr(Curve) c = make_fill (pieces, G_N_ELEMENTS (pieces), 0.5, 0.10, 20, 2);
+  g_autoptr(NscSlcAnalysis) a = analyze (c);
+
+  g_assert_true (a->has_cache);
+  g_assert_cmpuint (a->n_phases, ==, 3);
+  assert_phases_contiguous (a);
+  assert_near ("002 cache bytes", 100e9, a->cache_bytes);
+  assert_near ("002 in-cache B/s", 5.1e9, a->in_cache_bps);
+  assert_near ("002 post-cache B/s", 1.0e9, a->post_cache_bps);
+  assert_near ("002 third phase start", 850e9, a->phases[2].start_bytes);
+  assert_near ("002 third phase B/s", 0.62e9, a->phases[2].bps);
+  assert_summary (a, "^SLC cache about 9[0-9] GiB at 4[6-9][0-9][0-9] MiB/s; after it 9[0-9][0-9] MiB/s; "
+                     "then 5[6-9][0-9] MiB/s for the last 1[3-4][0-9] GiB$");
+}
+
+/* 003, SM2262EN: dynamic cache, ~1.5 GB/s briefly, 1.31 GB/s until ~75 GB of a
+ * 100 GB copy, then 520 MB/s direct to TLC. The 1.5 → 1.31 change is one phase. */
+static void
+test_fill_003 (void)
+{
+  const Piece pieces[] = {
+    { 5e9, 1.5e9, 1.5e9 },
+    { 75e9, 1.31e9, 1.31e9 },
+    { 100e9, 0.52e9, 0.52e9 },
+  };
+  g_autoptr(Curve) c = make_fill (pieces, G_N_ELEMENTS (pieces), 0.5, 0.10, 6, 3);
+  g_autoptr(NscSlcAnalysis) a = analyze (c);
+
+  g_assert_true (a->has_cache);
+  g_assert_cmpuint (a->n_phases, ==, 2);
+  assert_phases_contiguous (a);
+  assert_near ("003 cache bytes", 75e9, a->cache_bytes);
+  assert_near ("003 in-cache B/s", 1.31e9, a->in_cache_bps);
+  assert_near ("003 post-cache B/s", 0.52e9, a->post_cache_bps);
+}
+
+/* 004, Crucial P1 (QLC): a cache then slow; after an idle pause ~5.5 GB is fast again. */
+static void
+test_fill_004_recovery (void)
+{
+  const Piece fill[] = {
+    { 12e9, 1.7e9, 1.7e9 },
+    { 100e9, 0.18e9, 0.18e9 },
+  };
+  const Piece after_idle[] = {
+    { 5.5e9, 1.7e9, 1.7e9 },
+    { 30e9, 0.18e9, 0.18e9 },
+  };
+  g_autoptr(Curve) c = make_fill (fill, G_N_ELEMENTS (fill), 0.5, 0.10, 8, 4);
+  g_autoptr(Curve) r = make_fill (after_idle, G_N_ELEMENTS (after_idle), 0.5, 0.10, 3, 40);
+  g_autoptr(NscSlcAnalysis) a = analyze (c);
+  g_autoptr(GError) error = NULL;
+  guint64 fast = 0;
+  double threshold;
+
+  g_assert_true (a->has_cache);
+  assert_near ("004 cache bytes", 12e9, a->cache_bytes);
+  assert_near ("004 in-cache B/s", 1.7e9, a->in_cache_bps);
+  assert_near ("004 post-cache B/s", 0.18e9, a->post_cache_bps);
+
+  threshold = sqrt (a->in_cache_bps * a->post_cache_bps);
+  g_assert_true (nsc_analyze_fast_bytes ((guint64 *) r->position->data, (double *) r->bps->data,
+                                         r->position->len, threshold, &fast, &error));
+  g_assert_no_error (error);
+  assert_near ("004 fast after idle", 5.5e9, fast);
+
+  /* All fast: everything counts; slow from the start: nothing does. */
+  g_assert_true (nsc_analyze_fast_bytes ((guint64 *) r->position->data, (double *) r->bps->data,
+                                         r->position->len, 0.01e9, &fast, &error));
+  g_assert_cmpuint (fast, ==, g_array_index (r->position, guint64, r->position->len - 1));
+  g_assert_true (nsc_analyze_fast_bytes ((guint64 *) r->position->data, (double *) r->bps->data,
+                                         r->position->len, 20e9, &fast, &error));
+  g_assert_cmpuint (fast, ==, 0);
+}
+
+/* The whole-fill average is bytes over time, so slow phases weigh by their time. */
+static void
+test_fill_average (void)
+{
+  const Piece pieces[] = {
+    { 10e9, 2e9, 2e9 },
+    { 100e9, 0.5e9, 0.5e9 },
+  };
+  g_autoptr(Curve) c = make_fill (pieces, G_N_ELEMENTS (pieces), 0.5, 0.10, 0, 5);
+  g_autoptr(NscSlcAnalysis) a = analyze (c);
+  double truth = g_array_index (c->position, guint64, c->position->len - 1) / c->seconds;
+
+  /* 10 GB in 5 s, 90 GB in 180 s: 540 MB/s, where a mean of samples gives ~505. */
+  g_assert_cmpfloat (fabs (a->average_bps - truth) / truth, <, 1e-3);
+  g_assert_cmpfloat (fabs (a->average_bps - 100e9 / 185.0) / (100e9 / 185.0), <, 0.01);
+}
+
+static void
+assert_no_cache (const Piece *pieces,
+                 guint        n_pieces,
+                 double       noise,
+                 guint        n_outliers,
+                 guint32      seed,
+                 const char  *pattern)
+{
+  g_autoptr(Curve) c = make_fill (pieces, n_pieces, 0.5, noise, n_outliers, seed);
+  g_autoptr(NscSlcAnalysis) a = analyze (c);
+  g_autoptr(JsonNode) node = nsc_slc_analysis_to_json (a);
+  JsonObject *o = json_node_get_object (node);
+
+  g_assert_false (a->has_cache);
+  g_assert_cmpuint (a->cache_bytes, ==, 0);
+  g_assert_cmpfloat (a->in_cache_bps, ==, 0);
+  assert_phases_contiguous (a);
+  assert_summary (a, pattern);
+  g_assert_false (json_object_get_boolean_member (o, "has_cache"));
+  g_assert_true (json_object_get_null_member (o, "in_cache_bps"));
+  g_assert_true (json_object_get_null_member (o, "post_cache_bps"));
+}
+
+static void
+test_fill_flat (void)
+{
+  const Piece flat[] = { { 100e9, 470 * MIB, 470 * MIB } };
+
+  /* Clean, ±10 % with outliers, ±25 % with many outliers. */
+  assert_no_cache (flat, 1, 0, 0, 6, "^No SLC cache seen: 470 MiB/s throughout$");
+  assert_no_cache (flat, 1, 0.10, 10, 7, "^No SLC cache seen: 4[6-7][0-9] MiB/s throughout$");
+  assert_no_cache (flat, 1, 0.25, 40, 8, "^No SLC cache seen: 4[5-8][0-9] MiB/s throughout$");
+}
+
+static void
+test_fill_sloping (void)
+{
+  const Piece gentle[] = { { 256e9, 500 * MIB, 420 * MIB } };
+  const Piece steep[] = { { 256e9, 600 * MIB, 300 * MIB } };
+
+  assert_no_cache (gentle, 1, 0.10, 5, 9, "^No SLC cache seen: 4[0-9][0-9] MiB/s throughout$");
+  /* Halving over the fill is not a cache either: nowhere is there a step. */
+  assert_no_cache (steep, 1, 0.10, 5, 10, "^No SLC cache seen: ");
+}
+
+/* A long dip the drive recovers from (garbage collection, say) is not a cache end. */
+static void
+test_fill_dip (void)
+{
+  const Piece dip[] = {
+    { 40e9, 470 * MIB, 470 * MIB },
+    { 42e9, 150 * MIB, 150 * MIB },
+    { 100e9, 470 * MIB, 470 * MIB },
+  };
+
+  assert_no_cache (dip, G_N_ELEMENTS (dip), 0.10, 5, 11,
+                   "^No SLC cache seen: 4[6-7][0-9] MiB/s at first; then 1[4-5][0-9] MiB/s "
+                   "for 1\\.[8-9] GiB; then 4[6-7][0-9] MiB/s for the last 5[3-5] GiB$");
+}
+
+/* A recorded series, with stalls (samples that completed nothing) whose time must
+ * still count in the average. */
+static void
+test_fill_series (void)
+{
+  const Piece pieces[] = {
+    { 6.5 * GIB, 970 * MIB, 970 * MIB },
+    { 64 * GIB, 470 * MIB, 470 * MIB },
+  };
+  g_autoptr(Curve) c = make_fill (pieces, G_N_ELEMENTS (pieces), 0.5, 0.10, 0, 12);
+  g_autoptr(NscSeries) series = nsc_series_new (100000);
+  g_autoptr(NscSlcAnalysis) a = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 prev = 0;
+  gint64 t = 0;
+  double seconds = 0;
+
+  for (guint i = 0; i < c->position->len; i++)
+    {
+      NscSample s = { 0 };
+      guint64 pos = g_array_index (c->position, guint64, i);
+
+      if (i % 100 == 50)
+        {
+          /* A 2 s stall. */
+          t += 2000000000;
+          s.t_ns = t;
+          s.duration_ns = 2000000000;
+          s.position = prev;
+          nsc_series_append (series, &s);
+          seconds += 2;
+        }
+      s.duration_ns = (gint64) llround ((pos - prev) / g_array_index (c->bps, double, i) * 1e9);
+      t += s.duration_ns;
+      s.t_ns = t;
+      s.bytes[NSC_DIR_WRITE] = pos - prev;
+      s.ios[NSC_DIR_WRITE] = 1;
+      s.position = pos;
+      nsc_series_append (series, &s);
+      seconds += s.duration_ns / 1e9;
+      prev = pos;
+    }
+  nsc_series_finish (series);
+
+  a = nsc_analyze_write_fill_series (series, &error);
+  g_assert_no_error (error);
+  g_assert_true (a->has_cache);
+  assert_near ("series cache bytes", 6.5 * GIB, a->cache_bytes);
+  assert_near ("series post-cache B/s", 470 * MIB, a->post_cache_bps);
+  g_assert_cmpfloat (fabs (a->average_bps - prev / seconds) / (prev / seconds), <, 1e-6);
+}
+
+static void
+assert_fill_error (const guint64 *position,
+                   const double  *bps,
+                   guint          n,
+                   const char    *fragment)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NscSlcAnalysis) a = nsc_analyze_write_fill (position, bps, n, &error);
+
+  g_assert_null (a);
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  if (strstr (error->message, fragment) == NULL)
+    g_error ("\"%s\" does not say \"%s\"", error->message, fragment);
+}
+
+static void
+test_fill_degenerate (void)
+{
+  guint64 pos[12];
+  double bps[12];
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NscSeries) empty = nsc_series_new (16);
+  g_autoptr(NscSlcAnalysis) a = NULL;
+  guint64 fast = 7;
+
+  for (guint i = 0; i < 12; i++)
+    {
+      pos[i] = (i + 1) * 1000000;
+      bps[i] = 2e6;
+    }
+  assert_fill_error (NULL, NULL, 0, "empty");
+  assert_fill_error (pos, bps, 5, "Only 5 samples");
+  assert_fill_error (pos, bps, 9, "Only 9 samples");
+
+  bps[3] = 0;
+  assert_fill_error (pos, bps, 12, "Sample 3 has a speed of 0");
+  bps[3] = NAN;
+  assert_fill_error (pos, bps, 12, "Sample 3 has a speed");
+  bps[3] = -1;
+  assert_fill_error (pos, bps, 12, "Sample 3 has a speed");
+  bps[3] = 2e6;
+
+  pos[6] = pos[5];
+  assert_fill_error (pos, bps, 12, "Sample 6 ends at byte 6000000, not after");
+  pos[6] = 1;
+  assert_fill_error (pos, bps, 12, "positions must increase");
+  pos[6] = 7000000;
+  pos[0] = 0;
+  assert_fill_error (pos, bps, 12, "Sample 0 ends at byte 0");
+  pos[0] = 1000000;
+
+  /* Sane now; flat. */
+  a = nsc_analyze_write_fill (pos, bps, 12, &error);
+  g_assert_no_error (error);
+  g_assert_false (a->has_cache);
+  g_assert_cmpstr (a->summary, ==, "No SLC cache seen: 1.9 MiB/s throughout");
+  g_assert_cmpfloat (fabs (a->average_bps - 2e6), <, 1e-6);
+  g_clear_pointer (&a, nsc_slc_analysis_free);
+
+  a = nsc_analyze_write_fill_series (empty, &error);
+  g_assert_null (a);
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  g_assert_false (nsc_analyze_fast_bytes (NULL, NULL, 0, 1e6, &fast, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpuint (fast, ==, 0);
+  g_clear_error (&error);
+  g_assert_false (nsc_analyze_fast_bytes (pos, bps, 12, 0, &fast, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (nsc_analyze_fast_bytes (pos, bps, 12, NAN, &fast, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  pos[4] = pos[3];
+  g_assert_false (nsc_analyze_fast_bytes (pos, bps, 12, 1e6, &fast, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  pos[4] = 5000000;
+  /* Short series are fine here: a recovery run may be short. */
+  g_assert_true (nsc_analyze_fast_bytes (pos, bps, 3, 1e6, &fast, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (fast, ==, 3000000);
+}
+
+static void
+test_read_inflation (void)
+{
+  double ratio = -1;
+  g_autofree char *msg = NULL;
+
+  g_assert_true (nsc_read_inflation (3.1e9, 1.2e9, &ratio));
+  g_assert_cmpfloat (fabs (ratio - 3.1 / 1.2), <, 1e-12);
+  g_assert_false (nsc_read_inflation (1.2e9, 1.0e9, &ratio));
+  g_assert_false (nsc_read_inflation (1.3e9, 1.0e9, &ratio));
+  g_assert_true (nsc_read_inflation (1.31e9, 1.0e9, NULL));
+  /* Faster settled reads are no inflation. */
+  g_assert_false (nsc_read_inflation (1e9, 3e9, &ratio));
+  g_assert_false (nsc_read_inflation (3e9, 0, &ratio));
+  g_assert_cmpfloat (ratio, ==, 0);
+  g_assert_false (nsc_read_inflation (NAN, 1e9, &ratio));
+  g_assert_cmpfloat (ratio, ==, 0);
+
+  msg = nsc_read_inflation_message (3.1e9, 1.2e9, 1);
+  g_assert_cmpstr (msg, ==, "Read speed likely inflated by the SLC cache: 2956 MiB/s on data "
+                            "written 1 s earlier, 1144 MiB/s on settled data");
+  g_free (msg);
+  msg = nsc_read_inflation_message (3.1e9, 1.2e9, -1);
+  g_assert_cmpstr (msg, ==, "Read speed likely inflated by the SLC cache: 2956 MiB/s on freshly "
+                            "written data, 1144 MiB/s on settled data");
+}
+
+static void
+test_steady_state (void)
+{
+  /* Falls, then settles: the first window that passes both tests is rounds 4–8
+   * (rounds 3–7 pass the range test but their fit still falls by 5.6, over 10 %). */
+  const double settling[] = { 100, 80, 60, 50, 45, 44, 43, 44, 45, 44, 43 };
+  const double constant[] = { 7, 7, 7, 7, 7, 7 };
+  /* A steady climb: every range is fine (16 of 108), every fit excursion is not. */
+  const double climbing[] = { 100, 104, 108, 112, 116, 120, 124, 128, 132 };
+  /* A flat zigzag: the fit is level, the range (30 of 112) is not. */
+  const double zigzag[] = { 100, 130, 100, 130, 100, 130, 100, 130 };
+  /* Exactly at the limits: range 20 % of the mean, fit excursion 8 % of it. */
+  const double edge[] = { 90, 110, 90, 110, 100 };
+  const double beyond[] = { 89, 111, 89, 111, 100 };
+  const double zeros[] = { 0, 0, 0, 0, 0, 0 };
+
+  g_assert_cmpint (nsc_steady_state (settling, G_N_ELEMENTS (settling)), ==, 8);
+  g_assert_cmpint (nsc_steady_state (settling, 8), ==, -1);
+  g_assert_cmpint (nsc_steady_state (constant, G_N_ELEMENTS (constant)), ==, 4);
+  g_assert_cmpint (nsc_steady_state (constant, 4), ==, -1);
+  g_assert_cmpint (nsc_steady_state (climbing, G_N_ELEMENTS (climbing)), ==, -1);
+  g_assert_cmpint (nsc_steady_state (zigzag, G_N_ELEMENTS (zigzag)), ==, -1);
+  g_assert_cmpint (nsc_steady_state (edge, G_N_ELEMENTS (edge)), ==, 4);
+  g_assert_cmpint (nsc_steady_state (beyond, G_N_ELEMENTS (beyond)), ==, -1);
+  g_assert_cmpint (nsc_steady_state (zeros, G_N_ELEMENTS (zeros)), ==, -1);
+  g_assert_cmpint (nsc_steady_state (NULL, 0), ==, -1);
+}
+
+/* 000's thermal test: full speed until 40 s, when the drive reaches 75 °C and halves
+ * its speed; at 80 °C (90 s) it falls again, to ~68 MiB/s. One sample a second. */
+typedef struct
+{
+  double t[180], bps[180], temp_t[180], celsius[180];
+} Thermal;
+
+static void
+make_thermal (Thermal *th,
+              gboolean steps,
+              gboolean heats,
+              double   heat_delay_s,
+              guint32  seed)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+
+  for (guint i = 0; i < 180; i++)
+    {
+      double t = i + 1, th_t = t - heat_delay_s, v, c;
+
+      if (!steps || t <= 40)
+        v = 940 * MIB;
+      else if (t <= 90)
+        v = 470 * MIB;
+      else
+        v = 68 * MIB;
+      if (!heats)
+        c = 50;
+      else if (th_t <= 40)
+        c = 45 + 30 * MAX (th_t, 0) / 40;
+      else if (th_t <= 90)
+        c = 75 + 5 * (th_t - 40) / 50;
+      else
+        c = 80 + 0.5 * sin (th_t / 7);
+      th->t[i] = t;
+      th->bps[i] = v * (1 + g_rand_double_range (rand, -0.1, 0.1));
+      th->temp_t[i] = t;
+      th->celsius[i] = c + g_rand_double_range (rand, -0.3, 0.3);
+    }
+  th->bps[20] *= 0.1;
+  th->bps[130] *= 10;
+}
+
+static GArray *
+throttling (const Thermal *th,
+            const double  *thresholds,
+            guint          n_thresholds,
+            const double  *transitions,
+            guint          n_transitions)
+{
+  g_autoptr(GError) error = NULL;
+  NscThermalInput in = {
+    th->t, th->bps, 180, th->temp_t, th->celsius, 180,
+    thresholds, n_thresholds, transitions, n_transitions,
+  };
+  GArray *events = nsc_detect_throttling (&in, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (events);
+  return events;
+}
+
+static void
+assert_event (GArray           *events,
+              guint             i,
+              double            t,
+              double            before,
+              double            after,
+              double            celsius,
+              NscThrottleCause  cause)
+{
+  const NscThrottleEvent *ev = &g_array_index (events, NscThrottleEvent, i);
+
+  g_test_message ("throttle %u: t %.1f s (truth %.0f), %.0f → %.0f MiB/s, %.1f °C",
+                  i, ev->t_s, t, ev->bps_before / MIB, ev->bps_after / MIB, ev->celsius);
+  g_assert_cmpfloat (fabs (ev->t_s - t), <=, 1.5);
+  g_assert_cmpfloat (fabs (ev->bps_before - before) / before, <=, 0.05);
+  g_assert_cmpfloat (fabs (ev->bps_after - after) / after, <=, 0.05);
+  g_assert_cmpfloat (fabs (ev->celsius - celsius), <=, 1.0);
+  g_assert_cmpint (ev->cause, ==, cause);
+}
+
+static void
+test_throttling (void)
+{
+  const double thresholds[] = { 80, 75 };
+  const double transitions[] = { 40.6, 90.3 };
+  const double far_transitions[] = { 20, 140 };
+  Thermal th;
+  GArray *ev;
+
+  make_thermal (&th, TRUE, TRUE, 0, 13);
+
+  ev = throttling (&th, thresholds, 2, NULL, 0);
+  g_assert_cmpuint (ev->len, ==, 2);
+  assert_event (ev, 0, 40, 940 * MIB, 470 * MIB, 75, NSC_THROTTLE_CAUSE_THRESHOLD);
+  assert_event (ev, 1, 90, 470 * MIB, 68 * MIB, 80, NSC_THROTTLE_CAUSE_THRESHOLD);
+  g_assert_cmpfloat (g_array_index (ev, NscThrottleEvent, 0).threshold_celsius, ==, 75);
+  g_assert_cmpfloat (g_array_index (ev, NscThrottleEvent, 1).threshold_celsius, ==, 80);
+  g_array_unref (ev);
+
+  ev = throttling (&th, NULL, 0, transitions, 2);
+  g_assert_cmpuint (ev->len, ==, 2);
+  assert_event (ev, 0, 40, 940 * MIB, 470 * MIB, 75, NSC_THROTTLE_CAUSE_COUNTER);
+  assert_event (ev, 1, 90, 470 * MIB, 68 * MIB, 80, NSC_THROTTLE_CAUSE_COUNTER);
+  g_assert_true (isnan (g_array_index (ev, NscThrottleEvent, 0).threshold_celsius));
+  g_array_unref (ev);
+
+  /* No thresholds known: the steps come at the peak of a rising temperature. */
+  ev = throttling (&th, NULL, 0, NULL, 0);
+  g_assert_cmpuint (ev->len, ==, 2);
+  assert_event (ev, 0, 40, 940 * MIB, 470 * MIB, 75, NSC_THROTTLE_CAUSE_TEMPERATURE);
+  assert_event (ev, 1, 90, 470 * MIB, 68 * MIB, 80, NSC_THROTTLE_CAUSE_TEMPERATURE);
+  g_array_unref (ev);
+
+  /* Transitions far from the steps explain nothing. */
+  ev = throttling (&th, NULL, 0, far_transitions, 2);
+  g_assert_cmpuint (ev->len, ==, 0);
+  g_array_unref (ev);
+
+  /* Flat speed while the temperature crosses both thresholds: no throttling. */
+  make_thermal (&th, FALSE, TRUE, 0, 14);
+  ev = throttling (&th, thresholds, 2, NULL, 0);
+  g_assert_cmpuint (ev->len, ==, 0);
+  g_array_unref (ev);
+  ev = throttling (&th, NULL, 0, NULL, 0);
+  g_assert_cmpuint (ev->len, ==, 0);
+  g_array_unref (ev);
+
+  /* Speed steps at a flat 50 °C: not thermal. */
+  make_thermal (&th, TRUE, FALSE, 0, 15);
+  ev = throttling (&th, thresholds, 2, NULL, 0);
+  g_assert_cmpuint (ev->len, ==, 0);
+  g_array_unref (ev);
+  ev = throttling (&th, NULL, 0, NULL, 0);
+  g_assert_cmpuint (ev->len, ==, 0);
+  g_array_unref (ev);
+
+  /* The temperature crosses the thresholds 20 s after each step: no coincidence. */
+  make_thermal (&th, TRUE, TRUE, 20, 16);
+  ev = throttling (&th, thresholds, 2, NULL, 0);
+  g_assert_cmpuint (ev->len, ==, 0);
+  g_array_unref (ev);
+}
+
+static void
+test_throttling_degenerate (void)
+{
+  const double t[5] = { 1, 2, 3, 4, 5 }, bps[5] = { 1, 1, 1, 1, 1 };
+  Thermal th;
+  g_autoptr(GError) error = NULL;
+  NscThermalInput in = { 0 };
+  GArray *ev;
+
+  ev = nsc_detect_throttling (&in, &error);
+  g_assert_null (ev);
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  in.t_s = t;
+  in.bps = bps;
+  in.n = 5;
+  g_assert_null (nsc_detect_throttling (&in, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  make_thermal (&th, TRUE, TRUE, 0, 17);
+  in.t_s = th.t;
+  in.bps = th.bps;
+  in.n = 180;
+  th.t[50] = th.t[49];
+  g_assert_null (nsc_detect_throttling (&in, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  th.t[50] = 51;
+  th.bps[60] = 0;
+  g_assert_null (nsc_detect_throttling (&in, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  th.bps[60] = 470 * MIB;
+  in.temp_t_s = th.temp_t;
+  in.celsius = th.celsius;
+  in.n_temp = 180;
+  th.temp_t[3] = 0;
+  g_assert_null (nsc_detect_throttling (&in, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  th.temp_t[3] = 4;
+
+  /* Speed only, no temperature at all: steps are never called thermal. */
+  in.n_temp = 0;
+  ev = nsc_detect_throttling (&in, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ev->len, ==, 0);
+  g_array_unref (ev);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/nsc/analysis/fill/000", test_fill_000);
+  g_test_add_func ("/nsc/analysis/fill/002", test_fill_002);
+  g_test_add_func ("/nsc/analysis/fill/003", test_fill_003);
+  g_test_add_func ("/nsc/analysis/fill/004-recovery", test_fill_004_recovery);
+  g_test_add_func ("/nsc/analysis/fill/average", test_fill_average);
+  g_test_add_func ("/nsc/analysis/fill/flat", test_fill_flat);
+  g_test_add_func ("/nsc/analysis/fill/sloping", test_fill_sloping);
+  g_test_add_func ("/nsc/analysis/fill/dip", test_fill_dip);
+  g_test_add_func ("/nsc/analysis/fill/series", test_fill_series);
+  g_test_add_func ("/nsc/analysis/fill/degenerate", test_fill_degenerate);
+  g_test_add_func ("/nsc/analysis/read-inflation", test_read_inflation);
+  g_test_add_func ("/nsc/analysis/steady-state", test_steady_state);
+  g_test_add_func ("/nsc/analysis/throttling", test_throttling);
+  g_test_add_func ("/nsc/analysis/throttling/degenerate", test_throttling_degenerate);
+
+  return g_test_run ();
+}
