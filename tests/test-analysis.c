@@ -195,6 +195,26 @@ test_fill_000 (void)
   g_assert_cmpfloat (json_object_get_double_member (o, "bps"), ==, a->post_cache_bps);
 }
 
+/* The same sampled every 0.1 s: over 10 000 samples, segmented in blocks first. */
+static void
+test_fill_000_fine (void)
+{
+  const Piece pieces[] = {
+    { 6.5 * GIB, 970 * MIB, 970 * MIB },
+    { 512e9, 470 * MIB, 470 * MIB },
+  };
+  g_autoptr(Curve) c = make_fill (pieces, G_N_ELEMENTS (pieces), 0.1, 0.10, 60, 21);
+  g_autoptr(NscSlcAnalysis) a = analyze (c);
+
+  g_assert_cmpuint (c->position->len, >, 10000);
+  g_assert_true (a->has_cache);
+  g_assert_cmpuint (a->n_phases, ==, 2);
+  assert_phases_contiguous (a);
+  assert_near ("000/0.1 s cache bytes", 6.5 * GIB, a->cache_bytes);
+  assert_near ("000/0.1 s in-cache B/s", 970 * MIB, a->in_cache_bps);
+  assert_near ("000/0.1 s post-cache B/s", 470 * MIB, a->post_cache_bps);
+}
+
 /* 002, PNY CS3140 1 TB: 5.1 GB/s to 100 GB, ~1 GB/s, 620 MB/s over the last 15 %. */
 static void
 test_fill_002 (void)
@@ -752,6 +772,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/nsc/analysis/fill/000", test_fill_000);
+  g_test_add_func ("/nsc/analysis/fill/000-fine", test_fill_000_fine);
   g_test_add_func ("/nsc/analysis/fill/002", test_fill_002);
   g_test_add_func ("/nsc/analysis/fill/003", test_fill_003);
   g_test_add_func ("/nsc/analysis/fill/004-recovery", test_fill_004_recovery);

@@ -17,6 +17,8 @@
 /* Change points: Gaussian cost on log speed, a penalty a little above BIC's. */
 #define PELT_MIN_SEGMENT     3
 #define PELT_PENALTY_PER_LOG 3.0
+/* Longer series are segmented on block medians first. */
+#define PELT_MAX_POINTS      4096
 #define NOISE_FLOOR          0.02   /* log-speed noise assumed at least 2 % */
 /* Segments shorter than this (except the first, which may be a small cache) are
  * blips, not phases: they join a neighbour. */
@@ -145,15 +147,19 @@ pelt (const double *x,
   double inv_var = 1.0 / (sigma * sigma);
   double beta = PELT_PENALTY_PER_LOG * log (MAX (n, 2));
   guint n_cand = 0;
+  double mean = 0;
   guint t;
 
   if (n < 2 * PELT_MIN_SEGMENT)
     return starts;
 
   for (guint i = 0; i < n; i++)
+    mean += x[i] / n;
+  for (guint i = 0; i < n; i++)
     {
-      s1[i + 1] = s1[i] + x[i];
-      s2[i + 1] = s2[i] + x[i] * x[i];
+      double v = x[i] - mean;  /* centred: the sums cancel less */
+      s1[i + 1] = s1[i] + v;
+      s2[i + 1] = s2[i] + v * v;
     }
 
 #define COST(s, t) ((s2[t] - s2[s] - (s1[t] - s1[s]) * (s1[t] - s1[s]) / ((t) - (s))) * inv_var)
@@ -268,12 +274,64 @@ absorb_blips (GArray       *segs,
     }
 }
 
+/* PELT costs O(n²) on a curve without changes, so a long series is first cut on
+ * the medians of blocks of @k samples; each change is then placed to the sample
+ * within a block either side. */
+static GArray *
+pelt_coarse (const double *x,
+             guint         n,
+             guint         k)
+{
+  guint nb = (n + k - 1) / k;
+  g_autofree double *blocks = g_new (double, nb);
+  g_autofree double *s1 = g_new0 (double, n + 1);
+  g_autofree double *s2 = g_new0 (double, n + 1);
+  GArray *starts;
+
+  for (guint i = 0; i < nb; i++)
+    blocks[i] = median_of (x, i * k, MIN (n, (i + 1) * k));
+  for (guint i = 0; i < n; i++)
+    {
+      double v = x[i] - blocks[0];
+      s1[i + 1] = s1[i] + v;
+      s2[i + 1] = s2[i] + v * v;
+    }
+#define SSE(a, b) (s2[b] - s2[a] - (s1[b] - s1[a]) * (s1[b] - s1[a]) / ((b) - (a)))
+  starts = pelt (blocks, nb);
+  for (guint j = 0; j < starts->len; j++)
+    {
+      guint *b = &g_array_index (starts, guint, j);
+      guint lo = j > 0 ? g_array_index (starts, guint, j - 1) : 0;
+      guint hi = j + 1 < starts->len ? g_array_index (starts, guint, j + 1) * k : n;
+      guint from = MAX (lo + PELT_MIN_SEGMENT, *b * k - k);
+      guint to = MIN (hi - PELT_MIN_SEGMENT, *b * k + k);
+      double best = INFINITY;
+      guint arg = *b * k;
+
+      /* lo is already in samples: the earlier starts were refined in place. */
+      for (guint c = from; c <= to; c++)
+        {
+          double v = SSE (lo, c) + SSE (c, hi);
+          if (v < best)
+            {
+              best = v;
+              arg = c;
+            }
+        }
+      *b = arg;
+    }
+#undef SSE
+  return starts;
+}
+
 /* @x: filtered log speeds. Returns Segments covering [0, n). */
 static GArray *
 segment (const double *x,
          guint         n)
 {
-  g_autoptr(GArray) starts = pelt (x, n);
+  g_autoptr(GArray) starts = n > PELT_MAX_POINTS
+                             ? pelt_coarse (x, n, (n + PELT_MAX_POINTS - 1) / PELT_MAX_POINTS)
+                             : pelt (x, n);
   GArray *segs = g_array_new (FALSE, FALSE, sizeof (Segment));
   guint prev = 0;
 
