@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "nsc-device.h"
+#include "nsc-error.h"
 
 typedef struct
 {
@@ -419,6 +420,24 @@ test_live_root (void)
   g_assert_false (nsc_device_info_is_free (d));
 }
 
+static void
+test_temperature_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) error2 = NULL;
+  g_autoptr(GError) error3 = NULL;
+  double c = -1;
+
+  g_assert_false (nsc_device_read_temperature ("/", &c, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_assert_false (nsc_device_read_temperature ("/dev/null", &c, &error2));
+  g_assert_error (error2, NSC_ERROR, NSC_ERROR_UNSUPPORTED);
+  g_assert_false (nsc_device_read_temperature ("/nonexistent/dev", &c, &error3));
+  g_assert_error (error3, NSC_ERROR, NSC_ERROR_NOT_FOUND);
+  g_assert_false (nsc_device_temperature_func ((gpointer) "/dev/null", &c));
+  g_assert_cmpfloat (c, ==, -1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -434,5 +453,6 @@ main (int    argc,
   g_test_add_func ("/nsc/device/nvme-json", test_nvme_json);
   g_test_add_func ("/nsc/device/pcie-generation", test_pcie_generation);
   g_test_add_func ("/nsc/device/live-root", test_live_root);
+  g_test_add_func ("/nsc/device/temperature-errors", test_temperature_errors);
   return g_test_run ();
 }

@@ -1171,3 +1171,11 @@ nsc_device_read_temperature (const char  *devnode,
                "%s has no temperature sensor that Linux exposes (no hwmon; not NVMe)", devnode);
   return FALSE;
 }
+
+gboolean
+nsc_device_temperature_func (gpointer  devnode,
+                             double   *celsius)
+{
+  /* Called once a second: a drive without a sensor is not news each time. */
+  return nsc_device_read_temperature (devnode, celsius, NULL);
+}

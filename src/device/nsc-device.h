@@ -132,6 +132,12 @@ gboolean       nsc_device_read_temperature (const char  *devnode,
                                             double      *celsius,
                                             GError     **error);
 
+/* The same as an NscTemperatureFunc (nsc-runner.h) for NscRunOptions.read_temperature,
+ * with the drive's node (a string that outlives the run) as @devnode. For a file
+ * target pass the whole disk's node, from nsc_device_info_for_path(). */
+gboolean       nsc_device_temperature_func (gpointer     devnode,
+                                            double      *celsius);
+
 /* PCIe generation of a sysfs link speed ("16.0 GT/s PCIe" → 4), 0 when unknown. */
 guint          nsc_pcie_generation     (const char *speed);
 

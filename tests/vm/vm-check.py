@@ -17,6 +17,7 @@ p.add_argument('--size', type=int, required=True)
 p.add_argument('--lba', type=int, required=True)
 p.add_argument('--qemu-version', required=True)
 p.add_argument('--nvme-cli', type=int, default=1)
+p.add_argument('--setpriv', type=int, default=0)
 a = p.parse_args()
 
 text = open(a.console, encoding='utf-8', errors='replace').read().replace('\r', '')
@@ -127,6 +128,21 @@ if d:
         check(st == sm.get('temperature_k'), f'SMART temperature matches nvme-cli ({st})')
         check(smart.get('critical_warning') == sm.get('critical_warning'),
               f'critical warning matches nvme-cli ({smart.get("critical_warning")})')
+
+# As an ordinary user: sysfs and hwmon facts, and the NVMe fields said to need root.
+if a.setpriv and d:
+    users = section_json('devices-user') or []
+    u = [x for x in users if x.get('name') == 'nvme0n1']
+    u = u[0] if u else {}
+    fields = {x.get('field'): x.get('reason') for x in u.get('unavailable') or []}
+    print(f'# as uid 65534: model={u.get("model")!r} firmware={u.get("firmware")!r} '
+          f'temperature={u.get("temperature_c")} ({u.get("temperature_source")}) unavailable={fields}')
+    check(u.get('model') == d.get('model') and u.get('serial') == d.get('serial')
+          and u.get('firmware') == d.get('firmware'), 'without root: identity from sysfs matches')
+    check(u.get('temperature_source') == 'hwmon' and abs((u.get('temperature_c') or 0) - 49.85) < 0.6,
+          'without root: hwmon temperature')
+    check(u.get('nvme') is None and fields.get('nvme.identify') == 'needs root'
+          and fields.get('nvme.smart') == 'needs root', 'without root: Identify and SMART listed as "needs root"')
 
 if 'devices' in sections:
     print('# guest table:')

@@ -31,10 +31,10 @@ trap 'rm -rf "$work"' EXIT
 root=$work/root
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,lib/modules}
 
-# copy_with_libs BINARY: the binary into /bin and every shared library it needs
+# copy_with_libs BINARY [NAME]: the binary into /bin and every shared library it needs
 # (ldd's answer) at the same path, the dynamic loader included.
 copy_with_libs() {
-  cp "$1" "$root/bin/"
+  cp "$1" "$root/bin/${2:-$(basename "$1")}"
   ldd "$1" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' | while read -r lib; do
     mkdir -p "$root$(dirname "$lib")"
     cp -L "$lib" "$root$lib"
@@ -42,6 +42,13 @@ copy_with_libs() {
 }
 cp "$busybox" "$root/bin/busybox"
 copy_with_libs "$cli"
+# setpriv runs the CLI as an ordinary user: what does it still learn without root?
+have_setpriv=0
+if command -v setpriv >/dev/null; then
+  # Renamed: busybox --install would put its own, smaller setpriv in its place.
+  copy_with_libs "$(command -v setpriv)" ul-setpriv
+  have_setpriv=1
+fi
 have_nvme_cli=0
 if command -v nvme >/dev/null; then
   copy_with_libs "$(command -v nvme)"
@@ -88,6 +95,9 @@ section() {
 }
 section devices-json nandscope-cli devices --json
 section devices nandscope-cli devices
+if [ $have_setpriv = 1 ]; then
+  section devices-user ul-setpriv --reuid 65534 --regid 65534 --clear-groups nandscope-cli devices --json
+fi
 if [ $have_nvme_cli = 1 ]; then
   section id-ctrl nvme id-ctrl /dev/nvme0 -o json
   section id-ns nvme id-ns /dev/nvme0n1 -o json
@@ -130,4 +140,4 @@ fi
 qemu_version=$("$qemu" --version | sed -n 's/^QEMU emulator version \([^ ]*\).*/\1/p')
 python3 "$here/vm-check.py" "$work/console.log" \
   --serial "$serial" --size "$disk_size" --lba "$lba" --qemu-version "$qemu_version" \
-  --nvme-cli "$have_nvme_cli"
+  --nvme-cli "$have_nvme_cli" --setpriv "$have_setpriv"
