@@ -134,6 +134,7 @@ echo "# QEMU exited $rc after $(( $(date +%s) - start )) s"
 if [ $rc -eq 124 ]; then
   echo "FAIL: the guest did not finish within $timeout_s s; its console:"
   tail -40 "$work/console.log"
+  cp "$work/console.log" "${G_TEST_BUILDDIR:-/tmp}/vm-nvme-console.log"
   exit 1
 fi
 
@@ -141,3 +142,10 @@ qemu_version=$("$qemu" --version | sed -n 's/^QEMU emulator version \([^ ]*\).*/
 python3 "$here/vm-check.py" "$work/console.log" \
   --serial "$serial" --size "$disk_size" --lba "$lba" --qemu-version "$qemu_version" \
   --nvme-cli "$have_nvme_cli" --setpriv "$have_setpriv"
+rc=$?
+if [ $rc -ne 0 ]; then
+  # The work folder goes away; keep the guest's console for whoever reads the failure.
+  cp "$work/console.log" "${G_TEST_BUILDDIR:-/tmp}/vm-nvme-console.log"
+  echo "# the guest's console is in ${G_TEST_BUILDDIR:-/tmp}/vm-nvme-console.log"
+fi
+exit $rc
