@@ -258,6 +258,30 @@ test_lvm_root (void)
 }
 
 static void
+test_multipath (void)
+{
+  g_autoptr(GPtrArray) devices = discover_tree ("sysfs-multipath", NSC_DISCOVER_DEFAULT);
+  NscDeviceInfo *d = find (devices, "nvme0n1");
+  g_autofree char *link = nsc_device_info_describe_link (d);
+
+  g_assert_cmpuint (devices->len, ==, 1);
+  g_assert_cmpstr (d->transport, ==, "nvme");
+  /* The head's "device" is the subsystem; facts come from it, the link and the
+   * sensor from its first controller. */
+  g_assert_cmpstr (d->model, ==, "Micron_7450_MTFDKCB960TFR");
+  g_assert_cmpstr (d->serial, ==, "MT2241ABCDEF");
+  g_assert_cmpstr (d->firmware, ==, "E2MU110");
+  g_assert_cmpstr (d->controller, ==, "nvme0");
+  g_assert_cmpuint (d->logical_block_size, ==, 4096);
+  g_assert_cmpuint (d->capacity, ==, G_GUINT64_CONSTANT (1875385008) * 512);
+  g_assert_cmpstr (link, ==, "PCIe 4.0 x2");
+  g_assert_null (d->link_warning);
+  g_assert_true (d->have_temperature);
+  g_assert_cmpfloat_with_epsilon (d->temperature_c, 38.85, 1e-9);
+  g_assert_true (nsc_device_info_is_free (d));
+}
+
+static void
 test_missing (void)
 {
   g_autoptr(GError) error = NULL;
@@ -448,6 +472,7 @@ main (int    argc,
   g_test_add_func ("/nsc/device/laptop/sata-usb", test_laptop_sata_usb);
   g_test_add_func ("/nsc/device/laptop/virtual", test_laptop_virtual);
   g_test_add_func ("/nsc/device/lvm-root", test_lvm_root);
+  g_test_add_func ("/nsc/device/multipath", test_multipath);
   g_test_add_func ("/nsc/device/missing", test_missing);
   g_test_add_func ("/nsc/device/json", test_json);
   g_test_add_func ("/nsc/device/nvme-json", test_nvme_json);

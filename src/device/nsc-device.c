@@ -447,7 +447,9 @@ fill_identity (NscDeviceInfo *info,
         {
           g_auto(GStrv) names = list_dir (devdir);
           for (guint i = 0; names[i] && !ctrl; i++)
-            if (g_str_has_prefix (names[i], "nvme") && !g_str_has_prefix (names[i], "nvme-"))
+            /* Controllers are "nvmeN"; "nvmeNnM" beside them are namespace heads. */
+            if (g_str_has_prefix (names[i], "nvme") && names[i][4]
+                && strspn (names[i] + 4, "0123456789") == strlen (names[i] + 4))
               {
                 g_autofree char *p = g_build_filename (devdir, names[i], NULL);
                 if (g_file_test (p, G_FILE_TEST_IS_DIR))

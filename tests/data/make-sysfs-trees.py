@@ -10,6 +10,7 @@ sysfs-laptop: an NVMe drive (PCIe 4.0 drive in a 3.0 slot) whose partition is /,
   a SATA disk with an ext4 partition and a swap partition, a USB disk, zram used
   as swap, a loop device held by dm-0 (mounted at /srv/vm), an unattached loop.
 sysfs-lvmroot: a virtio disk whose partition holds the LVM volume mounted at /.
+sysfs-multipath: a dual-port NVMe drive whose namespace head sits under nvme-subsys0.
 """
 import os
 import shutil
@@ -129,6 +130,34 @@ def lvmroot(root):
     disk(root, 'devices/virtual/block/dm-0', 'dm-0', '254:0', 66052096,
          extra={'dm/name': 'vg-root'})
 
-for name, fn in (('sysfs-laptop', laptop), ('sysfs-lvmroot', lvmroot)):
+def multipath(root):
+    # A dual-port NVMe drive with native multipath: the namespace head nvme0n1 lives
+    # under the subsystem, whose folder links to both controllers; the link runs at
+    # what the drive supports (no warning).
+    subsys = f'{root}/devices/virtual/nvme-subsystem/nvme-subsys0'
+    w(f'{subsys}/model', 'Micron_7450_MTFDKCB960TFR')
+    w(f'{subsys}/serial', 'MT2241ABCDEF')
+    w(f'{subsys}/firmware_rev', 'E2MU110')
+    w(f'{subsys}/iopolicy', 'numa')
+    for i, bdf in ((0, '0000:41:00.0'), (1, '0000:41:00.1')):
+        pci = f'{root}/devices/pci0000:40/0000:40:01.1/{bdf}'
+        w(f'{pci}/current_link_speed', '16.0 GT/s PCIe')
+        w(f'{pci}/current_link_width', '2')
+        w(f'{pci}/max_link_speed', '16.0 GT/s PCIe')
+        w(f'{pci}/max_link_width', '2')
+        ctrl = f'{pci}/nvme/nvme{i}'
+        w(f'{ctrl}/model', 'Micron_7450_MTFDKCB960TFR')
+        w(f'{ctrl}/serial', 'MT2241ABCDEF')
+        w(f'{ctrl}/firmware_rev', 'E2MU110')
+        w(f'{ctrl}/hwmon{i + 2}/temp1_input', '38850')
+        link(f'{ctrl}/device', rel(f'{ctrl}/device', pci))
+        link(f'{root}/class/nvme/nvme{i}', rel(f'{root}/class/nvme/nvme{i}', ctrl))
+        link(f'{subsys}/nvme{i}', rel(f'{subsys}/nvme{i}', ctrl))
+    ns = disk(root, 'devices/virtual/nvme-subsystem/nvme-subsys0/nvme0n1', 'nvme0n1', '259:0',
+              1875385008, lbs=4096, pbs=4096, extra={'nsid': '1'})
+    link(f'{ns}/device', '..')
+
+for name, fn in (('sysfs-laptop', laptop), ('sysfs-lvmroot', lvmroot),
+                 ('sysfs-multipath', multipath)):
     shutil.rmtree(name, ignore_errors=True)
     fn(name)
