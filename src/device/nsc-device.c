@@ -116,6 +116,9 @@ typedef struct
   guint major;
   guint minor;
   char *source;       /* the mount source field, e.g. "/dev/sda1" */
+  guint src_major;    /* the source node's device number, when it is one (live system) */
+  guint src_minor;
+  gboolean have_src;
   char *mountpoint;
   char *fstype;
 } MountEntry;
@@ -204,6 +207,21 @@ ctx_init (Ctx        *c,
   c->root = g_canonicalize_filename (sysfs_root, NULL);
   c->live = g_str_equal (c->root, "/sys");
   c->mounts = parse_mountinfo (mountinfo);
+  /* btrfs reports anonymous device numbers (0:N) in mountinfo, so on the running
+   * system the source node (/dev/mapper/luks-…, /dev/nvme0n1p2) is asked too. */
+  for (guint i = 0; c->live && i < c->mounts->len; i++)
+    {
+      MountEntry *m = g_ptr_array_index (c->mounts, i);
+      struct stat st;
+
+      if (m->source && g_str_has_prefix (m->source, "/dev/")
+          && stat (m->source, &st) == 0 && S_ISBLK (st.st_mode))
+        {
+          m->src_major = major (st.st_rdev);
+          m->src_minor = minor (st.st_rdev);
+          m->have_src = TRUE;
+        }
+    }
   c->swaps = parse_swaps (swaps);
 }
 
@@ -252,7 +270,8 @@ collect_usage (const Ctx     *c,
       MountEntry *m = g_ptr_array_index (c->mounts, i);
       NscMount *nm;
 
-      if (!(m->major == ma && m->minor == mi) && g_strcmp0 (m->source, devnode) != 0)
+      if (!(m->major == ma && m->minor == mi) && g_strcmp0 (m->source, devnode) != 0
+          && !(m->have_src && m->src_major == ma && m->src_minor == mi))
         continue;
       nm = g_new0 (NscMount, 1);
       nm->source = g_strdup (name);
