@@ -112,8 +112,9 @@ test_preset_quick_is_crystaldiskmark (void)
   static const char *labels[] = { "SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1" };
   g_autoptr(NscPreset) p = nsc_preset_lookup ("quick", NULL);
 
-  g_assert_cmpuint (p->steps->len, ==, 8);
-  g_assert_cmpuint (p->file_size, ==, G_GUINT64_CONSTANT (1) << 30);
+  /* CrystalDiskMark's eight tests on the fresh half, then two reads of the settled half. */
+  g_assert_cmpuint (p->steps->len, ==, 10);
+  g_assert_cmpuint (p->file_size, ==, G_GUINT64_CONSTANT (2) << 30);
   for (guint i = 0; i < 8; i++)
     {
       NscStep *s = &g_array_index (p->steps, NscStep, i);
@@ -122,7 +123,46 @@ test_preset_quick_is_crystaldiskmark (void)
       g_assert_cmpstr (s->job.label, ==, labels[i % 4]);
       g_assert_cmpstr (derived, ==, labels[i % 4]);
       g_assert_cmpuint (s->job.read_percent, ==, i < 4 ? 100 : 0);
+      g_assert_cmpfloat (s->offset_pct, ==, 0.5);
+      g_assert_cmpfloat (s->span_pct, ==, 0.5);
+      g_assert_cmpstr (s->analysis, ==, i < 4 ? "fresh-read" : "");
     }
+  for (guint i = 8; i < 10; i++)
+    {
+      NscStep *s = &g_array_index (p->steps, NscStep, i);
+
+      g_assert_cmpstr (s->analysis, ==, "settled-read");
+      g_assert_cmpuint (s->job.read_percent, ==, 100);
+      g_assert_cmpuint (s->job.region_offset, ==, 0);
+      g_assert_cmpfloat (s->span_pct, ==, 0.5);
+    }
+}
+
+static void
+test_preset_suite (void)
+{
+  g_autoptr(NscPreset) review = nsc_preset_lookup ("review", NULL);
+  g_autoptr(NscPreset) quick = nsc_preset_lookup ("quick", NULL);
+  g_autoptr(NscPreset) fill = nsc_preset_lookup ("write-fill", NULL);
+  g_autoptr(GError) error = NULL;
+  static const char nested[] = "{\"name\":\"x\",\"include\":[\"review\"]}";
+  static const char missing[] = "{\"name\":\"x\",\"include\":[\"nope\"]}";
+
+  /* A suite is its parts in order. */
+  g_assert_cmpuint (review->steps->len, >, quick->steps->len + fill->steps->len);
+  g_assert_cmpstr (g_array_index (review->steps, NscStep, 0).job.label, ==, "SEQ1M Q8T1");
+  g_assert_cmpstr (g_array_index (review->steps, NscStep, review->steps->len - 1).analysis, ==,
+                   "write-fill");
+  g_assert_null (nsc_preset_new_from_data (nested, strlen (nested), &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (nsc_preset_new_from_data (missing, strlen (missing), &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND);
+
+  /* The write-fill measures fresh space: no test file written first, all the free space. */
+  g_assert_false (fill->prepare);
+  g_assert_cmpuint (fill->file_size, ==, NSC_TARGET_SIZE_FREE);
+  g_assert_true (fill->destructive);
 }
 
 static void
@@ -139,6 +179,10 @@ test_preset_errors (void)
     "{\"name\":\"x\",\"steps\":[{\"time\":5}]}",
     "{\"name\":\"x\",\"runs\":1.5,\"steps\":[{}]}",
     "{\"name\":\"x\",\"steps\":[{}]",
+    "{\"name\":\"x\",\"steps\":[{\"span\":\"150%\"}]}",
+    "{\"name\":\"x\",\"steps\":[{\"offset\":\"x%\"}]}",
+    "{\"name\":\"x\",\"steps\":[{\"kind\":\"surface\"}]}",
+    "{\"name\":\"x\",\"include\":\"quick\"}",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
@@ -188,6 +232,7 @@ main (int    argc,
   g_test_add_func ("/nsc/preset/builtin", test_presets_builtin);
   g_test_add_func ("/nsc/preset/quick", test_preset_quick_is_crystaldiskmark);
   g_test_add_func ("/nsc/preset/errors", test_preset_errors);
+  g_test_add_func ("/nsc/preset/suite", test_preset_suite);
   g_test_add_func ("/nsc/device/mountinfo", test_mountinfo);
   return g_test_run ();
 }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nsc-cli-devices.h"
 #include "nsc-device-safety.h"
 #include "nsc-engine.h"
 
@@ -46,6 +47,7 @@ print_usage (FILE *out)
   fputs ("Usage:\n"
          "  nandscope-cli run --target DIR|FILE|DEVICE [--preset NAME | JOB OPTIONS] [OPTIONS]\n"
          "  nandscope-cli list-presets\n"
+         "  nandscope-cli devices [--json]\n"
          "  nandscope-cli --version\n"
          "\n"
          "Run options:\n"
@@ -58,6 +60,8 @@ print_usage (FILE *out)
          "  --time DURATION        length of every timed test, e.g. 5s, 500ms, 2m\n"
          "  --size SIZE            test file size, e.g. 1g, 512m (file targets)\n"
          "  --idle DURATION        idle time before every test but the first\n"
+         "  --max-idle DURATION    cut the idle steps of a preset to at most this long\n"
+         "  --span SIZE            cover at most this much of the target in every test\n"
          "  --backend NAME         auto (default), io_uring, psync or null\n"
          "  --units mib|mb         MiB/s (binary, default) or MB/s (decimal, as CrystalDiskMark)\n"
          "  --quiet                no progress line\n"
@@ -92,7 +96,9 @@ typedef struct
   guint     runs;
   gint64    time_ns;
   guint64   size;
+  guint64   span;
   gint64    idle_ns;
+  gint64    max_idle_ns;
   NscBackend backend;
   gboolean  quiet;
   gboolean  no_tmpfile;
@@ -271,9 +277,21 @@ parse_run_args (int       argc,
         }
       else if (IS ("--span"))
         {
-          if (!nsc_parse_size (value, &a->job.region_length, error))
+          if (!nsc_parse_size (value, &a->span, error))
             return FALSE;
-          a->have_job = TRUE;
+          if (a->span == 0)
+            {
+              g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                                   "--span must be larger than zero");
+              return FALSE;
+            }
+        }
+      else if (IS ("--max-idle"))
+        {
+          if (!nsc_parse_duration (value, &a->max_idle_ns, error))
+            return FALSE;
+          if (a->max_idle_ns <= 0)
+            a->max_idle_ns = 1;
         }
       else if (IS ("--bytes"))
         {
@@ -322,6 +340,7 @@ parse_run_args (int       argc,
     }
   if (a->have_job)
     {
+      a->job.region_length = a->span;
       if (!a->bs_set)
         a->job.block_size = a->job.pattern == NSC_PATTERN_RANDOM ? 4096 : 1 << 20;
       if ((a->job.bytes || a->job.once) && a->time_ns == 0)
@@ -418,6 +437,91 @@ typedef struct
 } Row;
 
 static void
+print_surface (const NscStepResult *sr)
+{
+  double min = G_MAXDOUBLE, max = 0, sum = 0;
+  guint n = 0;
+
+  for (guint i = 0; i < sr->runs->len; i++)
+    {
+      const NscJobResult *j = g_ptr_array_index (sr->runs, i);
+      double bw = j->dir[0].bw_bps + j->dir[1].bw_bps;
+
+      min = MIN (min, bw);
+      max = MAX (max, bw);
+      sum += bw;
+      n++;
+    }
+  if (n)
+    printf ("\n%s: %u places, %.1f MiB/s lowest, %.1f average, %.1f highest\n",
+            sr->step.job.label, n, min / 1048576.0, sum / n / 1048576.0, max / 1048576.0);
+}
+
+/* The sentences of the analysis that stand on their own. */
+static void
+print_analysis (NscRunResult *r)
+{
+  JsonObject *a;
+
+  for (guint i = 0; i < r->steps->len; i++)
+    {
+      NscStepResult *sr = g_ptr_array_index (r->steps, i);
+      if (sr->step.kind == NSC_STEP_SURFACE)
+        print_surface (sr);
+    }
+
+  if (r->analysis == NULL || !JSON_NODE_HOLDS_OBJECT (r->analysis))
+    return;
+  a = json_node_get_object (r->analysis);
+  if (json_object_has_member (a, "slc"))
+    {
+      JsonObject *slc = json_object_get_object_member (a, "slc");
+      printf ("\nWrite-fill: %s\n", json_object_has_member (slc, "summary")
+              ? json_object_get_string_member (slc, "summary")
+              : json_object_get_string_member_with_default (slc, "error", "not analysed"));
+    }
+  if (json_object_has_member (a, "slc_second_pass"))
+    {
+      JsonObject *slc = json_object_get_object_member (a, "slc_second_pass");
+      printf ("Second pass: %s\n", json_object_has_member (slc, "summary")
+              ? json_object_get_string_member (slc, "summary")
+              : json_object_get_string_member_with_default (slc, "error", "not analysed"));
+    }
+  if (json_object_has_member (a, "mixed"))
+    {
+      JsonObject *m = json_object_get_object_member (a, "mixed");
+      if (json_object_has_member (m, "sequential"))
+        printf ("\nMixed, sequential: mean of the points %.1f MiB/s\n",
+                json_object_get_double_member (json_object_get_object_member (m, "sequential"),
+                                               "mean_bps") / 1048576.0);
+      if (json_object_has_member (m, "random"))
+        printf ("Mixed, random: mean of the points %.1f MiB/s\n",
+                json_object_get_double_member (json_object_get_object_member (m, "random"),
+                                               "mean_bps") / 1048576.0);
+    }
+  if (json_object_has_member (a, "trim_latency"))
+    {
+      JsonObject *t = json_object_get_object_member (a, "trim_latency");
+      printf ("\nAfter TRIM: worst read latency %.1f ms; reads stalled for %.1f s\n",
+              json_object_get_int_member (t, "worst_latency_ns") / 1e6,
+              json_object_get_int_member (t, "stall_ns") / 1e9);
+    }
+  if (json_object_has_member (a, "cache_recovery"))
+    {
+      JsonArray *pts = json_object_get_array_member (json_object_get_object_member (a, "cache_recovery"), "points");
+      for (guint i = 0; i < json_array_get_length (pts); i++)
+        {
+          JsonObject *p = json_array_get_object_element (pts, i);
+          if (json_object_get_null_member (p, "fast_bytes"))
+            continue;
+          printf ("After %.0f s idle: %.2f GiB fast again\n",
+                  json_object_get_int_member (p, "idle_before_ns") / 1e9,
+                  json_object_get_int_member (p, "fast_bytes") / 1073741824.0);
+        }
+    }
+}
+
+static void
 print_table (NscRunResult *r,
              const char   *units)
 {
@@ -436,7 +540,7 @@ print_table (NscRunResult *r,
       const NscJobResult *head = nsc_step_result_headline (sr);
       Row *row = NULL;
 
-      if (sr->step.kind != NSC_STEP_JOB || head == NULL)
+      if (sr->step.kind != NSC_STEP_JOB || sr->skipped || head == NULL)
         continue;
       backend = nsc_backend_to_string (head->backend);
       for (guint j = 0; j < rows->len; j++)
@@ -489,6 +593,8 @@ print_table (NscRunResult *r,
       for (guint k = 0; k < 6; k++)
         g_free (cells[k]);
     }
+
+  print_analysis (r);
 
   for (guint i = 0; i < r->warnings->len; i++)
     {
@@ -595,6 +701,8 @@ cmd_run (int    argc,
   opts.runs = args.runs;
   opts.time_ns = args.time_ns;
   opts.idle_ns = args.idle_ns;
+  opts.max_idle_ns = args.max_idle_ns;
+  opts.span_cap = args.have_job ? 0 : args.span;
   opts.backend = args.backend;
   opts.destroy_data = args.destroy_data;
   opts.no_tmpfile = args.no_tmpfile;
@@ -657,7 +765,9 @@ cmd_list_presets (void)
 {
   g_auto(GStrv) names = nsc_preset_list_names ();
 
-  printf ("%-12s %-10s %-12s %s\n", "Name", "Duration", "Destroys", "Description");
+  /* What a preset destroys when its target is a block device; a test file in a
+   * folder never touches anything else. */
+  printf ("%-17s %-11s %-14s %s\n", "Name", "Duration", "On a device", "Description");
   for (guint i = 0; names[i]; i++)
     {
       g_autoptr(GError) error = NULL;
@@ -670,7 +780,8 @@ cmd_list_presets (void)
           return 1;
         }
       dur = nsc_format_duration (nsc_preset_estimate_ns (p, p->runs, p->time_ns));
-      printf ("%-12s %-10s %-12s %s: %s\n", p->name, dur, p->destructive ? "device data" : "nothing",
+      printf ("%-17s %-11s %-14s %s: %s\n", p->name, dur,
+              p->destructive ? "whole device" : nsc_preset_writes (p) ? "device data" : "nothing",
               p->title, p->description);
     }
   return 0;
@@ -713,7 +824,10 @@ main (int    argc,
     }
   if (g_str_equal (argv[1], "list-presets"))
     return cmd_list_presets ();
+  if (g_str_equal (argv[1], "devices"))
+    return nsc_cli_devices (argc - 2, argv + 2);
 
-  fail_line ("Unknown command “%s”; the commands are run and list-presets (see --help)", argv[1]);
+  fail_line ("Unknown command “%s”; the commands are run, list-presets and devices (see --help)",
+             argv[1]);
   return EXIT_USAGE;
 }

@@ -985,7 +985,7 @@ nsc_job_run (NscTarget      *target,
 
       wake = phase == PHASE_RAMP ? measure_start : MIN (next_sample, deadline);
       if (run.job.sample_bytes > 0)
-        wake = MIN (wake, now + 20 * G_GINT64_CONSTANT (1000000));
+        wake = MIN (wake, now + 10 * G_GINT64_CONSTANT (1000000));
       if (phase == PHASE_STOP)
         wake = now + WAIT_SLICE_NS;
       if (run.running > 0)

@@ -65,6 +65,36 @@ bad:
   return FALSE;
 }
 
+/* A size, or a share of the target such as "50%". */
+static gboolean
+get_size_or_share (JsonObject  *obj,
+                   const char  *member,
+                   guint64     *out,
+                   double      *share,
+                   GError     **error)
+{
+  const char *s = NULL;
+  JsonNode *node = json_object_get_member (obj, member);
+
+  if (node && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    s = json_node_get_string (node);
+  if (s && g_str_has_suffix (s, "%"))
+    {
+      char *end = NULL;
+      double v = g_ascii_strtod (s, &end);
+
+      if (end == s || *end != '%' || end[1] != '\0' || !(v >= 0 && v <= 100))
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       "“%s” must be a size or a share from 0%% to 100%%", member);
+          return FALSE;
+        }
+      *share = v / 100.0;
+      return TRUE;
+    }
+  return get_size (obj, member, out, error);
+}
+
 static gboolean
 get_duration (JsonObject  *obj,
               const char  *member,
@@ -188,9 +218,11 @@ parse_step (JsonObject  *obj,
     }
   else if (!get_size (obj, "bs", &step->job.block_size, error))
     return FALSE;
+  step->offset_pct = step->span_pct = -1;
   if ((s = get_string (obj, "span")) && g_str_equal (s, "all"))
     step->job.region_length = 0;
-  else if (!get_size (obj, "span", &step->job.region_length, error))
+  else if (!get_size_or_share (obj, "span", &step->job.region_length, &step->span_pct, error)
+           || !get_size_or_share (obj, "offset", &step->job.region_offset, &step->offset_pct, error))
     return FALSE;
 
   if (!get_uint (obj, "points", 10000, &step->points, error)
@@ -199,7 +231,8 @@ parse_step (JsonObject  *obj,
       || !get_uint (obj, "qd", NSC_JOB_MAX_QUEUE_DEPTH, &step->job.queue_depth, error)
       || !get_uint (obj, "threads", NSC_JOB_MAX_WORKERS, &step->job.workers, error)
       || !get_uint (obj, "mix", 100, &step->job.read_percent, error)
-      || !get_size (obj, "offset", &step->job.region_offset, error)
+      || !get_bool (obj, "no_prefill", &step->no_prefill, error)
+      || !get_bool (obj, "skip_unaligned", &step->skip_unaligned, error)
       || !get_size (obj, "size", &step->job.bytes, error)
       || !get_bool (obj, "once", &step->job.once, error)
       || !get_bool (obj, "shared", &step->job.shared_region, error)
@@ -221,10 +254,13 @@ parse_step (JsonObject  *obj,
   return TRUE;
 }
 
-NscPreset *
-nsc_preset_new_from_data (const char  *data,
-                          gsize        length,
-                          GError     **error)
+static NscPreset *preset_lookup (const char *name, gboolean allow_include, GError **error);
+
+static NscPreset *
+preset_new_from_data (const char  *data,
+                      gsize        length,
+                      gboolean     allow_include,
+                      GError     **error)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(NscPreset) preset = g_new0 (NscPreset, 1);
@@ -276,7 +312,40 @@ nsc_preset_new_from_data (const char  *data,
   if (preset->runs == 0)
     preset->runs = 1;
 
+  preset->steps = g_array_new (FALSE, TRUE, sizeof (NscStep));
+
+  /* A suite is other presets in order ("include"), then its own steps, if any. */
+  if (json_object_has_member (root, "include"))
+    {
+      JsonNode *inc = json_object_get_member (root, "include");
+
+      if (!allow_include || !JSON_NODE_HOLDS_ARRAY (inc))
+        {
+          g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                               allow_include ? "“include” must be an array of preset names"
+                                             : "An included preset cannot include others");
+          return NULL;
+        }
+      for (guint i = 0; i < json_array_get_length (json_node_get_array (inc)); i++)
+        {
+          JsonNode *n = json_array_get_element (json_node_get_array (inc), i);
+          g_autoptr(NscPreset) part = NULL;
+
+          if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+            {
+              g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                                   "“include” must be an array of preset names");
+              return NULL;
+            }
+          if (!(part = preset_lookup (json_node_get_string (n), FALSE, error)))
+            return NULL;
+          g_array_append_vals (preset->steps, part->steps->data, part->steps->len);
+        }
+    }
+
   steps_node = json_object_get_member (root, "steps");
+  if (steps_node == NULL && preset->steps->len > 0)
+    return g_steal_pointer (&preset);
   if (steps_node == NULL || !JSON_NODE_HOLDS_ARRAY (steps_node)
       || json_array_get_length (json_node_get_array (steps_node)) == 0)
     {
@@ -285,7 +354,6 @@ nsc_preset_new_from_data (const char  *data,
       return NULL;
     }
   steps = json_node_get_array (steps_node);
-  preset->steps = g_array_new (FALSE, TRUE, sizeof (NscStep));
 
   for (guint i = 0; i < json_array_get_length (steps); i++)
     {
@@ -311,18 +379,30 @@ nsc_preset_new_from_data (const char  *data,
   return g_steal_pointer (&preset);
 }
 
+NscPreset *
+nsc_preset_new_from_data (const char  *data,
+                          gsize        length,
+                          GError     **error)
+{
+  return preset_new_from_data (data, length, TRUE, error);
+}
+
 char **
 nsc_preset_list_names (void)
 {
   g_auto(GStrv) names = NULL;
   GPtrArray *out = g_ptr_array_new ();
   /* The CrystalDiskMark-compatible set first: it is what a new user runs. */
-  static const char *first[] = { "quick" };
+  static const char *first[] = {
+    "quick", "quick-nvme", "quick-random", "seq-qd", "rnd-qd", "bs-sweep", "bs-sweep-classic",
+    "mixed", "write-fill", "write-fill-twice", "cache-recovery", "degradation", "fill-state",
+    "trim-latency", "response-time", "workers", "thermal", "surface", "review", NULL,
+  };
 
   ensure_resources ();
   names = g_resources_enumerate_children (PRESET_PATH, 0, NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (first); i++)
+  for (guint i = 0; first[i]; i++)
     {
       g_autofree char *file = g_strconcat (first[i], ".json", NULL);
       if (names && g_strv_contains ((const char * const *) names, file))
@@ -336,23 +416,22 @@ nsc_preset_list_names (void)
       if (!g_str_has_suffix (names[i], ".json"))
         continue;
       name = g_strndup (names[i], strlen (names[i]) - 5);
-      if (!g_strv_contains (first, name))
+      if (!g_strv_contains ((const char * const *) first, name))
         g_ptr_array_add (out, g_steal_pointer (&name));
     }
   g_ptr_array_add (out, NULL);
   return (char **) g_ptr_array_free (out, FALSE);
 }
 
-NscPreset *
-nsc_preset_lookup (const char  *name,
-                   GError     **error)
+static NscPreset *
+preset_lookup (const char  *name,
+               gboolean     allow_include,
+               GError     **error)
 {
   g_autofree char *path = NULL;
   g_autoptr(GBytes) bytes = NULL;
   gsize len;
   const char *data;
-
-  g_return_val_if_fail (name != NULL, NULL);
 
   ensure_resources ();
   path = g_strconcat (PRESET_PATH, name, ".json", NULL);
@@ -366,7 +445,15 @@ nsc_preset_lookup (const char  *name,
       return NULL;
     }
   data = g_bytes_get_data (bytes, &len);
-  return nsc_preset_new_from_data (data, len, error);
+  return preset_new_from_data (data, len, allow_include, error);
+}
+
+NscPreset *
+nsc_preset_lookup (const char  *name,
+                   GError     **error)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+  return preset_lookup (name, TRUE, error);
 }
 
 NscPreset *
@@ -386,6 +473,7 @@ nsc_preset_new_single (const NscJob *job)
   step.kind = NSC_STEP_JOB;
   step.job = *job;
   step.time_is_set = TRUE;
+  step.offset_pct = step.span_pct = -1;
   g_array_append_val (preset->steps, step);
   return preset;
 }

@@ -25,6 +25,10 @@ typedef struct
   gboolean    time_is_set;  /* JOB: the step names its own duration */
   gboolean    min_block;    /* block size: the target's smallest direct-I/O unit */
   guint       points;       /* SURFACE: positions measured across the region */
+  double      offset_pct;   /* region given as shares of the target (< 0: not) */
+  double      span_pct;
+  gboolean    no_prefill;   /* reads meet whatever is there (after a TRIM, on purpose) */
+  gboolean    skip_unaligned; /* a block size the target cannot do skips the step */
   char        analysis[32]; /* what the run analysis makes of it: "write-fill", "settled-read", … */
 } NscStep;
 

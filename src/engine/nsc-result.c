@@ -44,6 +44,7 @@ nsc_run_result_free (NscRunResult *r)
   g_ptr_array_unref (r->warnings);
   g_free (r->error);
   g_clear_pointer (&r->device, json_node_unref);
+  g_clear_pointer (&r->analysis, json_node_unref);
   g_free (r);
 }
 
@@ -341,6 +342,11 @@ add_step (JsonBuilder         *b,
     }
   json_builder_set_member_name (b, "completed");
   json_builder_add_boolean_value (b, s->completed);
+  if (s->skipped)
+    {
+      json_builder_set_member_name (b, "skipped");
+      json_builder_add_boolean_value (b, TRUE);
+    }
   if (s->error)
     {
       json_builder_set_member_name (b, "error");
@@ -368,6 +374,8 @@ add_step (JsonBuilder         *b,
   add_int (b, "bytes_written_since", (gint64) s->bytes_written_since);
   json_builder_set_member_name (b, "span_clamped");
   json_builder_add_boolean_value (b, s->span_clamped);
+  json_builder_set_member_name (b, "fresh_data");
+  json_builder_add_boolean_value (b, s->fresh_data);
   json_builder_end_object (b);
 
   if (s->step.kind == NSC_STEP_TRIM || s->step.kind == NSC_STEP_FILL)
@@ -503,8 +511,13 @@ nsc_run_result_to_json (const NscRunResult *r)
   json_builder_end_array (b);
 
   json_builder_set_member_name (b, "analysis");
-  json_builder_begin_object (b);
-  json_builder_end_object (b);
+  if (r->analysis)
+    json_builder_add_value (b, json_node_copy (r->analysis));
+  else
+    {
+      json_builder_begin_object (b);
+      json_builder_end_object (b);
+    }
 
   json_builder_set_member_name (b, "warnings");
   json_builder_begin_array (b);

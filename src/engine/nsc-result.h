@@ -33,12 +33,14 @@ typedef struct
   gint64     data_age_ns;        /* reads: since the newest write to their region; -1 none */
   guint64    bytes_written_since; /* reads: written to the target after that write */
   gboolean   span_clamped;       /* the region was cut to the target or to --span */
+  gboolean   fresh_data;         /* reads met data written less than a minute before */
   guint64    trimmed_bytes;      /* TRIM steps */
   const char *trim_method;
   gint64     duration_ns;        /* idle, fill and TRIM steps */
   GArray    *temperature;        /* NscTempSample */
   gboolean   started;
   gboolean   completed;
+  gboolean   skipped;            /* not run: the target cannot do it (a warning says why) */
   char      *error;
 } NscStepResult;
 
@@ -67,6 +69,7 @@ typedef struct
   gboolean    cancelled;
   char       *error;
   JsonNode   *device;            /* facts about the drive, set by the caller, or NULL */
+  JsonNode   *analysis;          /* set by nsc_run_result_analyze (), or NULL */
 } NscRunResult;
 
 NscRunResult        *nsc_run_result_new        (void);

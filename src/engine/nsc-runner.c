@@ -4,6 +4,7 @@
 #include <poll.h>
 
 #include "nsc-error.h"
+#include "nsc-run-analysis.h"
 #include "nsc-runner.h"
 #include "nsc-units.h"
 
@@ -287,6 +288,8 @@ dispatch_events (gpointer data)
             g_thread_join (g_steal_pointer (&self->thread));
             self->result->duration_ns = nsc_now_ns () - self->started_ns;
             self->result->cancelled = g_cancellable_is_cancelled (self->cancellable);
+            /* Partial runs too: what was measured is analysed for what it is. */
+            nsc_run_result_analyze (self->result);
             if (ev->error)
               {
                 if (!g_error_matches (ev->error, NSC_ERROR, NSC_ERROR_CANCELLED))
@@ -517,6 +520,11 @@ resolve_job (NscRunner      *self,
   *job = step->job;
   if (step->min_block)
     job->block_size = MAX (nsc_target_get_dio_offset_align (target), 512u);
+  if (step->offset_pct >= 0)
+    job->region_offset = (guint64) (size * step->offset_pct);
+  if (step->span_pct >= 0)
+    job->region_length = (guint64) (size * step->span_pct);
+  job->region_offset -= job->region_offset % MAX (job->block_size, (guint64) nsc_target_get_dio_offset_align (target));
 
   if (job->region_offset >= size)
     {
@@ -555,6 +563,12 @@ resolve_job (NscRunner      *self,
                      : step->time_is_set ? job->time_ns : self->time_ns;
       if (job->bytes && self->span_cap && job->bytes > self->span_cap)
         job->bytes = self->span_cap;
+    }
+  /* A curve over data written wants a few hundred points, however small the span. */
+  if (job->sample_bytes)
+    {
+      guint64 amount = job->bytes ? job->bytes : job->region_length;
+      job->sample_bytes = MIN (job->sample_bytes, MAX (amount / 256, (guint64) job->block_size));
     }
   return TRUE;
 }
@@ -617,7 +631,25 @@ run_job_step (NscRunner      *self,
   sr->step.job.time_ns = job.time_ns;
   sr->step.job.block_size = job.block_size;
 
-  if (!prepare_reads (self, target, index, &job, sr, error))
+  if (step->skip_unaligned && job.block_size % nsc_target_get_dio_offset_align (target) != 0)
+    {
+      g_autofree char *msg =
+        g_strdup_printf ("%s was skipped: %s cannot do direct I/O in blocks smaller than %u B",
+                         sr->step.job.label, nsc_target_get_description (target),
+                         nsc_target_get_dio_offset_align (target));
+      post_warning (self, (int) index, "block-size-unsupported", msg);
+      sr->skipped = TRUE;
+      return TRUE;
+    }
+
+  if (step->no_prefill)
+    {
+      sr->contents_verified = FALSE;
+      sr->data_age_ns = -1;
+      nsc_target_last_write (target, job.region_offset, job.region_length,
+                             &sr->data_age_ns, &sr->bytes_written_since);
+    }
+  else if (!prepare_reads (self, target, index, &job, sr, error))
     return FALSE;
 
   set_status (self, sr->step.job.label);

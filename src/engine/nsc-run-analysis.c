@@ -1,0 +1,533 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What a finished run means: the pure analyses of nsc-analysis applied to the steps a
+ * preset tagged, collected in the result's "analysis" and "warnings". */
+#include "config.h"
+
+#include <math.h>
+
+#include "nsc-analysis.h"
+#include "nsc-run-analysis.h"
+#include "nsc-units.h"
+
+#define SECOND 1e9
+/* Reads of data written less than this long before may come from the SLC cache. */
+#define FRESH_DATA_NS (G_GINT64_CONSTANT (60) * 1000000000)
+
+static const NscJobResult *
+headline (const NscStepResult *s)
+{
+  return s->step.kind == NSC_STEP_JOB && !s->skipped ? nsc_step_result_headline (s) : NULL;
+}
+
+static gboolean
+is (const NscStepResult *s,
+    const char          *tag)
+{
+  return g_strcmp0 (s->step.analysis, tag) == 0;
+}
+
+static double
+mib (double bps)
+{
+  return bps / 1048576.0;
+}
+
+static void
+set_double (JsonObject *o,
+            const char *name,
+            double      v)
+{
+  if (isfinite (v))
+    json_object_set_double_member (o, name, v);
+  else
+    json_object_set_null_member (o, name);
+}
+
+/* ---- the SLC cache --------------------------------------------------------- */
+
+static NscSlcAnalysis *
+analyze_fill (NscRunResult *r,
+              JsonObject   *analysis,
+              const char   *tag,
+              const char   *member)
+{
+  for (guint i = 0; i < r->steps->len; i++)
+    {
+      NscStepResult *s = g_ptr_array_index (r->steps, i);
+      const NscJobResult *head = headline (s);
+      g_autoptr(GError) error = NULL;
+      NscSlcAnalysis *slc;
+
+      if (!is (s, tag) || head == NULL)
+        continue;
+      slc = nsc_analyze_write_fill_series (head->series, &error);
+      if (slc == NULL)
+        {
+          JsonObject *o = json_object_new ();
+          json_object_set_string_member (o, "error", error->message);
+          json_object_set_int_member (o, "step", i);
+          json_object_set_object_member (analysis, member, o);
+          return NULL;
+        }
+      {
+        JsonNode *node = nsc_slc_analysis_to_json (slc);
+        json_object_set_int_member (json_node_get_object (node), "step", i);
+        json_object_set_member (analysis, member, node);
+      }
+      return slc;
+    }
+  return NULL;
+}
+
+/* A write result that fits in the cache measured the cache; one whose speed fell
+ * inside the step measured a mix. */
+static void
+label_writes (NscRunResult         *r,
+              JsonObject           *analysis,
+              const NscSlcAnalysis *slc)
+{
+  g_autoptr(GString) unknown = NULL;
+  JsonArray *inside = NULL;
+
+  for (guint i = 0; i < r->steps->len; i++)
+    {
+      NscStepResult *s = g_ptr_array_index (r->steps, i);
+      const NscJobResult *head = headline (s);
+      g_autoptr(NscSlcAnalysis) within = NULL;
+      g_autofree char *written = NULL;
+      const char *label = s->step.job.label;
+
+      if (head == NULL || head->dir[NSC_DIR_WRITE].bytes == 0 || is (s, "write-fill")
+          || is (s, "write-fill-second") || is (s, "cache-recovery") || is (s, "degradation"))
+        continue;
+      written = nsc_format_size (head->dir[NSC_DIR_WRITE].bytes);
+
+      if (nsc_series_get_len (head->series) >= NSC_WRITE_FILL_MIN_SAMPLES)
+        within = nsc_analyze_write_fill_series (head->series, NULL);
+      if (within && within->has_cache)
+        {
+          g_autofree char *at = nsc_format_size (within->cache_bytes);
+          nsc_run_result_add_warning (r, (int) i, "cache-exhausted-during-test",
+                                      "%s: the write speed fell from %.0f to %.0f MiB/s after %s; "
+                                      "the result mixes the SLC cache and what follows it",
+                                      label, mib (within->in_cache_bps), mib (within->post_cache_bps), at);
+        }
+      else if (slc && slc->has_cache && head->dir[NSC_DIR_WRITE].bytes <= slc->cache_bytes)
+        {
+          g_autofree char *cache = nsc_format_size (slc->cache_bytes);
+          nsc_run_result_add_warning (r, (int) i, "inside-slc-cache",
+                                      "%s: all %s written fit in the measured SLC cache (%s): "
+                                      "this is the cache's speed, not the flash's",
+                                      label, written, cache);
+          if (inside == NULL)
+            inside = json_array_new ();
+          json_array_add_int_element (inside, i);
+        }
+      else if (slc == NULL && head->job.read_percent == 0)
+        {
+          if (unknown == NULL)
+            unknown = g_string_new (NULL);
+          g_string_append_printf (unknown, "%s%s", unknown->len ? ", " : "", label);
+          if (inside == NULL)
+            inside = json_array_new ();
+          json_array_add_int_element (inside, i);
+        }
+    }
+
+  /* Without a fill the cache size is unknown: one sentence for all such steps. */
+  if (unknown)
+    nsc_run_result_add_warning (r, -1, "inside-slc-cache",
+                                "The write results (%s) held their speed throughout; this "
+                                "drive's SLC cache was not measured, so they are likely the "
+                                "cache's speed (write-fill measures it)", unknown->str);
+  if (inside)
+    json_object_set_array_member (analysis, "inside_slc_cache", inside);
+}
+
+static void
+analyze_recovery (NscRunResult         *r,
+                  JsonObject           *analysis,
+                  const NscSlcAnalysis *slc)
+{
+  JsonArray *points = NULL;
+  double threshold;
+
+  if (slc == NULL || !slc->has_cache)
+    return;
+  /* Between the two levels, on a log scale: fast is what the cache does. */
+  threshold = sqrt (slc->in_cache_bps * slc->post_cache_bps);
+
+  for (guint i = 0; i < r->steps->len; i++)
+    {
+      NscStepResult *s = g_ptr_array_index (r->steps, i);
+      const NscJobResult *head = headline (s);
+      JsonObject *o;
+      guint n;
+      g_autofree guint64 *pos = NULL;
+      g_autofree double *bps = NULL;
+      guint64 fast = 0;
+
+      if (!is (s, "cache-recovery") || head == NULL)
+        continue;
+      n = nsc_series_get_len (head->series);
+      pos = g_new (guint64, MAX (n, 1u));
+      bps = g_new (double, MAX (n, 1u));
+      for (guint k = 0; k < n; k++)
+        {
+          const NscSample *x = nsc_series_get (head->series, k);
+          pos[k] = x->position;
+          bps[k] = nsc_sample_bps (x);
+        }
+      if (points == NULL)
+        points = json_array_new ();
+      o = json_object_new ();
+      json_object_set_int_member (o, "step", i);
+      json_object_set_int_member (o, "idle_before_ns", s->idle_before_ns);
+      if (nsc_analyze_fast_bytes (pos, bps, n, threshold, &fast, NULL))
+        json_object_set_int_member (o, "fast_bytes", (gint64) fast);
+      else
+        json_object_set_null_member (o, "fast_bytes");
+      json_array_add_object_element (points, o);
+    }
+  if (points)
+    {
+      JsonObject *o = json_object_new ();
+      set_double (o, "fast_threshold_bps", threshold);
+      json_object_set_array_member (o, "points", points);
+      json_object_set_object_member (analysis, "cache_recovery", o);
+    }
+}
+
+/* ---- reads that the cache may have served ------------------------------------ */
+
+static void
+analyze_read_inflation (NscRunResult *r,
+                        JsonObject   *analysis)
+{
+  JsonArray *pairs = NULL;
+
+  for (guint i = 0; i < r->steps->len; i++)
+    {
+      NscStepResult *settled = g_ptr_array_index (r->steps, i);
+      const NscJobResult *sh = headline (settled);
+      g_autofree char *base = NULL;
+
+      if (!is (settled, "settled-read") || sh == NULL)
+        continue;
+      base = g_strdup (settled->step.job.label);
+      if (g_str_has_suffix (base, " settled"))
+        base[strlen (base) - strlen (" settled")] = '\0';
+
+      for (guint j = 0; j < r->steps->len; j++)
+        {
+          NscStepResult *fresh = g_ptr_array_index (r->steps, j);
+          const NscJobResult *fh = headline (fresh);
+          double f, st, ratio = 0;
+          g_autofree char *since = nsc_format_size (settled->bytes_written_since);
+          JsonObject *o;
+
+          if (!is (fresh, "fresh-read") || fh == NULL || !g_str_equal (fresh->step.job.label, base))
+            continue;
+          f = fh->dir[NSC_DIR_READ].bw_bps;
+          st = sh->dir[NSC_DIR_READ].bw_bps;
+
+          o = json_object_new ();
+          json_object_set_string_member (o, "label", base);
+          json_object_set_int_member (o, "fresh_step", j);
+          json_object_set_int_member (o, "settled_step", i);
+          set_double (o, "fresh_bps", f);
+          set_double (o, "settled_bps", st);
+          json_object_set_int_member (o, "fresh_data_age_ns", fresh->data_age_ns);
+          json_object_set_int_member (o, "settled_data_age_ns", settled->data_age_ns);
+          json_object_set_int_member (o, "settled_bytes_written_since",
+                                      (gint64) settled->bytes_written_since);
+
+          if (nsc_read_inflation (f, st, &ratio))
+            {
+              g_autofree char *msg = nsc_read_inflation_message (f, st, fresh->data_age_ns >= 0
+                                                                 ? fresh->data_age_ns / SECOND : -1);
+              nsc_run_result_add_warning (r, (int) j, "read-inflation", "%s: %s", base, msg);
+              json_object_set_string_member (o, "verdict", "inflated");
+            }
+          else
+            {
+              /* Alike, but the "settled" data may still sit in a cache larger than
+               * what was written after it: say so rather than "no inflation". */
+              nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
+                                          "%s: fresh data read at %.0f MiB/s, data with %s written "
+                                          "after it at %.0f MiB/s; the SLC cache may hold both, so "
+                                          "these reads are not proven free of it",
+                                          base, mib (f), since, mib (st));
+              json_object_set_string_member (o, "verdict", "not-verified");
+            }
+          set_double (o, "ratio", ratio);
+          if (pairs == NULL)
+            pairs = json_array_new ();
+          json_array_add_object_element (pairs, o);
+        }
+    }
+  if (pairs)
+    json_object_set_array_member (analysis, "read_inflation", pairs);
+}
+
+/* ---- the other presets' figures ------------------------------------------------ */
+
+static void
+analyze_mixed (NscRunResult *r,
+               JsonObject   *analysis)
+{
+  static const char *tags[] = { "mixed-seq", "mixed-rnd" };
+  static const char *names[] = { "sequential", "random" };
+  JsonObject *mixed = NULL;
+
+  for (guint t = 0; t < G_N_ELEMENTS (tags); t++)
+    {
+      JsonArray *points = json_array_new ();
+      double sum = 0;
+      guint n = 0;
+
+      for (guint i = 0; i < r->steps->len; i++)
+        {
+          NscStepResult *s = g_ptr_array_index (r->steps, i);
+          const NscJobResult *head = headline (s);
+          JsonObject *p;
+          double bw;
+
+          if (!is (s, tags[t]) || head == NULL)
+            continue;
+          bw = head->dir[0].bw_bps + head->dir[1].bw_bps;
+          p = json_object_new ();
+          json_object_set_int_member (p, "read_percent", head->job.read_percent);
+          set_double (p, "bps", bw);
+          json_array_add_object_element (points, p);
+          sum += bw;
+          n++;
+        }
+      if (n == 0)
+        {
+          json_array_unref (points);
+          continue;
+        }
+      if (mixed == NULL)
+        mixed = json_object_new ();
+      {
+        JsonObject *o = json_object_new ();
+        set_double (o, "mean_bps", sum / n);
+        json_object_set_array_member (o, "points", points);
+        json_object_set_object_member (mixed, names[t], o);
+      }
+    }
+  if (mixed)
+    json_object_set_object_member (analysis, "mixed", mixed);
+}
+
+static int
+cmp_double (gconstpointer a,
+            gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Worst latency and how long reads stalled after a TRIM: intervals that completed
+ * nothing, or whose mean latency was ten times the run's typical one. */
+static void
+analyze_trim_latency (NscRunResult *r,
+                      JsonObject   *analysis)
+{
+  for (guint i = 0; i < r->steps->len; i++)
+    {
+      NscStepResult *s = g_ptr_array_index (r->steps, i);
+      const NscJobResult *head = headline (s);
+      g_autoptr(GArray) means = g_array_new (FALSE, FALSE, sizeof (double));
+      double typical;
+      gint64 stall = 0;
+      guint n;
+      JsonObject *o;
+
+      if (!is (s, "trim-latency") || head == NULL)
+        continue;
+      n = nsc_series_get_len (head->series);
+      for (guint k = 0; k < n; k++)
+        {
+          const NscSample *x = nsc_series_get (head->series, k);
+          if (x->ios[0])
+            {
+              double m = (double) x->lat_sum_ns[0] / x->ios[0];
+              g_array_append_val (means, m);
+            }
+        }
+      if (means->len == 0)
+        continue;
+      g_array_sort (means, cmp_double);
+      typical = g_array_index (means, double, means->len / 2);
+      for (guint k = 0; k < n; k++)
+        {
+          const NscSample *x = nsc_series_get (head->series, k);
+          if (x->ios[0] == 0 || (double) x->lat_sum_ns[0] / x->ios[0] > 10 * typical)
+            stall += x->duration_ns;
+        }
+      o = json_object_new ();
+      json_object_set_int_member (o, "step", i);
+      json_object_set_int_member (o, "worst_latency_ns", (gint64) head->dir[0].latency->max);
+      set_double (o, "typical_latency_ns", typical);
+      json_object_set_int_member (o, "stall_ns", stall);
+      json_object_set_object_member (analysis, "trim_latency", o);
+      return;
+    }
+}
+
+/* SNIA PTS steady state over one-minute rounds of a sustained write. */
+static void
+analyze_degradation (NscRunResult *r,
+                     JsonObject   *analysis)
+{
+  JsonObject *o = NULL;
+
+  for (guint i = 0; i < r->steps->len; i++)
+    {
+      NscStepResult *s = g_ptr_array_index (r->steps, i);
+      const NscJobResult *head = headline (s);
+
+      if (head == NULL)
+        continue;
+      if (is (s, "degradation"))
+        {
+          g_autoptr(GArray) rounds = g_array_new (FALSE, FALSE, sizeof (double));
+          const gint64 round_ns = G_GINT64_CONSTANT (60) * 1000000000;
+          guint64 bytes = 0;
+          gint64 t = 0;
+          int steady;
+
+          for (guint k = 0; k < nsc_series_get_len (head->series); k++)
+            {
+              const NscSample *x = nsc_series_get (head->series, k);
+              bytes += x->bytes[1];
+              t += x->duration_ns;
+              if (t >= round_ns)
+                {
+                  double v = bytes * SECOND / t;
+                  g_array_append_val (rounds, v);
+                  bytes = 0;
+                  t = 0;
+                }
+            }
+          o = o ? o : json_object_new ();
+          json_object_set_int_member (o, "step", i);
+          set_double (o, "bps", head->dir[1].bw_bps);
+          json_object_set_int_member (o, "rounds", rounds->len);
+          steady = nsc_steady_state ((const double *) (void *) rounds->data, rounds->len);
+          if (steady >= 0)
+            {
+              json_object_set_int_member (o, "steady_state_round", steady);
+              json_object_set_int_member (o, "steady_state_after_ns", (gint64) (steady + 1) * round_ns);
+              set_double (o, "steady_state_bps", g_array_index (rounds, double, steady));
+            }
+          else
+            json_object_set_null_member (o, "steady_state_round");
+        }
+      else if (is (s, "recovery-idle") || is (s, "recovery-trim"))
+        {
+          o = o ? o : json_object_new ();
+          set_double (o, is (s, "recovery-idle") ? "after_idle_bps" : "after_trim_bps",
+                      head->dir[1].bw_bps);
+        }
+    }
+  if (o)
+    json_object_set_object_member (analysis, "degradation", o);
+}
+
+static void
+analyze_thermal (NscRunResult *r,
+                 JsonObject   *analysis)
+{
+  JsonArray *events = NULL;
+
+  for (guint i = 0; i < r->steps->len; i++)
+    {
+      NscStepResult *s = g_ptr_array_index (r->steps, i);
+      const NscJobResult *head = headline (s);
+      g_autoptr(GArray) found = NULL;
+      NscThermalInput in = { 0 };
+      guint n, nt;
+      g_autofree double *t = NULL, *bps = NULL, *tt = NULL, *c = NULL;
+
+      if (!is (s, "thermal") || head == NULL || s->temperature->len < 2)
+        continue;
+      n = nsc_series_get_len (head->series);
+      nt = s->temperature->len;
+      t = g_new (double, MAX (n, 1u));
+      bps = g_new (double, MAX (n, 1u));
+      tt = g_new (double, nt);
+      c = g_new (double, nt);
+      for (guint k = 0; k < n; k++)
+        {
+          const NscSample *x = nsc_series_get (head->series, k);
+          t[k] = x->t_ns / SECOND;
+          bps[k] = nsc_sample_bps (x);
+        }
+      for (guint k = 0; k < nt; k++)
+        {
+          tt[k] = g_array_index (s->temperature, NscTempSample, k).t_ns / SECOND;
+          c[k] = g_array_index (s->temperature, NscTempSample, k).celsius;
+        }
+      in.t_s = t;
+      in.bps = bps;
+      in.n = n;
+      in.temp_t_s = tt;
+      in.celsius = c;
+      in.n_temp = nt;
+      found = nsc_detect_throttling (&in, NULL);
+      for (guint k = 0; found && k < found->len; k++)
+        {
+          NscThrottleEvent *e = &g_array_index (found, NscThrottleEvent, k);
+          JsonObject *o = json_object_new ();
+
+          json_object_set_int_member (o, "step", i);
+          set_double (o, "t_s", e->t_s);
+          set_double (o, "bps_before", e->bps_before);
+          set_double (o, "bps_after", e->bps_after);
+          set_double (o, "celsius", e->celsius);
+          if (events == NULL)
+            events = json_array_new ();
+          json_array_add_object_element (events, o);
+          nsc_run_result_add_warning (r, (int) i, "thermal-throttling",
+                                      "%s: the speed fell from %.0f to %.0f MiB/s after %.0f s, "
+                                      "at %.0f °C: the drive throttles",
+                                      s->step.job.label, mib (e->bps_before), mib (e->bps_after),
+                                      e->t_s, e->celsius);
+        }
+    }
+  if (events)
+    json_object_set_array_member (analysis, "throttling", events);
+}
+
+void
+nsc_run_result_analyze (NscRunResult *r)
+{
+  JsonObject *analysis = json_object_new ();
+  g_autoptr(NscSlcAnalysis) slc = NULL;
+  g_autoptr(NscSlcAnalysis) second = NULL;
+
+  g_return_if_fail (r != NULL);
+
+  slc = analyze_fill (r, analysis, "write-fill", "slc");
+  second = analyze_fill (r, analysis, "write-fill-second", "slc_second_pass");
+  label_writes (r, analysis, slc);
+  analyze_recovery (r, analysis, slc);
+  analyze_read_inflation (r, analysis);
+  analyze_mixed (r, analysis);
+  analyze_trim_latency (r, analysis);
+  analyze_degradation (r, analysis);
+  analyze_thermal (r, analysis);
+
+  for (guint i = 0; i < r->steps->len; i++)
+    {
+      NscStepResult *s = g_ptr_array_index (r->steps, i);
+      s->fresh_data = s->data_age_ns >= 0 && s->data_age_ns < FRESH_DATA_NS;
+    }
+
+  g_clear_pointer (&r->analysis, json_node_unref);
+  r->analysis = json_node_init_object (json_node_alloc (), analysis);
+  json_object_unref (analysis);
+}

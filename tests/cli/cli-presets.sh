@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Every preset runs end to end, scaled down: on a test file, and (as root) on zram,
+# a 4Kn device, with consent. Each result is checked for what its preset promises.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+work=$(mktemp -d "${G_TEST_BUILDDIR:-/tmp}/cli-presets-XXXXXX")
+zram_id=
+cleanup() {
+  if [ -n "$zram_id" ]; then
+    echo 1 > /sys/block/zram$zram_id/reset
+    echo "$zram_id" > /sys/class/zram-control/hot_remove 2>/dev/null
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+presets=$("$cli" list-presets | tail -n +2 | awk '{print $1}')
+[ "$(echo "$presets" | wc -l)" -ge 19 ] && ok "list-presets lists $(echo "$presets" | wc -l) presets" \
+                                       || bad "list-presets: $presets"
+
+# check_result PRESET JSON: what every result and each preset's own must hold.
+check_result() {
+  local p=$1 json=$2 verdict
+  verdict=$(python3 - "$p" "$json" <<'PY'
+import json, sys
+p, path = sys.argv[1], sys.argv[2]
+r = json.load(open(path))
+problems = []
+if r["schema"] != 1: problems.append("schema")
+if r["cancelled"] or r.get("error"): problems.append("run error: %s" % r.get("error"))
+steps = r["steps"]
+if not steps: problems.append("no steps")
+for s in steps:
+    if not s["completed"]: problems.append("step %s not completed: %s" % (s["label"], s.get("error")))
+    if s["kind"] == "job" and not s.get("skipped"):
+        bw = s["read"]["bw_bps"] + s["write"]["bw_bps"]
+        if not bw > 0: problems.append("step %s measured nothing" % s["label"])
+a = r["analysis"]
+codes = {w["code"] for w in r["warnings"]}
+if p.startswith("quick") and p != "quick-random":
+    if len(a.get("read_inflation", [])) != 2: problems.append("no fresh/settled comparison")
+    if not codes & {"read-inflation", "read-inflation-not-verified"}: problems.append("no inflation verdict")
+if p in ("write-fill", "write-fill-twice", "cache-recovery", "review"):
+    if "summary" not in a.get("slc", {}): problems.append("no SLC analysis: %s" % a.get("slc"))
+if p == "write-fill-twice" and "summary" not in a.get("slc_second_pass", {}): problems.append("no second pass")
+if p == "cache-recovery" and len(a.get("cache_recovery", {}).get("points", [])) not in (0, 4):
+    problems.append("recovery points")
+if p == "mixed":
+    m = a.get("mixed", {})
+    if len(m.get("sequential", {}).get("points", [])) != 6 or len(m.get("random", {}).get("points", [])) != 6:
+        problems.append("mixed points")
+if p == "trim-latency":
+    if "worst_latency_ns" not in a.get("trim_latency", {}): problems.append("no TRIM latency")
+    if not any(s["kind"] == "trim" and s["trimmed_bytes"] > 0 for s in steps): problems.append("nothing trimmed")
+if p == "degradation" and "degradation" not in a: problems.append("no degradation analysis")
+if p == "surface":
+    surf = [s for s in steps if s["kind"] == "surface"][0]
+    if len(surf["runs"]) != 100: problems.append("surface points: %d" % len(surf["runs"]))
+    offs = [x["region_offset"] for x in surf["runs"]]
+    if offs != sorted(offs) or offs[0] != 0: problems.append("surface offsets")
+print("; ".join(problems) if problems else "ok")
+PY
+)
+  [ "$verdict" = ok ] && ok "$p on $3" || bad "$p on $3: $verdict"
+}
+
+run_all() {
+  local target=$1 where=$2
+  shift 2
+  for p in $presets; do
+    size=96m
+    case $p in write-fill*|cache-recovery|review) size=1g ;; esac
+    if "$cli" run --preset "$p" --target "$target" --size $size --span $size --time 150ms \
+         --max-idle 20ms --runs 1 --quiet --json "$work/$p.json" "$@" >"$work/out" 2>"$work/err"; then
+      check_result "$p" "$work/$p.json" "$where"
+    else
+      bad "$p on $where failed: $(cat "$work/err")"
+    fi
+  done
+}
+
+dir=$(mktemp -d "$work/files-XXXXXX")
+run_all "$dir" "a test file"
+empty_dir "$dir" && ok "no test file left" || bad "left behind: $(ls -A "$dir")"
+
+if [ "$(id -u)" -eq 0 ] && [ -w /sys/class/zram-control/hot_add ]; then
+  zram_id=$(cat /sys/class/zram-control/hot_add)
+  z=/dev/zram$zram_id
+  echo 512M > /sys/block/zram$zram_id/disksize
+  [ -b "$z" ] || mknod "$z" b $(tr ':' ' ' < /sys/block/zram$zram_id/dev)
+  run_all "$z" "zram" --destroy-data="$z"
+  codes=$(json_get "$work/bs-sweep.json" '",".join(sorted({w["code"] for w in r["warnings"]}))')
+  case ",$codes," in
+    *,block-size-unsupported,*) ok "bs-sweep on a 4Kn device skips 512 B to 2 KiB and says so" ;;
+    *) bad "bs-sweep on zram: $codes" ;;
+  esac
+  bs=$(json_get "$work/response-time.json" 'r["steps"][0]["job"]["block_size"]')
+  [ "$bs" = 4096 ] && ok "response-time uses 4 KiB on a 4Kn device" || bad "response-time block size $bs"
+else
+  echo "# not root or no zram: device runs skipped"
+fi
+
+finish
