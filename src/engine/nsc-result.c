@@ -376,6 +376,7 @@ add_step (JsonBuilder         *b,
   json_builder_add_boolean_value (b, s->span_clamped);
   json_builder_set_member_name (b, "fresh_data");
   json_builder_add_boolean_value (b, s->fresh_data);
+  add_int (b, "trimmed_before_bytes", (gint64) s->trimmed_before_bytes);
   json_builder_end_object (b);
 
   if (s->step.kind == NSC_STEP_TRIM || s->step.kind == NSC_STEP_FILL)
@@ -502,6 +503,8 @@ nsc_run_result_to_json (const NscRunResult *r)
   json_builder_add_int_value (b, (gint64) r->file_size);
   json_builder_set_member_name (b, "idle_between_steps_ns");
   json_builder_add_int_value (b, r->idle_ns);
+  json_builder_set_member_name (b, "strict");
+  json_builder_add_boolean_value (b, r->strict);
   json_builder_end_object (b);
 
   json_builder_set_member_name (b, "steps");

@@ -35,6 +35,7 @@ typedef struct
   gboolean   span_clamped;       /* the region was cut to the target or to --span */
   gboolean   fresh_data;         /* reads met data written less than a minute before */
   guint64    trimmed_bytes;      /* TRIM steps */
+  guint64    trimmed_before_bytes; /* job steps in strict mode: TRIM right before */
   const char *trim_method;
   gint64     duration_ns;        /* idle, fill and TRIM steps */
   GArray    *temperature;        /* NscTempSample */
@@ -62,6 +63,7 @@ typedef struct
   gint64      time_ns;
   guint64     file_size;
   gint64      idle_ns;
+  gboolean    strict;
   GDateTime  *started;
   gint64      duration_ns;
   GPtrArray  *steps;             /* NscStepResult */

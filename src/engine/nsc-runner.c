@@ -48,6 +48,7 @@ struct _NscRunner
   gint64         max_idle_ns;
   guint64        span_cap;
   gboolean       time_override;
+  gboolean       strict;
   NscBackend     backend;
   gboolean       no_tmpfile;
   NscTemperatureFunc read_temperature;
@@ -193,6 +194,7 @@ nsc_runner_new (const NscPreset     *preset,
   self->idle_ns = options->idle_ns;
   self->max_idle_ns = options->max_idle_ns;
   self->span_cap = options->span_cap;
+  self->strict = options->strict;
   self->read_temperature = options->read_temperature;
   self->temperature_data = options->temperature_data;
   self->backend = options->backend;
@@ -631,6 +633,15 @@ run_job_step (NscRunner      *self,
   sr->step.job.time_ns = job.time_ns;
   sr->step.job.block_size = job.block_size;
 
+  /* The reviews TRIM before every test so that each starts from the same state. */
+  if (self->strict && nsc_target_get_writable (target) && !step->no_prefill)
+    {
+      set_status (self, "TRIM before the test");
+      if (!nsc_target_trim (target, job.region_offset, job.region_length, self->cancellable,
+                            &sr->trimmed_before_bytes, error))
+        return FALSE;
+    }
+
   if (step->skip_unaligned && job.block_size % nsc_target_get_dio_offset_align (target) != 0)
     {
       g_autofree char *msg =
@@ -801,6 +812,20 @@ runner_thread (gpointer data)
         goto out;
     }
 
+  /* The reviews' "used drive": the span written once before the first test. */
+  if (self->strict && nsc_target_get_writable (target) && self->backend != NSC_BACKEND_NULL
+      && nsc_target_get_kind (target) == NSC_TARGET_DEVICE)
+    {
+      guint64 span = nsc_target_get_size (target);
+
+      if (self->span_cap)
+        span = MIN (span, self->span_cap);
+      set_status (self, "Preconditioning: writing the test span once");
+      if (!nsc_target_fill (target, 0, span, self->backend, on_fill_sample, self,
+                            self->cancellable, NULL, &error))
+        goto out;
+    }
+
   for (guint i = 0; i < preset->steps->len; i++)
     {
       const NscStep *step = &g_array_index (preset->steps, NscStep, i);
@@ -917,6 +942,7 @@ nsc_runner_run_async (NscRunner           *self,
   r->time_ns = self->time_ns;
   r->file_size = self->file_size;
   r->idle_ns = self->idle_ns;
+  r->strict = self->strict;
   r->started = g_date_time_new_now_local ();
 
   self->budgets = g_new0 (gint64, self->preset->steps->len);

@@ -98,6 +98,17 @@ if [ "$(id -u)" -eq 0 ] && [ -w /sys/class/zram-control/hot_add ]; then
   esac
   bs=$(json_get "$work/response-time.json" 'r["steps"][0]["job"]["block_size"]')
   [ "$bs" = 4096 ] && ok "response-time uses 4 KiB on a 4Kn device" || bad "response-time block size $bs"
+
+  # The reviews' conditions: every test starts from a TRIM of its region, reads from a
+  # region written again after it, with the idle time between tests recorded.
+  if "$cli" run --preset seq-qd --target "$z" --destroy-data="$z" --strict --time 150ms \
+       --idle 10ms --span 64m --quiet --json "$work/strict.json" >/dev/null 2>"$work/err"; then
+    verdict=$(json_get "$work/strict.json" '"ok" if r["conditions"]["strict"] and all(s["conditions"]["trimmed_before_bytes"] == 64 << 20 and (s["job"]["rw"] != "read" or s["conditions"]["prefilled_bytes"] == 64 << 20) for s in r["steps"]) and r["steps"][1]["conditions"]["idle_before_ns"] == 10**7 else r["steps"][:2]')
+    [ "$verdict" = ok ] && ok "--strict: TRIM before each test, refilled reads, idle recorded" \
+                        || bad "--strict conditions: $verdict"
+  else
+    bad "--strict run failed: $(cat "$work/err")"
+  fi
 else
   echo "# not root or no zram: device runs skipped"
 fi
