@@ -7,6 +7,7 @@
 #include "nsc-engine.h"
 #include "nsc-results-grid.h"
 #include "nsc-window.h"
+#include "nsc-device.h"
 
 struct _NscWindow
 {
@@ -43,6 +44,7 @@ struct _NscWindow
 
   /* While a run is in progress */
   NscRunner            *runner;
+  NscDeviceInfo        *device;        /* the drive behind the target, for the result */
   GCancellable         *cancellable;
   guint                 inhibit_cookie;
   guint                 current_step;   /* G_MAXUINT before the first step */
@@ -518,7 +520,11 @@ on_run_done (GObject      *source,
 
   /* Kept even when the window is gone: a measurement is worth its file. */
   if (count_measured_steps (r) > 0)
-    saved = save_result (r, &save_error);
+    {
+      if (self->device)
+        nsc_run_result_set_device (r, nsc_device_info_to_json (self->device));
+      saved = save_result (r, &save_error);
+    }
 
   if (self->inhibit_cookie != 0 && app != NULL)
     gtk_application_uninhibit (GTK_APPLICATION (app), self->inhibit_cookie);
@@ -601,6 +607,16 @@ nsc_window_run (NscWindow *self)
   opts.runs = self->runs;
   opts.time_ns = self->time_ns;
   opts.backend = NSC_BACKEND_AUTO;
+
+  /* The app never runs as root: sysfs facts and the hwmon sensor, no NVMe admin
+   * commands. The node string lives as long as self->device, past the run. */
+  g_clear_pointer (&self->device, nsc_device_info_free);
+  self->device = nsc_device_info_for_path (self->target, NSC_DISCOVER_DEFAULT, NULL);
+  if (self->device)
+    {
+      opts.read_temperature = nsc_device_temperature_func;
+      opts.temperature_data = self->device->devnode;
+    }
 
   self->runner = nsc_runner_new (preset, &opts);
   self->cancellable = g_cancellable_new ();
@@ -937,6 +953,9 @@ nsc_window_finalize (GObject *object)
   g_clear_pointer (&self->presets, g_ptr_array_unref);
   g_clear_object (&self->preset_names);
   g_clear_pointer (&self->target, g_free);
+  /* In finalize, not dispose: a run in progress holds a reference to the window and
+   * reads the temperature through the device's node until it ends. */
+  g_clear_pointer (&self->device, nsc_device_info_free);
 
   G_OBJECT_CLASS (nsc_window_parent_class)->finalize (object);
 }

@@ -91,6 +91,8 @@ if len(steps) != 10:
     sys.exit(f"expected 10 steps, found {len(steps)}")
 if result.get("cancelled"):
     sys.exit("the run says it was cancelled")
+if not result.get("device", {}).get("devnode", "").startswith("/dev/"):
+    sys.exit(f"no facts about the drive behind the folder: {result.get('device')}")
 for i, step in enumerate(steps):
     rw = step["job"]["rw"]
     direction = "read" if "read" in rw else "write"
