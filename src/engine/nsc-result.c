@@ -387,6 +387,8 @@ add_step (JsonBuilder         *b,
           add_int (b, "trimmed_bytes", (gint64) s->trimmed_bytes);
           json_builder_set_member_name (b, "trim_method");
           json_builder_add_string_value (b, s->trim_method ? s->trim_method : "");
+          json_builder_set_member_name (b, "discard_reaches_drive");
+          json_builder_add_boolean_value (b, s->discard_reaches_drive);
         }
     }
 

@@ -763,6 +763,11 @@ run_region_step (NscRunner      *self,
       ok = nsc_target_trim (target, job.region_offset, job.region_length, self->cancellable,
                             &sr->trimmed_bytes, error);
       sr->trim_method = nsc_target_get_trim_method (target);
+      sr->discard_reaches_drive = nsc_target_get_discard_reaches_drive (target);
+      if (!sr->discard_reaches_drive)
+        post_warning (self, (int) self->current_step, "trim-not-passed-down",
+                      "The TRIM punched holes in the test file, but its filesystem is not "
+                      "mounted with discard: the drive learns of them only at the next fstrim");
     }
   else
     {

@@ -31,6 +31,7 @@ struct _NscTarget
   guint         dio_offset_align;
   gboolean      used_tmpfile;
   gboolean      writable;
+  gboolean      fs_discard;     /* the file's filesystem is mounted with discard */
   NscExtents   *written;
   GMutex        log_lock;
   GArray       *write_log;      /* WriteRecord, newest last */
@@ -173,6 +174,36 @@ query_filesystem (NscTarget *self)
   self->filesystem = g_strdup_printf ("0x%lx", (unsigned long) sfs.f_type);
 }
 
+/* Mount options of the filesystem on @dev, from the mount table: "discard" (ext4, xfs,
+ * f2fs) or "discard=async" (btrfs) among them means punched holes reach the drive. */
+static gboolean
+mounted_with_discard (dev_t dev)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *id = g_strdup_printf ("%u:%u", major (dev), minor (dev));
+
+  if (!g_file_get_contents ("/proc/self/mountinfo", &text, NULL, NULL))
+    return FALSE;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], " ", -1);
+      guint n = g_strv_length (f);
+
+      if (n < 10 || !g_str_equal (f[2], id))
+        continue;
+      for (guint k = 5; k < n; k++)
+        {
+          g_auto(GStrv) opts = g_strsplit (f[k], ",", -1);
+          for (guint o = 0; opts[o]; o++)
+            if (g_str_equal (opts[o], "discard") || g_str_has_prefix (opts[o], "discard="))
+              return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 static int
 open_new_file (const char *dir,
                const char *name,
@@ -298,6 +329,7 @@ open_file_target (const char              *path,
   self->logical_block_size = backing_logical_block_size (st.st_dev);
   query_dio_alignment (self, MAX (self->logical_block_size, 512u));
   query_filesystem (self);
+  self->fs_discard = mounted_with_discard (st.st_dev);
   self->description = g_strdup (dir);
   self->writable = TRUE;
 
@@ -573,6 +605,12 @@ const char *
 nsc_target_get_trim_method (NscTarget *self)
 {
   return self->kind == NSC_TARGET_DEVICE ? "BLKDISCARD" : "punch hole";
+}
+
+gboolean
+nsc_target_get_discard_reaches_drive (NscTarget *self)
+{
+  return self->kind == NSC_TARGET_DEVICE || self->fs_discard;
 }
 
 void

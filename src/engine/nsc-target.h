@@ -61,6 +61,9 @@ gboolean       nsc_target_trim            (NscTarget     *target,
                                            GError       **error);
 /* "BLKDISCARD" or "punch hole". */
 const char    *nsc_target_get_trim_method (NscTarget *target);
+/* Whether a TRIM reaches the drive at once: always for a device; for a file, when its
+ * filesystem is mounted with the discard option (otherwise only at the next fstrim). */
+gboolean       nsc_target_get_discard_reaches_drive (NscTarget *target);
 
 /* Write history, for the conditions of a read: when a range was last written and how
  * much was written to the target since. */

@@ -117,6 +117,26 @@ if l1=$(new_loop plain 64M); then
   }
 fi
 
+# A file's TRIM reaches the drive only through a filesystem mounted with discard.
+if l3=$(new_loop fs 128M); then
+  mkfs.ext4 -q "$l3"
+  mkdir "$work/mnt3"
+  for opt in nodiscard discard; do
+    mount -o "$opt" "$l3" "$work/mnt3"
+    if "$cli" run --preset trim-latency --target "$work/mnt3" --size 32m --time 200ms --quiet \
+         --json "$work/t-$opt.json" >/dev/null 2>"$work/err"; then
+      got=$(json_get "$work/t-$opt.json" '[s["discard_reaches_drive"] for s in r["steps"] if s["kind"] == "trim"][0], "trim-not-passed-down" in {w["code"] for w in r["warnings"]}')
+      want="(False, True)"
+      [ $opt = discard ] && want="(True, False)"
+      [ "$got" = "$want" ] && ok "TRIM on ext4 mounted $opt: reaches the drive and warning = $got" \
+                           || bad "TRIM on ext4 mounted $opt: got $got, expected $want"
+    else
+      bad "trim-latency on ext4 ($opt) failed: $(cat "$work/err")"
+    fi
+    umount "$work/mnt3"
+  done
+fi
+
 if command -v sfdisk >/dev/null && l2=$(new_loop parts 64M); then
   printf 'label: dos\n,16M\n,\n' | sfdisk -q "$l2" >/dev/null
   partx -u "$l2" 2>/dev/null

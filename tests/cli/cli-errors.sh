@@ -32,7 +32,13 @@ expect_fail 1 "not enough free space" run --target "$work" --size 1000t --rw rea
 echo "keep me" > "$work/precious"
 expect_fail 1 "never overwrites" run --target "$work/precious" --rw write --time 1s
 [ "$(cat "$work/precious")" = "keep me" ] && ok "an existing file is untouched" || bad "existing file changed"
-rm -f "$work/precious"
+ln -s "$work/precious" "$work/link"
+expect_fail 1 "never overwrites" run --target "$work/link" --rw write --time 1s
+ln -s "$work/nowhere" "$work/dangling"
+expect_fail 1 "exists" run --target "$work/dangling" --rw write --time 1s
+[ ! -e "$work/nowhere" ] && ok "a dangling symlink is not followed" || bad "a file appeared behind a dangling symlink"
+[ "$(cat "$work/precious")" = "keep me" ] && ok "the file behind a symlink is untouched" || bad "symlinked file changed"
+rm -f "$work/precious" "$work/link" "$work/dangling"
 
 if [ "$(id -u)" -eq 0 ] && command -v runuser >/dev/null; then
   locked=$(mktemp -d "$work/locked-XXXXXX")

@@ -7,7 +7,9 @@ set -u
 
 work=$(mktemp -d "${G_TEST_BUILDDIR:-/tmp}/cli-presets-XXXXXX")
 zram_id=
+loop=
 cleanup() {
+  [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
   if [ -n "$zram_id" ]; then
     echo 1 > /sys/block/zram$zram_id/reset
     echo "$zram_id" > /sys/class/zram-control/hot_remove 2>/dev/null
@@ -110,7 +112,17 @@ if [ "$(id -u)" -eq 0 ] && [ -w /sys/class/zram-control/hot_add ]; then
     bad "--strict run failed: $(cat "$work/err")"
   fi
 else
-  echo "# not root or no zram: device runs skipped"
+  echo "# not root or no zram: zram runs skipped"
+fi
+
+# A loop device: 512-byte sectors, TRIM passed down as punched holes in its file.
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
+  truncate -s 1536M "$work/loop.img"
+  if loop=$(losetup -f --show "$work/loop.img"); then
+    run_all "$loop" "a loop device" --destroy-data="$loop"
+    bs=$(json_get "$work/response-time.json" 'r["steps"][0]["job"]["block_size"]')
+    [ "$bs" = 512 ] && ok "response-time uses 512 B on a 512 B device" || bad "response-time block size $bs"
+  fi
 fi
 
 finish

@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Shared by the vm suite's scripts (sourced, not run): finds QEMU, Debian's kernel
+# and busybox-static (exit 77 when one is missing), builds an initramfs holding
+# busybox, nandscope-cli (and nvme-cli, setpriv when present) and the nvme modules,
+# and boots it under TCG with one emulated NVMe controller.
+#
+#   vm_prepare NAME          checks the tools (skips with 77), makes $work, $root
+#   vm_init_script BODY      writes /init: prologue (mounts, modules, /dev/nvme0n1,
+#                            section()), BODY, then "@@NSC-DONE@@" and poweroff
+#   vm_boot DRIVE_OPTS DEVICE_OPTS
+#                            packs the initramfs and runs QEMU; the console goes to
+#                            $work/console.log; returns 1 (with the console's tail)
+#                            when the guest did not finish within $timeout_s
+#   vm_keep_console          copies the console next to the build for a failed check
+#
+# Inside the guest, `section NAME CMD…` prints CMD's stdout between
+# "@@NSC-BEGIN NAME@@" and "@@NSC-END NAME@@", then "@@NSC-RC NAME N@@" and its stderr
+# lines as "@@NSC-STDERR NAME@@ …"; vm-common.py reads them back.
+
+cli=${NANDSCOPE_CLI:?NANDSCOPE_CLI must name the nandscope-cli binary}
+timeout_s=${NSC_VM_TIMEOUT:-300}
+vm_modules="crct10dif_common crc64 crc-t10dif crc64-rocksoft t10-pi nvme-core nvme"
+
+skip() { echo "SKIP: $*"; exit 77; }
+
+# copy_with_libs BINARY [NAME]: the binary into /bin and every shared library it needs
+# (ldd's answer) at the same path, the dynamic loader included.
+copy_with_libs() {
+  cp "$1" "$root/bin/${2:-$(basename "$1")}"
+  ldd "$1" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' | while read -r lib; do
+    mkdir -p "$root$(dirname "$lib")"
+    cp -L "$lib" "$root$lib"
+  done
+}
+
+vm_prepare() {
+  vm_name=$1
+  qemu=$(command -v qemu-system-x86_64) || skip "qemu-system-x86_64 is missing (apt install qemu-system-x86)"
+  kernel=$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -1)
+  [ -n "$kernel" ] || skip "no /boot/vmlinuz-* (apt install linux-image-amd64)"
+  kver=${kernel#/boot/vmlinuz-}
+  moddir=/lib/modules/$kver
+  [ -d "$moddir" ] || skip "no $moddir for $kernel"
+  busybox=$(command -v busybox) || skip "busybox is missing (apt install busybox-static)"
+  ldd "$busybox" 2>&1 | grep -q "not a dynamic" || skip "$busybox is not static (apt install busybox-static)"
+  command -v cpio >/dev/null || skip "cpio is missing"
+  qemu_version=$("$qemu" --version | sed -n 's/^QEMU emulator version \([^ ]*\).*/\1/p')
+
+  work=$(mktemp -d "${G_TEST_BUILDDIR:-/tmp}/$vm_name-XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+  root=$work/root
+  mkdir -p "$root"/{bin,dev,proc,sys,tmp,lib/modules}
+
+  cp "$busybox" "$root/bin/busybox"
+  copy_with_libs "$cli"
+  # setpriv runs the CLI as an ordinary user: what does it still learn without root?
+  have_setpriv=0
+  if command -v setpriv >/dev/null; then
+    # Renamed: busybox --install would put its own, smaller setpriv in its place.
+    copy_with_libs "$(command -v setpriv)" ul-setpriv
+    have_setpriv=1
+  fi
+  have_nvme_cli=0
+  if command -v nvme >/dev/null; then
+    copy_with_libs "$(command -v nvme)"
+    have_nvme_cli=1
+  fi
+
+  # The nvme driver is a module; TESTING.md gives the order that satisfies its dependencies.
+  local m ko
+  for m in $vm_modules; do
+    ko=$(find "$moddir/kernel/crypto" "$moddir/kernel/lib" "$moddir/kernel/block" \
+              "$moddir/kernel/drivers/nvme/host" -name "$m.ko*" 2>/dev/null | head -1)
+    [ -n "$ko" ] || skip "module $m is missing under $moddir"
+    case $ko in
+      *.xz) xz -dc "$ko" > "$root/lib/modules/$m.ko" ;;
+      *.zst) zstd -dcq "$ko" > "$root/lib/modules/$m.ko" ;;
+      *) cp "$ko" "$root/lib/modules/$m.ko" ;;
+    esac
+  done
+}
+
+vm_init_script() {
+  {
+    cat <<INIT
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+# Kernel messages on the console would land inside the JSON printed below.
+echo 1 > /proc/sys/kernel/printk
+for m in $vm_modules; do insmod /lib/modules/\$m.ko || echo "@@NSC-ERROR insmod \$m failed@@"; done
+i=0
+while [ ! -b /dev/nvme0n1 ] && [ \$i -lt 200 ]; do sleep 0.1; i=\$((i + 1)); done
+[ -b /dev/nvme0n1 ] || echo "@@NSC-ERROR /dev/nvme0n1 did not appear@@"
+
+section() {
+  name=\$1; shift
+  "\$@" > /tmp/out 2> /tmp/err
+  rc=\$?
+  echo "@@NSC-BEGIN \$name@@"
+  cat /tmp/out
+  echo "@@NSC-END \$name@@"
+  echo "@@NSC-RC \$name \$rc@@"
+  sed "s/^/@@NSC-STDERR \$name@@ /" /tmp/err
+}
+INIT
+    printf '%s\n' "$1"
+    echo 'echo "@@NSC-DONE@@"'
+    echo 'poweroff -f'
+  } > "$root/init"
+  chmod +x "$root/init"
+}
+
+vm_boot() {
+  local drive=$1 device=$2 rc start
+  (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initrd.gz" || { echo "FAIL: cpio"; return 1; }
+  echo "# booting $kernel with $(du -h "$work/initrd.gz" | cut -f1) initramfs"
+  echo "# -drive $drive"
+  start=$(date +%s.%N)
+  timeout "$timeout_s" "$qemu" -accel tcg -m 1G -nographic -no-reboot \
+    -kernel "$kernel" -initrd "$work/initrd.gz" \
+    -append 'console=ttyS0 panic=-1 quiet' \
+    -drive "$drive" -device "$device" \
+    < /dev/null > "$work/console.log" 2>&1
+  rc=$?
+  vm_seconds=$(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo "?")
+  echo "# QEMU exited $rc after $vm_seconds s"
+  if [ $rc -eq 124 ]; then
+    echo "FAIL: the guest did not finish within $timeout_s s; its console:"
+    tail -40 "$work/console.log"
+    vm_keep_console
+    return 1
+  fi
+  return 0
+}
+
+vm_keep_console() {
+  # The work folder goes away; keep the guest's console for whoever reads the failure.
+  cp "$work/console.log" "${G_TEST_BUILDDIR:-/tmp}/$vm_name-console.log"
+  echo "# the guest's console is in ${G_TEST_BUILDDIR:-/tmp}/$vm_name-console.log"
+}
