@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 #include <locale.h>
+#include <unistd.h>
 
 #include "nsc-application.h"
 
@@ -17,6 +18,15 @@ main (int    argc,
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+
+  /* A desktop app running as root could write anywhere with nobody asking; raw
+   * devices are for the command line (as root) or, in the app, through UDisks2. */
+  if (geteuid () == 0)
+    {
+      g_printerr ("%s\n", _("Nandscope does not run as root. Start it as your own user; to test "
+                             "a raw device as root, use nandscope-cli."));
+      return 1;
+    }
 
   app = nsc_application_new ();
   status = g_application_run (G_APPLICATION (app), argc, argv);

@@ -20,8 +20,24 @@ done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsc-gui-test.XXXXXX")
 target=$tmp/target
 data=$tmp/data
-mkdir -p "$target" "$data"
+home=$tmp/home
+mkdir -p "$target" "$data" "$home"
 xvfb_pid=
+
+# The app refuses to run as root; as root, the test runs it as nobody.
+as_user=()
+if [ "$(id -u)" -eq 0 ]; then
+  if ! out=$("$exe" --target "$target" 2>&1) && printf '%s' "$out" | grep -q "does not run as root"; then
+    echo "ok: as root it refuses: $out"
+  else
+    echo "FAIL: as root it did not refuse: $out"
+    exit 1
+  fi
+  command -v runuser >/dev/null || { echo "SKIP: runuser is needed to test as a user"; exit 77; }
+  chmod 0755 "$tmp"
+  chown nobody "$target" "$data" "$home"
+  as_user=(runuser -u nobody --)
+fi
 
 cleanup () {
   if [ -n "$xvfb_pid" ]; then
@@ -60,8 +76,8 @@ for _ in $(seq 100); do
 done
 [ -e "/tmp/.X11-unix/X$display" ] || { echo "ERROR: Xvfb did not open :$display"; exit 99; }
 
-timeout 100 dbus-run-session -- env \
-  DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 GTK_A11Y=none \
+timeout 100 "${as_user[@]}" dbus-run-session -- env \
+  HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 GTK_A11Y=none \
   GSETTINGS_BACKEND=memory G_DEBUG=fatal-criticals XDG_DATA_HOME="$data" \
   "$exe" --target "$target" --preset quick --runs 1 --time 200ms --size 64m \
          --run --quit-when-done >"$tmp/app.log" 2>&1

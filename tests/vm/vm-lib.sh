@@ -120,14 +120,14 @@ vm_boot() {
   (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initrd.gz" || { echo "FAIL: cpio"; return 1; }
   echo "# booting $kernel with $(du -h "$work/initrd.gz" | cut -f1) initramfs"
   echo "# -drive $drive"
-  start=$(date +%s.%N)
+  start=$(date +%s%N)
   timeout "$timeout_s" "$qemu" -accel tcg -m 1G -nographic -no-reboot \
     -kernel "$kernel" -initrd "$work/initrd.gz" \
     -append 'console=ttyS0 panic=-1 quiet' \
     -drive "$drive" -device "$device" \
     < /dev/null > "$work/console.log" 2>&1
   rc=$?
-  vm_seconds=$(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo "?")
+  vm_seconds=$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
   echo "# QEMU exited $rc after $vm_seconds s"
   if [ $rc -eq 124 ]; then
     echo "FAIL: the guest did not finish within $timeout_s s; its console:"
