@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <fcntl.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -485,6 +487,112 @@ test_null_backend (void)
   g_assert_cmpuint (res->dir[NSC_DIR_READ].ios, ==, 65536);
 }
 
+/* ---- a device handed over as a descriptor (UDisks2 OpenDevice) ---------------------- */
+
+static char *
+attach_loop (const char *backing)
+{
+  int ctl = open ("/dev/loop-control", O_RDWR | O_CLOEXEC);
+  int n, lfd, ffd;
+  char *path;
+
+  if (ctl < 0 || (n = ioctl (ctl, LOOP_CTL_GET_FREE)) < 0)
+    {
+      if (ctl >= 0)
+        close (ctl);
+      return NULL;
+    }
+  close (ctl);
+  path = g_strdup_printf ("/dev/loop%d", n);
+  lfd = open (path, O_RDWR | O_CLOEXEC);
+  ffd = open (backing, O_RDWR | O_CLOEXEC);
+  if (lfd < 0 || ffd < 0 || ioctl (lfd, LOOP_SET_FD, ffd) != 0)
+    g_clear_pointer (&path, g_free);
+  if (lfd >= 0)
+    close (lfd);
+  if (ffd >= 0)
+    close (ffd);
+  return path;
+}
+
+static void
+detach_loop (const char *path)
+{
+  int lfd = open (path, O_RDWR | O_CLOEXEC);
+
+  if (lfd >= 0)
+    {
+      ioctl (lfd, LOOP_CLR_FD, 0);
+      close (lfd);
+    }
+}
+
+static void
+test_device_fd (void)
+{
+  g_autofree char *backing = g_build_filename (test_dir, "loop.img", NULL);
+  g_autofree char *dev = NULL;
+  g_autoptr(NscTarget) t = NULL;
+  g_autoptr(NscJobResult) res = NULL;
+  g_autofree guint64 *stamps = NULL;
+  GError *error = NULL;
+  NscTargetOptions opts = { 0 };
+  NscJob job;
+  int fd;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("needs root for a loop device");
+      return;
+    }
+  g_assert_true (g_file_set_contents (backing, "", 0, NULL));
+  g_assert_cmpint (truncate (backing, 8 * MiB), ==, 0);
+  if (!(dev = attach_loop (backing)))
+    {
+      g_unlink (backing);
+      g_test_skip ("no loop device available");
+      return;
+    }
+
+  /* Read-only where writing was asked for: refused, and the descriptor is closed. */
+  fd = open (dev, O_RDONLY | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  opts.need_write = TRUE;
+  opts.destroy_data = dev;
+  opts.device_fd = fd;
+  g_assert_null (nsc_target_open (dev, &opts, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_PERMISSION);
+  g_clear_error (&error);
+  g_assert_cmpint (fcntl (fd, F_GETFD), ==, -1);
+
+  /* As UDisks2 hands it over: read-write, exclusive; O_DIRECT is added if missing. */
+  fd = open (dev, O_RDWR | O_EXCL | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  opts.device_fd = fd;
+  t = nsc_target_open (dev, &opts, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (nsc_target_get_fd (t), ==, fd);
+  g_assert_cmpint (fcntl (fd, F_GETFL) & O_DIRECT, ==, O_DIRECT);
+  g_assert_cmpuint (nsc_target_get_size (t), ==, 8 * MiB);
+
+  nsc_job_init (&job);
+  nsc_job_set_rw (&job, "randwrite", NULL);
+  job.block_size = 4096;
+  job.queue_depth = 8;
+  job.time_ns = 0;
+  job.once = TRUE;
+  res = run_ok (t, &job, NSC_BACKEND_AUTO);
+  g_assert_cmpuint (res->dir[NSC_DIR_WRITE].bytes, ==, 8 * MiB);
+  stamps = read_stamps (t);
+  for (guint64 b = 0; b < 8 * MiB / 4096; b++)
+    g_assert_cmpuint (GUINT64_FROM_LE (stamps[2 * b]), ==, b * 4096);
+
+  g_clear_pointer (&t, nsc_target_free);
+  g_assert_cmpint (fcntl (fd, F_GETFD), ==, -1);
+  detach_loop (dev);
+  g_unlink (backing);
+}
+
 /* ---- the runner -------------------------------------------------------------- */
 
 typedef struct
@@ -714,6 +822,7 @@ main (int    argc,
   g_test_add_func ("/nsc/io/sampling", test_sampling);
   g_test_add_func ("/nsc/io/mixed-share", test_mixed_share);
   g_test_add_func ("/nsc/io/null-backend", test_null_backend);
+  g_test_add_func ("/nsc/io/device-fd", test_device_fd);
   g_test_add_func ("/nsc/runner/quick", test_runner_quick);
   g_test_add_func ("/nsc/runner/cancel", test_runner_cancel);
   g_test_add_func ("/nsc/runner/events-on-caller-thread", test_runner_events_on_caller_thread);

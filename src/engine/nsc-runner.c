@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <poll.h>
+#include <unistd.h>
 
 #include "nsc-error.h"
 #include "nsc-run-analysis.h"
@@ -49,6 +50,7 @@ struct _NscRunner
   guint64        span_cap;
   gboolean       time_override;
   gboolean       strict;
+  int            device_fd;
   NscBackend     backend;
   gboolean       no_tmpfile;
   NscTemperatureFunc read_temperature;
@@ -137,6 +139,8 @@ nsc_runner_finalize (GObject *object)
   nsc_preset_free (self->preset);
   g_free (self->target);
   g_free (self->destroy_data);
+  if (self->device_fd > 0)
+    close (self->device_fd);  /* handed over, but never run */
   g_free (self->budgets);
   g_clear_pointer (&self->result, nsc_run_result_free);
   g_clear_object (&self->cancellable);
@@ -195,6 +199,7 @@ nsc_runner_new (const NscPreset     *preset,
   self->max_idle_ns = options->max_idle_ns;
   self->span_cap = options->span_cap;
   self->strict = options->strict;
+  self->device_fd = options->device_fd > 0 ? options->device_fd : -1;
   self->read_temperature = options->read_temperature;
   self->temperature_data = options->temperature_data;
   self->backend = options->backend;
@@ -796,8 +801,11 @@ runner_thread (gpointer data)
   topts.need_write = nsc_preset_writes (preset) || (self->destroy_data && preset_reads (preset));
   topts.destroy_data = self->destroy_data;
   topts.no_tmpfile = self->no_tmpfile;
+  topts.device_fd = self->device_fd;
 
+  /* nsc_target_open () takes a handed-over descriptor, also when it fails. */
   target = nsc_target_open (self->target, &topts, &error);
+  self->device_fd = -1;
   if (target == NULL)
     goto out;
   post_target_info (self, target);

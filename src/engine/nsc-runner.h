@@ -25,6 +25,8 @@ typedef struct
   NscBackend  backend;
   const char *destroy_data;  /* the device the user agreed to wipe, or NULL */
   gboolean    no_tmpfile;
+  int         device_fd;     /* a device already opened for us (UDisks2), or 0; the runner
+                              * takes it over and closes it when the run ends */
   gboolean    strict;        /* the reviews' conditions: a preconditioning fill of the
                               * span, and a TRIM of its region before every job step */
   NscTemperatureFunc read_temperature;  /* NULL: no temperature series */

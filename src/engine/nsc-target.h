@@ -23,6 +23,9 @@ typedef struct
   gboolean    need_write;    /* devices: open for writing (needs destroy_data) */
   const char *destroy_data;  /* devices: the device the user agreed to wipe */
   gboolean    no_tmpfile;    /* files: use create + unlink even where O_TMPFILE works */
+  int         device_fd;     /* devices: already open (UDisks2 OpenDevice), or 0 for none;
+                              * nsc_target_open () owns it from the call on, success or
+                              * not, and it must be @path's device */
 } NscTargetOptions;
 
 typedef struct _NscTarget NscTarget;
