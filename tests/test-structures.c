@@ -222,6 +222,65 @@ test_mountinfo (void)
   g_assert_null (none);
 }
 
+static void
+test_result_file (void)
+{
+  static const char *bad[] = {
+    "", "[]", "{}", "{\"schema\":2,\"steps\":[],\"preset\":{},\"target\":{}}",
+    "{\"schema\":\"1\",\"steps\":[],\"preset\":{},\"target\":{}}",
+    "{\"schema\":1,\"steps\":{},\"preset\":{},\"target\":{}}",
+    "{\"schema\":1,\"steps\":[1],\"preset\":{},\"target\":{}}",
+    "{\"schema\":1,\"steps\":[{\"kind\":\"job\"}],\"preset\":{},\"target\":{}}",
+    "{\"schema\":1,\"steps\":[{\"kind\":\"job\",\"label\":\"x\",\"read\":{\"bytes\":1}}],\"preset\":{},\"target\":{}}",
+    "{\"schema\":1,\"steps\":[{\"kind\":\"job\",\"label\":\"x\",\"series\":{\"t_ns\":[1]}}],\"preset\":{},\"target\":{}}",
+    "{\"schema\":1,\"steps\":[],\"preset\":{},\"target\":{},\"warnings\":[{\"code\":1}]}",
+    "{\"schema\":1,\"steps\":[],\"preset\":{},\"target\":{},\"analysis\":[]}",
+    "{\"schema\":1,\"steps\":[],\"preset\":{},\"target\":{}",
+  };
+  static const char good[] = "{\"schema\":1,\"steps\":[],\"preset\":{},\"target\":{},\"warnings\":[]}";
+  g_autoptr(NscPreset) preset = nsc_preset_lookup ("quick", NULL);
+  g_autoptr(NscRunResult) r = nsc_run_result_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonNode) ok = NULL;
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autofree char *text = NULL;
+  GError *error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      JsonNode *n = nsc_result_file_parse (bad[i], -1, &error);
+
+      if (n != NULL)
+        g_error ("accepted: %s", bad[i]);
+      g_assert_nonnull (error);
+      g_assert_nonnull (strstr (error->message, "result"));
+      g_clear_error (&error);
+    }
+  ok = nsc_result_file_parse (good, -1, &error);
+  g_assert_no_error (error);
+
+  /* What the engine writes, it reads: a result with a step of each kind and series. */
+  r->preset_name = g_strdup ("quick");
+  for (guint i = 0; i < preset->steps->len; i++)
+    {
+      NscStepResult *s = nsc_step_result_new (&g_array_index (preset->steps, NscStep, i));
+      g_ptr_array_add (r->steps, s);
+    }
+  nsc_run_result_add_warning (r, 0, "read-inflation", "test");
+  nsc_run_result_analyze (r);
+  root = nsc_run_result_to_json (r);
+  json_generator_set_root (gen, root);
+  text = json_generator_to_data (gen, NULL);
+  g_clear_pointer (&ok, json_node_unref);
+  ok = nsc_result_file_parse (text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (ok);
+
+  g_assert_null (nsc_result_file_load ("/nonexistent/result.json", &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -233,6 +292,7 @@ main (int    argc,
   g_test_add_func ("/nsc/preset/quick", test_preset_quick_is_crystaldiskmark);
   g_test_add_func ("/nsc/preset/errors", test_preset_errors);
   g_test_add_func ("/nsc/preset/suite", test_preset_suite);
+  g_test_add_func ("/nsc/result/file", test_result_file);
   g_test_add_func ("/nsc/device/mountinfo", test_mountinfo);
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
 #include "nsc-offsets.h"
 #include "nsc-preset.h"
 #include "nsc-result.h"
+#include "nsc-result-file.h"
 #include "nsc-run-analysis.h"
 #include "nsc-runner.h"
 #include "nsc-series.h"

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "nsc-error.h"
+#include "nsc-result.h"
+#include "nsc-result-file.h"
+
+#define MAX_FILE_SIZE ((gsize) 256 << 20)
+
+static gboolean G_GNUC_PRINTF (2, 3)
+invalid (GError    **error,
+         const char *format,
+         ...)
+{
+  g_autofree char *msg = NULL;
+  va_list args;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+               "This is not a Nandscope result (schema %d): %s", NSC_RESULT_SCHEMA, msg);
+  return FALSE;
+}
+
+static gboolean
+is_number (JsonNode *n)
+{
+  GType t;
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+    return FALSE;
+  t = json_node_get_value_type (n);
+  return t == G_TYPE_INT64 || t == G_TYPE_DOUBLE;
+}
+
+static gboolean
+is_string (JsonNode *n)
+{
+  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING;
+}
+
+/* Optional members may be absent or null; present ones must have their type. */
+static gboolean
+check_member (JsonObject  *o,
+              const char  *where,
+              const char  *name,
+              JsonNodeType type,
+              gboolean     number,
+              gboolean     required,
+              GError     **error)
+{
+  JsonNode *n = json_object_get_member (o, name);
+
+  if (n == NULL || JSON_NODE_HOLDS_NULL (n))
+    return required ? invalid (error, "%s has no “%s”", where, name) : TRUE;
+  if (number ? !is_number (n)
+      : type == JSON_NODE_VALUE ? !is_string (n) : json_node_get_node_type (n) != type)
+    return invalid (error, "“%s” of %s has the wrong type", name, where);
+  return TRUE;
+}
+
+static gboolean
+check_dir (JsonObject  *step,
+           const char  *where,
+           const char  *dir,
+           GError     **error)
+{
+  JsonObject *d, *lat;
+  static const char *numbers[] = { "bytes", "ios", "bw_bps", "iops" };
+
+  if (!json_object_has_member (step, dir))
+    return TRUE;
+  if (!check_member (step, where, dir, JSON_NODE_OBJECT, FALSE, TRUE, error))
+    return FALSE;
+  d = json_object_get_object_member (step, dir);
+  for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
+    if (!check_member (d, where, numbers[i], 0, TRUE, TRUE, error))
+      return FALSE;
+  if (!check_member (d, where, "lat_ns", JSON_NODE_OBJECT, FALSE, FALSE, error))
+    return FALSE;
+  if (json_object_has_member (d, "lat_ns"))
+    {
+      lat = json_object_get_object_member (d, "lat_ns");
+      if (!check_member (lat, where, "percentiles", JSON_NODE_OBJECT, FALSE, FALSE, error))
+        return FALSE;
+      if (json_object_has_member (lat, "percentiles"))
+        {
+          JsonObject *p = json_object_get_object_member (lat, "percentiles");
+          GList *names = json_object_get_members (p);
+          gboolean ok = TRUE;
+
+          for (GList *l = names; l && ok; l = l->next)
+            if (!is_number (json_object_get_member (p, l->data)))
+              ok = invalid (error, "a latency percentile of %s is not a number", where);
+          g_list_free (names);
+          if (!ok)
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+check_series (JsonObject  *step,
+              const char  *where,
+              GError     **error)
+{
+  static const char *columns[] = {
+    "t_ns", "duration_ns", "read_bytes", "write_bytes", "read_ios", "write_ios",
+    "read_lat_mean_ns", "write_lat_mean_ns", "lat_max_ns", "position",
+  };
+  JsonObject *s;
+  gint64 len = -1;
+
+  if (!json_object_has_member (step, "series"))
+    return TRUE;
+  if (!check_member (step, where, "series", JSON_NODE_OBJECT, FALSE, TRUE, error))
+    return FALSE;
+  s = json_object_get_object_member (step, "series");
+  for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+    {
+      JsonArray *a;
+
+      if (!check_member (s, where, columns[c], JSON_NODE_ARRAY, FALSE, TRUE, error))
+        return FALSE;
+      a = json_object_get_array_member (s, columns[c]);
+      if (len >= 0 && json_array_get_length (a) != (guint) len)
+        return invalid (error, "the series columns of %s differ in length", where);
+      len = json_array_get_length (a);
+      for (guint i = 0; i < json_array_get_length (a); i++)
+        if (!is_number (json_array_get_element (a, i)))
+          return invalid (error, "the series “%s” of %s holds a non-number", columns[c], where);
+    }
+  return TRUE;
+}
+
+gboolean
+nsc_result_file_validate (JsonNode  *root,
+                          GError   **error)
+{
+  JsonObject *o;
+  JsonArray *steps, *warnings;
+
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return invalid (error, "the file does not hold a JSON object");
+  o = json_node_get_object (root);
+  if (!check_member (o, "the file", "schema", 0, TRUE, TRUE, error))
+    return FALSE;
+  if (json_object_get_int_member (o, "schema") != NSC_RESULT_SCHEMA)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
+                   "This result has schema %" G_GINT64_FORMAT "; this version of Nandscope "
+                   "reads schema %d", json_object_get_int_member (o, "schema"), NSC_RESULT_SCHEMA);
+      return FALSE;
+    }
+  if (!check_member (o, "the file", "steps", JSON_NODE_ARRAY, FALSE, TRUE, error)
+      || !check_member (o, "the file", "preset", JSON_NODE_OBJECT, FALSE, TRUE, error)
+      || !check_member (o, "the file", "target", JSON_NODE_OBJECT, FALSE, TRUE, error)
+      || !check_member (o, "the file", "device", JSON_NODE_OBJECT, FALSE, FALSE, error)
+      || !check_member (o, "the file", "analysis", JSON_NODE_OBJECT, FALSE, FALSE, error)
+      || !check_member (o, "the file", "warnings", JSON_NODE_ARRAY, FALSE, FALSE, error)
+      || !check_member (o, "the file", "started", JSON_NODE_VALUE, FALSE, FALSE, error))
+    return FALSE;
+
+  steps = json_object_get_array_member (o, "steps");
+  for (guint i = 0; i < json_array_get_length (steps); i++)
+    {
+      JsonNode *n = json_array_get_element (steps, i);
+      g_autofree char *where = g_strdup_printf ("step %u", i + 1);
+      JsonObject *s;
+
+      if (!JSON_NODE_HOLDS_OBJECT (n))
+        return invalid (error, "%s is not an object", where);
+      s = json_node_get_object (n);
+      if (!check_member (s, where, "kind", JSON_NODE_VALUE, FALSE, TRUE, error)
+          || !check_member (s, where, "label", JSON_NODE_VALUE, FALSE, TRUE, error)
+          || !check_member (s, where, "job", JSON_NODE_OBJECT, FALSE, FALSE, error)
+          || !check_member (s, where, "runs", JSON_NODE_ARRAY, FALSE, FALSE, error)
+          || !check_member (s, where, "temperature", JSON_NODE_OBJECT, FALSE, FALSE, error)
+          || !check_dir (s, where, "read", error)
+          || !check_dir (s, where, "write", error)
+          || !check_series (s, where, error))
+        return FALSE;
+      if (json_object_has_member (s, "job"))
+        {
+          JsonObject *job = json_object_get_object_member (s, "job");
+          if (!check_member (job, where, "block_size", 0, TRUE, TRUE, error)
+              || !check_member (job, where, "queue_depth", 0, TRUE, TRUE, error)
+              || !check_member (job, where, "read_percent", 0, TRUE, TRUE, error)
+              || !check_member (job, where, "rw", JSON_NODE_VALUE, FALSE, TRUE, error))
+            return FALSE;
+        }
+    }
+
+  if (json_object_has_member (o, "warnings"))
+    {
+      warnings = json_object_get_array_member (o, "warnings");
+      for (guint i = 0; i < json_array_get_length (warnings); i++)
+        {
+          JsonNode *n = json_array_get_element (warnings, i);
+          if (!JSON_NODE_HOLDS_OBJECT (n)
+              || !check_member (json_node_get_object (n), "a warning", "code", JSON_NODE_VALUE,
+                                FALSE, TRUE, error)
+              || !check_member (json_node_get_object (n), "a warning", "message", JSON_NODE_VALUE,
+                                FALSE, TRUE, error))
+            return error && *error ? FALSE : invalid (error, "a warning is not an object");
+        }
+    }
+  return TRUE;
+}
+
+JsonNode *
+nsc_result_file_parse (const char  *data,
+                       gssize       length,
+                       GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *root;
+
+  if (!json_parser_load_from_data (parser, data, length, &local_error))
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "This is not a Nandscope result: the JSON is damaged (%s)", local_error->message);
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (!nsc_result_file_validate (root, error))
+    return NULL;
+  return json_node_ref (root);
+}
+
+JsonNode *
+nsc_result_file_load (const char  *path,
+                      GError     **error)
+{
+  g_autofree char *data = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gsize len;
+  GError *parse_error = NULL;
+  JsonNode *root;
+
+  if (!g_file_get_contents (path, &data, &len, &local_error))
+    {
+      g_set_error (error, NSC_ERROR,
+                   g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT)
+                   ? NSC_ERROR_NOT_FOUND : NSC_ERROR_FAILED,
+                   "Cannot read %s: %s", path, local_error->message);
+      return NULL;
+    }
+  if (len > MAX_FILE_SIZE)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "%s is too large to be a Nandscope result", path);
+      return NULL;
+    }
+  root = nsc_result_file_parse (data, (gssize) len, &parse_error);
+  if (root == NULL)
+    {
+      g_propagate_prefixed_error (error, parse_error, "%s: ", path);
+      return NULL;
+    }
+  return root;
+}

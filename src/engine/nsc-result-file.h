@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* Reading results back (charts, history, comparison): a saved file is checked
+ * against schema 1 before anyone looks inside, so that code reading it may trust
+ * the members' types, and a damaged or foreign file gets a clear error. */
+
+/* Loads and validates @path. Returns the root object's node. */
+JsonNode *nsc_result_file_load     (const char  *path,
+                                    GError     **error);
+/* The same for text already in memory (@length -1: NUL-terminated). */
+JsonNode *nsc_result_file_parse    (const char  *data,
+                                    gssize       length,
+                                    GError     **error);
+/* Checks a parsed result: schema 1, and every member consumers read has its type;
+ * series columns are arrays of numbers of one length. */
+gboolean  nsc_result_file_validate (JsonNode    *root,
+                                    GError     **error);
+
+G_END_DECLS
