@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "nsc-engine.h"
+
+G_BEGIN_DECLS
+
+/* The options of `nandscope-cli run`, parsed; a file of its own so that tests and
+ * the fuzzer reach the parser the command line uses. */
+typedef struct
+{
+  char     *target;
+  char     *preset;
+  char     *json;
+  char     *destroy_data;
+  char     *units;
+  guint     runs;
+  gint64    time_ns;
+  guint64   size;
+  guint64   span;
+  gint64    idle_ns;
+  gint64    max_idle_ns;
+  NscBackend backend;
+  gboolean  quiet;
+  gboolean  no_tmpfile;
+  gboolean  strict;
+  gboolean  have_job;
+  gboolean  bs_set;
+  NscJob    job;
+} RunArgs;
+
+void     nsc_cli_run_args_clear (RunArgs  *args);
+/* @argv: the words after "run". Fills @args (zeroed by the caller) or says why not. */
+gboolean nsc_cli_parse_run_args (int       argc,
+                                 char    **argv,
+                                 RunArgs  *args,
+                                 GError  **error);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RunArgs, nsc_cli_run_args_clear)
+
+G_END_DECLS
