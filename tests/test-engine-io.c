@@ -166,6 +166,41 @@ test_zeros (void)
       g_error ("byte %" G_GUINT64_FORMAT " is %u, not zero", i, buf[i]);
 }
 
+/* Half of every 4 KiB block is zeros, the other half random: ~50 % compressible. */
+static void
+test_compressible (void)
+{
+  g_autoptr(NscTarget) t = open_file (MiB, FALSE);
+  g_autoptr(NscJobResult) res = NULL;
+  g_autofree guint8 *buf = NULL;
+  void *mem = NULL;
+  NscJob job;
+
+  nsc_job_init (&job);
+  nsc_job_set_rw (&job, "write", NULL);
+  job.block_size = 65536;
+  job.queue_depth = 4;
+  job.time_ns = 0;
+  job.once = TRUE;
+  job.data = NSC_DATA_COMPRESSIBLE;
+  res = run_ok (t, &job, NSC_BACKEND_AUTO);
+
+  g_assert_cmpint (posix_memalign (&mem, 4096, MiB), ==, 0);
+  buf = mem;
+  g_assert_cmpint (pread (nsc_target_get_fd (t), buf, MiB, 0), ==, (ssize_t) MiB);
+  for (guint64 b = 0; b < MiB; b += 4096)
+    {
+      guint zeros_first = 0;
+
+      g_assert_cmpuint (GUINT64_FROM_LE (*(guint64 *) (void *) (buf + b)), ==, b);
+      for (guint i = 16; i < 2048; i++)
+        zeros_first += buf[b + i] == 0;
+      for (guint i = 2048; i < 4096; i++)
+        g_assert_cmpuint (buf[b + i], ==, 0);
+      g_assert_cmpuint (zeros_first, <, 64);
+    }
+}
+
 static void
 test_fill_then_read (void)
 {
@@ -811,6 +846,7 @@ main (int    argc,
   g_test_add_data_func ("/nsc/io/write-verify/psync", GINT_TO_POINTER (NSC_BACKEND_PSYNC), test_write_verify);
   g_test_add_func ("/nsc/io/fill-then-read", test_fill_then_read);
   g_test_add_func ("/nsc/io/zeros", test_zeros);
+  g_test_add_func ("/nsc/io/compressible", test_compressible);
   g_test_add_func ("/nsc/io/backends-agree", test_backends_agree);
   g_test_add_data_func ("/nsc/io/cancel/io_uring", GINT_TO_POINTER (NSC_BACKEND_IO_URING), test_cancel);
   g_test_add_data_func ("/nsc/io/cancel/psync", GINT_TO_POINTER (NSC_BACKEND_PSYNC), test_cancel);

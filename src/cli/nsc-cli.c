@@ -84,7 +84,7 @@ print_usage (FILE *out)
          "  --once                 stop when the region was covered once\n"
          "  --ramp DURATION        run this long before measuring\n"
          "  --interval DURATION    sampling interval (default 1 s, finer for short tests)\n"
-         "  --data random|zeros    written data (default random, incompressible)\n",
+         "  --data PATTERN         random (default, incompressible), compressible (50 %) or zeros\n",
          out);
 }
 
@@ -272,6 +272,7 @@ print_table (NscRunResult *r,
   g_autofree char *read_head = g_strdup_printf ("Read %s", unit);
   g_autofree char *write_head = g_strdup_printf ("Write %s", unit);
   const char *backend = NULL;
+  int width = 16;
 
   for (guint i = 0; i < r->steps->len; i++)
     {
@@ -309,7 +310,9 @@ print_table (NscRunResult *r,
             json_object_get_string_member_with_default (dev, "model", ""));
   printf ("Backend %s · %u run%s of %s per test, the median shown\n\n",
           backend ? backend : "-", r->runs, r->runs == 1 ? "" : "s", dur);
-  printf ("%-16s %12s %12s %11s %11s %11s %11s\n", "Test", read_head, write_head,
+  for (guint j = 0; j < rows->len; j++)
+    width = MAX (width, (int) g_utf8_strlen (g_array_index (rows, Row, j).label, -1));
+  printf ("%-*s %12s %12s %11s %11s %11s %11s\n", width, "Test", read_head, write_head,
           "Read IOPS", "Write IOPS", "Read µs", "Write µs");
 
   for (guint j = 0; j < rows->len; j++)
@@ -331,7 +334,7 @@ print_table (NscRunResult *r,
           cells[2 + d] = g_strdup_printf ("%.0f", res->dir[d].iops);
           cells[4 + d] = g_strdup_printf ("%.1f", nsc_histogram_mean (res->dir[d].latency) / 1000.0);
         }
-      printf ("%-16s %12s %12s %11s %11s %11s %11s\n", row->label,
+      printf ("%-*s %12s %12s %11s %11s %11s %11s\n", width, row->label,
               cells[0], cells[1], cells[2], cells[3], cells[4], cells[5]);
       for (guint k = 0; k < 6; k++)
         g_free (cells[k]);

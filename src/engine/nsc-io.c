@@ -197,6 +197,20 @@ stamp_buffer (guint8  *buf,
     }
 }
 
+/* Half of every 4 KiB random, half zeros: a compressing controller stores about half. */
+static void
+fill_compressible (guint8  *buf,
+                   guint64  len,
+                   guint64  salt)
+{
+  fill_from_pool (buf, len, salt);
+  for (guint64 o = 0; o < len; o += STAMP_UNIT)
+    {
+      guint64 unit = MIN ((guint64) STAMP_UNIT, len - o);
+      memset (buf + o + unit / 2, 0, unit - unit / 2);
+    }
+}
+
 static inline void
 prepare_write (Run      *run,
                guint8   *buf,
@@ -214,7 +228,12 @@ prepare_write (Run      *run,
       return;
     }
   if (*dirty)
-    fill_from_pool (buf, bs, ticket);
+    {
+      if (run->job.data == NSC_DATA_COMPRESSIBLE)
+        fill_compressible (buf, bs, ticket);
+      else
+        fill_from_pool (buf, bs, ticket);
+    }
   *dirty = FALSE;
   stamp_buffer (buf, bs, offset, ticket, run->job.seed);
 }
@@ -230,6 +249,8 @@ alloc_buffers (Run      *run,
     return NULL;
   if (run->job.data == NSC_DATA_ZEROS)
     memset (mem, 0, size);
+  else if (run->job.data == NSC_DATA_COMPRESSIBLE)
+    fill_compressible (mem, size, salt);
   else
     fill_from_pool (mem, size, salt);
   return mem;

@@ -214,6 +214,8 @@ nsc_data_pattern_to_string (NscDataPattern data)
     {
     case NSC_DATA_ZEROS:
       return "zeros";
+    case NSC_DATA_COMPRESSIBLE:
+      return "compressible";
     case NSC_DATA_RANDOM:
     default:
       return "random";
@@ -229,10 +231,12 @@ nsc_data_pattern_from_string (const char      *text,
     *out = NSC_DATA_RANDOM;
   else if (g_strcmp0 (text, "zeros") == 0)
     *out = NSC_DATA_ZEROS;
+  else if (g_strcmp0 (text, "compressible") == 0)
+    *out = NSC_DATA_COMPRESSIBLE;
   else
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "“%s” is not a data pattern; use random or zeros", text ? text : "");
+                   "“%s” is not a data pattern; use random, compressible or zeros", text ? text : "");
       return FALSE;
     }
   return TRUE;

@@ -11,6 +11,7 @@ typedef enum
 {
   NSC_DATA_RANDOM,  /* incompressible, every 4 KiB block different */
   NSC_DATA_ZEROS,
+  NSC_DATA_COMPRESSIBLE,  /* half of every 4 KiB random, half zeros: compresses to ~50 % */
 } NscDataPattern;
 
 #define NSC_JOB_MIN_BLOCK_SIZE   512

@@ -502,6 +502,40 @@ analyze_thermal (NscRunResult *r,
     json_object_set_array_member (analysis, "throttling", events);
 }
 
+/* A controller that compresses, or skips zero blocks, writes such data faster. */
+static void
+analyze_compressibility (NscRunResult *r,
+                         JsonObject   *analysis)
+{
+  double bps[3] = { 0, 0, 0 }; /* by NscDataPattern */
+  JsonObject *o;
+
+  for (guint i = 0; i < r->steps->len; i++)
+    {
+      NscStepResult *s = g_ptr_array_index (r->steps, i);
+      const NscJobResult *head = headline (s);
+
+      if (is (s, "compressibility") && head && head->job.data < G_N_ELEMENTS (bps))
+        bps[head->job.data] = head->dir[NSC_DIR_WRITE].bw_bps;
+    }
+  if (bps[NSC_DATA_RANDOM] <= 0)
+    return;
+  o = json_object_new ();
+  set_double (o, "random_bps", bps[NSC_DATA_RANDOM]);
+  set_double (o, "compressible_bps", bps[NSC_DATA_COMPRESSIBLE]);
+  set_double (o, "zeros_bps", bps[NSC_DATA_ZEROS]);
+  json_object_set_object_member (analysis, "compressibility", o);
+
+  if (bps[NSC_DATA_ZEROS] > 1.3 * bps[NSC_DATA_RANDOM]
+      || bps[NSC_DATA_COMPRESSIBLE] > 1.3 * bps[NSC_DATA_RANDOM])
+    nsc_run_result_add_warning (r, -1, "compressing-controller",
+                                "The drive writes compressible data faster (%.0f MiB/s random, "
+                                "%.0f MiB/s half compressible, %.0f MiB/s zeros): its controller "
+                                "compresses or skips zeros, and benchmarks that write such data "
+                                "overstate it", mib (bps[NSC_DATA_RANDOM]),
+                                mib (bps[NSC_DATA_COMPRESSIBLE]), mib (bps[NSC_DATA_ZEROS]));
+}
+
 void
 nsc_run_result_analyze (NscRunResult *r)
 {
@@ -520,6 +554,7 @@ nsc_run_result_analyze (NscRunResult *r)
   analyze_trim_latency (r, analysis);
   analyze_degradation (r, analysis);
   analyze_thermal (r, analysis);
+  analyze_compressibility (r, analysis);
 
   for (guint i = 0; i < r->steps->len; i++)
     {

@@ -19,7 +19,7 @@ cleanup() {
 trap cleanup EXIT
 
 presets=$("$cli" list-presets | tail -n +2 | awk '{print $1}')
-[ "$(echo "$presets" | wc -l)" -ge 19 ] && ok "list-presets lists $(echo "$presets" | wc -l) presets" \
+[ "$(echo "$presets" | wc -l)" -ge 25 ] && ok "list-presets lists $(echo "$presets" | wc -l) presets" \
                                        || bad "list-presets: $presets"
 
 # check_result PRESET JSON: what every result and each preset's own must hold.
@@ -44,6 +44,10 @@ codes = {w["code"] for w in r["warnings"]}
 if p.startswith("quick") and p != "quick-random":
     if len(a.get("read_inflation", [])) != 2: problems.append("no fresh/settled comparison")
     if not codes & {"read-inflation", "read-inflation-not-verified"}: problems.append("no inflation verdict")
+if p == "compressibility" and set(a.get("compressibility", {})) != {"random_bps", "compressible_bps", "zeros_bps"}:
+    problems.append("no compressibility analysis")
+if p == "hardcore" and ("summary" not in a.get("slc_second_pass", {}) or "summary" not in a.get("slc", {})):
+    problems.append("hardcore: both writes not analysed")
 if p in ("write-fill", "write-fill-twice", "cache-recovery", "review"):
     if "summary" not in a.get("slc", {}): problems.append("no SLC analysis: %s" % a.get("slc"))
 if p == "write-fill-twice" and "summary" not in a.get("slc_second_pass", {}): problems.append("no second pass")
@@ -73,7 +77,7 @@ run_all() {
   shift 2
   for p in $presets; do
     size=96m
-    case $p in write-fill*|cache-recovery|review) size=1g ;; esac
+    case $p in write-fill*|cache-recovery|review|hardcore|recovery-no-trim) size=1g ;; esac
     if "$cli" run --preset "$p" --target "$target" --size $size --span $size --time 150ms \
          --max-idle 20ms --runs 1 --quiet --json "$work/$p.json" "$@" >"$work/out" 2>"$work/err"; then
       check_result "$p" "$work/$p.json" "$where"
