@@ -12,6 +12,7 @@
 #include "nsc-cli-args.h"
 #include "nsc-cli-devices.h"
 #include "nsc-device-safety.h"
+#include "nsc-bench.h"
 #include "nsc-device.h"
 #include "nsc-engine.h"
 
@@ -508,6 +509,16 @@ cmd_run (int    argc,
       if (dev->link_warning)
         nsc_run_result_add_warning (r, -1, "pcie-link-below-max", "%s", dev->link_warning);
     }
+  {
+    g_autofree char *where = g_file_test (args.target, G_FILE_TEST_EXISTS)
+                             ? g_strdup (args.target) : g_path_get_dirname (args.target);
+    JsonNode *bench = nsc_bench_describe (where, dev);
+    g_auto(GStrv) notes = nsc_bench_warnings (bench);
+
+    for (guint i = 0; notes[i] && notes[i + 1]; i += 2)
+      nsc_run_result_add_warning (r, -1, notes[i], "%s", notes[i + 1]);
+    nsc_run_result_set_bench (r, bench);
+  }
   for (guint i = 0; i < r->steps->len; i++)
     if (nsc_step_result_headline (g_ptr_array_index (r->steps, i)))
       {

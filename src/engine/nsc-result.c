@@ -45,6 +45,7 @@ nsc_run_result_free (NscRunResult *r)
   g_free (r->error);
   g_clear_pointer (&r->device, json_node_unref);
   g_clear_pointer (&r->analysis, json_node_unref);
+  g_clear_pointer (&r->bench, json_node_unref);
   g_free (r);
 }
 
@@ -54,6 +55,14 @@ nsc_run_result_set_device (NscRunResult *r,
 {
   g_clear_pointer (&r->device, json_node_unref);
   r->device = facts;
+}
+
+void
+nsc_run_result_set_bench (NscRunResult *r,
+                          JsonNode     *bench)
+{
+  g_clear_pointer (&r->bench, json_node_unref);
+  r->bench = bench;
 }
 
 void
@@ -484,6 +493,12 @@ nsc_run_result_to_json (const NscRunResult *r)
   json_builder_set_member_name (b, "tmpfile");
   json_builder_add_boolean_value (b, r->used_tmpfile);
   json_builder_end_object (b);
+
+  if (r->bench)
+    {
+      json_builder_set_member_name (b, "bench");
+      json_builder_add_value (b, json_node_copy (r->bench));
+    }
 
   json_builder_set_member_name (b, "device");
   if (r->device)

@@ -73,6 +73,7 @@ typedef struct
   char       *error;
   JsonNode   *device;            /* facts about the drive, set by the caller, or NULL */
   JsonNode   *analysis;          /* set by nsc_run_result_analyze (), or NULL */
+  JsonNode   *bench;             /* the test bench, set by the caller, or NULL */
 } NscRunResult;
 
 NscRunResult        *nsc_run_result_new        (void);
@@ -85,6 +86,9 @@ void                 nsc_run_result_add_warning (NscRunResult      *result,
 /* Takes @facts (a JSON object from the device library) for the result's "device". */
 void                 nsc_run_result_set_device (NscRunResult      *result,
                                                 JsonNode          *facts);
+/* Takes @bench (CPU, kernel, mitigations, scheduler… from the device library). */
+void                 nsc_run_result_set_bench  (NscRunResult      *result,
+                                                JsonNode          *bench);
 NscStepResult       *nsc_step_result_new       (const NscStep      *step);
 void                 nsc_step_result_free      (NscStepResult      *result);
 /* The run whose total bandwidth is the median of the step's runs. */

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+
+#include "nsc-bench.h"
+
+static char *
+read_trimmed (const char *root,
+              const char *path)
+{
+  g_autofree char *full = g_build_filename (root, path, NULL);
+  char *text = NULL;
+
+  if (!g_file_get_contents (full, &text, NULL, NULL))
+    return NULL;
+  return g_strstrip (text);
+}
+
+static char *
+cpu_model (const char *proc_root)
+{
+  g_autofree char *text = read_trimmed (proc_root, "cpuinfo");
+  g_auto(GStrv) lines = NULL;
+
+  if (text == NULL)
+    return NULL;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      char *colon = strchr (lines[i], ':');
+      if (colon && g_str_has_prefix (lines[i], "model name"))
+        return g_strstrip (g_strdup (colon + 1));
+    }
+  return NULL;
+}
+
+/* The scheduler in use is the one in brackets: "none [mq-deadline] kyber". */
+static char *
+active_scheduler (const char *text)
+{
+  const char *open = text ? strchr (text, '[') : NULL;
+  const char *close = open ? strchr (open, ']') : NULL;
+
+  return close ? g_strndup (open + 1, close - open - 1) : g_strdup (text);
+}
+
+/* The block devices a dm/md device is built on, and what kind of stack it is. */
+static void
+describe_stack (JsonBuilder *b,
+                const char  *sysfs_root,
+                guint        maj,
+                guint        min)
+{
+  g_autofree char *dir = g_strdup_printf ("%s/dev/block/%u:%u", sysfs_root, maj, min);
+  g_autofree char *uuid = NULL;
+  g_autofree char *md = NULL;
+  g_autofree char *slaves_dir = g_build_filename (dir, "slaves", NULL);
+  g_autoptr(GDir) slaves = g_dir_open (slaves_dir, 0, NULL);
+  const char *kind = NULL;
+  const char *name;
+
+  uuid = read_trimmed (dir, "dm/uuid");
+  md = read_trimmed (dir, "md/level");
+  if (uuid && g_str_has_prefix (uuid, "CRYPT-"))
+    kind = "dm-crypt";
+  else if (uuid && g_str_has_prefix (uuid, "LVM-"))
+    kind = "lvm";
+  else if (uuid)
+    kind = "device-mapper";
+  else if (md)
+    kind = "md-raid";
+  if (kind == NULL)
+    return;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "kind");
+  json_builder_add_string_value (b, kind);
+  if (md)
+    {
+      json_builder_set_member_name (b, "level");
+      json_builder_add_string_value (b, md);
+    }
+  json_builder_set_member_name (b, "on");
+  json_builder_begin_array (b);
+  while (slaves && (name = g_dir_read_name (slaves)))
+    json_builder_add_string_value (b, name);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  /* One level down as well: dm-crypt on LVM on md. */
+  if (slaves)
+    {
+      g_dir_rewind (slaves);
+      while ((name = g_dir_read_name (slaves)))
+        {
+          g_autofree char *devf = g_strdup_printf ("%s/%s/dev", slaves_dir, name);
+          g_autofree char *devs = NULL;
+          guint a, c;
+
+          if (g_file_get_contents (devf, &devs, NULL, NULL) && sscanf (devs, "%u:%u", &a, &c) == 2)
+            describe_stack (b, sysfs_root, a, c);
+        }
+    }
+}
+
+static void
+add_string (JsonBuilder *b,
+            const char  *name,
+            const char  *value)
+{
+  if (value == NULL)
+    return;
+  json_builder_set_member_name (b, name);
+  json_builder_add_string_value (b, value);
+}
+
+JsonNode *
+nsc_bench_describe_at (const char          *sysfs_root,
+                       const char          *proc_root,
+                       const char          *mountinfo,
+                       const char          *target,
+                       const NscDeviceInfo *device)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autofree char *cpu = cpu_model (proc_root);
+  g_autofree char *vuln_dir = g_build_filename (sysfs_root, "devices/system/cpu/vulnerabilities", NULL);
+  g_autoptr(GDir) vulns = g_dir_open (vuln_dir, 0, NULL);
+  struct utsname uts;
+  struct stat st;
+  const char *name;
+
+  json_builder_begin_object (b);
+  add_string (b, "cpu", cpu);
+  if (uname (&uts) == 0)
+    add_string (b, "kernel", uts.release);
+
+  if (vulns)
+    {
+      g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+
+      while ((name = g_dir_read_name (vulns)))
+        g_ptr_array_add (names, g_strdup (name));
+      g_ptr_array_sort (names, (GCompareFunc) (void (*) (void)) g_strcmp0);
+      json_builder_set_member_name (b, "mitigations");
+      json_builder_begin_object (b);
+      for (guint i = 0; i < names->len; i++)
+        {
+          g_autofree char *rel = g_build_filename ("devices/system/cpu/vulnerabilities",
+                                                   (char *) g_ptr_array_index (names, i), NULL);
+          g_autofree char *text = read_trimmed (sysfs_root, rel);
+          if (text)
+            {
+              json_builder_set_member_name (b, g_ptr_array_index (names, i));
+              json_builder_add_string_value (b, text);
+            }
+        }
+      json_builder_end_object (b);
+    }
+
+  if (device)
+    {
+      g_autofree char *q = g_strdup_printf ("block/%s/queue", device->name);
+      g_autofree char *sched_path = g_build_filename (q, "scheduler", NULL);
+      g_autofree char *wc_path = g_build_filename (q, "write_cache", NULL);
+      g_autofree char *sched_text = read_trimmed (sysfs_root, sched_path);
+      g_autofree char *sched = active_scheduler (sched_text);
+      g_autofree char *wc = read_trimmed (sysfs_root, wc_path);
+
+      add_string (b, "io_scheduler", sched);
+      add_string (b, "write_cache", wc);
+      if (g_strcmp0 (device->transport, "nvme") == 0)
+        {
+          g_autofree char *apst = read_trimmed (sysfs_root,
+                                                "module/nvme_core/parameters/default_ps_max_latency_us");
+          if (apst)
+            {
+              json_builder_set_member_name (b, "nvme_apst_max_latency_us");
+              json_builder_add_int_value (b, g_ascii_strtoll (apst, NULL, 10));
+            }
+        }
+      if (g_strcmp0 (device->transport, "usb") == 0 && device->sysfs_path)
+        {
+          /* The driver of the USB interface: uas, or usb-storage (Bulk-Only). */
+          g_autofree char *path = g_strdup (device->sysfs_path);
+          for (guint up = 0; up < 12 && path && strlen (path) > 1; up++)
+            {
+              g_autofree char *drv = g_build_filename (path, "driver", NULL);
+              g_autofree char *link = g_file_read_link (drv, NULL);
+              char *parent;
+
+              if (link)
+                {
+                  g_autofree char *base = g_path_get_basename (link);
+                  if (g_str_equal (base, "uas") || g_str_equal (base, "usb-storage"))
+                    {
+                      add_string (b, "usb_transport", g_str_equal (base, "uas") ? "UAS" : "BOT");
+                      break;
+                    }
+                }
+              parent = g_path_get_dirname (path);
+              g_free (path);
+              path = parent;
+            }
+        }
+    }
+
+  /* A file target: its filesystem, how it is mounted, and what lies beneath. */
+  if (target && stat (target, &st) == 0 && !S_ISBLK (st.st_mode) && mountinfo)
+    {
+      g_auto(GStrv) lines = g_strsplit (mountinfo, "\n", -1);
+      g_autofree char *id = g_strdup_printf ("%u:%u", major (st.st_dev), minor (st.st_dev));
+
+      for (guint i = 0; lines[i]; i++)
+        {
+          g_auto(GStrv) f = g_strsplit (lines[i], " ", -1);
+          guint n = g_strv_length (f), dash = 0;
+
+          if (n < 10 || !g_str_equal (f[2], id))
+            continue;
+          for (guint k = 6; k < n; k++)
+            if (g_str_equal (f[k], "-"))
+              {
+                dash = k;
+                break;
+              }
+          if (dash == 0 || dash + 3 > n)
+            continue;
+          json_builder_set_member_name (b, "filesystem");
+          json_builder_begin_object (b);
+          add_string (b, "type", f[dash + 1]);
+          add_string (b, "source", f[dash + 2]);
+          {
+            g_autofree char *mp = g_strcompress (f[4]);
+            add_string (b, "mountpoint", mp);
+          }
+          add_string (b, "mount_options", f[5]);
+          if (dash + 3 < n)
+            add_string (b, "super_options", f[dash + 3]);
+          json_builder_end_object (b);
+          break;
+        }
+
+      json_builder_set_member_name (b, "stack");
+      json_builder_begin_array (b);
+      describe_stack (b, sysfs_root, major (st.st_dev), minor (st.st_dev));
+      json_builder_end_array (b);
+    }
+
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+JsonNode *
+nsc_bench_describe (const char          *target,
+                    const NscDeviceInfo *device)
+{
+  g_autofree char *mountinfo = NULL;
+
+  g_file_get_contents ("/proc/self/mountinfo", &mountinfo, NULL, NULL);
+  return nsc_bench_describe_at ("/sys", "/proc", mountinfo, target, device);
+}
+
+GStrv
+nsc_bench_warnings (JsonNode *bench)
+{
+  GStrvBuilder *out = g_strv_builder_new ();
+  JsonObject *o;
+  GStrv result;
+
+  if (bench && JSON_NODE_HOLDS_OBJECT (bench))
+    {
+      o = json_node_get_object (bench);
+      if (json_object_has_member (o, "stack"))
+        {
+          JsonArray *stack = json_object_get_array_member (o, "stack");
+          for (guint i = 0; i < json_array_get_length (stack); i++)
+            {
+              const char *kind = json_object_get_string_member (json_array_get_object_element (stack, i), "kind");
+              if (g_strcmp0 (kind, "dm-crypt") == 0)
+                {
+                  g_strv_builder_add (out, "encryption-measured");
+                  g_strv_builder_add (out, "The test file lies on dm-crypt: the results include the "
+                                           "work of encrypting, which the drive alone does not do");
+                }
+              else if (g_strcmp0 (kind, "md-raid") == 0)
+                {
+                  g_strv_builder_add (out, "raid-measured");
+                  g_strv_builder_add (out, "The test file lies on software RAID: the results are "
+                                           "the array's, not one drive's");
+                }
+            }
+        }
+      if (g_strcmp0 (json_object_get_string_member_with_default (o, "write_cache", NULL),
+                     "write through") == 0)
+        {
+          g_strv_builder_add (out, "write-cache-off");
+          g_strv_builder_add (out, "The drive's write cache is off (write through): writes are "
+                                   "slower than with the usual settings");
+        }
+    }
+  result = g_strv_builder_end (out);
+  g_strv_builder_unref (out);
+  return result;
+}

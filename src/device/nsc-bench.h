@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "nsc-device.h"
+
+G_BEGIN_DECLS
+
+/* What a reviewer lists under "test bench": CPU, kernel, CPU vulnerability
+ * mitigations, the drive's I/O scheduler and write cache, NVMe power-state
+ * latency (APST), USB transport (UAS or BOT), and for a test file its filesystem,
+ * mount options and what lies between it and the drive (dm-crypt, LVM, RAID).
+ * @target: the folder, file or device tested; @device: the drive behind it, or NULL.
+ * @sysfs_root and @mountinfo: "/sys" and /proc/self/mountinfo's text, or others in
+ * tests. Fields that cannot be read are absent. */
+JsonNode *nsc_bench_describe_at (const char          *sysfs_root,
+                                 const char          *proc_root,
+                                 const char          *mountinfo,
+                                 const char          *target,
+                                 const NscDeviceInfo *device);
+JsonNode *nsc_bench_describe    (const char          *target,
+                                 const NscDeviceInfo *device);
+/* Sentences for the result's warnings from a description: encryption under the
+ * test file, a write cache that is off. (code, message) pairs, NULL-terminated. */
+GStrv     nsc_bench_warnings    (JsonNode            *bench);
+
+G_END_DECLS
