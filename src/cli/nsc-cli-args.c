@@ -13,6 +13,7 @@ nsc_cli_run_args_clear (RunArgs *a)
   g_free (a->json);
   g_free (a->destroy_data);
   g_free (a->units);
+  g_free (a->erase);
 }
 
 static gboolean
@@ -183,6 +184,17 @@ nsc_cli_parse_run_args (int       argc,
                                    "--span must be larger than zero");
               return FALSE;
             }
+        }
+      else if (IS ("--erase"))
+        {
+          if (!g_str_equal (value, "trim") && !g_str_equal (value, "format")
+              && !g_str_equal (value, "sanitize"))
+            {
+              g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                           "--erase takes trim, format or sanitize, not “%s”", value);
+              return FALSE;
+            }
+          g_free (a->erase), a->erase = g_strdup (value);
         }
       else if (IS ("--max-idle"))
         {

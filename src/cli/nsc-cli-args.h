@@ -14,6 +14,7 @@ typedef struct
   char     *json;
   char     *destroy_data;
   char     *units;
+  char     *erase;
   guint     runs;
   gint64    time_ns;
   guint64   size;

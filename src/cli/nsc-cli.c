@@ -67,6 +67,8 @@ print_usage (FILE *out)
          "  --span SIZE            cover at most this much of the target in every test\n"
          "  --backend NAME         auto (default), io_uring, psync or null\n"
          "  --units mib|mb         MiB/s (binary, default) or MB/s (decimal, as CrystalDiskMark)\n"
+         "  --erase METHOD         how erase steps erase a device: trim (default), or NVMe\n"
+         "                         format (user data erase) or sanitize (block erase)\n"
          "  --strict               the reviews' conditions: precondition the span, TRIM before\n"
          "                         every test, 32 GiB span, 40 s per test, 15 min idle between\n"
          "  --quiet                no progress line\n"
@@ -454,6 +456,8 @@ cmd_run (int    argc,
   opts.backend = args.backend;
   opts.destroy_data = args.destroy_data;
   opts.no_tmpfile = args.no_tmpfile;
+  opts.erase_method = args.erase;
+  opts.erase = nsc_nvme_erase_func;
   if (args.strict)
     {
       /* The reviews' conditions, where the user did not say otherwise. */

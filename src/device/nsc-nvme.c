@@ -406,3 +406,132 @@ nsc_nvme_info_to_json (const NscNvmeInfo *info)
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }
+
+/* ---- erase ------------------------------------------------------------------ */
+
+static gboolean
+nvme_status_error (GError     **error,
+                   int          ret,
+                   const char  *what,
+                   const char  *device)
+{
+  if (ret < 0)
+    nsc_set_error_from_errno (error, errno, "%s of %s failed", what, device);
+  else if ((ret & 0x7ff) == NVME_SC_INVALID_OPCODE || (ret & 0x7ff) == NVME_SC_INVALID_FIELD)
+    g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
+                 "%s does not support %s; erase it with trim instead", device, what);
+  else
+    g_set_error (error, NSC_ERROR, NSC_ERROR_IO,
+                 "%s of %s failed: the controller answered status 0x%x", what, device, ret);
+  return FALSE;
+}
+
+gboolean
+nsc_nvme_erase (int            fd,
+                const char    *device,
+                const char    *method,
+                GCancellable  *cancellable,
+                GError       **error)
+{
+  struct nvme_id_ctrl ctrl;
+  struct nvme_id_ns ns;
+  __u32 nsid = 0;
+  int ret;
+
+  if (nvme_get_nsid (fd, &nsid) != 0 || nsid == 0)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
+                   "%s is not an NVMe namespace: Format and Sanitize need an NVMe drive; "
+                   "erase it with trim instead", device);
+      return FALSE;
+    }
+  if ((ret = nvme_identify_ctrl (fd, &ctrl)) != 0)
+    return nvme_status_error (error, ret, "Identify Controller", device);
+  if ((ret = nvme_identify_ns (fd, nsid, &ns)) != 0)
+    return nvme_status_error (error, ret, "Identify Namespace", device);
+
+  if (g_strcmp0 (method, "format") == 0)
+    {
+      /* Keep the namespace as it is (LBA format, metadata, protection); only erase. */
+      guint lbaf = (ns.flbas & 0x0f) | ((ns.flbas >> 1) & 0x30);
+      struct nvme_format_nvm_args args = {
+        .args_size = sizeof args,
+        .fd = fd,
+        .timeout = 30 * 60 * 1000,
+        .nsid = nsid,
+        .mset = (ns.flbas >> 4) & 1,
+        .pi = ns.dps & 0x7,
+        .pil = (ns.dps >> 3) & 1,
+        .ses = NVME_FORMAT_SES_USER_DATA_ERASE,
+        .lbaf = lbaf & 0x0f,
+        .lbafu = (lbaf >> 4) & 0x3,
+      };
+
+      ret = nvme_format_nvm (&args);
+      if (ret != 0)
+        return nvme_status_error (error, ret, "Format NVM with user data erase", device);
+      return TRUE;
+    }
+
+  if (g_strcmp0 (method, "sanitize") == 0)
+    {
+      struct nvme_sanitize_nvm_args args = {
+        .args_size = sizeof args,
+        .fd = fd,
+        .timeout = 0,
+        .sanact = NVME_SANITIZE_SANACT_START_BLOCK_ERASE,
+      };
+
+      if (!(le32toh (ctrl.sanicap) & NVME_CTRL_SANICAP_BES))
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
+                       "%s does not support Sanitize block erase; use format or trim", device);
+          return FALSE;
+        }
+      ret = nvme_sanitize_nvm (&args);
+      if (ret != 0)
+        return nvme_status_error (error, ret, "Sanitize block erase", device);
+
+      /* The drive works on its own now; a cancel cannot stop it, only stop waiting. */
+      for (;;)
+        {
+          struct nvme_sanitize_log_page log;
+
+          g_usleep (G_USEC_PER_SEC / 2);
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            {
+              g_prefix_error (error, "The sanitize of %s goes on in the drive: ", device);
+              return FALSE;
+            }
+          if ((ret = nvme_get_log_sanitize (fd, false, &log)) != 0)
+            return nvme_status_error (error, ret, "Reading the sanitize status", device);
+          switch (le16toh (log.sstat) & NVME_SANITIZE_SSTAT_STATUS_MASK)
+            {
+            case NVME_SANITIZE_SSTAT_STATUS_IN_PROGESS:
+              continue;
+            case NVME_SANITIZE_SSTAT_STATUS_COMPLETE_SUCCESS:
+            case NVME_SANITIZE_SSTAT_STATUS_ND_COMPLETE_SUCCESS:
+              return TRUE;
+            default:
+              g_set_error (error, NSC_ERROR, NSC_ERROR_IO,
+                           "The sanitize of %s failed (status 0x%x)", device, le16toh (log.sstat));
+              return FALSE;
+            }
+        }
+    }
+
+  g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+               "“%s” is not an erase method; use trim, format or sanitize", method ? method : "");
+  return FALSE;
+}
+
+gboolean
+nsc_nvme_erase_func (gpointer       user_data,
+                     int            fd,
+                     const char    *device,
+                     const char    *method,
+                     GCancellable  *cancellable,
+                     GError       **error)
+{
+  return nsc_nvme_erase (fd, device, method, cancellable, error);
+}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
@@ -94,5 +94,21 @@ JsonNode    *nsc_nvme_info_to_json   (const NscNvmeInfo *info);
 GStrv        nsc_nvme_critical_warning_names (guint8    bits);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NscNvmeInfo, nsc_nvme_info_free)
+
+/* Erases the NVMe namespace open as @fd: "format" (Format NVM, user data erase, the
+ * LBA format kept) or "sanitize" (block erase, waited for). Needs root; says plainly
+ * when the controller does not support the method. */
+gboolean     nsc_nvme_erase          (int                fd,
+                                      const char        *device,
+                                      const char        *method,
+                                      GCancellable      *cancellable,
+                                      GError           **error);
+/* nsc_nvme_erase () as an NscEraseFunc (nsc-runner.h); @user_data unused. */
+gboolean     nsc_nvme_erase_func     (gpointer           user_data,
+                                      int                fd,
+                                      const char        *device,
+                                      const char        *method,
+                                      GCancellable      *cancellable,
+                                      GError           **error);
 
 G_END_DECLS

@@ -192,10 +192,12 @@ parse_step (JsonObject  *obj,
     step->kind = NSC_STEP_TRIM;
   else if (g_str_equal (kind, "surface"))
     step->kind = NSC_STEP_SURFACE;
+  else if (g_str_equal (kind, "erase"))
+    step->kind = NSC_STEP_ERASE;
   else
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "Unknown step kind “%s”; use job, idle, fill, trim or surface", kind);
+                   "Unknown step kind “%s”; use job, idle, fill, trim, erase or surface", kind);
       return FALSE;
     }
 
@@ -240,7 +242,7 @@ parse_step (JsonObject  *obj,
       || !get_duration (obj, "ramp", &step->job.ramp_ns, NULL, error))
     return FALSE;
 
-  if (step->kind == NSC_STEP_FILL || step->kind == NSC_STEP_TRIM)
+  if (step->kind == NSC_STEP_FILL || step->kind == NSC_STEP_TRIM || step->kind == NSC_STEP_ERASE)
     {
       step->job.read_percent = 0;
       step->job.once = TRUE;
@@ -397,7 +399,7 @@ nsc_preset_list_names (void)
     "quick", "quick-nvme", "quick-random", "seq-qd", "rnd-qd", "bs-sweep", "bs-sweep-classic",
     "mixed", "write-fill", "write-fill-twice", "cache-recovery", "degradation", "fill-state",
     "trim-latency", "response-time", "workers", "thermal", "surface", "review",
-    "compressibility", "mixed-block", "seq-qd-64k", "thermal-qd4", "hardcore", "recovery-no-trim",
+    "compressibility", "mixed-block", "seq-qd-64k", "thermal-qd4", "hardcore", "recovery-no-trim", "erase",
     NULL,
   };
 

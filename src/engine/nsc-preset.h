@@ -15,6 +15,7 @@ typedef enum
   NSC_STEP_FILL,
   NSC_STEP_TRIM,
   NSC_STEP_SURFACE,
+  NSC_STEP_ERASE,     /* the whole target: TRIM, or NVMe Format/Sanitize via a hook */
 } NscStepKind;
 
 typedef struct

@@ -102,6 +102,7 @@ nsc_step_result_free (NscStepResult *r)
     return;
   g_ptr_array_unref (r->runs);
   g_array_unref (r->temperature);
+  g_free (r->erase_method);
   g_free (r->error);
   g_free (r);
 }
@@ -332,7 +333,7 @@ add_step (JsonBuilder         *b,
           guint                index,
           const NscStepResult *s)
 {
-  static const char *kinds[] = { "job", "idle", "fill", "trim", "surface" };
+  static const char *kinds[] = { "job", "idle", "fill", "trim", "surface", "erase" };
   const NscJobResult *head = s->step.kind == NSC_STEP_JOB ? nsc_step_result_headline (s) : NULL;
   char scratch[64];
 
@@ -343,6 +344,7 @@ add_step (JsonBuilder         *b,
   json_builder_set_member_name (b, "label");
   json_builder_add_string_value (b, s->step.kind == NSC_STEP_IDLE ? "idle"
                                  : s->step.kind == NSC_STEP_TRIM ? "TRIM"
+                                 : s->step.kind == NSC_STEP_ERASE ? "Erase"
                                  : nsc_job_get_label (&s->step.job, scratch, sizeof scratch));
   if (s->step.analysis[0])
     {
@@ -388,6 +390,13 @@ add_step (JsonBuilder         *b,
   add_int (b, "trimmed_before_bytes", (gint64) s->trimmed_before_bytes);
   json_builder_end_object (b);
 
+  if (s->step.kind == NSC_STEP_ERASE)
+    {
+      add_int (b, "duration_ns", s->duration_ns);
+      json_builder_set_member_name (b, "erase_method");
+      json_builder_add_string_value (b, s->erase_method ? s->erase_method : "");
+      add_int (b, "erased_bytes", (gint64) s->trimmed_bytes);
+    }
   if (s->step.kind == NSC_STEP_TRIM || s->step.kind == NSC_STEP_FILL)
     {
       add_int (b, "duration_ns", s->duration_ns);

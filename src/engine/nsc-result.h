@@ -37,6 +37,7 @@ typedef struct
   guint64    trimmed_bytes;      /* TRIM steps */
   guint64    trimmed_before_bytes; /* job steps in strict mode: TRIM right before */
   const char *trim_method;
+  char      *erase_method;       /* erase steps: "BLKDISCARD", "punch hole", "format", "sanitize" */
   gboolean   discard_reaches_drive;  /* TRIM steps: the drive learnt of it at once */
   gint64     duration_ns;        /* idle, fill and TRIM steps */
   GArray    *temperature;        /* NscTempSample */

@@ -55,6 +55,9 @@ struct _NscRunner
   gboolean       no_tmpfile;
   NscTemperatureFunc read_temperature;
   gpointer       temperature_data;
+  char          *erase_method;
+  NscEraseFunc   erase;
+  gpointer       erase_data;
 
   NscRunResult  *result;        /* main thread only */
   GTask         *task;
@@ -139,6 +142,7 @@ nsc_runner_finalize (GObject *object)
   nsc_preset_free (self->preset);
   g_free (self->target);
   g_free (self->destroy_data);
+  g_free (self->erase_method);
   if (self->device_fd > 0)
     close (self->device_fd);  /* handed over, but never run */
   g_free (self->budgets);
@@ -201,6 +205,9 @@ nsc_runner_new (const NscPreset     *preset,
   self->strict = options->strict;
   self->device_fd = options->device_fd > 0 ? options->device_fd : -1;
   self->read_temperature = options->read_temperature;
+  self->erase_method = g_strdup (options->erase_method ? options->erase_method : "trim");
+  self->erase = options->erase;
+  self->erase_data = options->erase_data;
   self->temperature_data = options->temperature_data;
   self->backend = options->backend;
   self->no_tmpfile = options->no_tmpfile;
@@ -412,7 +419,7 @@ idle_wait (NscRunner *self,
 static gboolean
 step_writes (const NscStep *s)
 {
-  return s->kind == NSC_STEP_FILL || s->kind == NSC_STEP_TRIM
+  return s->kind == NSC_STEP_FILL || s->kind == NSC_STEP_TRIM || s->kind == NSC_STEP_ERASE
       || ((s->kind == NSC_STEP_JOB || s->kind == NSC_STEP_SURFACE) && nsc_job_has_writes (&s->job));
 }
 
@@ -784,6 +791,51 @@ run_region_step (NscRunner      *self,
   return ok;
 }
 
+/* The seeds' "freshly erased drive": TRIM of everything, or the controller's own
+ * erase (NVMe Format with user data erase, Sanitize block erase) through a hook. */
+static gboolean
+run_erase_step (NscRunner      *self,
+                NscTarget      *target,
+                NscStepResult  *sr,
+                GError        **error)
+{
+  const char *method = self->erase_method;
+  gint64 t0 = nsc_now_ns ();
+  gboolean ok;
+
+  if (g_str_equal (method, "trim") || nsc_target_get_kind (target) == NSC_TARGET_FILE)
+    {
+      set_status (self, "Erasing: TRIM of the whole target");
+      ok = nsc_target_trim (target, 0, nsc_target_get_size (target), self->cancellable,
+                            &sr->trimmed_bytes, error);
+      sr->erase_method = g_strdup (nsc_target_get_kind (target) == NSC_TARGET_FILE
+                                   ? "punch hole" : "BLKDISCARD");
+    }
+  else if (self->erase == NULL)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
+                   "Erasing by %s is not available here; use trim", method);
+      return FALSE;
+    }
+  else
+    {
+      g_autofree char *status = g_strdup_printf ("Erasing: NVMe %s", method);
+
+      set_status (self, status);
+      ok = self->erase (self->erase_data, nsc_target_get_fd (target),
+                        nsc_target_get_description (target), method, self->cancellable, error);
+      if (ok)
+        {
+          /* Whatever we wrote is gone. */
+          nsc_extents_remove (nsc_target_get_written (target), 0, nsc_target_get_size (target));
+          sr->trimmed_bytes = nsc_target_get_size (target);
+        }
+      sr->erase_method = g_strdup (method);
+    }
+  sr->duration_ns = nsc_now_ns () - t0;
+  return ok;
+}
+
 static gpointer
 runner_thread (gpointer data)
 {
@@ -893,6 +945,9 @@ runner_thread (gpointer data)
         case NSC_STEP_FILL:
         case NSC_STEP_TRIM:
           ok = run_region_step (self, target, step, sr, &error);
+          break;
+        case NSC_STEP_ERASE:
+          ok = run_erase_step (self, target, sr, &error);
           break;
         default:
           g_assert_not_reached ();

@@ -13,6 +13,17 @@ G_BEGIN_DECLS
 typedef gboolean (*NscTemperatureFunc) (gpointer  user_data,
                                         double   *celsius);
 
+/* Erases a whole device by @method ("format", "sanitize"; the engine does "trim"
+ * itself) through @fd, the target's open descriptor. Called on the runner's thread;
+ * may take minutes, and should return soon after @cancellable fires where the
+ * device allows. */
+typedef gboolean (*NscEraseFunc) (gpointer       user_data,
+                                  int            fd,
+                                  const char    *device,
+                                  const char    *method,
+                                  GCancellable  *cancellable,
+                                  GError       **error);
+
 typedef struct
 {
   const char *target;        /* folder, new file or block device */
@@ -30,6 +41,9 @@ typedef struct
   gboolean    strict;        /* the reviews' conditions: a preconditioning fill of the
                               * span, and a TRIM of its region before every job step */
   NscTemperatureFunc read_temperature;  /* NULL: no temperature series */
+  const char *erase_method;  /* erase steps: "trim" (default), "format" or "sanitize" */
+  NscEraseFunc erase;        /* does "format" and "sanitize"; NULL: they are refused */
+  gpointer    erase_data;
   gpointer    temperature_data;
 } NscRunOptions;
 

@@ -111,6 +111,20 @@ if l1=$(new_loop plain 64M); then
     bad "unused loop device write failed: $(cat "$work/err")"
   fi
 
+  # Erase: TRIM of the whole device; Format and Sanitize are for NVMe drives only.
+  head -c 1M /dev/urandom | dd of="$l1" bs=1M oflag=direct status=none
+  if "$cli" run --preset erase --target "$l1" --destroy-data="$l1" --quiet \
+       --json "$work/erase.json" >/dev/null 2>"$work/err"; then
+    got=$(json_get "$work/erase.json" '(r["steps"][0]["erase_method"], r["steps"][0]["erased_bytes"])')
+    zeros=$(head -c 1M "$l1" | tr -d '\0' | wc -c)
+    [ "$got" = "('BLKDISCARD', 67108864)" ] && [ "$zeros" -eq 0 ] \
+      && ok "erase by TRIM: $got, the data reads back as zeros" || bad "erase: $got, $zeros non-zero bytes left"
+  else
+    bad "erase preset failed: $(cat "$work/err")"
+  fi
+  expect_fail 1 "not an NVMe namespace" run --preset erase --target "$l1" --destroy-data="$l1" --erase format
+  expect_fail 2 "trim, format or sanitize" run --preset erase --target "$l1" --destroy-data="$l1" --erase shred
+
   mkswap "$l1" >/dev/null 2>&1 && swapon "$l1" && {
     expect_fail 1 "swap" run --target "$l1" --rw write --time 300ms --destroy-data="$l1"
     swapoff "$l1"
