@@ -14,6 +14,7 @@ nsc_cli_run_args_clear (RunArgs *a)
   g_free (a->destroy_data);
   g_free (a->units);
   g_free (a->erase);
+  g_free (a->state);
 }
 
 static gboolean
@@ -185,6 +186,8 @@ nsc_cli_parse_run_args (int       argc,
               return FALSE;
             }
         }
+      else if (IS ("--state"))
+        g_free (a->state), a->state = g_strdup (value);
       else if (IS ("--erase"))
         {
           if (!g_str_equal (value, "trim") && !g_str_equal (value, "format")

@@ -15,6 +15,7 @@ typedef struct
   char     *destroy_data;
   char     *units;
   char     *erase;
+  char     *state;
   guint     runs;
   gint64    time_ns;
   guint64   size;

@@ -67,6 +67,8 @@ print_usage (FILE *out)
          "  --span SIZE            cover at most this much of the target in every test\n"
          "  --backend NAME         auto (default), io_uring, psync or null\n"
          "  --units mib|mb         MiB/s (binary, default) or MB/s (decimal, as CrystalDiskMark)\n"
+         "  --state LIST           drive states to run in, one run each: empty (erased first)\n"
+         "                         and free:SIZE (filled, SIZE left free), e.g. empty,free:100g\n"
          "  --erase METHOD         how erase steps erase a device: trim (default), or NVMe\n"
          "                         format (user data erase) or sanitize (block erase)\n"
          "  --strict               the reviews' conditions: precondition the span, TRIM before\n"
@@ -395,6 +397,100 @@ preset_has_writes (const NscPreset *preset)
   return FALSE;
 }
 
+/* One run of @preset in one drive state; prints its table and saves its result. */
+static int
+run_one (const RunArgs   *args,
+         const NscPreset *preset,
+         NscRunOptions    opts,
+         NscDeviceInfo   *dev,
+         const char      *state_label,
+         const char      *json_path,
+         char           **slc_summary)
+{
+  g_autoptr(NscRunner) runner = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
+  NscRunResult *r;
+  Cli cli = { 0 };
+  guint sigint, sigterm;
+  int status = 0;
+
+  if (state_label)
+    printf ("State: %s\n", state_label);
+  runner = nsc_runner_new (preset, &opts);
+  loop = g_main_loop_new (NULL, FALSE);
+  cancellable = g_cancellable_new ();
+  cli.loop = loop;
+  cli.cancellable = cancellable;
+  cli.runner = runner;
+  cli.quiet = args->quiet;
+  cli.is_tty = isatty (STDERR_FILENO);
+
+  g_signal_connect (runner, "progress", G_CALLBACK (on_progress), &cli);
+  g_signal_connect (runner, "sample", G_CALLBACK (on_sample), &cli);
+  g_signal_connect (runner, "step-started", G_CALLBACK (on_step_started), &cli);
+  g_signal_connect (runner, "step-finished", G_CALLBACK (on_step_finished), &cli);
+  sigint = g_unix_signal_add (SIGINT, on_signal, &cli);
+  sigterm = g_unix_signal_add (SIGTERM, on_signal, &cli);
+
+  nsc_runner_run_async (runner, cancellable, on_run_done, &cli);
+  g_main_loop_run (loop);
+  g_source_remove (sigint);
+  g_source_remove (sigterm);
+  clear_progress (&cli);
+
+  r = nsc_runner_get_result (runner);
+  if (dev)
+    {
+      nsc_run_result_set_device (r, nsc_device_info_to_json (dev));
+      if (dev->link_warning)
+        nsc_run_result_add_warning (r, -1, "pcie-link-below-max", "%s", dev->link_warning);
+    }
+  {
+    g_autofree char *where = g_file_test (args->target, G_FILE_TEST_EXISTS)
+                             ? g_strdup (args->target) : g_path_get_dirname (args->target);
+    JsonNode *bench = nsc_bench_describe (where, dev);
+    g_auto(GStrv) notes = nsc_bench_warnings (bench);
+
+    for (guint i = 0; notes[i] && notes[i + 1]; i += 2)
+      nsc_run_result_add_warning (r, -1, notes[i], "%s", notes[i + 1]);
+    nsc_run_result_set_bench (r, bench);
+  }
+  for (guint i = 0; i < r->steps->len; i++)
+    if (nsc_step_result_headline (g_ptr_array_index (r->steps, i)))
+      {
+        print_table (r, args->units);
+        break;
+      }
+
+  if (json_path)
+    {
+      g_autoptr(GError) save_error = NULL;
+      if (!nsc_run_result_save (r, json_path, &save_error))
+        {
+          fail_line ("%s", save_error->message);
+          status = 1;
+        }
+    }
+
+  if (cli.error)
+    {
+      if (g_error_matches (cli.error, NSC_ERROR, NSC_ERROR_CANCELLED))
+        fail_line ("Cancelled%s", json_path && r->steps->len ? "; the partial result was saved" : "");
+      else
+        fail_line ("%s", cli.error->message);
+      status = g_error_matches (cli.error, NSC_ERROR, NSC_ERROR_CANCELLED) ? 130 : 1;
+      g_clear_error (&cli.error);
+    }
+
+  if (slc_summary && r->analysis && json_object_has_member (json_node_get_object (r->analysis), "slc"))
+    {
+      JsonObject *slc = json_object_get_object_member (json_node_get_object (r->analysis), "slc");
+      *slc_summary = g_strdup (json_object_get_string_member_with_default (slc, "summary", NULL));
+    }
+  return status;
+}
+
 static int
 cmd_run (int    argc,
          char **argv)
@@ -402,14 +498,8 @@ cmd_run (int    argc,
   g_auto(RunArgs) args = { 0 };
   g_autoptr(GError) error = NULL;
   g_autoptr(NscPreset) preset = NULL;
-  g_autoptr(NscRunner) runner = NULL;
-  g_autoptr(GMainLoop) loop = NULL;
-  g_autoptr(GCancellable) cancellable = NULL;
   g_autoptr(NscDeviceInfo) dev = NULL;
   NscRunOptions opts = { 0 };
-  NscRunResult *r;
-  Cli cli = { 0 };
-  guint sigint, sigterm;
   int status = 0;
 
   if (!nsc_cli_parse_run_args (argc, argv, &args, &error))
@@ -484,72 +574,67 @@ cmd_run (int    argc,
       opts.temperature_data = dev->devnode;
     }
 
-  runner = nsc_runner_new (preset, &opts);
-  loop = g_main_loop_new (NULL, FALSE);
-  cancellable = g_cancellable_new ();
-  cli.loop = loop;
-  cli.cancellable = cancellable;
-  cli.runner = runner;
-  cli.quiet = args.quiet;
-  cli.is_tty = isatty (STDERR_FILENO);
-
-  g_signal_connect (runner, "progress", G_CALLBACK (on_progress), &cli);
-  g_signal_connect (runner, "sample", G_CALLBACK (on_sample), &cli);
-  g_signal_connect (runner, "step-started", G_CALLBACK (on_step_started), &cli);
-  g_signal_connect (runner, "step-finished", G_CALLBACK (on_step_finished), &cli);
-  sigint = g_unix_signal_add (SIGINT, on_signal, &cli);
-  sigterm = g_unix_signal_add (SIGTERM, on_signal, &cli);
-
-  nsc_runner_run_async (runner, cancellable, on_run_done, &cli);
-  g_main_loop_run (loop);
-  g_source_remove (sigint);
-  g_source_remove (sigterm);
-  clear_progress (&cli);
-
-  r = nsc_runner_get_result (runner);
-  if (dev)
-    {
-      nsc_run_result_set_device (r, nsc_device_info_to_json (dev));
-      if (dev->link_warning)
-        nsc_run_result_add_warning (r, -1, "pcie-link-below-max", "%s", dev->link_warning);
-    }
+  /* Drive states (002: empty, and nearly full): one run each, side by side. */
   {
-    g_autofree char *where = g_file_test (args.target, G_FILE_TEST_EXISTS)
-                             ? g_strdup (args.target) : g_path_get_dirname (args.target);
-    JsonNode *bench = nsc_bench_describe (where, dev);
-    g_auto(GStrv) notes = nsc_bench_warnings (bench);
+    g_auto(GStrv) states = g_strsplit (args.state ? args.state : "", ",", -1);
+    g_autoptr(GPtrArray) summaries = g_ptr_array_new_with_free_func (g_free);
+    guint n = g_strv_length (states);
 
-    for (guint i = 0; notes[i] && notes[i + 1]; i += 2)
-      nsc_run_result_add_warning (r, -1, notes[i], "%s", notes[i + 1]);
-    nsc_run_result_set_bench (r, bench);
-  }
-  for (guint i = 0; i < r->steps->len; i++)
-    if (nsc_step_result_headline (g_ptr_array_index (r->steps, i)))
+    for (guint i = 0; i < MAX (n, 1u); i++)
       {
-        print_table (r, args.units);
-        break;
+        NscRunOptions o = opts;
+        g_autofree char *label = NULL;
+        g_autofree char *json = NULL;
+        char *summary = NULL;
+        const char *s = n ? g_strstrip (states[i]) : "";
+
+        if (g_str_equal (s, "empty"))
+          {
+            o.erase_first = TRUE;
+            label = g_strdup ("empty (erased first)");
+          }
+        else if (g_str_has_prefix (s, "free:"))
+          {
+            g_autofree char *size = NULL;
+            if (!nsc_parse_size (s + 5, &o.leave_free, &error) || o.leave_free == 0)
+              {
+                fail_line ("--state free:SIZE needs a size larger than zero, not “%s”", s + 5);
+                return EXIT_USAGE;
+              }
+            size = nsc_format_size (o.leave_free);
+            label = g_strdup_printf ("filled, %s left free", size);
+          }
+        else if (n > 0)
+          {
+            fail_line ("“%s” is not a drive state; use empty or free:SIZE (e.g. free:100g)", s);
+            return EXIT_USAGE;
+          }
+
+        if (args.json && n > 1)
+          {
+            g_autofree char *stem = g_str_has_suffix (args.json, ".json")
+                                    ? g_strndup (args.json, strlen (args.json) - 5) : g_strdup (args.json);
+            g_autofree char *tag = g_strdelimit (g_strdup (s), ":", '-');
+            json = g_strdup_printf ("%s-%s.json", stem, tag);
+          }
+        else
+          json = g_strdup (args.json);
+
+        status = run_one (&args, preset, o, dev, label, json, &summary);
+        g_ptr_array_add (summaries, summary ? summary : g_strdup ("-"));
+        if (status != 0)
+          return status;
+        if (n > 1 && i + 1 < n)
+          printf ("\n");
       }
 
-  if (args.json)
-    {
-      g_autoptr(GError) save_error = NULL;
-      if (!nsc_run_result_save (r, args.json, &save_error))
-        {
-          fail_line ("%s", save_error->message);
-          status = 1;
-        }
-    }
-
-  if (cli.error)
-    {
-      if (g_error_matches (cli.error, NSC_ERROR, NSC_ERROR_CANCELLED))
-        fail_line ("Cancelled%s", args.json && r->steps->len ? "; the partial result was saved" : "");
-      else
-        fail_line ("%s", cli.error->message);
-      status = g_error_matches (cli.error, NSC_ERROR, NSC_ERROR_CANCELLED) ? 130 : 1;
-      g_clear_error (&cli.error);
-    }
-
+    if (n > 1)
+      {
+        printf ("\nSide by side:\n");
+        for (guint i = 0; i < n; i++)
+          printf ("  %-14s %s\n", g_strstrip (states[i]), (char *) g_ptr_array_index (summaries, i));
+      }
+  }
   return status;
 }
 

@@ -531,6 +531,16 @@ nsc_run_result_to_json (const NscRunResult *r)
   json_builder_add_int_value (b, r->idle_ns);
   json_builder_set_member_name (b, "strict");
   json_builder_add_boolean_value (b, r->strict);
+  json_builder_set_member_name (b, "state");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "erased_first");
+  json_builder_add_boolean_value (b, r->erased_first);
+  json_builder_set_member_name (b, "left_free");
+  if (r->leave_free)
+    json_builder_add_int_value (b, (gint64) r->leave_free);
+  else
+    json_builder_add_null_value (b);
+  json_builder_end_object (b);
   json_builder_end_object (b);
 
   json_builder_set_member_name (b, "steps");

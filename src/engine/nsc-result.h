@@ -66,6 +66,8 @@ typedef struct
   guint64     file_size;
   gint64      idle_ns;
   gboolean    strict;
+  gboolean    erased_first;      /* state "empty": erased before the first step */
+  guint64     leave_free;        /* state "filled": only this much was left free */
   GDateTime  *started;
   gint64      duration_ns;
   GPtrArray  *steps;             /* NscStepResult */

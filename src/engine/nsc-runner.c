@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <poll.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "nsc-error.h"
@@ -56,6 +57,9 @@ struct _NscRunner
   NscTemperatureFunc read_temperature;
   gpointer       temperature_data;
   char          *erase_method;
+  gboolean       erase_first;
+  guint64        leave_free;
+  guint64        region_base;    /* worker: steps run in [base, size) */
   NscEraseFunc   erase;
   gpointer       erase_data;
 
@@ -207,6 +211,8 @@ nsc_runner_new (const NscPreset     *preset,
   self->read_temperature = options->read_temperature;
   self->erase_method = g_strdup (options->erase_method ? options->erase_method : "trim");
   self->erase = options->erase;
+  self->erase_first = options->erase_first;
+  self->leave_free = options->leave_free;
   self->erase_data = options->erase_data;
   self->temperature_data = options->temperature_data;
   self->backend = options->backend;
@@ -528,7 +534,7 @@ resolve_job (NscRunner      *self,
              NscStepResult  *sr,
              GError        **error)
 {
-  guint64 size = nsc_target_get_size (target);
+  guint64 size = nsc_target_get_size (target) - self->region_base;
   guint64 avail;
 
   *job = step->job;
@@ -567,6 +573,9 @@ resolve_job (NscRunner      *self,
                    "%s is too small for this step", nsc_target_get_description (target));
       return FALSE;
     }
+
+  /* In a filled drive's state, everything happens in the part left free. */
+  job->region_offset += self->region_base;
 
   if (step->kind == NSC_STEP_JOB)
     {
@@ -803,10 +812,19 @@ run_erase_step (NscRunner      *self,
   gint64 t0 = nsc_now_ns ();
   gboolean ok;
 
+  if (self->region_base > 0 && !g_str_equal (method, "trim"))
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "An NVMe %s would erase the filled part of the drive too; with a fill state, "
+                   "erase by trim", method);
+      return FALSE;
+    }
   if (g_str_equal (method, "trim") || nsc_target_get_kind (target) == NSC_TARGET_FILE)
     {
-      set_status (self, "Erasing: TRIM of the whole target");
-      ok = nsc_target_trim (target, 0, nsc_target_get_size (target), self->cancellable,
+      set_status (self, self->region_base ? "Erasing: TRIM of the free part"
+                                          : "Erasing: TRIM of the whole target");
+      ok = nsc_target_trim (target, self->region_base,
+                            nsc_target_get_size (target) - self->region_base, self->cancellable,
                             &sr->trimmed_bytes, error);
       sr->erase_method = g_strdup (nsc_target_get_kind (target) == NSC_TARGET_FILE
                                    ? "punch hole" : "BLKDISCARD");
@@ -842,6 +860,7 @@ runner_thread (gpointer data)
   NscRunner *self = data;
   const NscPreset *preset = self->preset;
   g_autoptr(NscTarget) target = NULL;
+  g_autoptr(NscTarget) filler = NULL;
   NscTargetOptions topts = { 0 };
   GError *error = NULL;
   Event *done;
@@ -856,6 +875,41 @@ runner_thread (gpointer data)
   topts.device_fd = self->device_fd;
 
   /* nsc_target_open () takes a handed-over descriptor, also when it fails. */
+  /* A folder in a nearly full state: a filler file takes all but leave_free (and the
+   * test file's room) first. It is an O_TMPFILE too: gone with the run, whatever
+   * happens. */
+  if (self->leave_free && g_file_test (self->target, G_FILE_TEST_IS_DIR))
+    {
+      NscTargetOptions fopts = { .file_size = NSC_TARGET_SIZE_FREE, .no_tmpfile = self->no_tmpfile };
+      struct statvfs vfs;
+      guint64 free_bytes;
+
+      if (statvfs (self->target, &vfs) != 0)
+        {
+          g_set_error (&error, NSC_ERROR, NSC_ERROR_FAILED, "Cannot read the free space of %s",
+                       self->target);
+          goto out;
+        }
+      free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
+      if (free_bytes <= self->leave_free)
+        {
+          g_autofree char *want = nsc_format_size (self->leave_free);
+          g_autofree char *have = nsc_format_size (free_bytes);
+          g_set_error (&error, NSC_ERROR, NSC_ERROR_NO_SPACE,
+                       "%s has %s free, not more than the %s to leave free", self->target, have, want);
+          goto out;
+        }
+      fopts.file_size = free_bytes - self->leave_free;
+      fopts.file_size -= fopts.file_size % (1u << 20);
+      filler = nsc_target_open (self->target, &fopts, &error);
+      if (filler == NULL)
+        goto out;
+      set_status (self, "Filling the drive to the chosen state");
+      if (!nsc_target_fill (filler, 0, nsc_target_get_size (filler), self->backend, on_fill_sample,
+                            self, self->cancellable, NULL, &error))
+        goto out;
+    }
+
   target = nsc_target_open (self->target, &topts, &error);
   self->device_fd = -1;
   if (target == NULL)
@@ -874,6 +928,37 @@ runner_thread (gpointer data)
       set_status (self, "Preparing the test file");
       if (!nsc_target_fill (target, 0, nsc_target_get_size (target), self->backend,
                             on_fill_sample, self, self->cancellable, NULL, &error))
+        goto out;
+    }
+
+  /* A device in a nearly full state: everything but its last leave_free bytes holds
+   * data, and the steps run in those. */
+  if (self->leave_free && nsc_target_get_kind (target) == NSC_TARGET_DEVICE)
+    {
+      guint64 size = nsc_target_get_size (target);
+      guint align = MAX (nsc_target_get_dio_offset_align (target), 1u << 20);
+
+      if (size <= self->leave_free)
+        {
+          g_set_error (&error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       "%s is not larger than the space to leave free",
+                       nsc_target_get_description (target));
+          goto out;
+        }
+      self->region_base = (size - self->leave_free) / align * align;
+      set_status (self, "Filling the drive to the chosen state");
+      if (!nsc_target_fill (target, 0, self->region_base, self->backend, on_fill_sample, self,
+                            self->cancellable, NULL, &error))
+        goto out;
+    }
+  if (self->erase_first && self->backend != NSC_BACKEND_NULL
+      && nsc_target_get_kind (target) == NSC_TARGET_DEVICE)
+    {
+      NscStepResult *scratch = nsc_step_result_new (&(NscStep) { .kind = NSC_STEP_ERASE });
+      gboolean ok = run_erase_step (self, target, scratch, &error);
+
+      nsc_step_result_free (scratch);
+      if (!ok)
         goto out;
     }
 
@@ -972,8 +1057,9 @@ runner_thread (gpointer data)
     }
 
 out:
-  /* Closing the target deletes the test file. */
+  /* Closing the targets deletes the test file and the filler. */
   g_clear_pointer (&target, nsc_target_free);
+  g_clear_pointer (&filler, nsc_target_free);
   if (error == NULL && g_cancellable_is_cancelled (self->cancellable))
     g_set_error_literal (&error, NSC_ERROR, NSC_ERROR_CANCELLED, "Cancelled");
   done = event_new (EVENT_DONE);
@@ -1011,6 +1097,8 @@ nsc_runner_run_async (NscRunner           *self,
   r->file_size = self->file_size;
   r->idle_ns = self->idle_ns;
   r->strict = self->strict;
+  r->leave_free = self->leave_free;
+  r->erased_first = self->erase_first;
   r->started = g_date_time_new_now_local ();
 
   self->budgets = g_new0 (gint64, self->preset->steps->len);

@@ -41,6 +41,12 @@ typedef struct
   gboolean    strict;        /* the reviews' conditions: a preconditioning fill of the
                               * span, and a TRIM of its region before every job step */
   NscTemperatureFunc read_temperature;  /* NULL: no temperature series */
+  /* Drive state (002: empty against nearly full). @erase_first: erase the target
+   * before the first step. @leave_free: fill the drive first so that only this many
+   * bytes stay free, and run every step inside them (a device: its last bytes; a
+   * folder: a filler file beside the test file, deleted at the end). */
+  gboolean    erase_first;
+  guint64     leave_free;
   const char *erase_method;  /* erase steps: "trim" (default), "format" or "sanitize" */
   NscEraseFunc erase;        /* does "format" and "sanitize"; NULL: they are refused */
   gpointer    erase_data;

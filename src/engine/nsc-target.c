@@ -446,7 +446,17 @@ open_device_target (const char              *path,
         }
     }
   else
-    self->fd = open (path, flags);
+    {
+      /* After a writer closes a device, udev may rescan its partitions, which claims
+       * the device for a moment: EBUSY then is not "in use", so wait it out (2 s). */
+      for (guint attempt = 0; attempt < 20; attempt++)
+        {
+          self->fd = open (path, flags);
+          if (self->fd >= 0 || errno != EBUSY || !(flags & O_EXCL))
+            break;
+          g_usleep (G_USEC_PER_SEC / 10);
+        }
+    }
   if (self->fd < 0)
     {
       int errsv = errno;

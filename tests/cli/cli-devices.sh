@@ -151,6 +151,37 @@ if l3=$(new_loop fs 128M); then
   done
 fi
 
+# Drive states: a folder filled to leave 96 MiB free (a hidden filler file, gone at
+# the end), and a device erased first or filled to its last 64 MiB.
+if l4=$(new_loop state 512M); then
+  mkfs.ext4 -q "$l4"
+  mkdir "$work/mnt4" && mount "$l4" "$work/mnt4"
+  before=$(df --output=avail -B1 "$work/mnt4" | tail -1)
+  if "$cli" run --preset seq-qd --target "$work/mnt4" --state free:96m --size 32m --time 100ms \
+       --quiet --json "$work/state.json" >/dev/null 2>"$work/err"; then
+    got=$(json_get "$work/state.json" 'r["conditions"]["state"]["left_free"]')
+    after=$(df --output=avail -B1 "$work/mnt4" | tail -1)
+    [ "$got" = 100663296 ] && [ -z "$(ls -A "$work/mnt4" | grep -v lost+found)" ] \
+      && [ $(( before - after )) -lt 4194304 ] \
+      && ok "a folder filled to leave 96 MiB free; the filler is gone afterwards" \
+      || bad "folder state: left_free=$got, files: $(ls -A "$work/mnt4"), free $before → $after"
+  else
+    bad "folder state run failed: $(cat "$work/err")"
+  fi
+  umount "$work/mnt4"
+  if "$cli" run --preset write-fill --target "$l4" --destroy-data="$l4" --state empty,free:64m \
+       --max-idle 10ms --quiet --json "$work/st.json" >"$work/out" 2>"$work/err"; then
+    e=$(json_get "$work/st-empty.json" 'r["conditions"]["state"]["erased_first"]')
+    f=$(json_get "$work/st-free-64m.json" '[(s["job"]["region_offset"], s["job"]["region_length"]) for s in r["steps"] if s["kind"] == "job"][0]')
+    [ "$e" = True ] && [ "$f" = "(469762048, 67108864)" ] && grep -q "^Side by side" "$work/out" \
+      && ok "device states: erased first; filled, the write-fill in the last 64 MiB" \
+      || bad "device states: erased=$e region=$f"
+  else
+    bad "device states run failed: $(cat "$work/err")"
+  fi
+  expect_fail 2 "not a drive state" run --preset quick --target "$l4" --destroy-data="$l4" --state half
+fi
+
 if command -v sfdisk >/dev/null && l2=$(new_loop parts 64M); then
   printf 'label: dos\n,16M\n,\n' | sfdisk -q "$l2" >/dev/null
   partx -u "$l2" 2>/dev/null
