@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Checks the console of the vm suite's guest (see vm-nvme.sh).
-
-Sections are printed between "@@NSC-BEGIN name@@" and "@@NSC-END name@@", with
-"@@NSC-RC name N@@" after each. Prints "ok - …" / "FAIL - …" per check and the facts
-compared, and exits 1 when any check failed."""
+"""Checks the console of the vm suite's guest (see vm-nvme.sh): the device facts
+against QEMU and nvme-cli, the runs on the namespace (write, randread, the
+trim-latency preset) and the device facts and temperature series in their results.
+Prints "ok - …" / "FAIL - …" per check and the facts compared, and exits 1 when any
+check failed."""
 import argparse
 import json
-import re
-import sys
+
+from vmcommon import Console
 
 p = argparse.ArgumentParser()
 p.add_argument('console')
@@ -20,48 +20,10 @@ p.add_argument('--nvme-cli', type=int, default=1)
 p.add_argument('--setpriv', type=int, default=0)
 a = p.parse_args()
 
-text = open(a.console, encoding='utf-8', errors='replace').read().replace('\r', '')
-sections, rcs = {}, {}
-for m in re.finditer(r'@@NSC-BEGIN (\S+)@@\n(.*?)@@NSC-END \1@@', text, re.S):
-    sections[m.group(1)] = m.group(2)
-for m in re.finditer(r'@@NSC-RC (\S+) (\d+)@@', text):
-    rcs[m.group(1)] = int(m.group(2))
-stderr = {}
-for m in re.finditer(r'@@NSC-STDERR (\S+)@@ (.*)', text):
-    stderr.setdefault(m.group(1), []).append(m.group(2))
-
-fails = 0
-checks = 0
-
-
-def check(cond, what):
-    global fails, checks
-    checks += 1
-    if not cond:
-        fails += 1
-    print(('ok - ' if cond else 'FAIL - ') + what)
-    return cond
-
-
-def section_json(name):
-    if not check(name in sections, f'guest printed section {name}'):
-        return None
-    if not check(rcs.get(name) == 0, f'{name} exited {rcs.get(name)}'
-                 + (': ' + ' | '.join(stderr.get(name, [])) if rcs.get(name) else '')):
-        return None
-    try:
-        return json.loads(sections[name])
-    except ValueError as e:
-        check(False, f'{name} is JSON: {e}')
-        return None
-
-
-for err in re.findall(r'@@NSC-ERROR (.*?)@@', text):
-    check(False, 'guest: ' + err)
-if not check('@@NSC-DONE@@' in text, 'the guest ran its script to the end'):
-    print('# last console lines:')
-    for line in text.splitlines()[-30:]:
-        print('#   ' + line)
+con = Console(a.console)
+check, section_json = con.check, con.section_json
+sections, rcs, stderr = con.sections, con.rcs, con.stderr
+con.check_guest()
 
 devices = section_json('devices-json') or []
 nvme = [d for d in devices if d.get('name') == 'nvme0n1']
@@ -163,6 +125,8 @@ for name, direction in (('write', 'write'), ('randread', 'read')):
           f'temperature samples {temps[:3]}, device member {"set" if r.get("device") else "null"}')
     check(step.get('completed') is True, f'{name} step completed')
     check(bw > 0, f'{name} moved data ({bw:.0f} B/s)')
+    con.check_result_device(name, r, a.serial)
+    con.check_temperature(name, step)
     if name == 'randread':
         cond = step.get('conditions') or {}
         check(cond.get('contents_verified') is True,
@@ -179,5 +143,27 @@ print(f'# SMART bytes written after the runs: {written}; the write step wrote {w
 check(written is not None and wbytes > 0 and written >= wbytes,
       f'SMART data units written cover the write step ({written} >= {wbytes})')
 
-print(f'{checks - fails} passed, {fails} failed')
-sys.exit(1 if fails else 0)
+
+# TRIM on the namespace (discard=unmap passes DSM deallocate through to the file):
+# the trim-latency preset, scaled down, fills, trims and reads while timing requests.
+check(rcs.get('run-trim') == 0, con.rc_text('run-trim'))
+tr = section_json('result-trim')
+if tr:
+    steps = tr.get('steps') or []
+    trims = [s for s in steps if s.get('kind') == 'trim']
+    t = trims[0] if trims else {}
+    tl = (tr.get('analysis') or {}).get('trim_latency')
+    print(f'# trim-latency: trim steps {[(s.get("trimmed_bytes"), s.get("trim_method")) for s in trims]}, '
+          f'analysis.trim_latency {json.dumps(tl)}')
+    check(t.get('completed') is True and (t.get('trimmed_bytes') or 0) > 0,
+          f'a trim step trimmed {t.get("trimmed_bytes")} bytes')
+    check(t.get('trim_method') == 'BLKDISCARD', f'trim method {t.get("trim_method")!r} (a block device: BLKDISCARD)')
+    check(isinstance(tl, dict) and 'error' not in tl and (tl.get('worst_latency_ns') or 0) > 0
+          and tl.get('stall_ns') is not None,
+          f'analysis.trim_latency present with a worst latency ({(tl or {}).get("worst_latency_ns")} ns)')
+    con.check_result_device('trim-latency', tr, a.serial)
+    jobs = [s for s in steps if s.get('kind') == 'job']
+    if check(len(jobs) >= 1, f'trim-latency has a read step ({len(jobs)})'):
+        con.check_temperature('trim-latency reads', jobs[0])
+
+con.finish()

@@ -7,7 +7,7 @@
 #   vm_prepare NAME          checks the tools (skips with 77), makes $work, $root
 #   vm_init_script BODY      writes /init: prologue (mounts, modules, /dev/nvme0n1,
 #                            section()), BODY, then "@@NSC-DONE@@" and poweroff
-#   vm_boot DRIVE_OPTS DEVICE_OPTS
+#   vm_boot DRIVE_OPTS DEVICE_OPTS [QEMU ARGS…]
 #                            packs the initramfs and runs QEMU; the console goes to
 #                            $work/console.log; returns 1 (with the console's tail)
 #                            when the guest did not finish within $timeout_s
@@ -117,14 +117,19 @@ INIT
 
 vm_boot() {
   local drive=$1 device=$2 rc start
+  shift 2
   (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initrd.gz" || { echo "FAIL: cpio"; return 1; }
   echo "# booting $kernel with $(du -h "$work/initrd.gz" | cut -f1) initramfs"
   echo "# -drive $drive"
   start=$(date +%s%N)
-  timeout "$timeout_s" "$qemu" -accel tcg -m 1G -nographic -no-reboot \
+  # The guest's timing is what the tests check: ahead of other work on the machine
+  # when allowed (root), as it is for a TCG guest that stalls when starved of CPU.
+  local nice=
+  nice -n -10 true 2>/dev/null && nice="nice -n -10"
+  timeout "$timeout_s" $nice "$qemu" -accel tcg -m 1G -nographic -no-reboot \
     -kernel "$kernel" -initrd "$work/initrd.gz" \
     -append 'console=ttyS0 panic=-1 quiet' \
-    -drive "$drive" -device "$device" \
+    -drive "$drive" -device "$device" "$@" \
     < /dev/null > "$work/console.log" 2>&1
   rc=$?
   vm_seconds=$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')

@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The vm suite's end-to-end test of SLC cache detection: QEMU's emulated NVMe
+# controller with a namespace whose writes QEMU throttles with a known burst, so that
+# the write-fill preset meets a "drive" with a cache of known size and speeds:
+#
+#   throttling.bps-write=RATE, bps-write-max=BURST, bps-write-max-length=LEN
+#
+# QEMU's throttle (util/throttle.c, docs/throttle.txt) is a leaky bucket of size
+# BURST × LEN that leaks at RATE all the time, the burst included, and that admits a
+# request while the bucket is not full (a second bucket of BURST / 10 leaking at BURST
+# holds the burst itself to BURST). Written at BURST from empty, the level rises at
+# BURST − RATE, so the bucket is full after T = BURST × LEN / (BURST − RATE) seconds,
+# and the burst holds
+#
+#   cache bytes = BURST × T = BURST² × LEN / (BURST − RATE)
+#
+# not BURST × LEN: with 200 MB/s, 40 MB/s and 5 s that is 1.25 GB in 6.25 s, not 1 GB
+# in 5 s (the naive figure is 20 % short; runs here land within 1 % of the formula).
+# The overshoot is at most one queue of requests (QD 8 × 1 MiB, 0.7 %). At the very
+# start the burst bucket (BURST / 10, leaking at BURST) is empty too, so the first
+# ~BURST / 10 bytes (20 MB, 1 % of the namespace) go at the guest's own speed: a
+# spike, as a drive's DRAM buffer makes, that is not the cache. After the
+# burst the device writes at RATE. The trim that starts the preset is not throttled
+# (QEMU counts reads and writes only), and nothing writes before it, so the bucket is
+# empty when the fill starts.
+#
+# The unthrottled guest writes ~450 MB/s to fresh blocks of the sparse file (1 MiB,
+# QD 8, TCG), so a 200 MB/s burst leaves it room on a busy machine.
+#
+# A second controller is throttled flat (bps-write only: QEMU's bucket is then RATE
+# / 10, a 0.1 s "burst" that is no cache): the same preset must not report a cache.
+#
+# Checks on the host: analysis.slc.has_cache, cache_bytes within 10 % of the formula
+# (the naive BURST × LEN is 20 % off: the tolerance tells the two apart), in-cache and
+# post-cache speeds within 10 % of BURST and RATE; the flat drive without a cache; the
+# results' device facts and temperature series. Prints truth against detected.
+# Exit 77 (skip) when QEMU, the kernel or busybox-static are missing.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/vm-lib.sh"
+lba=4096
+# The burst drive (decimal units, as QEMU takes them).
+burst=200000000
+rate=40000000
+burst_len=5
+fill_size=$((2 * 1024 * 1024 * 1024))
+fill_serial=NSCFILL01
+# The flat drive.
+flat_rate=100000000
+flat_size=$((512 * 1024 * 1024))
+flat_serial=NSCFLAT01
+
+vm_prepare vm-write-fill
+# Two controllers: find each namespace by its controller's serial, not by probe order.
+vm_init_script "$(cat <<INIT
+ns_of() {
+  for c in /sys/class/nvme/nvme*; do
+    if grep -q "^\$1 *\\\$" "\$c/serial"; then echo "/dev/\$(basename "\$c")n1"; return; fi
+  done
+  echo "@@NSC-ERROR no controller with serial \$1@@" >&2
+}
+i=0
+while [ ! -b /dev/nvme1n1 ] && [ \$i -lt 200 ]; do sleep 0.1; i=\$((i + 1)); done
+fill=\$(ns_of $fill_serial)
+flat=\$(ns_of $flat_serial)
+echo "# burst namespace \$fill, flat namespace \$flat"
+section run-fill nandscope-cli run --preset write-fill --target \$fill --destroy-data=\$fill \
+  --max-idle 1s --json /tmp/fill.json --quiet
+section result-fill cat /tmp/fill.json
+section run-flat nandscope-cli run --preset write-fill --target \$flat --destroy-data=\$flat \
+  --max-idle 1s --json /tmp/flat.json --quiet
+section result-flat cat /tmp/flat.json
+INIT
+)"
+
+truncate -s "$fill_size" "$work/fill.img"
+truncate -s "$flat_size" "$work/flat.img"
+drive_opts="if=none,format=raw,cache=none,aio=threads,discard=unmap"
+vm_boot "file=$work/fill.img,id=d0,$drive_opts,throttling.bps-write=$rate,throttling.bps-write-max=$burst,throttling.bps-write-max-length=$burst_len" \
+  "nvme,serial=$fill_serial,drive=d0,logical_block_size=$lba,physical_block_size=$lba" \
+  -drive "file=$work/flat.img,id=d1,$drive_opts,throttling.bps-write=$flat_rate" \
+  -device "nvme,serial=$flat_serial,drive=d1,logical_block_size=$lba,physical_block_size=$lba" \
+  || exit 1
+
+python3 "$here/vm-write-fill-check.py" "$work/console.log" \
+  --burst "$burst" --rate "$rate" --burst-length "$burst_len" --size "$fill_size" \
+  --serial "$fill_serial" --flat-rate "$flat_rate" --flat-size "$flat_size" --flat-serial "$flat_serial"
+rc=$?
+[ $rc -eq 0 ] || vm_keep_console
+exit $rc
