@@ -29,7 +29,8 @@ G_DEFINE_FINAL_TYPE (NscApplication, nsc_application, ADW_TYPE_APPLICATION)
 
 static const GOptionEntry option_entries[] = {
   { "target", 0, 0, G_OPTION_ARG_FILENAME, NULL,
-    N_("Folder to test in (a hidden test file is made there and deleted afterwards)"), N_("PATH") },
+    N_("Folder to test in (a hidden test file is made there and deleted afterwards), or a "
+       "drive such as /dev/sdb"), N_("PATH") },
   { "preset", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Test set to run, e.g. quick"), N_("NAME") },
   { "runs", 0, 0, G_OPTION_ARG_INT, NULL, N_("Runs of every test; the median is shown"), N_("N") },
   { "time", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Length of every timed test, e.g. 5s or 500ms"),
@@ -150,11 +151,28 @@ nsc_application_activate (GApplication *app)
 
   if (self->target)
     nsc_window_set_target (win, self->target);
-  if (self->preset)
-    nsc_window_set_preset (win, self->preset);
   nsc_window_set_overrides (win, self->runs, self->time_ns, self->file_size);
 
   gtk_window_present (GTK_WINDOW (win));
+
+  if (self->preset)
+    {
+      g_autoptr(GError) error = NULL;
+
+      /* A preset the target cannot take (a write test on a mounted drive) is refused
+       * with the reason, never swapped for another. */
+      if (!nsc_window_set_preset (win, self->preset, &error))
+        {
+          g_printerr ("nandscope: %s\n", error->message);
+          self->run_at_start = FALSE;
+          if (self->quit_when_done)
+            {
+              self->exit_status = 1;
+              g_application_quit (app);
+            }
+          return;
+        }
+    }
 
   if (self->run_at_start)
     {

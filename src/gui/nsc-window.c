@@ -3,11 +3,16 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "nsc-device.h"
+#include "nsc-device-row.h"
+#include "nsc-device-safety.h"
 #include "nsc-engine.h"
 #include "nsc-results-grid.h"
+#include "nsc-udisks.h"
 #include "nsc-window.h"
-#include "nsc-device.h"
 
 struct _NscWindow
 {
@@ -16,7 +21,11 @@ struct _NscWindow
   /* Template children */
   AdwToastOverlay      *toast_overlay;
   GtkWidget            *target_button;
-  AdwButtonContent     *target_content;
+  GtkImage             *target_icon;
+  GtkLabel             *target_label;
+  GtkPopover           *target_popover;
+  GtkListBox           *folder_list;
+  GtkListBox           *drive_list;
   GtkDropDown          *preset_dropdown;
   AdwWindowTitle       *window_title;
   GtkButton            *run_button;
@@ -35,12 +44,24 @@ struct _NscWindow
 
   GPtrArray            *presets;        /* NscPreset, in the order of the drop-down */
   GtkStringList        *preset_names;
+  GtkCustomFilter      *preset_filter;  /* the presets offered for the target */
+  GtkFilterListModel   *preset_model;
   char                 *target;
+  NscDeviceInfo        *target_device;  /* set when the target is a block device */
+  char                 *other_folder;   /* the folder chosen last, kept in the picker */
+  GPtrArray            *devices;        /* NscDeviceInfo: the picker's drives */
+  gboolean              fake_devices;   /* NANDSCOPE_SYSFS_ROOT: a captured tree, never opened */
   guint                 runs;           /* overrides; 0: the preset's */
   gint64                time_ns;
   guint64               file_size;
 
   GtkNativeDialog      *chooser;
+
+  /* Between Run and the runner: the erase dialog, then UDisks2 and polkit */
+  gboolean              pending;
+  const NscPreset      *pending_preset;
+  gboolean              pending_destroy;
+  AdwMessageDialog     *confirm_dialog;
 
   /* While a run is in progress */
   NscRunner            *runner;
@@ -66,16 +87,6 @@ static guint signals[N_SIGNALS];
 /* ---- helpers ---------------------------------------------------------------- */
 
 static const NscPreset *
-get_selected_preset (NscWindow *self)
-{
-  guint pos = gtk_drop_down_get_selected (self->preset_dropdown);
-
-  if (pos == GTK_INVALID_LIST_POSITION || pos >= self->presets->len)
-    return NULL;
-  return g_ptr_array_index (self->presets, pos);
-}
-
-static const NscPreset *
 find_preset (NscWindow  *self,
              const char *name)
 {
@@ -86,6 +97,86 @@ find_preset (NscWindow  *self,
         return p;
     }
   return NULL;
+}
+
+static const NscPreset *
+get_selected_preset (NscWindow *self)
+{
+  GtkStringObject *item = gtk_drop_down_get_selected_item (self->preset_dropdown);
+
+  return item ? find_preset (self, gtk_string_object_get_string (item)) : NULL;
+}
+
+/* Whether @preset can run on the target; if not, @why says why and what to do. */
+static gboolean
+preset_offered (NscWindow        *self,
+                const NscPreset  *preset,
+                char            **why)
+{
+  /* In a folder every preset runs on a test file; the user's files stay. */
+  if (self->target_device == NULL)
+    return TRUE;
+
+  if (nsc_preset_writes (preset))
+    {
+      g_autofree char *refusal = nsc_device_row_refusal (self->target_device);
+
+      if (refusal != NULL)
+        {
+          if (why)
+            {
+              g_autofree char *title = nsc_device_row_title (self->target_device);
+              /* TRANSLATORS: "Quick writes to the drive, so it cannot run on Samsung …
+               * (sda): It is mounted at /data. Unmount it …" */
+              *why = g_strdup_printf (_("%s writes to the drive, so it cannot run on %s (%s): %s"),
+                                      preset->title, title, self->target_device->devnode, refusal);
+            }
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+preset_filter_func (gpointer item,
+                    gpointer user_data)
+{
+  NscWindow *self = user_data;
+  const NscPreset *preset = find_preset (self, gtk_string_object_get_string (item));
+
+  return preset != NULL && preset_offered (self, preset, NULL);
+}
+
+static gboolean
+select_preset_by_name (NscWindow  *self,
+                       const char *name)
+{
+  GListModel *model = G_LIST_MODEL (self->preset_model);
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkStringObject) item = g_list_model_get_item (model, i);
+
+      if (g_strcmp0 (gtk_string_object_get_string (item), name) == 0)
+        {
+          gtk_drop_down_set_selected (self->preset_dropdown, i);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The target changed: offer what can run on it, keeping the choice where it can. */
+static void
+refilter_presets (NscWindow *self)
+{
+  const NscPreset *before = get_selected_preset (self);
+  g_autofree char *name = g_strdup (before ? before->name : NULL);
+
+  gtk_filter_changed (GTK_FILTER (self->preset_filter), GTK_FILTER_CHANGE_DIFFERENT);
+  if (name == NULL || !select_preset_by_name (self, name))
+    gtk_drop_down_set_selected (self->preset_dropdown, 0);
 }
 
 static guint
@@ -186,23 +277,74 @@ static void
 update_info (NscWindow *self)
 {
   const NscPreset *preset = get_selected_preset (self);
-  g_autofree char *name = target_display_name (self->target);
+  g_autofree char *name = NULL;
   g_autofree char *path = display_path (self->target);
-  g_autofree char *tooltip = g_strdup_printf (_("Test in %s"), path);
+  g_autofree char *tooltip = NULL;
   g_autofree char *description = NULL;
   g_autofree char *size = NULL;
   g_autofree char *escaped_path = g_markup_escape_text (path, -1);
+  NscDeviceInfo *dev = self->target_device;
 
-  adw_button_content_set_label (self->target_content, name);
+  if (dev != NULL)
+    {
+      g_autofree char *facts = nsc_device_row_facts (dev);
+
+      name = nsc_device_row_title (dev);
+      tooltip = g_strdup_printf (_("Test the drive %s: %s"), name, facts);
+      gtk_image_set_from_icon_name (self->target_icon, "drive-harddisk-symbolic");
+    }
+  else
+    {
+      name = target_display_name (self->target);
+      tooltip = g_strdup_printf (_("Test in %s"), path);
+      gtk_image_set_from_icon_name (self->target_icon,
+                                    g_strcmp0 (self->target, g_get_home_dir ()) == 0
+                                    ? "user-home-symbolic" : "folder-symbolic");
+    }
+  gtk_label_set_text (self->target_label, name);
   gtk_widget_set_tooltip_text (self->target_button, tooltip);
 
   if (preset == NULL)
     return;
 
-  size = nsc_format_size (self->file_size ? self->file_size : preset->file_size);
-  description = g_strdup_printf (_("A hidden test file of %s is written in <b>%s</b>, measured, "
-                                   "and deleted afterwards. Nothing else in the folder is "
-                                   "touched."), size, escaped_path);
+  if (dev != NULL)
+    {
+      g_autofree char *title = g_markup_escape_text (name, -1);
+      g_autofree char *facts = nsc_device_row_facts (dev);
+      g_autofree char *escaped_facts = g_markup_escape_text (facts, -1);
+      g_autofree char *refusal = nsc_device_row_refusal (dev);
+      GString *text = g_string_new (NULL);
+
+      if (nsc_preset_writes (preset))
+        g_string_append_printf (text, _("This test writes over <b>%s</b> (%s): everything on "
+                                        "it will be destroyed. You will be asked to confirm, "
+                                        "then for permission to open the drive."),
+                                title, escaped_facts);
+      else
+        g_string_append_printf (text, _("This test only reads from <b>%s</b> (%s); nothing on "
+                                        "it is changed. Opening the drive asks for permission."),
+                                title, escaped_facts);
+      if (refusal != NULL)
+        {
+          g_autofree char *escaped = g_markup_escape_text (refusal, -1);
+          g_string_append (text, "\n\n");
+          g_string_append_printf (text, _("Tests that write are not offered here. %s"), escaped);
+        }
+      else if (nsc_device_row_is_new (dev))
+        {
+          g_string_append (text, "\n\n");
+          g_string_append (text, _("<b>New drive</b>: the full suite can run on it, "
+                                   "including the tests that fill the whole drive."));
+        }
+      description = g_string_free (text, FALSE);
+    }
+  else
+    {
+      size = nsc_format_size (self->file_size ? self->file_size : preset->file_size);
+      description = g_strdup_printf (_("A hidden test file of %s is written in <b>%s</b>, "
+                                       "measured, and deleted afterwards. Nothing else in the "
+                                       "folder is touched."), size, escaped_path);
+    }
   adw_status_page_set_description (self->status_page, description);
 
   {
@@ -213,8 +355,11 @@ update_info (NscWindow *self)
     g_autofree char *markup = NULL;
     g_autofree char *dd_tooltip = NULL;
 
-    markup = g_strdup_printf (_("<b>%s</b>: %s\n\nTakes about %s, after the test file is "
-                                "written."), title, text, duration);
+    if (dev != NULL)
+      markup = g_strdup_printf (_("<b>%s</b>: %s\n\nTakes about %s."), title, text, duration);
+    else
+      markup = g_strdup_printf (_("<b>%s</b>: %s\n\nTakes about %s, after the test file is "
+                                  "written."), title, text, duration);
     gtk_label_set_markup (self->preset_label, markup);
     adw_window_title_set_subtitle (self->window_title, subtitle);
     dd_tooltip = g_strdup_printf (_("%s\nAbout %s"), preset->description, duration);
@@ -229,6 +374,7 @@ set_running (NscWindow *self,
   set_action_enabled (self, "run", !running);
   set_action_enabled (self, "cancel", running);
   set_action_enabled (self, "choose-target", !running);
+  gtk_widget_set_sensitive (self->target_button, !running);
   gtk_widget_set_sensitive (GTK_WIDGET (self->preset_dropdown), !running);
 
   if (running)
@@ -586,23 +732,22 @@ on_run_done (GObject      *source,
 
 /* ---- public API -------------------------------------------------------------- */
 
-/**
- * nsc_window_run:
- * Starts the selected preset on the target; nothing happens while a run is on.
- */
-void
-nsc_window_run (NscWindow *self)
+/* Takes @device_fd (or -1) over. */
+static void
+start_runner (NscWindow       *self,
+              const NscPreset *preset,
+              int              device_fd,
+              gboolean         destroy)
 {
-  const NscPreset *preset;
   NscRunOptions opts = { 0 };
   GApplication *app;
 
-  g_return_if_fail (NSC_IS_WINDOW (self));
-
-  if (self->runner != NULL || (preset = get_selected_preset (self)) == NULL)
-    return;
+  g_assert (self->runner == NULL);
 
   opts.target = self->target;
+  opts.device_fd = device_fd >= 0 ? device_fd : 0;
+  /* Consent names the device; the engine checks it is the very one opened. */
+  opts.destroy_data = destroy ? self->target : NULL;
   opts.file_size = self->file_size;
   opts.runs = self->runs;
   opts.time_ns = self->time_ns;
@@ -619,7 +764,8 @@ nsc_window_run (NscWindow *self)
     }
 
   self->runner = nsc_runner_new (preset, &opts);
-  self->cancellable = g_cancellable_new ();
+  if (self->cancellable == NULL)
+    self->cancellable = g_cancellable_new ();
   self->current_step = G_MAXUINT;
   self->current_run = 0;
   self->measuring = FALSE;
@@ -654,6 +800,208 @@ nsc_window_run (NscWindow *self)
   nsc_runner_run_async (self->runner, self->cancellable, on_run_done, g_object_ref (self));
 }
 
+/* The run ends before the runner started: refused, not confirmed, not opened. */
+static void
+fail_before_run (NscWindow  *self,
+                 const char *message,
+                 gboolean    cancelled)
+{
+  self->pending = FALSE;
+  self->pending_preset = NULL;
+  g_clear_object (&self->cancellable);
+  set_running (self, FALSE);
+
+  if (cancelled)
+    add_toast (self, message, NULL, NULL);
+  else
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->results_grid), FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->summary_label), FALSE);
+      clear_warnings (self);
+      gtk_label_set_text (self->error_label, message);
+      gtk_widget_set_visible (self->error_box, TRUE);
+      gtk_stack_set_visible_child_name (self->stack, "results");
+    }
+
+  g_signal_emit (self, signals[SIGNAL_RUN_FINISHED], 0, FALSE, message);
+
+  if (self->close_when_done)
+    gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static void
+on_device_opened (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(NscWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  int fd = nsc_udisks_open_device_finish (result, &error);
+  const NscPreset *preset;
+
+  if (fd < 0)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        fail_before_run (self, _("Cancelled before the drive was opened"), TRUE);
+      else
+        fail_before_run (self, error->message, FALSE);
+      return;
+    }
+  if (self->close_when_done)
+    {
+      close (fd);
+      fail_before_run (self, _("Cancelled before the drive was opened"), TRUE);
+      return;
+    }
+
+  self->pending = FALSE;
+  preset = self->pending_preset;
+  self->pending_preset = NULL;
+  start_runner (self, preset, fd, self->pending_destroy);
+}
+
+/* UDisks2 opens the drive, after polkit asked the user. */
+static void
+open_device (NscWindow *self)
+{
+  g_autofree char *status = NULL;
+
+  status = g_strdup_printf (_("Asking for permission to open %s…"), self->target_device->name);
+  self->cancellable = g_cancellable_new ();
+  set_running (self, TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->results_grid), FALSE);
+  gtk_widget_set_visible (self->error_box, FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->summary_label), FALSE);
+  clear_warnings (self);
+  gtk_progress_bar_pulse (self->progress_bar);
+  gtk_label_set_text (self->status_label, status);
+  gtk_label_set_text (self->time_left_label, "");
+  gtk_stack_set_visible_child_name (self->stack, "results");
+
+  nsc_udisks_open_device_async (self->target, self->pending_destroy, self->cancellable,
+                                on_device_opened, g_object_ref (self));
+}
+
+static void
+on_confirm_response (AdwMessageDialog *dialog,
+                     const char       *response,
+                     NscWindow        *self)
+{
+  self->confirm_dialog = NULL;
+  if (g_strcmp0 (response, "erase") == 0 && self->fake_devices)
+    fail_before_run (self, _("The drive list comes from NANDSCOPE_SYSFS_ROOT, a captured "
+                             "tree; its drives are shown, never opened"), FALSE);
+  else if (g_strcmp0 (response, "erase") == 0)
+    open_device (self);
+  else
+    fail_before_run (self, _("Not confirmed; nothing was written"), TRUE);
+}
+
+/* "Erase Samsung 980 PRO 1 TB (nvme1n1)?", naming what will be lost. */
+static void
+confirm_erase (NscWindow       *self,
+               const NscPreset *preset)
+{
+  NscDeviceInfo *dev = self->target_device;
+  g_autofree char *title = nsc_device_row_title (dev);
+  g_autofree char *capacity = g_format_size (dev->capacity);
+  g_autofree char *heading = NULL;
+  g_autofree char *body = NULL;
+  guint n_parts = dev->partitions ? dev->partitions->len : 0;
+  GtkWidget *dialog;
+
+  if (dev->model != NULL && *dev->model != '\0')
+    /* TRANSLATORS: "Erase Samsung 980 PRO 1 TB (nvme1n1)?" */
+    heading = g_strdup_printf (_("Erase %s %s (%s)?"), title, capacity, dev->name);
+  else
+    /* TRANSLATORS: "Erase Loop device loop3 (67.1 MB)?" */
+    heading = g_strdup_printf (_("Erase %s (%s)?"), title, capacity);
+  if (n_parts > 0)
+    body = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "Everything on it, including %u partition, will be "
+                                         "destroyed. %s writes over the drive, and what was "
+                                         "there cannot be recovered.",
+                                         "Everything on it, including %u partitions, will be "
+                                         "destroyed. %s writes over the drive, and what was "
+                                         "there cannot be recovered.", n_parts),
+                            n_parts, preset->title);
+  else
+    body = g_strdup_printf (_("Everything on it will be destroyed. %s writes over the drive, "
+                              "and what was there cannot be recovered."), preset->title);
+
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), heading, body);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "erase", _("_Erase and Test"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "erase",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_confirm_response), self, 0);
+  self->confirm_dialog = ADW_MESSAGE_DIALOG (dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/**
+ * nsc_window_run:
+ * Starts the selected preset on the target; nothing happens while a run is on.
+ * On a drive, tests that write are confirmed first, and the drive is opened
+ * through UDisks2 (polkit asks the user).
+ */
+void
+nsc_window_run (NscWindow *self)
+{
+  const NscPreset *preset;
+  g_autofree char *why = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (NSC_IS_WINDOW (self));
+
+  if (self->runner != NULL || self->pending || (preset = get_selected_preset (self)) == NULL)
+    return;
+
+  if (self->target_device == NULL)
+    {
+      start_runner (self, preset, -1, FALSE);
+      return;
+    }
+
+  self->pending = TRUE;
+  self->pending_preset = preset;
+  self->pending_destroy = nsc_preset_writes (preset);
+
+  if (self->fake_devices)
+    {
+      if (self->pending_destroy)
+        confirm_erase (self, preset);
+      else
+        fail_before_run (self, _("The drive list comes from NANDSCOPE_SYSFS_ROOT, a captured "
+                                 "tree; its drives are shown, never opened"), FALSE);
+      return;
+    }
+
+  if (!preset_offered (self, preset, &why))
+    {
+      fail_before_run (self, why, FALSE);
+      return;
+    }
+
+  if (self->pending_destroy)
+    {
+      /* The mount table now, not when the list was made. */
+      if (!nsc_device_check_writable (self->target, &error))
+        {
+          fail_before_run (self, error->message, FALSE);
+          return;
+        }
+      confirm_erase (self, preset);
+      return;
+    }
+
+  open_device (self);
+}
+
 void
 nsc_window_cancel (NscWindow *self)
 {
@@ -670,7 +1018,68 @@ gboolean
 nsc_window_get_running (NscWindow *self)
 {
   g_return_val_if_fail (NSC_IS_WINDOW (self), FALSE);
-  return self->runner != NULL;
+  return self->runner != NULL || self->pending;
+}
+
+/* NANDSCOPE_SYSFS_ROOT names a captured tree (tests/data/sysfs-laptop, with .mountinfo
+ * and .swaps beside it), so that screenshots and tests show drives this machine lacks. */
+static const char *
+fake_sysfs_root (void)
+{
+  const char *root = g_getenv ("NANDSCOPE_SYSFS_ROOT");
+  return root != NULL && *root != '\0' ? root : NULL;
+}
+
+static void
+read_fake_tables (const char  *root,
+                  char       **mountinfo,
+                  char       **swaps)
+{
+  g_autofree char *m = g_strconcat (root, ".mountinfo", NULL);
+  g_autofree char *w = g_strconcat (root, ".swaps", NULL);
+
+  if (!g_file_get_contents (m, mountinfo, NULL, NULL))
+    *mountinfo = g_strdup ("");
+  if (!g_file_get_contents (w, swaps, NULL, NULL))
+    *swaps = NULL;
+}
+
+static GPtrArray *
+discover_devices (GError **error)
+{
+  const char *root = fake_sysfs_root ();
+  g_autofree char *mountinfo = NULL;
+  g_autofree char *swaps = NULL;
+
+  if (root == NULL)
+    return nsc_device_discover (NSC_DISCOVER_DEFAULT, error);
+  read_fake_tables (root, &mountinfo, &swaps);
+  return nsc_device_discover_at (root, mountinfo, swaps, NSC_DISCOVER_DEFAULT, error);
+}
+
+/* The drive @path names, or NULL for a folder or file. */
+static NscDeviceInfo *
+device_for_target (const char *path)
+{
+  const char *root = fake_sysfs_root ();
+  struct stat st;
+
+  if (root != NULL)
+    {
+      g_autofree char *mountinfo = NULL;
+      g_autofree char *swaps = NULL;
+      g_autofree char *name = NULL;
+
+      if (!g_str_has_prefix (path, "/dev/"))
+        return NULL;
+      name = g_path_get_basename (path);
+      read_fake_tables (root, &mountinfo, &swaps);
+      return nsc_device_info_new_at (root, name, mountinfo, swaps, NSC_DISCOVER_DEFAULT, NULL);
+    }
+
+  if (stat (path, &st) != 0 || !S_ISBLK (st.st_mode))
+    return NULL;
+  return nsc_device_info_for_path (path, NSC_DISCOVER_DEFAULT, NULL);
 }
 
 void
@@ -684,26 +1093,39 @@ nsc_window_set_target (NscWindow  *self,
     return;
   g_free (self->target);
   self->target = g_strdup (path);
+  g_clear_pointer (&self->target_device, nsc_device_info_free);
+  self->target_device = device_for_target (path);
+  if (self->target_device == NULL && g_strcmp0 (path, g_get_home_dir ()) != 0)
+    {
+      g_free (self->other_folder);
+      self->other_folder = g_strdup (path);
+    }
+  refilter_presets (self);
   update_info (self);
 }
 
 gboolean
-nsc_window_set_preset (NscWindow  *self,
-                       const char *name)
+nsc_window_set_preset (NscWindow   *self,
+                       const char  *name,
+                       GError     **error)
 {
+  const NscPreset *preset;
+  g_autofree char *why = NULL;
+
   g_return_val_if_fail (NSC_IS_WINDOW (self), FALSE);
 
-  for (guint i = 0; i < self->presets->len; i++)
+  preset = find_preset (self, name);
+  if (preset == NULL)
     {
-      const NscPreset *p = g_ptr_array_index (self->presets, i);
-
-      if (g_strcmp0 (p->name, name) == 0)
-        {
-          gtk_drop_down_set_selected (self->preset_dropdown, i);
-          return TRUE;
-        }
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no preset %s"), name);
+      return FALSE;
     }
-  return FALSE;
+  if (!preset_offered (self, preset, &why))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, why);
+      return FALSE;
+    }
+  return select_preset_by_name (self, name);
 }
 
 void
@@ -802,6 +1224,131 @@ static const GActionEntry win_actions[] = {
   { "open-results", open_results_action },
 };
 
+/* ---- target picker ------------------------------------------------------------- */
+
+static void
+clear_list (GtkListBox *list)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))))
+    gtk_list_box_remove (list, child);
+}
+
+static GtkWidget *
+folder_row (const char *title,
+            const char *subtitle,
+            const char *icon_name,
+            gboolean    selected)
+{
+  GtkWidget *row = adw_action_row_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  if (subtitle)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name (icon_name));
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+  if (selected)
+    {
+      GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
+      gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), check);
+    }
+  return row;
+}
+
+/* Drives first, then what is made of other things (loop, zram, LVM, RAID). */
+static int
+device_rank (const NscDeviceInfo *info)
+{
+  static const char *virtual[] = { "loop", "zram", "dm", "md", NULL };
+
+  return g_strv_contains (virtual, info->transport ? info->transport : "") ? 1 : 0;
+}
+
+static int
+compare_devices (gconstpointer a,
+                 gconstpointer b)
+{
+  const NscDeviceInfo *da = *(NscDeviceInfo * const *) a;
+  const NscDeviceInfo *db = *(NscDeviceInfo * const *) b;
+  int ra = device_rank (da), rb = device_rank (db);
+
+  if (ra != rb)
+    return ra - rb;
+  return g_strcmp0 (da->name, db->name);
+}
+
+/* Read when the picker opens: drives come and go, and so do mounts. */
+static void
+populate_targets (NscWindow *self)
+{
+  const char *home = g_get_home_dir ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) devices = NULL;
+  GtkWidget *row;
+  guint shown = 0;
+
+  clear_list (self->folder_list);
+  clear_list (self->drive_list);
+
+  row = folder_row (_("Home"), home, "user-home-symbolic", g_strcmp0 (self->target, home) == 0);
+  g_object_set_data_full (G_OBJECT (row), "target", g_strdup (home), g_free);
+  gtk_list_box_append (self->folder_list, row);
+
+  if (self->other_folder != NULL)
+    {
+      g_autofree char *name = g_filename_display_basename (self->other_folder);
+      g_autofree char *where = display_path (self->other_folder);
+
+      row = folder_row (name, where, "folder-symbolic",
+                        g_strcmp0 (self->target, self->other_folder) == 0);
+      g_object_set_data_full (G_OBJECT (row), "target", g_strdup (self->other_folder), g_free);
+      gtk_list_box_append (self->folder_list, row);
+    }
+
+  row = folder_row (_("Other Folder…"), NULL, "folder-open-symbolic", FALSE);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (row), "win.choose-target");
+  gtk_list_box_append (self->folder_list, row);
+
+  devices = discover_devices (&error);
+  if (devices != NULL)
+    g_ptr_array_sort (devices, compare_devices);
+  for (guint i = 0; devices != NULL && i < devices->len; i++)
+    {
+      const NscDeviceInfo *info = g_ptr_array_index (devices, i);
+      gboolean selected = self->target_device != NULL
+                          && g_strcmp0 (self->target_device->devnode, info->devnode) == 0;
+
+      if (info->capacity == 0)
+        continue;
+      row = nsc_device_row_new (info, selected);
+      g_object_set_data_full (G_OBJECT (row), "target", g_strdup (info->devnode), g_free);
+      gtk_list_box_append (self->drive_list, row);
+      shown++;
+    }
+  if (shown == 0)
+    {
+      row = folder_row (error ? error->message : _("No drives found"), NULL,
+                        "dialog-information-symbolic", FALSE);
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+      gtk_list_box_append (self->drive_list, row);
+    }
+}
+
+static void
+on_target_row_activated (GtkListBox    *list,
+                         GtkListBoxRow *row,
+                         NscWindow     *self)
+{
+  const char *target = g_object_get_data (G_OBJECT (row), "target");
+
+  gtk_popover_popdown (self->target_popover);
+  if (target != NULL)
+    nsc_window_set_target (self, target);
+}
+
 /* ---- preset drop-down ----------------------------------------------------------- */
 
 static void
@@ -861,7 +1408,11 @@ bind_preset_row (GtkSignalListItemFactory *factory,
   if (preset == NULL)
     return;
   duration = format_duration_words (effective_estimate_ns (self, preset));
-  text = g_strdup_printf (_("About %s"), duration);
+  if (self->target_device != NULL && nsc_preset_writes (preset))
+    /* TRANSLATORS: "About 3 minutes · erases the drive" */
+    text = g_strdup_printf (_("About %s · erases the drive"), duration);
+  else
+    text = g_strdup_printf (_("About %s"), duration);
   gtk_label_set_text (GTK_LABEL (title), preset->title);
   gtk_label_set_text (GTK_LABEL (caption), text);
   gtk_widget_set_tooltip_text (box, preset->description);
@@ -899,7 +1450,10 @@ load_presets (NscWindow *self)
 
   gtk_drop_down_set_factory (self->preset_dropdown, factory);
   gtk_drop_down_set_list_factory (self->preset_dropdown, list_factory);
-  gtk_drop_down_set_model (self->preset_dropdown, G_LIST_MODEL (self->preset_names));
+  self->preset_filter = gtk_custom_filter_new (preset_filter_func, self, NULL);
+  self->preset_model = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->preset_names)),
+                                                  GTK_FILTER (g_object_ref (self->preset_filter)));
+  gtk_drop_down_set_model (self->preset_dropdown, G_LIST_MODEL (self->preset_model));
 }
 
 /* ---- GObject ------------------------------------------------------------------ */
@@ -911,7 +1465,14 @@ nsc_window_close_request (GtkWindow *window)
 
   /* The test file must be deleted and the result saved: cancel, hide, and let
    * the pending callback (which holds a reference) destroy the window. */
-  if (self->runner != NULL)
+  if (self->confirm_dialog != NULL)
+    {
+      gtk_window_destroy (GTK_WINDOW (self->confirm_dialog));
+      self->confirm_dialog = NULL;
+      self->pending = FALSE;
+      self->pending_preset = NULL;
+    }
+  if (self->runner != NULL || self->pending)
     {
       self->close_when_done = TRUE;
       g_cancellable_cancel (self->cancellable);
@@ -934,6 +1495,11 @@ nsc_window_dispose (GObject *object)
       g_clear_object (&self->runner);
     }
   g_clear_object (&self->cancellable);
+  if (self->confirm_dialog != NULL)
+    {
+      gtk_window_destroy (GTK_WINDOW (self->confirm_dialog));
+      self->confirm_dialog = NULL;
+    }
   if (self->chooser != NULL)
     {
       gtk_native_dialog_destroy (self->chooser);
@@ -951,8 +1517,12 @@ nsc_window_finalize (GObject *object)
   NscWindow *self = NSC_WINDOW (object);
 
   g_clear_pointer (&self->presets, g_ptr_array_unref);
+  g_clear_object (&self->preset_model);
+  g_clear_object (&self->preset_filter);
   g_clear_object (&self->preset_names);
   g_clear_pointer (&self->target, g_free);
+  g_clear_pointer (&self->other_folder, g_free);
+  g_clear_pointer (&self->target_device, nsc_device_info_free);
   /* In finalize, not dispose: a run in progress holds a reference to the window and
    * reads the temperature through the device's node until it ends. */
   g_clear_pointer (&self->device, nsc_device_info_free);
@@ -981,7 +1551,11 @@ nsc_window_class_init (NscWindowClass *klass)
                                                "/io/github/nandscope/Nandscope/nsc-window.ui");
   gtk_widget_class_bind_template_child (widget_class, NscWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, target_button);
-  gtk_widget_class_bind_template_child (widget_class, NscWindow, target_content);
+  gtk_widget_class_bind_template_child (widget_class, NscWindow, target_icon);
+  gtk_widget_class_bind_template_child (widget_class, NscWindow, target_label);
+  gtk_widget_class_bind_template_child (widget_class, NscWindow, target_popover);
+  gtk_widget_class_bind_template_child (widget_class, NscWindow, folder_list);
+  gtk_widget_class_bind_template_child (widget_class, NscWindow, drive_list);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, preset_dropdown);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, run_button);
@@ -1009,9 +1583,15 @@ nsc_window_init (NscWindow *self)
   self->target = g_strdup (g_get_home_dir ());
   self->current_step = G_MAXUINT;
 
+  self->fake_devices = fake_sysfs_root () != NULL;
+
   load_presets (self);
+  refilter_presets (self);
   g_signal_connect_swapped (self->preset_dropdown, "notify::selected",
                             G_CALLBACK (update_info), self);
+  g_signal_connect_swapped (self->target_popover, "show", G_CALLBACK (populate_targets), self);
+  g_signal_connect (self->folder_list, "row-activated", G_CALLBACK (on_target_row_activated), self);
+  g_signal_connect (self->drive_list, "row-activated", G_CALLBACK (on_target_row_activated), self);
   set_running (self, FALSE);
   update_info (self);
 }

@@ -13,10 +13,13 @@ G_DECLARE_FINAL_TYPE (NscWindow, nsc_window, NSC, WINDOW, AdwApplicationWindow)
 /* ::run-finished (gboolean success, const char *message): after every run, once
  * the test file is gone and the result saved; message says where, or what failed. */
 NscWindow *nsc_window_new           (NscApplication *application);
+/* A folder, or a block device ("/dev/sdb"). */
 void       nsc_window_set_target    (NscWindow      *self,
                                      const char     *path);
+/* Fails, saying why, for a preset that cannot run on the target. */
 gboolean   nsc_window_set_preset    (NscWindow      *self,
-                                     const char     *name);
+                                     const char     *name,
+                                     GError        **error);
 /* 0 keeps the preset's own value. */
 void       nsc_window_set_overrides (NscWindow      *self,
                                      guint           runs,

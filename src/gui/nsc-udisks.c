@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n.h>
+#include <gio/gunixfdlist.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nsc-udisks.h"
+
+/* Plain GDBus, no libudisks: two calls on the system bus. */
+#define UDISKS_NAME      "org.freedesktop.UDisks2"
+#define UDISKS_MANAGER   "/org/freedesktop/UDisks2/Manager"
+#define UDISKS_BLOCKS    "/org/freedesktop/UDisks2/block_devices/"
+
+G_DEFINE_QUARK (nsc-udisks-error-quark, nsc_udisks_error)
+
+typedef struct
+{
+  char            *devnode;
+  gboolean         writable;
+  dev_t            rdev;
+  GDBusConnection *bus;
+} OpenData;
+
+static void
+open_data_free (OpenData *data)
+{
+  g_free (data->devnode);
+  g_clear_object (&data->bus);
+  g_free (data);
+}
+
+static void
+return_unavailable (GTask      *task,
+                    const char *why)
+{
+  g_task_return_new_error (task, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_UNAVAILABLE,
+                           /* TRANSLATORS: %s says why, e.g. "the system bus is not running" */
+                           _("UDisks2 is not available (%s), so Nandscope cannot open raw devices "
+                             "without root; run nandscope-cli as root, or test a folder on the "
+                             "drive"), why);
+}
+
+/* The bus answered for UDisks2 itself: it is neither running nor activatable. */
+static gboolean
+is_service_missing (const GError *error)
+{
+  g_autofree char *remote = g_dbus_error_get_remote_error (error);
+
+  return g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN)
+         || g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER)
+         || g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND)
+         || g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_SPAWN_EXEC_FAILED)
+         || g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_SPAWN_CHILD_EXITED)
+         || g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_SPAWN_FAILED)
+         || g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_SPAWN_SERVICE_INVALID)
+         || g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_TIMED_OUT)
+         || g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_NO_REPLY)
+         || g_strcmp0 (remote, "org.freedesktop.systemd1.NoSuchUnit") == 0
+         || g_strcmp0 (remote, "org.freedesktop.systemd1.UnitMasked") == 0;
+}
+
+static void
+on_open_device (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  OpenData *data = g_task_get_task_data (task);
+  g_autoptr(GUnixFDList) fds = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  struct stat st;
+  gint32 handle = -1;
+  int fd;
+
+  reply = g_dbus_connection_call_with_unix_fd_list_finish (G_DBUS_CONNECTION (source), &fds,
+                                                           result, &error);
+  if (reply == NULL)
+    {
+      g_autofree char *remote = g_dbus_error_get_remote_error (error);
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+      g_dbus_error_strip_remote_error (error);
+
+      if (remote != NULL && g_str_has_prefix (remote, "org.freedesktop.UDisks2.Error.NotAuthorized"))
+        g_task_return_new_error (task, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_NOT_AUTHORIZED,
+                                 _("Opening %s was not authorized (%s). Testing a raw device "
+                                   "needs an administrator's consent; ask one, run "
+                                   "nandscope-cli as root, or test a folder on the drive"),
+                                 data->devnode, error->message);
+      else if (is_service_missing (error))
+        return_unavailable (task, error->message);
+      /* UDisks2 says "Error opening device /dev/sdb: Device or resource busy" (its
+       * %m, in the daemon's language: usually C). */
+      else if (g_strcmp0 (remote, "org.freedesktop.UDisks2.Error.DeviceBusy") == 0
+               || strstr (error->message, "Device or resource busy") != NULL
+               || strstr (error->message, g_strerror (EBUSY)) != NULL)
+        g_task_return_new_error (task, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_BUSY,
+                                 _("%s is in use: something on it is mounted, used as swap or "
+                                   "held by another device. Unmount it (in Files or Disks) "
+                                   "and try again, or test a folder on it"), data->devnode);
+      else
+        g_task_return_new_error (task, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_FAILED,
+                                 _("UDisks2 could not open %s: %s"), data->devnode,
+                                 error->message);
+      return;
+    }
+
+  g_variant_get (reply, "(h)", &handle);
+  fd = fds != NULL ? g_unix_fd_list_get (fds, handle, &error) : -1;
+  if (fd < 0)
+    {
+      g_task_return_new_error (task, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_FAILED,
+                               _("UDisks2 opened %s but sent no descriptor%s%s"), data->devnode,
+                               error ? ": " : "", error ? error->message : "");
+      return;
+    }
+
+  /* The descriptor must be the device the user chose, whatever the object path
+   * turned out to name. */
+  if (fstat (fd, &st) != 0 || !S_ISBLK (st.st_mode) || st.st_rdev != data->rdev)
+    {
+      close (fd);
+      g_task_return_new_error (task, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_FAILED,
+                               _("UDisks2 opened another device than %s; nothing was tested"),
+                               data->devnode);
+      return;
+    }
+
+  g_task_return_int (task, fd);
+}
+
+static void
+open_object (GTask      *task,
+             const char *object_path)
+{
+  OpenData *data = g_task_get_task_data (task);
+  GVariantBuilder options;
+  /* UDisks 2.9 takes any open(2) flags but the access mode, which "mode" sets.
+   * O_EXCL makes the kernel refuse a device that is mounted or held: the guard
+   * that stands behind our own checks. */
+  gint32 flags = O_DIRECT | O_CLOEXEC | (data->writable ? O_EXCL : 0);
+
+  g_debug ("UDisks2: opening %s (%s) %s", data->devnode, object_path,
+           data->writable ? "rw" : "r");
+
+  g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&options, "{sv}", "flags", g_variant_new_int32 (flags));
+
+  /* No timeout: polkit may be waiting for the user to type a password. */
+  g_dbus_connection_call_with_unix_fd_list (data->bus, UDISKS_NAME, object_path,
+                                            "org.freedesktop.UDisks2.Block", "OpenDevice",
+                                            g_variant_new ("(sa{sv})",
+                                                           data->writable ? "rw" : "r",
+                                                           &options),
+                                            G_VARIANT_TYPE ("(h)"),
+                                            G_DBUS_CALL_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION,
+                                            G_MAXINT, NULL, g_task_get_cancellable (task),
+                                            on_open_device, g_object_ref (task));
+}
+
+/* UDisks2 names its objects after the kernel's name, with non-alphanumerics escaped;
+ * for the names the kernel gives whole disks ("sdb", "nvme0n1", "loop3") that is the
+ * name itself. Used only when ResolveDevice is missing (UDisks2 < 2.7.3). */
+static char *
+fallback_object_path (const char *devnode)
+{
+  g_autofree char *real = realpath (devnode, NULL);
+  g_autofree char *base = g_path_get_basename (real ? real : devnode);
+  GString *path = g_string_new (UDISKS_BLOCKS);
+
+  for (const char *p = base; *p; p++)
+    {
+      if (g_ascii_isalnum (*p))
+        g_string_append_c (path, *p);
+      else
+        g_string_append_printf (path, "_%02x", (guchar) *p);
+    }
+  return g_string_free (path, FALSE);
+}
+
+static void
+on_resolved (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  OpenData *data = g_task_get_task_data (task);
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree const char **paths = NULL;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
+  if (reply == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_task_return_error (task, g_steal_pointer (&error));
+      else if (g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD))
+        {
+          g_autofree char *path = fallback_object_path (data->devnode);
+          open_object (task, path);
+        }
+      else if (is_service_missing (error))
+        {
+          g_dbus_error_strip_remote_error (error);
+          return_unavailable (task, error->message);
+        }
+      else
+        {
+          g_dbus_error_strip_remote_error (error);
+          g_task_return_new_error (task, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_FAILED,
+                                   _("UDisks2 could not look up %s: %s"), data->devnode,
+                                   error->message);
+        }
+      return;
+    }
+
+  g_variant_get (reply, "(^a&o)", &paths);
+  if (paths == NULL || paths[0] == NULL)
+    {
+      g_task_return_new_error (task, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_NOT_FOUND,
+                               _("UDisks2 does not know %s, so Nandscope cannot open it "
+                                 "without root; run nandscope-cli as root, or test a folder "
+                                 "on the drive"), data->devnode);
+      return;
+    }
+  open_object (task, paths[0]);
+}
+
+static void
+on_bus (GObject      *source,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  OpenData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  GVariantBuilder spec;
+
+  data->bus = g_bus_get_finish (result, &error);
+  if (data->bus == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        {
+          g_autofree char *why = g_strdup_printf (_("no system bus: %s"), error->message);
+          return_unavailable (task, why);
+        }
+      return;
+    }
+
+  g_variant_builder_init (&spec, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&spec, "{sv}", "path", g_variant_new_string (data->devnode));
+  g_dbus_connection_call (data->bus, UDISKS_NAME, UDISKS_MANAGER,
+                          "org.freedesktop.UDisks2.Manager", "ResolveDevice",
+                          g_variant_new ("(a{sv}a{sv})", &spec, NULL),
+                          G_VARIANT_TYPE ("(ao)"), G_DBUS_CALL_FLAGS_NONE,
+                          60 * 1000, g_task_get_cancellable (task), on_resolved,
+                          g_object_ref (task));
+}
+
+/**
+ * nsc_udisks_open_device_async:
+ * See nsc-udisks.h.
+ */
+void
+nsc_udisks_open_device_async (const char          *devnode,
+                              gboolean             writable,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  OpenData *data;
+  struct stat st;
+
+  g_return_if_fail (devnode != NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, nsc_udisks_open_device_async);
+
+  if (stat (devnode, &st) != 0 || !S_ISBLK (st.st_mode))
+    {
+      g_task_return_new_error (task, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_NOT_FOUND,
+                               _("%s is not a block device"), devnode);
+      return;
+    }
+
+  data = g_new0 (OpenData, 1);
+  data->devnode = g_strdup (devnode);
+  data->writable = writable;
+  data->rdev = st.st_rdev;
+  g_task_set_task_data (task, data, (GDestroyNotify) open_data_free);
+
+  g_bus_get (G_BUS_TYPE_SYSTEM, cancellable, on_bus, g_steal_pointer (&task));
+}
+
+int
+nsc_udisks_open_device_finish (GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), -1);
+  return (int) g_task_propagate_int (G_TASK (result), error);
+}
