@@ -222,6 +222,13 @@ print_analysis (NscRunResult *r)
               ? json_object_get_string_member (slc, "summary")
               : json_object_get_string_member_with_default (slc, "error", "not analysed"));
     }
+  if (json_object_has_member (a, "copy"))
+    {
+      JsonObject *cp = json_object_get_object_member (a, "copy");
+      printf ("\nCopy: %s\n", json_object_has_member (cp, "summary")
+              ? json_object_get_string_member (cp, "summary")
+              : json_object_get_string_member_with_default (cp, "error", "not analysed"));
+    }
   if (json_object_has_member (a, "slc_second_pass"))
     {
       JsonObject *slc = json_object_get_object_member (a, "slc_second_pass");
@@ -285,7 +292,8 @@ print_table (NscRunResult *r,
       const NscJobResult *head = nsc_step_result_headline (sr);
       Row *row = NULL;
 
-      if (sr->step.kind != NSC_STEP_JOB || sr->skipped || head == NULL)
+      if ((sr->step.kind != NSC_STEP_JOB && sr->step.kind != NSC_STEP_COPY) || sr->skipped
+          || head == NULL)
         continue;
       backend = nsc_backend_to_string (head->backend);
       for (guint j = 0; j < rows->len; j++)
@@ -337,7 +345,9 @@ print_table (NscRunResult *r,
             }
           cells[d] = format_rate (res->dir[d].bw_bps, units);
           cells[2 + d] = g_strdup_printf ("%.0f", res->dir[d].iops);
-          cells[4 + d] = g_strdup_printf ("%.1f", nsc_histogram_mean (res->dir[d].latency) / 1000.0);
+          cells[4 + d] = res->dir[d].latency->count
+                       ? g_strdup_printf ("%.1f", nsc_histogram_mean (res->dir[d].latency) / 1000.0)
+                       : g_strdup ("-");
         }
       printf ("%-*s %12s %12s %11s %11s %11s %11s\n", width, row->label,
               cells[0], cells[1], cells[2], cells[3], cells[4], cells[5]);

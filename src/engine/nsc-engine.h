@@ -2,6 +2,7 @@
 #pragma once
 
 #include "nsc-analysis.h"
+#include "nsc-copy.h"
 #include "nsc-error.h"
 #include "nsc-extents.h"
 #include "nsc-histogram.h"

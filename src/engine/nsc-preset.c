@@ -194,10 +194,12 @@ parse_step (JsonObject  *obj,
     step->kind = NSC_STEP_SURFACE;
   else if (g_str_equal (kind, "erase"))
     step->kind = NSC_STEP_ERASE;
+  else if (g_str_equal (kind, "copy"))
+    step->kind = NSC_STEP_COPY;
   else
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "Unknown step kind “%s”; use job, idle, fill, trim, erase or surface", kind);
+                   "Unknown step kind “%s”; use job, idle, fill, trim, erase, copy or surface", kind);
       return FALSE;
     }
 
@@ -228,6 +230,7 @@ parse_step (JsonObject  *obj,
     return FALSE;
 
   if (!get_uint (obj, "points", 10000, &step->points, error)
+      || !get_uint (obj, "files", 1000000, &step->files, error)
       || !get_size (obj, "sample_bytes", &step->job.sample_bytes, error)
       || !get_duration (obj, "interval", &step->job.sample_interval_ns, NULL, error)
       || !get_uint (obj, "qd", NSC_JOB_MAX_QUEUE_DEPTH, &step->job.queue_depth, error)
@@ -399,7 +402,7 @@ nsc_preset_list_names (void)
     "quick", "quick-nvme", "quick-random", "seq-qd", "rnd-qd", "bs-sweep", "bs-sweep-classic",
     "mixed", "write-fill", "write-fill-twice", "cache-recovery", "degradation", "fill-state",
     "trim-latency", "response-time", "workers", "thermal", "surface", "review",
-    "compressibility", "mixed-block", "seq-qd-64k", "thermal-qd4", "hardcore", "recovery-no-trim", "erase",
+    "compressibility", "mixed-block", "seq-qd-64k", "thermal-qd4", "hardcore", "recovery-no-trim", "erase", "copy",
     NULL,
   };
 

@@ -16,6 +16,7 @@ typedef enum
   NSC_STEP_TRIM,
   NSC_STEP_SURFACE,
   NSC_STEP_ERASE,     /* the whole target: TRIM, or NVMe Format/Sanitize via a hook */
+  NSC_STEP_COPY,      /* a file or a folder copied within the target's filesystem */
 } NscStepKind;
 
 typedef struct
@@ -26,6 +27,7 @@ typedef struct
   gboolean    time_is_set;  /* JOB: the step names its own duration */
   gboolean    min_block;    /* block size: the target's smallest direct-I/O unit */
   guint       points;       /* SURFACE: positions measured across the region */
+  guint       files;        /* COPY: 1, one large file; more, a folder of mixed sizes */
   double      offset_pct;   /* region given as shares of the target (< 0: not) */
   double      span_pct;
   gboolean    no_prefill;   /* reads meet whatever is there (after a TRIM, on purpose) */

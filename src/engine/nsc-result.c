@@ -333,8 +333,9 @@ add_step (JsonBuilder         *b,
           guint                index,
           const NscStepResult *s)
 {
-  static const char *kinds[] = { "job", "idle", "fill", "trim", "surface", "erase" };
-  const NscJobResult *head = s->step.kind == NSC_STEP_JOB ? nsc_step_result_headline (s) : NULL;
+  static const char *kinds[] = { "job", "idle", "fill", "trim", "surface", "erase", "copy" };
+  const NscJobResult *head = s->step.kind == NSC_STEP_JOB || s->step.kind == NSC_STEP_COPY
+                           ? nsc_step_result_headline (s) : NULL;
   char scratch[64];
 
   json_builder_begin_object (b);
@@ -390,6 +391,12 @@ add_step (JsonBuilder         *b,
   add_int (b, "trimmed_before_bytes", (gint64) s->trimmed_before_bytes);
   json_builder_end_object (b);
 
+  if (s->step.kind == NSC_STEP_COPY)
+    {
+      add_int (b, "files", s->copy_files);
+      json_builder_set_member_name (b, "scaled_to_free_space");
+      json_builder_add_boolean_value (b, s->copy_scaled);
+    }
   if (s->step.kind == NSC_STEP_ERASE)
     {
       add_int (b, "duration_ns", s->duration_ns);

@@ -40,6 +40,8 @@ typedef struct
   char      *erase_method;       /* erase steps: "BLKDISCARD", "punch hole", "format", "sanitize" */
   gboolean   discard_reaches_drive;  /* TRIM steps: the drive learnt of it at once */
   gint64     duration_ns;        /* idle, fill and TRIM steps */
+  guint      copy_files;         /* copy steps: how many files were copied */
+  gboolean   copy_scaled;        /* copy steps: less than asked, for the free space */
   GArray    *temperature;        /* NscTempSample */
   gboolean   started;
   gboolean   completed;

@@ -16,7 +16,8 @@
 static const NscJobResult *
 headline (const NscStepResult *s)
 {
-  return s->step.kind == NSC_STEP_JOB && !s->skipped ? nsc_step_result_headline (s) : NULL;
+  return (s->step.kind == NSC_STEP_JOB || s->step.kind == NSC_STEP_COPY) && !s->skipped
+         ? nsc_step_result_headline (s) : NULL;
 }
 
 static gboolean
@@ -98,6 +99,7 @@ label_writes (NscRunResult         *r,
       const char *label = s->step.job.label;
 
       if (head == NULL || head->dir[NSC_DIR_WRITE].bytes == 0 || is (s, "write-fill")
+          || g_str_has_prefix (s->step.analysis, "copy")
           || is (s, "write-fill-second") || is (s, "cache-recovery") || is (s, "degradation"))
         continue;
       written = nsc_format_size (head->dir[NSC_DIR_WRITE].bytes);
@@ -542,11 +544,14 @@ nsc_run_result_analyze (NscRunResult *r)
   JsonObject *analysis = json_object_new ();
   g_autoptr(NscSlcAnalysis) slc = NULL;
   g_autoptr(NscSlcAnalysis) second = NULL;
+  g_autoptr(NscSlcAnalysis) copy_slc = NULL;
 
   g_return_if_fail (r != NULL);
 
   slc = analyze_fill (r, analysis, "write-fill", "slc");
   second = analyze_fill (r, analysis, "write-fill-second", "slc_second_pass");
+  g_clear_pointer (&copy_slc, nsc_slc_analysis_free);
+  copy_slc = analyze_fill (r, analysis, "copy", "copy");
   label_writes (r, analysis, slc);
   analyze_recovery (r, analysis, slc);
   analyze_read_inflation (r, analysis);

@@ -5,6 +5,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "nsc-copy.h"
 #include "nsc-error.h"
 #include "nsc-run-analysis.h"
 #include "nsc-runner.h"
@@ -426,6 +427,7 @@ static gboolean
 step_writes (const NscStep *s)
 {
   return s->kind == NSC_STEP_FILL || s->kind == NSC_STEP_TRIM || s->kind == NSC_STEP_ERASE
+      || s->kind == NSC_STEP_COPY
       || ((s->kind == NSC_STEP_JOB || s->kind == NSC_STEP_SURFACE) && nsc_job_has_writes (&s->job));
 }
 
@@ -854,6 +856,72 @@ run_erase_step (NscRunner      *self,
   return ok;
 }
 
+/* A copy within the target's filesystem, reported as a write job of what it copied. */
+static gboolean
+run_copy_step (NscRunner      *self,
+               guint           index,
+               const NscStep  *step,
+               NscStepResult  *sr,
+               GError        **error)
+{
+  g_autoptr(NscCopyResult) copy = NULL;
+  NscCopySpec spec = { 0 };
+  NscJobResult *res;
+  gboolean ok;
+
+  if (!g_file_test (self->target, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "A copy test needs a folder on a mounted filesystem, not %s", self->target);
+      return FALSE;
+    }
+  spec.bytes = step->job.bytes ? step->job.bytes : G_GUINT64_CONSTANT (100000000000);
+  if (self->span_cap)
+    spec.bytes = MIN (spec.bytes, self->span_cap);
+  spec.files = MAX (step->files, 1u);
+  spec.data = step->job.data;
+  spec.interval_ns = step->job.sample_interval_ns;
+  spec.seed = nsc_mix64 (index + 1);
+  g_strlcpy (sr->step.job.label, step->job.label[0] ? step->job.label : "Copy",
+             sizeof sr->step.job.label);
+  set_status (self, spec.files > 1 ? "Writing the folder to copy" : "Writing the file to copy");
+
+  self->current_run = 0;
+  ok = nsc_copy_run (self->target, &spec, on_job_sample, self, self->cancellable, &copy, error);
+  if (copy == NULL)
+    return ok;
+
+  res = g_new0 (NscJobResult, 1);
+  nsc_job_init (&res->job);
+  res->job.read_percent = 0;
+  res->job.block_size = 1u << 20;
+  res->job.queue_depth = 8;
+  res->job.region_length = copy->bytes;
+  res->job.time_ns = 0;
+  res->job.bytes = copy->bytes;
+  res->job.data = spec.data;
+  res->job.sample_interval_ns = spec.interval_ns > 0 ? spec.interval_ns : 500 * G_GINT64_CONSTANT (1000000);
+  g_strlcpy (res->job.label, sr->step.job.label, sizeof res->job.label);
+  res->backend = NSC_BACKEND_PSYNC;
+  res->start_time_us = g_get_real_time () - copy->runtime_ns / 1000;
+  res->runtime_ns = copy->runtime_ns;
+  res->dir[NSC_DIR_WRITE].bytes = copy->bytes;
+  res->dir[NSC_DIR_WRITE].ios = copy->bytes >> 20;
+  res->dir[NSC_DIR_WRITE].bw_bps = copy->bps;
+  res->dir[NSC_DIR_WRITE].iops = copy->runtime_ns > 0 ? (copy->bytes >> 20) * 1e9 / copy->runtime_ns : 0;
+  for (guint d = 0; d < 2; d++)
+    {
+      res->dir[d].latency = g_new (NscHistogram, 1);
+      nsc_histogram_init (res->dir[d].latency);
+    }
+  res->series = g_steal_pointer (&copy->series);
+  g_ptr_array_add (sr->runs, res);
+  sr->copy_files = copy->files;
+  sr->copy_scaled = copy->scaled;
+  sr->contents_verified = TRUE;
+  return ok;
+}
+
 static gpointer
 runner_thread (gpointer data)
 {
@@ -1033,6 +1101,9 @@ runner_thread (gpointer data)
           break;
         case NSC_STEP_ERASE:
           ok = run_erase_step (self, target, sr, &error);
+          break;
+        case NSC_STEP_COPY:
+          ok = run_copy_step (self, i, step, sr, &error);
           break;
         default:
           g_assert_not_reached ();

@@ -19,7 +19,7 @@ cleanup() {
 trap cleanup EXIT
 
 presets=$("$cli" list-presets | tail -n +2 | awk '{print $1}')
-[ "$(echo "$presets" | wc -l)" -ge 25 ] && ok "list-presets lists $(echo "$presets" | wc -l) presets" \
+[ "$(echo "$presets" | wc -l)" -ge 27 ] && ok "list-presets lists $(echo "$presets" | wc -l) presets" \
                                        || bad "list-presets: $presets"
 
 # check_result PRESET JSON: what every result and each preset's own must hold.
@@ -44,6 +44,12 @@ codes = {w["code"] for w in r["warnings"]}
 if p.startswith("quick") and p != "quick-random":
     if len(a.get("read_inflation", [])) != 2: problems.append("no fresh/settled comparison")
     if not codes & {"read-inflation", "read-inflation-not-verified"}: problems.append("no inflation verdict")
+if p == "copy":
+    cs = [s for s in steps if s["kind"] == "copy"]
+    if len(cs) != 3 or cs[2]["files"] < 2 or "summary" not in a.get("copy", {}):
+        problems.append("copy: %s" % [(s["label"], s.get("files")) for s in cs])
+if p == "erase" and steps[0].get("erase_method") not in ("punch hole", "BLKDISCARD"):
+    problems.append("erase method %s" % steps[0].get("erase_method"))
 if p == "compressibility" and set(a.get("compressibility", {})) != {"random_bps", "compressible_bps", "zeros_bps"}:
     problems.append("no compressibility analysis")
 if p == "hardcore" and ("summary" not in a.get("slc_second_pass", {}) or "summary" not in a.get("slc", {})):
@@ -76,6 +82,12 @@ run_all() {
   local target=$1 where=$2
   shift 2
   for p in $presets; do
+    if [ -b "$target" ] && [ "$p" = copy ]; then
+      out=$("$cli" run --preset copy --target "$target" "$@" --quiet 2>&1 >/dev/null)
+      printf '%s' "$out" | grep -q "needs a folder" && ok "copy on $where is refused: $out" \
+                                                   || bad "copy on $where: $out"
+      continue
+    fi
     size=96m
     case $p in write-fill*|cache-recovery|review|hardcore|recovery-no-trim) size=1g ;; esac
     if "$cli" run --preset "$p" --target "$target" --size $size --span $size --time 150ms \
