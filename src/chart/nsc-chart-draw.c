@@ -1,0 +1,1451 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Drawing an NscChart: layout, axes with round ticks, the lines (decimated per
+ * pixel column, so the cost follows the width and not the sample count), the
+ * write-fill's cache annotation, legend and caption; PNG and SVG export. */
+#include "config.h"
+
+#include <cairo.h>
+#include <cairo-svg.h>
+#include <math.h>
+#include <string.h>
+
+#include "nsc-chart-private.h"
+#include "nsc-error.h"
+#include "nsc-units.h"
+
+enum
+{
+  AXIS_LINEAR,
+  AXIS_LOG2,
+  AXIS_LOG10,
+  AXIS_PERCENTILE,
+};
+
+typedef struct { double r, g, b; } Rgb;
+
+typedef struct
+{
+  Rgb bg, text, muted, grid, axis, cache, phase, temperature;
+  Rgb series[8];
+} Palette;
+
+/* GNOME's palette: light 3/4 shades on white, the lighter 2 shades on dark. */
+static const Palette light_palette = {
+  .bg = { 1, 1, 1 },
+  .text = { 0.14, 0.14, 0.16 },
+  .muted = { 0.40, 0.40, 0.43 },
+  .grid = { 0.89, 0.89, 0.90 },
+  .axis = { 0.55, 0.55, 0.57 },
+  .cache = { 0.18, 0.76, 0.49 },
+  .phase = { 0.35, 0.35, 0.38 },
+  .temperature = { 0.75, 0.11, 0.16 },
+  .series = {
+    { 0.11, 0.44, 0.85 },   /* blue */
+    { 0.90, 0.38, 0.00 },   /* orange */
+    { 0.15, 0.64, 0.41 },   /* green */
+    { 0.51, 0.24, 0.61 },   /* purple */
+    { 0.75, 0.11, 0.16 },   /* red */
+    { 0.00, 0.56, 0.60 },   /* teal */
+    { 0.61, 0.45, 0.00 },   /* brown-yellow */
+    { 0.39, 0.27, 0.17 },   /* brown */
+  },
+};
+
+static const Palette dark_palette = {
+  .bg = { 0.12, 0.12, 0.13 },
+  .text = { 0.90, 0.90, 0.88 },
+  .muted = { 0.66, 0.66, 0.64 },
+  .grid = { 0.22, 0.22, 0.24 },
+  .axis = { 0.45, 0.45, 0.47 },
+  .cache = { 0.34, 0.89, 0.54 },
+  .phase = { 0.75, 0.75, 0.73 },
+  .temperature = { 0.96, 0.38, 0.32 },
+  .series = {
+    { 0.38, 0.63, 0.92 },
+    { 1.00, 0.64, 0.28 },
+    { 0.34, 0.89, 0.54 },
+    { 0.86, 0.54, 0.87 },
+    { 0.96, 0.38, 0.32 },
+    { 0.38, 0.85, 0.87 },
+    { 0.98, 0.85, 0.30 },
+    { 0.80, 0.66, 0.52 },
+  },
+};
+
+typedef struct
+{
+  NscChart            *chart;
+  const NscChartStyle *style;
+  const Palette       *pal;
+  cairo_t             *cr;
+  double               fs;       /* font size */
+  double               width, height;
+  gboolean             binary;
+  gboolean             have_secondary;
+  gboolean             multi;    /* several datasets: colour by dataset */
+  guint                path_ops;
+} Ctx;
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static void
+set_rgb (cairo_t   *cr,
+         const Rgb *c,
+         double     alpha)
+{
+  cairo_set_source_rgba (cr, c->r, c->g, c->b, alpha);
+}
+
+static void
+font (Ctx     *c,
+      double   size,
+      gboolean bold)
+{
+  cairo_select_font_face (c->cr, "Sans", CAIRO_FONT_SLANT_NORMAL,
+                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size (c->cr, size);
+}
+
+static double
+text_width (Ctx        *c,
+            const char *text)
+{
+  cairo_text_extents_t e;
+  cairo_text_extents (c->cr, text, &e);
+  return e.x_advance;
+}
+
+/* @align: 0 left, 0.5 centre, 1 right; @y is the baseline. */
+static void
+show_text (Ctx        *c,
+           const char *text,
+           double      x,
+           double      y,
+           double      align)
+{
+  cairo_move_to (c->cr, x - align * text_width (c, text), y);
+  cairo_show_text (c->cr, text);
+}
+
+static char *
+format_number (double v)
+{
+  double a = fabs (v);
+  if (a >= 100 || a == 0)
+    return g_strdup_printf ("%.0f", v);
+  if (a >= 10)
+    return g_strdup_printf ("%.1f", v);
+  return g_strdup_printf ("%.2f", v);
+}
+
+static const char *
+speed_unit (Ctx *c)
+{
+  return c->binary ? "MiB/s" : "MB/s";
+}
+
+static double
+speed_div (Ctx *c)
+{
+  return c->binary ? 1048576.0 : 1e6;
+}
+
+static char *
+format_speed (Ctx   *c,
+              double bps)
+{
+  g_autofree char *n = format_number (bps / speed_div (c));
+  return g_strdup_printf ("%s %s", n, speed_unit (c));
+}
+
+static char *
+format_bytes (Ctx   *c,
+              double bytes)
+{
+  static const char *const bin[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+  static const char *const dec[] = { "B", "kB", "MB", "GB", "TB", "PB" };
+  double k = c->binary ? 1024 : 1000;
+  guint i = 0;
+  g_autofree char *n = NULL;
+  while (bytes >= k * 0.995 && i < 5)
+    {
+      bytes /= k;
+      i++;
+    }
+  n = format_number (bytes);
+  return g_strdup_printf ("%s %s", n, c->binary ? bin[i] : dec[i]);
+}
+
+/* ---- axes --------------------------------------------------------------- */
+
+static double
+axis_t (const NscAxis *a,
+        double         v)
+{
+  switch (a->scale)
+    {
+    case AXIS_LOG2:
+      return v > 0 ? log2 (v) : -INFINITY;
+    case AXIS_LOG10:
+      return v > 0 ? log10 (v) : -INFINITY;
+    case AXIS_PERCENTILE:
+      return v < 100 ? -log10 (1 - v / 100) : INFINITY;
+    case AXIS_LINEAR:
+    default:
+      return v;
+    }
+}
+
+/* Axis min/max are kept in transformed space. */
+static double
+map_x (NscChart *chart,
+       double    v)
+{
+  const NscAxis *a = &chart->ax;
+  return chart->plot.x + (axis_t (a, v) - a->min) / (a->max - a->min) * chart->plot.width;
+}
+
+static double
+map_y (NscChart      *chart,
+       const NscAxis *a,
+       double         v)
+{
+  return chart->plot.y + chart->plot.height
+         - (axis_t (a, v) - a->min) / (a->max - a->min) * chart->plot.height;
+}
+
+static double
+nice_step (double range,
+           double target)
+{
+  double raw = range / MAX (target, 1);
+  double mag = pow (10, floor (log10 (raw)));
+  double f = raw / mag;
+  if (f <= 1)
+    return mag;
+  if (f <= 2)
+    return 2 * mag;
+  if (f <= 2.5)
+    return 2.5 * mag;
+  if (f <= 5)
+    return 5 * mag;
+  return 10 * mag;
+}
+
+typedef struct
+{
+  double value;   /* data units */
+  char  *label;
+} Tick;
+
+static void
+tick_clear (gpointer data)
+{
+  g_free (((Tick *) data)->label);
+}
+
+static GArray *
+ticks_new (void)
+{
+  GArray *a = g_array_new (FALSE, FALSE, sizeof (Tick));
+  g_array_set_clear_func (a, tick_clear);
+  return a;
+}
+
+static void
+ticks_add (GArray *ticks,
+           double  value,
+           char   *label)
+{
+  Tick t = { value, label };
+  g_array_append_val (ticks, t);
+}
+
+/* A linear axis from 0 (or @lo) to a round number above @hi, in display units of
+ * @unit; fills @ticks. */
+static void
+linear_axis (NscAxis *a,
+             double   lo,
+             double   hi,
+             double   unit,
+             double   target,
+             double   forced_step,
+             GArray  *ticks)
+{
+  double step, dlo = lo / unit, dhi = hi / unit;
+  if (!(dhi > dlo))
+    dhi = dlo + 1;
+  step = forced_step > 0 ? forced_step : nice_step (dhi - dlo, target);
+  dlo = floor (dlo / step + 1e-9) * step;
+  dhi = ceil (dhi / step - 1e-9) * step;
+  a->scale = AXIS_LINEAR;
+  a->unit = unit;
+  a->min = dlo * unit;
+  a->max = dhi * unit;
+  for (double v = dlo; v <= dhi + step * 1e-6; v += step)
+    {
+      int decimals = 0;
+      double r = fabs (v) < step * 1e-6 ? 0 : v;
+      while (decimals < 6 && fabs (step * pow (10, decimals) - round (step * pow (10, decimals))) > 1e-6)
+        decimals++;
+      ticks_add (ticks, r * unit, g_strdup_printf ("%.*f", decimals, r));
+    }
+}
+
+/* ---- data ranges -------------------------------------------------------- */
+
+static void
+line_range (NscChartLine *line,
+            double       *xmin,
+            double       *xmax,
+            double       *ymin,
+            double       *ymax)
+{
+  for (guint i = 0; i < line->x->len; i++)
+    {
+      double x = g_array_index (line->x, double, i), y = g_array_index (line->y, double, i);
+      if (!isfinite (x) || !isfinite (y))
+        continue;
+      *xmin = MIN (*xmin, x);
+      *xmax = MAX (*xmax, x);
+      *ymin = MIN (*ymin, y);
+      *ymax = MAX (*ymax, y);
+    }
+}
+
+static void
+data_range (NscChart *chart,
+            gboolean  secondary,
+            double   *xmin,
+            double   *xmax,
+            double   *ymin,
+            double   *ymax)
+{
+  *xmin = *ymin = INFINITY;
+  *xmax = *ymax = -INFINITY;
+  for (guint d = 0; d < chart->datasets->len; d++)
+    {
+      NscChartDataset *ds = g_ptr_array_index (chart->datasets, d);
+      for (guint i = 0; i < ds->lines->len; i++)
+        {
+          NscChartLine *line = g_ptr_array_index (ds->lines, i);
+          if (line->secondary == secondary)
+            line_range (line, xmin, xmax, ymin, ymax);
+        }
+      if (!secondary)
+        for (guint i = 0; i < ds->phases->len; i++)
+          {
+            NscChartPhase *ph = &g_array_index (ds->phases, NscChartPhase, i);
+            *ymax = MAX (*ymax, ph->bps);
+            *xmax = MAX (*xmax, ph->end);
+          }
+    }
+}
+
+/* Moving-average window of a time chart: 30 s, or a tenth of the run. */
+static double
+average_window (NscChart *chart)
+{
+  double xmin, xmax, ymin, ymax;
+  data_range (chart, FALSE, &xmin, &xmax, &ymin, &ymax);
+  if (!isfinite (xmax))
+    return 30;
+  return MIN (30.0, MAX (xmax, 0) / 10);
+}
+
+static char *
+window_label (double w)
+{
+  if (w >= 1)
+    return g_strdup_printf ("%.0f s", w);
+  return g_strdup_printf ("%.0f ms", w * 1000);
+}
+
+/* ---- colours ------------------------------------------------------------ */
+
+static Rgb
+line_color (Ctx          *c,
+            guint         d,
+            guint         i,
+            NscChartLine *line)
+{
+  if (c->multi)
+    return c->pal->series[d % G_N_ELEMENTS (c->pal->series)];
+  if (line->secondary)
+    return c->pal->temperature;
+  if (g_str_equal (line->name, "Read"))
+    return c->pal->series[0];
+  if (g_str_equal (line->name, "Write") || g_str_equal (line->name, "Speed"))
+    return c->pal->series[c->chart->kind == NSC_CHART_WRITE_FILL || c->chart->live ? 0 : 1];
+  return c->pal->series[i % G_N_ELEMENTS (c->pal->series)];
+}
+
+/* In comparisons the colour says which drive, the dash which line. */
+static void
+line_dash (Ctx          *c,
+           guint         i,
+           NscChartLine *line)
+{
+  double dash[2] = { c->fs * 0.6, c->fs * 0.35 };
+  double dots[2] = { c->fs * 0.12, c->fs * 0.3 };
+  if (line->secondary)
+    cairo_set_dash (c->cr, dots, 2, 0);
+  else if (c->multi && i % 2 == 1)
+    cairo_set_dash (c->cr, dash, 2, 0);
+  else
+    cairo_set_dash (c->cr, NULL, 0, 0);
+}
+
+/* ---- decimated drawing -------------------------------------------------- */
+
+/* Adds a polyline through the points to the path. With more points than twice
+ * the plot's width in pixels, each pixel column keeps only its lowest and highest
+ * value, and the path becomes the outline of that min/max band (top edge left to
+ * right, bottom edge back): at most two elements per column, and a simple
+ * polygon that cairo strokes and fills fast. Returns TRUE for a band, which the
+ * caller fills as well as strokes. */
+static gboolean
+path_polyline (Ctx           *c,
+               const NscAxis *ay,
+               const double  *xs,
+               const double  *ys,
+               guint          n)
+{
+  cairo_t *cr = c->cr;
+  NscChart *chart = c->chart;
+  gboolean started = FALSE;
+  double col = NAN, mn = 0, mx = 0;
+  g_autoptr(GArray) band = NULL;
+
+  if (n <= 2 * chart->plot.width + 2)
+    {
+      for (guint i = 0; i < n; i++)
+        {
+          double X = map_x (chart, xs[i]), Y = map_y (chart, ay, ys[i]);
+          if (!isfinite (X) || !isfinite (Y))
+            {
+              started = FALSE;
+              continue;
+            }
+          if (started)
+            cairo_line_to (cr, X, Y);
+          else
+            cairo_move_to (cr, X, Y);
+          started = TRUE;
+          c->path_ops++;
+        }
+      return FALSE;
+    }
+
+  band = g_array_sized_new (FALSE, FALSE, 3 * sizeof (double), (guint) chart->plot.width + 4);
+  for (guint i = 0; i <= n; i++)
+    {
+      double Y = 0, cx = NAN;
+      if (i < n)
+        {
+          double X = map_x (chart, xs[i]);
+          Y = map_y (chart, ay, ys[i]);
+          if (!isfinite (X) || !isfinite (Y))
+            continue;
+          cx = floor (X);
+        }
+      if (i < n && cx == col)
+        {
+          mn = MIN (mn, Y);
+          mx = MAX (mx, Y);
+          continue;
+        }
+      if (!isnan (col))
+        {
+          double v[3] = { col + 0.5, mn, mx };
+          g_array_append_vals (band, v, 1);
+        }
+      col = cx;
+      mn = mx = Y;
+    }
+  if (band->len == 0)
+    return FALSE;
+  for (guint i = 0; i < band->len; i++)
+    {
+      const double *v = (const double *) band->data + 3 * i;
+      if (i == 0)
+        cairo_move_to (cr, v[0], v[1]);
+      else
+        cairo_line_to (cr, v[0], v[1]);
+    }
+  for (guint i = band->len; i-- > 0;)
+    {
+      const double *v = (const double *) band->data + 3 * i;
+      cairo_line_to (cr, v[0], v[2]);
+    }
+  cairo_close_path (cr);
+  c->path_ops += 2 * band->len;
+  return TRUE;
+}
+
+/* Dots per sample; beyond two per pixel column, one bar per column from the
+ * lowest dot to the highest. */
+static void
+path_dots (Ctx           *c,
+           const NscAxis *ay,
+           const double  *xs,
+           const double  *ys,
+           guint          n,
+           double         r)
+{
+  cairo_t *cr = c->cr;
+  NscChart *chart = c->chart;
+  double col = NAN, mn = 0, mx = 0;
+
+  if (n <= 2 * chart->plot.width + 2)
+    {
+      for (guint i = 0; i < n; i++)
+        {
+          double X = map_x (chart, xs[i]), Y = map_y (chart, ay, ys[i]);
+          if (!isfinite (X) || !isfinite (Y))
+            continue;
+          cairo_rectangle (cr, X - r, Y - r, 2 * r, 2 * r);
+          c->path_ops++;
+        }
+      return;
+    }
+  for (guint i = 0; i <= n; i++)
+    {
+      double Y = 0, cx = NAN;
+      if (i < n)
+        {
+          double X = map_x (chart, xs[i]);
+          Y = map_y (chart, ay, ys[i]);
+          if (!isfinite (X) || !isfinite (Y))
+            continue;
+          cx = floor (X);
+        }
+      if (i < n && cx == col)
+        {
+          mn = MIN (mn, Y);
+          mx = MAX (mx, Y);
+          continue;
+        }
+      if (!isnan (col))
+        {
+          cairo_rectangle (cr, col + 0.5 - r, mn - r, 2 * r, mx - mn + 2 * r);
+          c->path_ops++;
+        }
+      col = cx;
+      mn = mx = Y;
+    }
+}
+
+/* Trailing moving average over @window (x units): the mean of the samples in
+ * (x - window, x]. */
+static double *
+moving_average (const double *xs,
+                const double *ys,
+                guint         n,
+                double        window)
+{
+  double *avg = g_new (double, MAX (n, 1));
+  double sum = 0;
+  guint lo = 0, count = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      if (isfinite (ys[i]))
+        {
+          sum += ys[i];
+          count++;
+        }
+      while (lo < i && xs[lo] <= xs[i] - window)
+        {
+          if (isfinite (ys[lo]))
+            {
+              sum -= ys[lo];
+              count--;
+            }
+          lo++;
+        }
+      avg[i] = count ? sum / count : NAN;
+    }
+  return avg;
+}
+
+static void
+draw_marker (Ctx   *c,
+             double X,
+             double Y,
+             Rgb    color)
+{
+  double r = c->fs * 0.28;
+  cairo_new_sub_path (c->cr);
+  cairo_arc (c->cr, X, Y, r, 0, 2 * G_PI);
+  set_rgb (c->cr, &color, 1);
+  cairo_fill_preserve (c->cr);
+  set_rgb (c->cr, &c->pal->bg, 1);
+  cairo_set_line_width (c->cr, MAX (1, c->fs * 0.1));
+  cairo_stroke (c->cr);
+  c->path_ops++;
+}
+
+static void
+draw_line (Ctx          *c,
+           guint         d,
+           guint         i,
+           NscChartLine *line)
+{
+  cairo_t *cr = c->cr;
+  NscChart *chart = c->chart;
+  const NscAxis *ay = line->secondary ? &chart->ay2 : &chart->ay;
+  const double *xs = (const double *) line->x->data, *ys = (const double *) line->y->data;
+  guint n = line->x->len;
+  Rgb color = line_color (c, d, i, line);
+  double lw = MAX (1.5, c->fs * 0.16);
+  gboolean band;
+
+  if (n == 0)
+    return;
+  cairo_save (cr);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  if (line->scatter)
+    {
+      g_autofree double *avg = moving_average (xs, ys, n, average_window (chart));
+      /* Few samples get visible dots; many get fine ones. */
+      double r = CLAMP (chart->plot.width / MAX (n, 1) * 0.15, MAX (1.0, c->fs * 0.12), c->fs * 0.28);
+      path_dots (c, ay, xs, ys, n, r);
+      set_rgb (cr, &color, c->style->dark ? 0.55 : 0.45);
+      cairo_fill (cr);
+      band = path_polyline (c, ay, xs, avg, n);
+      /* A thin outline in the background colour keeps the average visible over
+       * its own dots. */
+      cairo_set_line_width (cr, lw * 2.2);
+      set_rgb (cr, &c->pal->bg, 0.8);
+      cairo_stroke_preserve (cr);
+      if (band)
+        {
+          set_rgb (cr, &color, 1);
+          cairo_fill_preserve (cr);
+        }
+      cairo_set_line_width (cr, lw * 1.2);
+      set_rgb (cr, &color, 1);
+      line_dash (c, i, line);
+      cairo_stroke (cr);
+    }
+  else
+    {
+      band = path_polyline (c, ay, xs, ys, n);
+      cairo_set_line_width (cr, line->secondary ? lw * 0.9 : lw);
+      set_rgb (cr, &color, 1);
+      if (band)
+        cairo_fill_preserve (cr);
+      line_dash (c, i, line);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+      if (line->markers && n <= chart->plot.width / (c->fs * 0.6))
+        for (guint k = 0; k < n; k++)
+          {
+            double X = map_x (chart, xs[k]), Y = map_y (chart, ay, ys[k]);
+            if (isfinite (X) && isfinite (Y))
+              draw_marker (c, X, Y, color);
+          }
+    }
+  cairo_restore (cr);
+}
+
+/* ---- write-fill annotation ---------------------------------------------- */
+
+static void
+draw_cache_regions (Ctx *c)
+{
+  NscChart *chart = c->chart;
+  cairo_t *cr = c->cr;
+  for (guint d = 0; d < chart->datasets->len; d++)
+    {
+      NscChartDataset *ds = g_ptr_array_index (chart->datasets, d);
+      Rgb color = c->multi ? c->pal->series[d % G_N_ELEMENTS (c->pal->series)] : c->pal->cache;
+      double x0, x1;
+      if (!ds->have_slc || !ds->has_cache || !(ds->cache_bytes > 0))
+        continue;
+      x0 = map_x (chart, 0);
+      x1 = map_x (chart, ds->cache_bytes);
+      cairo_rectangle (cr, x0, chart->plot.y, x1 - x0, chart->plot.height);
+      set_rgb (cr, &color, c->style->dark ? 0.16 : 0.13);
+      cairo_fill (cr);
+      cairo_move_to (cr, x1, chart->plot.y);
+      cairo_line_to (cr, x1, chart->plot.y + chart->plot.height);
+      set_rgb (cr, &color, 0.9);
+      cairo_set_line_width (cr, 1.5);
+      cairo_stroke (cr);
+      if (!c->multi)
+        {
+          g_autofree char *size = format_bytes (c, ds->cache_bytes);
+          g_autofree char *label = g_strdup_printf ("SLC cache %s", size);
+          font (c, c->fs * 0.85, TRUE);
+          if (text_width (c, label) + c->fs < x1 - x0)
+            {
+              set_rgb (cr, &c->pal->text, 0.85);
+              show_text (c, label, (x0 + x1) / 2, chart->plot.y + c->fs * 1.3, 0.5);
+            }
+        }
+    }
+}
+
+static void
+draw_phases (Ctx *c)
+{
+  NscChart *chart = c->chart;
+  cairo_t *cr = c->cr;
+  double dash[2] = { c->fs * 0.4, c->fs * 0.3 };
+
+  if (c->multi)
+    return;
+  for (guint d = 0; d < chart->datasets->len; d++)
+    {
+      NscChartDataset *ds = g_ptr_array_index (chart->datasets, d);
+      for (guint i = 0; i < ds->phases->len; i++)
+        {
+          NscChartPhase *ph = &g_array_index (ds->phases, NscChartPhase, i);
+          double xa = map_x (chart, ph->start), xb = map_x (chart, ph->end);
+          double Y = map_y (chart, &chart->ay, ph->bps);
+          g_autofree char *label = format_speed (c, ph->bps);
+
+          cairo_save (cr);
+          cairo_set_dash (cr, dash, 2, 0);
+          cairo_set_line_width (cr, 1.5);
+          set_rgb (cr, &c->pal->phase, 0.9);
+          cairo_move_to (cr, xa, Y);
+          cairo_line_to (cr, xb, Y);
+          cairo_stroke (cr);
+          if (i > 0)
+            {
+              /* Phase boundaries: a short tick down from the top. */
+              cairo_set_dash (cr, NULL, 0, 0);
+              cairo_set_line_width (cr, 1);
+              set_rgb (cr, &c->pal->phase, 0.5);
+              cairo_move_to (cr, xa + 0.5, chart->plot.y + chart->plot.height);
+              cairo_line_to (cr, xa + 0.5, chart->plot.y + chart->plot.height - c->fs * 0.8);
+              cairo_stroke (cr);
+            }
+          font (c, c->fs * 0.75, FALSE);
+          if (text_width (c, label) + c->fs * 0.5 < xb - xa)
+            {
+              double tw = text_width (c, label);
+              cairo_rectangle (cr, (xa + xb) / 2 - tw / 2 - 3, Y - c->fs * 1.25, tw + 6, c->fs * 1.05);
+              set_rgb (cr, &c->pal->bg, 0.8);
+              cairo_fill (cr);
+              set_rgb (cr, &c->pal->text, 0.95);
+              show_text (c, label, (xa + xb) / 2, Y - c->fs * 0.45, 0.5);
+            }
+          cairo_restore (cr);
+        }
+    }
+}
+
+static void
+draw_annotation_box (Ctx        *c,
+                     GPtrArray  *lines)
+{
+  NscChart *chart = c->chart;
+  cairo_t *cr = c->cr;
+  double lh = c->fs * 1.3, w = 0, h, x, y;
+
+  if (lines->len == 0)
+    return;
+  font (c, c->fs * 0.85, FALSE);
+  for (guint i = 0; i < lines->len; i++)
+    w = MAX (w, text_width (c, g_ptr_array_index (lines, i)));
+  w += c->fs * 1.2;
+  h = lh * lines->len + c->fs * 0.6;
+  x = chart->plot.x + chart->plot.width - w - c->fs * 0.6;
+  y = chart->plot.y + c->fs * 0.6;
+  if (x < chart->plot.x)
+    x = chart->plot.x;
+  cairo_rectangle (cr, x, y, w, h);
+  set_rgb (cr, &c->pal->bg, 0.88);
+  cairo_fill_preserve (cr);
+  set_rgb (cr, &c->pal->axis, 0.8);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      font (c, c->fs * 0.85, i == 0 && !c->multi);
+      set_rgb (cr, &c->pal->text, 1);
+      show_text (c, g_ptr_array_index (lines, i), x + c->fs * 0.6, y + lh * (i + 1), 0);
+    }
+}
+
+static void
+draw_slc_summary (Ctx *c)
+{
+  NscChart *chart = c->chart;
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint d = 0; d < chart->datasets->len; d++)
+    {
+      NscChartDataset *ds = g_ptr_array_index (chart->datasets, d);
+      g_autofree char *avg = isfinite (ds->average_bps) ? format_speed (c, ds->average_bps) : NULL;
+      if (!ds->have_slc)
+        continue;
+      if (c->multi)
+        {
+          if (ds->has_cache)
+            {
+              g_autofree char *size = format_bytes (c, ds->cache_bytes);
+              g_autofree char *in = format_speed (c, ds->in_cache_bps);
+              g_autofree char *post = format_speed (c, ds->post_cache_bps);
+              g_ptr_array_add (lines, g_strdup_printf ("%s: cache %s, %s → %s", ds->legend,
+                                                       size, in, post));
+            }
+          else
+            g_ptr_array_add (lines, g_strdup_printf ("%s: no SLC cache seen%s%s", ds->legend,
+                                                     avg ? ", average " : "", avg ? avg : ""));
+          continue;
+        }
+      if (ds->has_cache)
+        {
+          g_autofree char *size = format_bytes (c, ds->cache_bytes);
+          g_ptr_array_add (lines, g_strdup_printf ("SLC cache: %s", size));
+          if (isfinite (ds->in_cache_bps))
+            {
+              g_autofree char *s = format_speed (c, ds->in_cache_bps);
+              g_ptr_array_add (lines, g_strdup_printf ("In the cache: %s", s));
+            }
+          if (isfinite (ds->post_cache_bps))
+            {
+              g_autofree char *s = format_speed (c, ds->post_cache_bps);
+              g_ptr_array_add (lines, g_strdup_printf ("After the cache: %s", s));
+            }
+        }
+      else
+        g_ptr_array_add (lines, g_strdup ("No SLC cache seen"));
+      if (avg)
+        g_ptr_array_add (lines, g_strdup_printf ("Average: %s", avg));
+    }
+  draw_annotation_box (c, lines);
+}
+
+/* ---- legend ------------------------------------------------------------- */
+
+typedef struct
+{
+  char    *label;
+  Rgb      color;
+  guint    line_index;
+  gboolean dots, markers, secondary;
+} LegendEntry;
+
+static void
+legend_entry_clear (gpointer data)
+{
+  g_free (((LegendEntry *) data)->label);
+}
+
+static GArray *
+legend_entries (Ctx *c)
+{
+  NscChart *chart = c->chart;
+  GArray *entries = g_array_new (FALSE, TRUE, sizeof (LegendEntry));
+  g_array_set_clear_func (entries, legend_entry_clear);
+  for (guint d = 0; d < chart->datasets->len; d++)
+    {
+      NscChartDataset *ds = g_ptr_array_index (chart->datasets, d);
+      for (guint i = 0; i < ds->lines->len; i++)
+        {
+          NscChartLine *line = g_ptr_array_index (ds->lines, i);
+          LegendEntry e = { NULL, line_color (c, d, i, line), i, line->scatter, line->markers,
+                            line->secondary };
+          GString *s = g_string_new (NULL);
+          if (c->multi)
+            g_string_append_printf (s, "%s — ", ds->legend ? ds->legend : "?");
+          if (line->secondary)
+            g_string_append (s, "Temperature, °C (right axis)");
+          else if (line->scatter)
+            {
+              g_autofree char *w = window_label (average_window (chart));
+              g_string_append_printf (s, "%s: every sample, line = %s average", line->name, w);
+            }
+          else
+            g_string_append (s, line->name);
+          e.label = g_string_free (s, FALSE);
+          g_array_append_val (entries, e);
+        }
+    }
+  return entries;
+}
+
+/* Lays the legend out in rows from @y; draws when @draw. Returns its height. */
+static double
+legend_layout (Ctx    *c,
+               GArray *entries,
+               double  x0,
+               double  y,
+               double  maxw,
+               gboolean draw)
+{
+  cairo_t *cr = c->cr;
+  double sw = c->fs * 2.0, gap = c->fs * 1.2, lh = c->fs * 1.45;
+  double x = x0, rows = 1;
+
+  /* A single line with nothing to tell apart needs no legend. */
+  if (entries->len == 1 && !c->multi && !g_array_index (entries, LegendEntry, 0).dots)
+    return 0;
+  font (c, c->fs * 0.85, FALSE);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      LegendEntry *e = &g_array_index (entries, LegendEntry, i);
+      double w = sw + c->fs * 0.4 + text_width (c, e->label);
+      if (x > x0 && x + w > x0 + maxw)
+        {
+          x = x0;
+          y += lh;
+          rows++;
+        }
+      if (draw)
+        {
+          double my = y - c->fs * 0.3;
+          NscChartLine fake = { .secondary = e->secondary };
+          cairo_save (cr);
+          if (e->dots)
+            {
+              set_rgb (cr, &e->color, 0.5);
+              for (int k = 0; k < 4; k++)
+                cairo_rectangle (cr, x + sw * (0.1 + 0.25 * k), my + ((k % 2) ? -0.3 : 0.25) * c->fs - 1.5,
+                                 3, 3);
+              cairo_fill (cr);
+            }
+          cairo_move_to (cr, x, my);
+          cairo_line_to (cr, x + sw, my);
+          cairo_set_line_width (cr, MAX (1.5, c->fs * 0.16));
+          set_rgb (cr, &e->color, 1);
+          line_dash (c, e->line_index, &fake);
+          cairo_stroke (cr);
+          cairo_set_dash (cr, NULL, 0, 0);
+          if (e->markers)
+            draw_marker (c, x + sw / 2, my, e->color);
+          font (c, c->fs * 0.85, FALSE);
+          set_rgb (cr, &c->pal->text, 1);
+          show_text (c, e->label, x + sw + c->fs * 0.4, y, 0);
+          cairo_restore (cr);
+        }
+      x += w + gap;
+    }
+  return rows * lh;
+}
+
+/* ---- the chart ---------------------------------------------------------- */
+
+static char *
+log2_label (NscChartKind kind,
+            double       v)
+{
+  if (kind == NSC_CHART_BS)
+    return nsc_format_size_short ((guint64) v);
+  return g_strdup_printf ("%.0f", v);
+}
+
+static char *
+latency_label (double ns)
+{
+  if (ns >= 1e9)
+    return g_strdup_printf ("%g s", ns / 1e9);
+  if (ns >= 1e6)
+    return g_strdup_printf ("%g ms", ns / 1e6);
+  if (ns >= 1e3)
+    return g_strdup_printf ("%g µs", ns / 1e3);
+  return g_strdup_printf ("%g ns", ns);
+}
+
+/* Sets up chart->ax/ay/ay2 and fills the tick lists and axis titles. */
+static void
+setup_axes (Ctx     *c,
+            GArray  *xt,
+            GArray  *yt,
+            GArray  *y2t,
+            char   **x_title,
+            char   **y_title,
+            char   **y2_title)
+{
+  NscChart *chart = c->chart;
+  double xmin, xmax, ymin, ymax, tx = MAX (2, chart->plot.width / (c->fs * 7));
+  double ty = MAX (2, chart->plot.height / (c->fs * 3.2));
+
+  data_range (chart, FALSE, &xmin, &xmax, &ymin, &ymax);
+  if (!isfinite (xmin))
+    {
+      xmin = 0;
+      xmax = 1;
+      ymin = 0;
+      ymax = 1;
+    }
+
+  switch (chart->kind)
+    {
+    case NSC_CHART_WRITE_FILL:
+      {
+        double g = c->binary ? 1073741824.0 : 1e9, m = c->binary ? 1048576.0 : 1e6;
+        gboolean small = xmax < g;
+        linear_axis (&chart->ax, 0, MAX (xmax, 1), small ? m : g, tx, 0, xt);
+        *x_title = g_strdup_printf ("Data written, %s", small ? (c->binary ? "MiB" : "MB")
+                                                              : (c->binary ? "GiB" : "GB"));
+        break;
+      }
+    case NSC_CHART_TIME:
+      {
+        double unit = xmax > 3 * 3600 ? 3600 : xmax > 600 ? 60 : 1;
+        linear_axis (&chart->ax, 0, MAX (xmax, 1e-3), unit, tx, 0, xt);
+        *x_title = g_strdup_printf ("Time, %s", unit == 3600 ? "h" : unit == 60 ? "min" : "s");
+        break;
+      }
+    case NSC_CHART_MIXED:
+      linear_axis (&chart->ax, 0, 100, 1, tx, tx >= 5 ? 20 : 50, xt);
+      *x_title = g_strdup ("Reads, % of the I/O");
+      break;
+    case NSC_CHART_QD:
+    case NSC_CHART_BS:
+      {
+        double lo = floor (log2 (MAX (xmin, 1e-9)) + 1e-9), hi = ceil (log2 (MAX (xmax, 1e-9)) - 1e-9);
+        guint every = 1;
+        chart->ax.scale = AXIS_LOG2;
+        chart->ax.unit = 1;
+        if (hi <= lo)
+          hi = lo + 1;
+        chart->ax.min = lo - 0.4;
+        chart->ax.max = hi + 0.4;
+        while ((hi - lo) / every + 1 > tx * 1.6)
+          every *= 2;
+        for (double e = lo; e <= hi; e += every)
+          ticks_add (xt, exp2 (e), log2_label (chart->kind, exp2 (e)));
+        *x_title = g_strdup (chart->kind == NSC_CHART_QD ? "Queue depth (log scale)"
+                                                         : "Block size, bytes (K = KiB, M = MiB; log scale)");
+        break;
+      }
+    case NSC_CHART_LATENCY:
+      {
+        static const double pts[] = { 1, 50, 90, 99, 99.9, 99.99, 99.999 };
+        double hi = MIN (xmax, 99.999);
+        chart->ax.scale = AXIS_PERCENTILE;
+        chart->ax.unit = 1;
+        chart->ax.min = axis_t (&chart->ax, MIN (xmin, 1));
+        chart->ax.max = axis_t (&chart->ax, MAX (hi, 99)) + 0.15;
+        for (guint i = 0; i < G_N_ELEMENTS (pts); i++)
+          if (pts[i] <= MAX (hi, 99) + 1e-9)
+            ticks_add (xt, pts[i], g_strdup_printf ("%g %%", pts[i]));
+        *x_title = g_strdup ("Percentile (of requests completed within)");
+        break;
+      }
+    case NSC_CHART_N_KINDS:
+    default:
+      g_assert_not_reached ();
+    }
+
+  if (chart->kind == NSC_CHART_LATENCY)
+    {
+      double lo = floor (log10 (MAX (ymin, 1) * 0.8)), hi = ceil (log10 (MAX (ymax, 1) * 1.25));
+      static const double mult[] = { 1, 2, 5 };
+      if (hi <= lo)
+        hi = lo + 1;
+      chart->ay.scale = AXIS_LOG10;
+      chart->ay.unit = 1;
+      chart->ay.min = log10 (MAX (ymin, 1) * 0.8);
+      chart->ay.max = log10 (MAX (ymax, 1) * 1.25);
+      if (chart->ay.max - chart->ay.min < 1)
+        {
+          double mid = (chart->ay.max + chart->ay.min) / 2;
+          chart->ay.min = mid - 0.5;
+          chart->ay.max = mid + 0.5;
+        }
+      for (double e = lo; e <= hi; e++)
+        for (guint k = 0; k < 3; k++)
+          {
+            double v = mult[k] * pow (10, e), t = log10 (v);
+            if ((chart->ay.max - chart->ay.min > 3 && k > 0) || t < chart->ay.min - 1e-9 || t > chart->ay.max + 1e-9)
+              continue;
+            ticks_add (yt, v, latency_label (v));
+          }
+      *y_title = g_strdup ("Latency (log scale)");
+    }
+  else
+    {
+      linear_axis (&chart->ay, 0, MAX (ymax * 1.08, 1), speed_div (c), ty, 0, yt);
+      *y_title = g_strdup_printf ("Speed, %s", speed_unit (c));
+    }
+
+  if (c->have_secondary)
+    {
+      double lo, hi, a, b;
+      data_range (chart, TRUE, &a, &b, &lo, &hi);
+      lo = floor ((lo - 3) / 5) * 5;
+      hi = ceil ((hi + 3) / 5) * 5;
+      linear_axis (&chart->ay2, lo, hi, 1, ty, 0, y2t);
+      *y2_title = g_strdup ("Temperature, °C");
+    }
+}
+
+static void
+draw_chart (Ctx *c)
+{
+  NscChart *chart = c->chart;
+  cairo_t *cr = c->cr;
+  const NscChartStyle *style = c->style;
+  g_autoptr(GArray) xt = ticks_new ();
+  g_autoptr(GArray) yt = ticks_new ();
+  g_autoptr(GArray) y2t = ticks_new ();
+  g_autoptr(GArray) legend = NULL;
+  g_autofree char *x_title = NULL, *y_title = NULL, *y2_title = NULL;
+  double fs = c->fs, pad = fs * 0.9, top = pad, bottom, left, right, ylabel_w = 0, y2label_w = 0;
+  gboolean empty = TRUE;
+
+  for (guint d = 0; d < chart->datasets->len; d++)
+    {
+      NscChartDataset *ds = g_ptr_array_index (chart->datasets, d);
+      for (guint i = 0; i < ds->lines->len; i++)
+        {
+          NscChartLine *line = g_ptr_array_index (ds->lines, i);
+          c->have_secondary |= line->secondary && line->x->len > 0;
+          empty &= line->x->len == 0;
+        }
+    }
+
+  /* Background */
+  cairo_rectangle (cr, 0, 0, c->width, c->height);
+  set_rgb (cr, &c->pal->bg, 1);
+  cairo_fill (cr);
+
+  /* Title */
+  if (style->title && chart->title)
+    {
+      font (c, fs * 1.2, TRUE);
+      set_rgb (cr, &c->pal->text, 1);
+      top += fs * 1.2;
+      show_text (c, chart->title, pad, top, 0);
+      top += fs * 0.6;
+    }
+
+  /* Legend rows under the title, across the whole width. */
+  legend = legend_entries (c);
+  {
+    double h = legend_layout (c, legend, pad, 0, c->width - 2 * pad, FALSE);
+    if (h > 0)
+      {
+        legend_layout (c, legend, pad, top + fs * 1.1, c->width - 2 * pad, TRUE);
+        top += h + fs * 0.3;
+      }
+  }
+  top += fs * 0.9;
+
+  bottom = pad + fs * 1.0 /* tick labels */ + fs * 1.6 /* axis title */ + fs * 0.4;
+  if (style->caption && chart->caption)
+    bottom += fs * 1.5;
+
+  /* A first pass at the plot area for the tick density, then the real one. */
+  chart->plot.x = fs * 6;
+  chart->plot.y = top;
+  chart->plot.width = MAX (10, c->width - fs * 8);
+  chart->plot.height = MAX (10, c->height - top - bottom);
+  setup_axes (c, xt, yt, y2t, &x_title, &y_title, &y2_title);
+
+  font (c, fs * 0.85, FALSE);
+  for (guint i = 0; i < yt->len; i++)
+    ylabel_w = MAX (ylabel_w, text_width (c, g_array_index (yt, Tick, i).label));
+  for (guint i = 0; i < y2t->len; i++)
+    y2label_w = MAX (y2label_w, text_width (c, g_array_index (y2t, Tick, i).label));
+  left = pad + fs * 1.3 /* rotated title */ + fs * 0.5 + ylabel_w + fs * 0.5;
+  right = c->have_secondary ? fs * 0.5 + y2label_w + fs * 0.5 + fs * 1.3 + pad : pad * 1.5;
+  /* The last x label is centred on the axis end: leave room for half of it. */
+  if (xt->len)
+    right = MAX (right, text_width (c, g_array_index (xt, Tick, xt->len - 1).label) / 2 + pad * 0.5);
+
+  chart->plot.x = left;
+  chart->plot.width = MAX (10, c->width - left - right);
+  chart->plot.height = MAX (10, c->height - top - bottom);
+  chart->have_layout = TRUE;
+
+  /* Grid, then the data, clipped to the plot area, then the frame and labels. */
+  cairo_set_line_width (cr, 1);
+  set_rgb (cr, &c->pal->grid, 1);
+  for (guint i = 0; i < yt->len; i++)
+    {
+      double Y = round (map_y (chart, &chart->ay, g_array_index (yt, Tick, i).value)) + 0.5;
+      cairo_move_to (cr, chart->plot.x, Y);
+      cairo_line_to (cr, chart->plot.x + chart->plot.width, Y);
+    }
+  for (guint i = 0; i < xt->len; i++)
+    {
+      double X = round (map_x (chart, g_array_index (xt, Tick, i).value)) + 0.5;
+      cairo_move_to (cr, X, chart->plot.y);
+      cairo_line_to (cr, X, chart->plot.y + chart->plot.height);
+    }
+  cairo_stroke (cr);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, chart->plot.x, chart->plot.y, chart->plot.width, chart->plot.height);
+  cairo_clip (cr);
+  if (chart->kind == NSC_CHART_WRITE_FILL)
+    {
+      draw_cache_regions (c);
+      draw_phases (c);
+    }
+  for (guint d = 0; d < chart->datasets->len; d++)
+    {
+      NscChartDataset *ds = g_ptr_array_index (chart->datasets, d);
+      /* Temperature first: under the speed. */
+      for (guint pass = 0; pass < 2; pass++)
+        for (guint i = 0; i < ds->lines->len; i++)
+          {
+            NscChartLine *line = g_ptr_array_index (ds->lines, i);
+            if ((pass == 0) == line->secondary)
+              draw_line (c, d, i, line);
+          }
+    }
+  if (chart->kind == NSC_CHART_WRITE_FILL)
+    draw_slc_summary (c);
+  if (empty)
+    {
+      font (c, fs, FALSE);
+      set_rgb (cr, &c->pal->muted, 1);
+      show_text (c, "Waiting for data…", chart->plot.x + chart->plot.width / 2,
+                 chart->plot.y + chart->plot.height / 2, 0.5);
+    }
+  cairo_restore (cr);
+
+  /* Axes: left and bottom lines, tick labels. */
+  set_rgb (cr, &c->pal->axis, 1);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, round (chart->plot.x) + 0.5, chart->plot.y);
+  cairo_line_to (cr, round (chart->plot.x) + 0.5, round (chart->plot.y + chart->plot.height) + 0.5);
+  cairo_line_to (cr, chart->plot.x + chart->plot.width, round (chart->plot.y + chart->plot.height) + 0.5);
+  if (c->have_secondary)
+    {
+      cairo_move_to (cr, round (chart->plot.x + chart->plot.width) + 0.5, chart->plot.y);
+      cairo_line_to (cr, round (chart->plot.x + chart->plot.width) + 0.5, chart->plot.y + chart->plot.height);
+    }
+  cairo_stroke (cr);
+
+  font (c, fs * 0.85, FALSE);
+  set_rgb (cr, &c->pal->text, 0.9);
+  for (guint i = 0; i < yt->len; i++)
+    {
+      Tick *t = &g_array_index (yt, Tick, i);
+      show_text (c, t->label, chart->plot.x - fs * 0.5, map_y (chart, &chart->ay, t->value) + fs * 0.3, 1);
+    }
+  for (guint i = 0; i < xt->len; i++)
+    {
+      Tick *t = &g_array_index (xt, Tick, i);
+      show_text (c, t->label, map_x (chart, t->value), chart->plot.y + chart->plot.height + fs * 1.25, 0.5);
+    }
+  if (c->have_secondary)
+    {
+      set_rgb (cr, c->multi ? &c->pal->text : &c->pal->temperature, 0.9);
+      for (guint i = 0; i < y2t->len; i++)
+        {
+          Tick *t = &g_array_index (y2t, Tick, i);
+          show_text (c, t->label, chart->plot.x + chart->plot.width + fs * 0.5,
+                     map_y (chart, &chart->ay2, t->value) + fs * 0.3, 0);
+        }
+    }
+
+  /* Axis titles */
+  font (c, fs * 0.9, TRUE);
+  set_rgb (cr, &c->pal->text, 1);
+  show_text (c, x_title, chart->plot.x + chart->plot.width / 2,
+             chart->plot.y + chart->plot.height + fs * 1.25 + fs * 1.5, 0.5);
+  cairo_save (cr);
+  cairo_translate (cr, pad + fs * 0.95, chart->plot.y + chart->plot.height / 2);
+  cairo_rotate (cr, -G_PI / 2);
+  show_text (c, y_title, 0, 0, 0.5);
+  cairo_restore (cr);
+  if (c->have_secondary && y2_title)
+    {
+      cairo_save (cr);
+      cairo_translate (cr, c->width - pad - fs * 0.3, chart->plot.y + chart->plot.height / 2);
+      cairo_rotate (cr, -G_PI / 2);
+      show_text (c, y2_title, 0, 0, 0.5);
+      cairo_restore (cr);
+    }
+
+  /* Caption */
+  if (style->caption && chart->caption)
+    {
+      double size = fs * 0.75;
+      font (c, size, FALSE);
+      while (text_width (c, chart->caption) > c->width - 2 * pad && size > 5)
+        font (c, size *= 0.92, FALSE);
+      set_rgb (cr, &c->pal->muted, 1);
+      show_text (c, chart->caption, pad, c->height - pad * 0.8, 0);
+    }
+}
+
+void
+nsc_chart_draw (NscChart            *chart,
+                cairo_t             *cr,
+                double               width,
+                double               height,
+                const NscChartStyle *style)
+{
+  NscChartStyle defaults;
+  Ctx c = { 0 };
+
+  g_return_if_fail (chart != NULL);
+  g_return_if_fail (cr != NULL);
+  if (style == NULL)
+    {
+      nsc_chart_style_init (&defaults, FALSE);
+      style = &defaults;
+    }
+  if (width < 1 || height < 1)
+    return;
+
+  c.chart = chart;
+  c.style = style;
+  c.pal = style->dark ? &dark_palette : &light_palette;
+  c.cr = cr;
+  c.width = width;
+  c.height = height;
+  c.binary = style->units != NSC_CHART_UNITS_MB;
+  c.multi = chart->datasets->len > 1;
+  c.fs = CLAMP (MIN (width / 58, height / 34), 8, 16) * (style->font_scale > 0 ? style->font_scale : 1);
+
+  cairo_save (cr);
+  cairo_new_path (cr);
+  draw_chart (&c);
+  cairo_restore (cr);
+  chart->path_ops = c.path_ops;
+}
+
+gboolean
+nsc_chart_get_plot_area (NscChart          *chart,
+                         cairo_rectangle_t *area)
+{
+  g_return_val_if_fail (chart != NULL, FALSE);
+  if (!chart->have_layout)
+    return FALSE;
+  if (area)
+    *area = chart->plot;
+  return TRUE;
+}
+
+gboolean
+nsc_chart_data_to_user (NscChart *chart,
+                        double    x,
+                        double    y,
+                        double   *ux,
+                        double   *uy)
+{
+  g_return_val_if_fail (chart != NULL, FALSE);
+  if (!chart->have_layout)
+    return FALSE;
+  if (ux)
+    *ux = map_x (chart, x);
+  if (uy)
+    *uy = map_y (chart, &chart->ay, y);
+  return TRUE;
+}
+
+guint
+_nsc_chart_get_path_ops (NscChart *chart)
+{
+  return chart->path_ops;
+}
+
+/* ---- export ------------------------------------------------------------- */
+
+/* Cairo draws SVG text as glyph outlines: the caption and title also go in as
+ * <title> and <desc>, so that the file says in words what it shows. */
+static gboolean
+svg_add_metadata (NscChart   *chart,
+                  const char *path,
+                  GError    **error)
+{
+  g_autofree char *data = NULL;
+  g_autofree char *title = NULL, *desc = NULL, *meta = NULL, *out = NULL;
+  gsize len = 0;
+  char *open, *end;
+
+  if (!g_file_get_contents (path, &data, &len, error))
+    return FALSE;
+  open = strstr (data, "<svg");
+  end = open ? strchr (open, '>') : NULL;
+  if (end == NULL)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED, "Cairo wrote no <svg> element to %s", path);
+      return FALSE;
+    }
+  title = g_markup_escape_text (chart->title ? chart->title : "Nandscope chart", -1);
+  desc = g_markup_escape_text (chart->caption ? chart->caption : "", -1);
+  meta = g_strdup_printf ("\n<title>%s</title>\n<desc>%s</desc>", title, desc);
+  out = g_strdup_printf ("%.*s%s%s", (int) (end + 1 - data), data, meta, end + 1);
+  return g_file_set_contents (path, out, -1, error);
+}
+
+gboolean
+nsc_chart_export_with_style (NscChart            *chart,
+                             const char          *path,
+                             int                  width,
+                             int                  height,
+                             const NscChartStyle *style,
+                             GError             **error)
+{
+  gboolean svg;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+
+  g_return_val_if_fail (chart != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (style != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (g_str_has_suffix (path, ".svg") || g_str_has_suffix (path, ".SVG"))
+    svg = TRUE;
+  else if (g_str_has_suffix (path, ".png") || g_str_has_suffix (path, ".PNG"))
+    svg = FALSE;
+  else
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "%s: the file name must end in .png or .svg", path);
+      return FALSE;
+    }
+  if (width < 100 || height < 100 || width > 16384 || height > 16384)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "A chart of %d × %d pixels: width and height go from 100 to 16384", width, height);
+      return FALSE;
+    }
+
+  if (svg)
+    surface = cairo_svg_surface_create (path, width, height);
+  else
+    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cr = cairo_create (surface);
+  nsc_chart_draw (chart, cr, width, height, style);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+  if (status == CAIRO_STATUS_SUCCESS && !svg)
+    status = cairo_surface_write_to_png (surface, path);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_IO, "Cannot write %s: %s", path,
+                   status == CAIRO_STATUS_WRITE_ERROR ? "the file cannot be written (does the folder exist?)"
+                                                      : cairo_status_to_string (status));
+      return FALSE;
+    }
+  if (svg)
+    return svg_add_metadata (chart, path, error);
+  return TRUE;
+}
+
+gboolean
+nsc_chart_export (NscChart   *chart,
+                  const char *path,
+                  int         width,
+                  int         height,
+                  gboolean    dark,
+                  GError    **error)
+{
+  NscChartStyle style;
+  nsc_chart_style_init (&style, dark);
+  style.caption = TRUE;
+  return nsc_chart_export_with_style (chart, path, width, height, &style, error);
+}

@@ -1,0 +1,1096 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* NscChart: the data of a chart, taken from results or fed live. Drawing is in
+ * nsc-chart-draw.c. Results are read defensively: a validated file guarantees
+ * the members' types, but a synthetic or older one may lack some. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nsc-chart-private.h"
+#include "nsc-error.h"
+#include "nsc-units.h"
+
+static const char *const kind_names[NSC_CHART_N_KINDS] = {
+  "write-fill", "qd", "bs", "time", "mixed", "latency",
+};
+
+void
+nsc_chart_style_init (NscChartStyle *style,
+                      gboolean       dark)
+{
+  g_return_if_fail (style != NULL);
+  memset (style, 0, sizeof *style);
+  style->dark = dark;
+  style->units = NSC_CHART_UNITS_MIB;
+  style->caption = FALSE;
+  style->title = TRUE;
+  style->font_scale = 1.0;
+}
+
+const char *
+nsc_chart_kind_to_string (NscChartKind kind)
+{
+  g_return_val_if_fail ((guint) kind < NSC_CHART_N_KINDS, NULL);
+  return kind_names[kind];
+}
+
+gboolean
+nsc_chart_kind_from_string (const char   *name,
+                            NscChartKind *out_kind)
+{
+  g_return_val_if_fail (name != NULL, FALSE);
+  for (guint i = 0; i < NSC_CHART_N_KINDS; i++)
+    if (g_str_equal (name, kind_names[i]))
+      {
+        if (out_kind)
+          *out_kind = (NscChartKind) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* ---- data sets ---------------------------------------------------------- */
+
+static void
+line_free (gpointer data)
+{
+  NscChartLine *line = data;
+  g_free (line->name);
+  g_array_unref (line->x);
+  g_array_unref (line->y);
+  g_free (line);
+}
+
+NscChartDataset *
+_nsc_chart_dataset_new (const char *legend)
+{
+  NscChartDataset *ds = g_new0 (NscChartDataset, 1);
+  ds->legend = g_strdup (legend);
+  ds->lines = g_ptr_array_new_with_free_func (line_free);
+  ds->phases = g_array_new (FALSE, FALSE, sizeof (NscChartPhase));
+  ds->in_cache_bps = ds->post_cache_bps = ds->average_bps = NAN;
+  return ds;
+}
+
+void
+_nsc_chart_dataset_free (gpointer data)
+{
+  NscChartDataset *ds = data;
+  if (ds == NULL)
+    return;
+  g_free (ds->legend);
+  g_ptr_array_unref (ds->lines);
+  g_array_unref (ds->phases);
+  g_free (ds->summary);
+  g_free (ds);
+}
+
+NscChartLine *
+_nsc_chart_line_new (NscChartDataset *ds,
+                     const char      *name)
+{
+  NscChartLine *line = g_new0 (NscChartLine, 1);
+  line->name = g_strdup (name);
+  line->x = g_array_new (FALSE, FALSE, sizeof (double));
+  line->y = g_array_new (FALSE, FALSE, sizeof (double));
+  g_ptr_array_add (ds->lines, line);
+  return line;
+}
+
+void
+_nsc_chart_line_add (NscChartLine *line,
+                     double        x,
+                     double        y)
+{
+  g_array_append_val (line->x, x);
+  g_array_append_val (line->y, y);
+}
+
+static NscChartLine *
+find_line (NscChartDataset *ds,
+           const char      *name)
+{
+  for (guint i = 0; i < ds->lines->len; i++)
+    {
+      NscChartLine *line = g_ptr_array_index (ds->lines, i);
+      if (g_str_equal (line->name, name))
+        return line;
+    }
+  return NULL;
+}
+
+/* ---- reading results ---------------------------------------------------- */
+
+static JsonObject *
+get_object (JsonObject *o,
+            const char *name)
+{
+  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
+  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
+static JsonArray *
+get_array (JsonObject *o,
+           const char *name)
+{
+  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
+  return n && JSON_NODE_HOLDS_ARRAY (n) ? json_node_get_array (n) : NULL;
+}
+
+static const char *
+get_string (JsonObject *o,
+            const char *name)
+{
+  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
+  if (n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING)
+    return json_node_get_string (n);
+  return NULL;
+}
+
+static double
+node_number (JsonNode *n,
+             double    fallback)
+{
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+    return fallback;
+  switch (json_node_get_value_type (n))
+    {
+    case G_TYPE_INT64:
+      return (double) json_node_get_int (n);
+    case G_TYPE_DOUBLE:
+      return json_node_get_double (n);
+    default:
+      return fallback;
+    }
+}
+
+static double
+get_number (JsonObject *o,
+            const char *name,
+            double      fallback)
+{
+  return node_number (o ? json_object_get_member (o, name) : NULL, fallback);
+}
+
+static double
+array_number (JsonArray *a,
+              guint      i)
+{
+  return node_number (json_array_get_element (a, i), NAN);
+}
+
+static JsonArray *
+result_steps (JsonNode *result)
+{
+  if (result == NULL || !JSON_NODE_HOLDS_OBJECT (result))
+    return NULL;
+  return get_array (json_node_get_object (result), "steps");
+}
+
+static JsonObject *
+step_at (JsonArray *steps,
+         guint      i)
+{
+  JsonNode *n = json_array_get_element (steps, i);
+  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
+static gboolean
+is_job (JsonObject *step)
+{
+  const char *kind = get_string (step, "kind");
+  return step && get_object (step, "job") && (kind == NULL || g_str_equal (kind, "job"));
+}
+
+static gboolean
+tag_is (JsonObject *step,
+        const char *tag,
+        gboolean    prefix)
+{
+  const char *a = get_string (step, "analysis");
+  if (a == NULL || !is_job (step))
+    return FALSE;
+  return prefix ? g_str_has_prefix (a, tag) : g_str_equal (a, tag);
+}
+
+static guint
+series_len (JsonObject *step)
+{
+  JsonArray *t = get_array (get_object (step, "series"), "t_ns");
+  return t ? json_array_get_length (t) : 0;
+}
+
+static gboolean
+has_percentiles (JsonObject *step)
+{
+  static const char *const dirs[] = { "read", "write" };
+  for (guint d = 0; d < 2; d++)
+    {
+      JsonObject *p = get_object (get_object (get_object (step, dirs[d]), "lat_ns"), "percentiles");
+      if (p && json_object_get_size (p) > 0 && get_number (get_object (step, dirs[d]), "ios", 1) > 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static guint
+count_tagged (JsonArray  *steps,
+              const char *tag,
+              gboolean    prefix)
+{
+  guint n = 0;
+  for (guint i = 0; steps && i < json_array_get_length (steps); i++)
+    if (tag_is (step_at (steps, i), tag, prefix))
+      n++;
+  return n;
+}
+
+/* Whether step @i can be drawn as @kind. */
+static gboolean
+step_fits (JsonObject  *step,
+           NscChartKind kind)
+{
+  if (!is_job (step))
+    return FALSE;
+  switch (kind)
+    {
+    case NSC_CHART_WRITE_FILL:
+      return series_len (step) >= 2 && get_number (get_object (step, "job"), "read_percent", 0) < 100;
+    case NSC_CHART_TIME:
+      return series_len (step) >= 2;
+    case NSC_CHART_LATENCY:
+      return has_percentiles (step);
+    case NSC_CHART_QD:
+    case NSC_CHART_BS:
+    case NSC_CHART_MIXED:
+    case NSC_CHART_N_KINDS:
+    default:
+      return FALSE;
+    }
+}
+
+static JsonObject *
+result_slc (JsonNode *result)
+{
+  if (result == NULL || !JSON_NODE_HOLDS_OBJECT (result))
+    return NULL;
+  return get_object (get_object (json_node_get_object (result), "analysis"), "slc");
+}
+
+/* The most telling step for a per-step kind, or G_MAXUINT. */
+static guint
+auto_step (JsonNode    *result,
+           NscChartKind kind)
+{
+  JsonArray *steps = result_steps (result);
+  guint n = steps ? json_array_get_length (steps) : 0;
+  guint best = G_MAXUINT, best_len = 0;
+
+  if (kind == NSC_CHART_WRITE_FILL)
+    {
+      JsonObject *slc = result_slc (result);
+      double s = get_number (slc, "step", -1);
+      if (s >= 0 && s < n && step_fits (step_at (steps, (guint) s), kind))
+        return (guint) s;
+      for (guint i = 0; i < n; i++)
+        if (tag_is (step_at (steps, i), "write-fill", TRUE) && step_fits (step_at (steps, i), kind))
+          return i;
+      return G_MAXUINT;
+    }
+  if (kind == NSC_CHART_TIME)
+    {
+      static const char *const preferred[] = { "degradation", "thermal", "write-fill" };
+      for (guint p = 0; p < G_N_ELEMENTS (preferred); p++)
+        for (guint i = 0; i < n; i++)
+          if (tag_is (step_at (steps, i), preferred[p], FALSE) && step_fits (step_at (steps, i), kind))
+            return i;
+      for (guint i = 0; i < n; i++)
+        {
+          JsonObject *s = step_at (steps, i);
+          if (step_fits (s, kind) && series_len (s) > best_len)
+            {
+              best = i;
+              best_len = series_len (s);
+            }
+        }
+      return best;
+    }
+  for (guint i = 0; i < n; i++)
+    if (step_fits (step_at (steps, i), kind))
+      return i;
+  return G_MAXUINT;
+}
+
+static gboolean
+result_has_kind (JsonNode    *result,
+                 NscChartKind kind)
+{
+  JsonArray *steps = result_steps (result);
+  switch (kind)
+    {
+    case NSC_CHART_QD:
+      return count_tagged (steps, "qd-scaling", FALSE) >= 2;
+    case NSC_CHART_BS:
+      return count_tagged (steps, "bs-sweep", FALSE) >= 2;
+    case NSC_CHART_MIXED:
+      return count_tagged (steps, "mixed-", TRUE) >= 2;
+    case NSC_CHART_WRITE_FILL:
+    case NSC_CHART_TIME:
+    case NSC_CHART_LATENCY:
+      return auto_step (result, kind) != G_MAXUINT;
+    case NSC_CHART_N_KINDS:
+    default:
+      return FALSE;
+    }
+}
+
+NscChartKind *
+nsc_chart_kinds_for_result (JsonNode *result,
+                            guint    *n_kinds)
+{
+  NscChartKind *kinds = g_new0 (NscChartKind, NSC_CHART_N_KINDS + 1);
+  guint n = 0;
+  for (guint k = 0; k < NSC_CHART_N_KINDS; k++)
+    if (result_has_kind (result, (NscChartKind) k))
+      kinds[n++] = (NscChartKind) k;
+  kinds[n] = NSC_CHART_N_KINDS;
+  if (n_kinds)
+    *n_kinds = n;
+  return kinds;
+}
+
+char *
+nsc_chart_kinds_describe (JsonNode *result)
+{
+  guint n = 0;
+  g_autofree NscChartKind *kinds = nsc_chart_kinds_for_result (result, &n);
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%s", i ? ", " : "", nsc_chart_kind_to_string (kinds[i]));
+  if (n == 0)
+    g_string_append (s, "none");
+  return g_string_free (s, FALSE);
+}
+
+static const char *
+pattern_name (JsonObject *job)
+{
+  const char *p = get_string (job, "pattern");
+  if (p && g_str_has_prefix (p, "rand"))
+    return "Random";
+  if (p && g_str_has_prefix (p, "seq"))
+    return "Sequential";
+  return p ? p : "";
+}
+
+static int
+compare_x (gconstpointer a,
+           gconstpointer b)
+{
+  double xa = ((const double *) a)[0], xb = ((const double *) b)[0];
+  return (xa > xb) - (xa < xb);
+}
+
+static void
+sort_line (NscChartLine *line)
+{
+  guint n = line->x->len;
+  g_autofree double *pairs = g_new (double, 2 * (gsize) n);
+  for (guint i = 0; i < n; i++)
+    {
+      pairs[2 * i] = g_array_index (line->x, double, i);
+      pairs[2 * i + 1] = g_array_index (line->y, double, i);
+    }
+  qsort (pairs, n, 2 * sizeof (double), compare_x);
+  for (guint i = 0; i < n; i++)
+    {
+      g_array_index (line->x, double, i) = pairs[2 * i];
+      g_array_index (line->y, double, i) = pairs[2 * i + 1];
+    }
+}
+
+static int
+compare_line_names (gconstpointer a,
+                    gconstpointer b)
+{
+  const NscChartLine *la = *(NscChartLine *const *) a;
+  const NscChartLine *lb = *(NscChartLine *const *) b;
+  return g_strcmp0 (la->name, lb->name);
+}
+
+/* QD and block-size sweeps: one line per pattern and direction. */
+static void
+build_sweep (NscChartDataset *ds,
+             JsonArray       *steps,
+             const char      *tag,
+             const char      *x_member)
+{
+  static const char *const dirs[] = { "read", "write" };
+  static const char *const dir_names[] = { "Read", "Write" };
+  gboolean mixed_patterns = FALSE;
+  const char *first_pattern = NULL;
+  guint n = json_array_get_length (steps);
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *s = step_at (steps, i);
+      if (!tag_is (s, tag, FALSE))
+        continue;
+      if (first_pattern == NULL)
+        first_pattern = pattern_name (get_object (s, "job"));
+      else if (!g_str_equal (first_pattern, pattern_name (get_object (s, "job"))))
+        mixed_patterns = TRUE;
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *s = step_at (steps, i);
+      JsonObject *job = get_object (s, "job");
+      double x = get_number (job, x_member, NAN);
+      if (!tag_is (s, tag, FALSE) || !(x > 0))
+        continue;
+      for (guint d = 0; d < 2; d++)
+        {
+          JsonObject *dir = get_object (s, dirs[d]);
+          g_autofree char *name = NULL;
+          NscChartLine *line;
+          double bps = get_number (dir, "bw_bps", NAN);
+          if (get_number (dir, "ios", 0) <= 0 || !isfinite (bps))
+            continue;
+          name = mixed_patterns ? g_strdup_printf ("%s %s", pattern_name (job),
+                                                   d == 0 ? "read" : "write")
+                                : g_strdup (dir_names[d]);
+          line = find_line (ds, name);
+          if (line == NULL)
+            {
+              line = _nsc_chart_line_new (ds, name);
+              line->markers = TRUE;
+            }
+          _nsc_chart_line_add (line, x, bps);
+        }
+    }
+  /* "Random read" < "Random write" < "Sequential read": read before write, so that
+   * reads take the first colour whatever the order of the steps. */
+  g_ptr_array_sort (ds->lines, compare_line_names);
+  for (guint i = 0; i < ds->lines->len; i++)
+    sort_line (g_ptr_array_index (ds->lines, i));
+}
+
+static void
+build_mixed (NscChartDataset *ds,
+             JsonArray       *steps)
+{
+  guint n = json_array_get_length (steps);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *s = step_at (steps, i);
+      JsonObject *job = get_object (s, "job");
+      g_autofree char *bs = NULL;
+      g_autofree char *name = NULL;
+      NscChartLine *line;
+      double total;
+
+      if (!tag_is (s, "mixed-", TRUE))
+        continue;
+      bs = nsc_format_size_short ((guint64) get_number (job, "block_size", 0));
+      name = g_strdup_printf ("%s %s", pattern_name (job), bs);
+      line = find_line (ds, name);
+      if (line == NULL)
+        {
+          line = _nsc_chart_line_new (ds, name);
+          line->markers = TRUE;
+        }
+      total = get_number (get_object (s, "read"), "bw_bps", 0)
+              + get_number (get_object (s, "write"), "bw_bps", 0);
+      _nsc_chart_line_add (line, get_number (job, "read_percent", 0), total);
+    }
+  for (guint i = 0; i < ds->lines->len; i++)
+    sort_line (g_ptr_array_index (ds->lines, i));
+}
+
+/* Per-sample speed: bytes of the interval over its duration. */
+static void
+build_series (NscChartDataset *ds,
+              JsonObject      *step,
+              NscChartKind     kind)
+{
+  JsonObject *series = get_object (step, "series");
+  JsonArray *t = get_array (series, "t_ns");
+  JsonArray *dur = get_array (series, "duration_ns");
+  JsonArray *rb = get_array (series, "read_bytes");
+  JsonArray *wb = get_array (series, "write_bytes");
+  JsonArray *pos = get_array (series, "position");
+  guint n = t ? json_array_get_length (t) : 0;
+  gboolean have_read = FALSE, have_write = FALSE, split;
+  NscChartLine *lr = NULL, *lw = NULL;
+  JsonObject *temp;
+
+  if (dur == NULL || rb == NULL || wb == NULL || json_array_get_length (dur) < n
+      || json_array_get_length (rb) < n || json_array_get_length (wb) < n)
+    return;
+  for (guint i = 0; i < n; i++)
+    {
+      have_read |= array_number (rb, i) > 0;
+      have_write |= array_number (wb, i) > 0;
+    }
+  /* A time chart of a mixed load shows reads and writes apart; otherwise one line. */
+  split = kind == NSC_CHART_TIME && have_read && have_write;
+  if (split)
+    {
+      lr = _nsc_chart_line_new (ds, "Read");
+      lw = _nsc_chart_line_new (ds, "Write");
+    }
+  else
+    lr = _nsc_chart_line_new (ds, have_read && !have_write ? "Read" : "Write");
+  lr->scatter = kind == NSC_CHART_TIME;
+  if (lw)
+    lw->scatter = TRUE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double d = array_number (dur, i);
+      double r = array_number (rb, i), w = array_number (wb, i);
+      double x;
+      if (!(d > 0))
+        continue;
+      if (kind == NSC_CHART_WRITE_FILL)
+        x = pos && i < json_array_get_length (pos) ? array_number (pos, i) : NAN;
+      else
+        x = array_number (t, i) / 1e9;
+      if (!isfinite (x))
+        continue;
+      if (split)
+        {
+          _nsc_chart_line_add (lr, x, r * 1e9 / d);
+          _nsc_chart_line_add (lw, x, w * 1e9 / d);
+        }
+      else
+        _nsc_chart_line_add (lr, x, (r + w) * 1e9 / d);
+    }
+
+  temp = get_object (step, "temperature");
+  if (kind == NSC_CHART_TIME && temp)
+    {
+      JsonArray *tt = get_array (temp, "t_ns");
+      JsonArray *tc = get_array (temp, "celsius");
+      guint m = tt && tc ? MIN (json_array_get_length (tt), json_array_get_length (tc)) : 0;
+      if (m > 0)
+        {
+          NscChartLine *lt = _nsc_chart_line_new (ds, "Temperature");
+          lt->secondary = TRUE;
+          for (guint i = 0; i < m; i++)
+            if (isfinite (array_number (tc, i)))
+              _nsc_chart_line_add (lt, array_number (tt, i) / 1e9, array_number (tc, i));
+        }
+    }
+}
+
+static void
+build_latency (NscChartDataset *ds,
+               JsonObject      *step)
+{
+  static const char *const dirs[] = { "read", "write" };
+  static const char *const dir_names[] = { "Read", "Write" };
+  for (guint d = 0; d < 2; d++)
+    {
+      JsonObject *dir = get_object (step, dirs[d]);
+      JsonObject *p = get_object (get_object (dir, "lat_ns"), "percentiles");
+      NscChartLine *line;
+      GList *members;
+      if (p == NULL || json_object_get_size (p) == 0 || get_number (dir, "ios", 1) <= 0)
+        continue;
+      line = _nsc_chart_line_new (ds, dir_names[d]);
+      line->markers = TRUE;
+      line->dashed = d == 1;
+      members = json_object_get_members (p);
+      for (GList *l = members; l; l = l->next)
+        {
+          double pct = g_ascii_strtod (l->data, NULL);
+          double ns = get_number (p, l->data, NAN);
+          if (pct > 0 && pct < 100 && ns > 0)
+            _nsc_chart_line_add (line, pct, ns);
+        }
+      g_list_free (members);
+      sort_line (line);
+    }
+}
+
+static void
+read_slc (NscChartDataset *ds,
+          JsonNode        *result,
+          guint            step)
+{
+  JsonObject *slc = result_slc (result);
+  JsonArray *phases;
+  double s;
+  if (slc == NULL)
+    return;
+  s = get_number (slc, "step", -1);
+  /* An slc without a step index predates the member: it is about the write-fill. */
+  if (s >= 0 && (guint) s != step)
+    return;
+  ds->have_slc = TRUE;
+  ds->has_cache = json_object_has_member (slc, "has_cache")
+                  && JSON_NODE_HOLDS_VALUE (json_object_get_member (slc, "has_cache"))
+                  && json_object_get_boolean_member (slc, "has_cache");
+  ds->cache_bytes = get_number (slc, "cache_bytes", 0);
+  ds->in_cache_bps = get_number (slc, "in_cache_bps", NAN);
+  ds->post_cache_bps = get_number (slc, "post_cache_bps", NAN);
+  ds->average_bps = get_number (slc, "average_bps", NAN);
+  ds->summary = g_strdup (get_string (slc, "summary"));
+  phases = get_array (slc, "phases");
+  for (guint i = 0; phases && i < json_array_get_length (phases); i++)
+    {
+      JsonNode *n = json_array_get_element (phases, i);
+      JsonObject *o = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+      NscChartPhase ph = {
+        get_number (o, "start_bytes", NAN),
+        get_number (o, "end_bytes", NAN),
+        get_number (o, "bps", NAN),
+      };
+      if (isfinite (ph.start) && isfinite (ph.end) && isfinite (ph.bps))
+        g_array_append_val (ds->phases, ph);
+    }
+}
+
+/* Fills @ds from @result for @kind; *@step in: requested (or AUTO), out: used. */
+static gboolean
+build_dataset (NscChartDataset *ds,
+               JsonNode        *result,
+               NscChartKind     kind,
+               guint           *step,
+               GError         **error)
+{
+  JsonArray *steps = result_steps (result);
+  guint n = steps ? json_array_get_length (steps) : 0;
+
+  if (!result_has_kind (result, kind))
+    {
+      g_autofree char *has = nsc_chart_kinds_describe (result);
+      g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND,
+                   "The result has no data for a %s chart (it has: %s)",
+                   nsc_chart_kind_to_string (kind), has);
+      return FALSE;
+    }
+
+  switch (kind)
+    {
+    case NSC_CHART_QD:
+      build_sweep (ds, steps, "qd-scaling", "queue_depth");
+      *step = G_MAXUINT;
+      return TRUE;
+    case NSC_CHART_BS:
+      build_sweep (ds, steps, "bs-sweep", "block_size");
+      *step = G_MAXUINT;
+      return TRUE;
+    case NSC_CHART_MIXED:
+      build_mixed (ds, steps);
+      *step = G_MAXUINT;
+      return TRUE;
+    case NSC_CHART_WRITE_FILL:
+    case NSC_CHART_TIME:
+    case NSC_CHART_LATENCY:
+      break;
+    case NSC_CHART_N_KINDS:
+    default:
+      g_assert_not_reached ();
+    }
+
+  if (*step == NSC_CHART_STEP_AUTO)
+    *step = auto_step (result, kind);
+  else if (*step >= n || !step_fits (step_at (steps, *step), kind))
+    {
+      g_autofree char *has = NULL;
+      GString *fit = g_string_new (NULL);
+      for (guint i = 0; i < n; i++)
+        if (step_fits (step_at (steps, i), kind))
+          g_string_append_printf (fit, "%s%u", fit->len ? ", " : "", i);
+      has = g_string_free (fit, FALSE);
+      g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND,
+                   "Step %u has no data for a %s chart (steps that have: %s)",
+                   *step, nsc_chart_kind_to_string (kind), has);
+      return FALSE;
+    }
+
+  if (kind == NSC_CHART_LATENCY)
+    build_latency (ds, step_at (steps, *step));
+  else
+    build_series (ds, step_at (steps, *step), kind);
+  if (kind == NSC_CHART_WRITE_FILL)
+    read_slc (ds, result, *step);
+  return TRUE;
+}
+
+/* ---- titles, legends, captions ----------------------------------------- */
+
+static char *
+default_legend (JsonNode *result)
+{
+  JsonObject *root = json_node_get_object (result);
+  JsonObject *dev = get_object (root, "device");
+  const char *model = get_string (dev, "model");
+  const char *started = get_string (root, "started");
+  GString *s = g_string_new (NULL);
+
+  if (model == NULL)
+    model = get_string (dev, "name");
+  if (model == NULL)
+    model = get_string (get_object (root, "target"), "description");
+  g_string_append (s, model ? model : "Result");
+  if (started && strlen (started) >= 16)
+    g_string_append_printf (s, ", %.10s %.5s", started, started + 11);
+  return g_string_free (s, FALSE);
+}
+
+static char *
+make_title (JsonNode    *result,
+            NscChartKind kind,
+            guint        step)
+{
+  JsonObject *root = json_node_get_object (result);
+  JsonArray *steps = result_steps (result);
+  JsonObject *s = step != G_MAXUINT && steps && step < json_array_get_length (steps)
+                  ? step_at (steps, step) : NULL;
+  const char *label = get_string (s, "label");
+  const char *preset = get_string (get_object (root, "preset"), "title");
+  const char *what = NULL;
+
+  switch (kind)
+    {
+    case NSC_CHART_WRITE_FILL:
+      what = "Write-fill: speed against data written";
+      break;
+    case NSC_CHART_QD:
+      what = "Speed by queue depth";
+      break;
+    case NSC_CHART_BS:
+      what = "Speed by block size";
+      break;
+    case NSC_CHART_TIME:
+      what = "Speed over time";
+      break;
+    case NSC_CHART_MIXED:
+      what = "Mixed reads and writes";
+      break;
+    case NSC_CHART_LATENCY:
+      what = "Latency percentiles";
+      break;
+    case NSC_CHART_N_KINDS:
+    default:
+      g_assert_not_reached ();
+    }
+  if (label && s)
+    return g_str_equal (label, "Write-fill") ? g_strdup (what) : g_strdup_printf ("%s · %s", what, label);
+  if (kind == NSC_CHART_QD || kind == NSC_CHART_BS)
+    {
+      /* What the sweep holds constant: "Random 4K", "Sequential, QD4". */
+      const char *tag = kind == NSC_CHART_QD ? "qd-scaling" : "bs-sweep";
+      const char *pattern = NULL;
+      double other = -1;
+      gboolean same_pattern = TRUE, same_other = TRUE;
+      for (guint i = 0; steps && i < json_array_get_length (steps); i++)
+        {
+          JsonObject *job = get_object (step_at (steps, i), "job");
+          double v = get_number (job, kind == NSC_CHART_QD ? "block_size" : "queue_depth", -1);
+          if (!tag_is (step_at (steps, i), tag, FALSE))
+            continue;
+          if (pattern && !g_str_equal (pattern, pattern_name (job)))
+            same_pattern = FALSE;
+          if (other >= 0 && other != v)
+            same_other = FALSE;
+          pattern = pattern_name (job);
+          other = v;
+        }
+      if (pattern && same_pattern && same_other && kind == NSC_CHART_QD)
+        {
+          g_autofree char *bs = nsc_format_size_short ((guint64) other);
+          return g_strdup_printf ("%s · %s %s", what, pattern, bs);
+        }
+      if (pattern && same_pattern && same_other)
+        return g_strdup_printf ("%s · %s, QD%.0f", what, pattern, other);
+      if (pattern && same_pattern)
+        return g_strdup_printf ("%s · %s", what, pattern);
+    }
+  if (preset && kind == NSC_CHART_MIXED && !g_str_equal (preset, what))
+    return g_strdup_printf ("%s · %s", what, preset);
+  return g_strdup (what);
+}
+
+static char *
+make_caption (JsonNode *result)
+{
+  JsonObject *root = json_node_get_object (result);
+  JsonObject *dev = get_object (root, "device");
+  JsonObject *target = get_object (root, "target");
+  JsonObject *link = get_object (dev, "link");
+  JsonObject *app = get_object (root, "app");
+  const char *model = get_string (dev, "model");
+  const char *vendor = get_string (dev, "vendor");
+  const char *fw = get_string (dev, "firmware");
+  const char *transport = get_string (dev, "transport");
+  const char *started = get_string (root, "started");
+  const char *preset = get_string (get_object (root, "preset"), "title");
+  double capacity = get_number (dev, "capacity", 0);
+  GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
+  char *caption;
+
+  if (model)
+    g_ptr_array_add (parts, vendor && !g_str_has_prefix (model, vendor)
+                            ? g_strdup_printf ("%s %s", vendor, model) : g_strdup (model));
+  else if (get_string (dev, "name"))
+    g_ptr_array_add (parts, g_strdup (get_string (dev, "name")));
+  if (capacity > 0)
+    {
+      /* Drives are sold in decimal units: say both. */
+      g_autofree char *bin = nsc_format_size ((guint64) capacity);
+      g_ptr_array_add (parts, capacity >= 1e12
+                              ? g_strdup_printf ("%.2f TB (%s)", capacity / 1e12, bin)
+                              : g_strdup_printf ("%.0f GB (%s)", capacity / 1e9, bin));
+    }
+  if (fw)
+    g_ptr_array_add (parts, g_strdup_printf ("FW %s", fw));
+  if (link && get_number (link, "generation", 0) > 0)
+    g_ptr_array_add (parts, g_strdup_printf ("%s PCIe %.0f.0 x%.0f",
+                                             transport ? transport : "",
+                                             get_number (link, "generation", 0),
+                                             get_number (link, "width", 0)));
+  else if (transport)
+    g_ptr_array_add (parts, g_strdup (transport));
+  if (g_strcmp0 (get_string (target, "kind"), "file") == 0)
+    g_ptr_array_add (parts, get_string (target, "filesystem")
+                            ? g_strdup_printf ("test file on %s", get_string (target, "filesystem"))
+                            : g_strdup ("test file"));
+  if (started && strlen (started) >= 10)
+    g_ptr_array_add (parts, g_strndup (started, 10));
+  g_ptr_array_add (parts, g_strdup_printf ("%s %s",
+                                           get_string (app, "name") ? get_string (app, "name") : "Nandscope",
+                                           get_string (app, "version") ? get_string (app, "version") : PACKAGE_VERSION));
+  if (preset)
+    g_ptr_array_add (parts, g_strdup_printf ("preset: %s", preset));
+  g_ptr_array_add (parts, NULL);
+  caption = g_strjoinv (" · ", (char **) parts->pdata);
+  g_ptr_array_unref (parts);
+  return caption;
+}
+
+/* ---- public API --------------------------------------------------------- */
+
+static NscChart *
+chart_new (NscChartKind kind)
+{
+  NscChart *chart = g_new0 (NscChart, 1);
+  chart->kind = kind;
+  chart->datasets = g_ptr_array_new_with_free_func (_nsc_chart_dataset_free);
+  chart->step = G_MAXUINT;
+  return chart;
+}
+
+NscChart *
+nsc_chart_new_for_result (JsonNode     *result,
+                          NscChartKind  kind,
+                          guint         step,
+                          GError      **error)
+{
+  g_autoptr(NscChart) chart = NULL;
+  NscChartDataset *ds;
+  g_autofree char *legend = NULL;
+
+  g_return_val_if_fail ((guint) kind < NSC_CHART_N_KINDS, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (result == NULL || !JSON_NODE_HOLDS_OBJECT (result))
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT, "The result is not a JSON object");
+      return NULL;
+    }
+  chart = chart_new (kind);
+  chart->step_requested = step;
+  legend = default_legend (result);
+  ds = _nsc_chart_dataset_new (legend);
+  g_ptr_array_add (chart->datasets, ds);
+  if (!build_dataset (ds, result, kind, &step, error))
+    return NULL;
+  chart->step = step;
+  chart->title = make_title (result, kind, step);
+  chart->caption = make_caption (result);
+  return g_steal_pointer (&chart);
+}
+
+gboolean
+nsc_chart_add_result (NscChart   *chart,
+                      JsonNode   *other,
+                      const char *legend,
+                      GError    **error)
+{
+  NscChartDataset *ds;
+  g_autofree char *fallback = NULL;
+  guint step;
+
+  g_return_val_if_fail (chart != NULL && !chart->live, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (other == NULL || !JSON_NODE_HOLDS_OBJECT (other))
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT, "The result is not a JSON object");
+      return FALSE;
+    }
+  fallback = default_legend (other);
+  ds = _nsc_chart_dataset_new (legend ? legend : fallback);
+  /* The same step as the first result when it fits there, else its own best. */
+  step = chart->step_requested;
+  if (step != NSC_CHART_STEP_AUTO)
+    {
+      JsonArray *steps = result_steps (other);
+      if (steps == NULL || step >= json_array_get_length (steps)
+          || !step_fits (step_at (steps, step), chart->kind))
+        step = NSC_CHART_STEP_AUTO;
+    }
+  if (!build_dataset (ds, other, chart->kind, &step, error))
+    {
+      _nsc_chart_dataset_free (ds);
+      return FALSE;
+    }
+  g_ptr_array_add (chart->datasets, ds);
+  return TRUE;
+}
+
+void
+nsc_chart_set_legend (NscChart   *chart,
+                      guint       dataset,
+                      const char *legend)
+{
+  NscChartDataset *ds;
+  g_return_if_fail (chart != NULL && dataset < chart->datasets->len);
+  ds = g_ptr_array_index (chart->datasets, dataset);
+  g_free (ds->legend);
+  ds->legend = g_strdup (legend);
+}
+
+void
+nsc_chart_set_title (NscChart   *chart,
+                     const char *title)
+{
+  g_return_if_fail (chart != NULL);
+  g_free (chart->title);
+  chart->title = g_strdup (title);
+}
+
+const char *
+nsc_chart_get_title (NscChart *chart)
+{
+  g_return_val_if_fail (chart != NULL, NULL);
+  return chart->title;
+}
+
+const char *
+nsc_chart_get_caption (NscChart *chart)
+{
+  g_return_val_if_fail (chart != NULL, NULL);
+  return chart->caption;
+}
+
+void
+nsc_chart_set_caption (NscChart   *chart,
+                       const char *caption)
+{
+  g_return_if_fail (chart != NULL);
+  g_free (chart->caption);
+  chart->caption = g_strdup (caption);
+}
+
+NscChartKind
+nsc_chart_get_kind (NscChart *chart)
+{
+  g_return_val_if_fail (chart != NULL, NSC_CHART_N_KINDS);
+  return chart->kind;
+}
+
+guint
+nsc_chart_get_n_datasets (NscChart *chart)
+{
+  g_return_val_if_fail (chart != NULL, 0);
+  return chart->datasets->len;
+}
+
+NscChart *
+nsc_chart_new_live (NscChartKind  kind,
+                    const char   *title)
+{
+  NscChart *chart;
+  g_return_val_if_fail (kind == NSC_CHART_WRITE_FILL || kind == NSC_CHART_TIME, NULL);
+  chart = chart_new (kind);
+  chart->live = TRUE;
+  chart->title = g_strdup (title);
+  nsc_chart_live_clear (chart);
+  return chart;
+}
+
+void
+nsc_chart_live_clear (NscChart *chart)
+{
+  NscChartDataset *ds;
+  NscChartLine *line;
+  g_return_if_fail (chart != NULL && chart->live);
+  g_ptr_array_set_size (chart->datasets, 0);
+  ds = _nsc_chart_dataset_new (NULL);
+  g_ptr_array_add (chart->datasets, ds);
+  line = _nsc_chart_line_new (ds, "Speed");
+  line->scatter = chart->kind == NSC_CHART_TIME;
+}
+
+void
+nsc_chart_live_append (NscChart        *chart,
+                       const NscSample *sample)
+{
+  NscChartDataset *ds;
+  g_return_if_fail (chart != NULL && chart->live && sample != NULL);
+  if (sample->duration_ns <= 0)
+    return;
+  ds = g_ptr_array_index (chart->datasets, 0);
+  _nsc_chart_line_add (g_ptr_array_index (ds->lines, 0),
+                       chart->kind == NSC_CHART_WRITE_FILL ? (double) sample->position
+                                                           : sample->t_ns / 1e9,
+                       nsc_sample_bps (sample));
+}
+
+void
+nsc_chart_live_append_temperature (NscChart *chart,
+                                   gint64    t_ns,
+                                   double    celsius)
+{
+  NscChartDataset *ds;
+  NscChartLine *line;
+  g_return_if_fail (chart != NULL && chart->live);
+  if (chart->kind != NSC_CHART_TIME || !isfinite (celsius))
+    return;
+  ds = g_ptr_array_index (chart->datasets, 0);
+  line = find_line (ds, "Temperature");
+  if (line == NULL)
+    {
+      line = _nsc_chart_line_new (ds, "Temperature");
+      line->secondary = TRUE;
+    }
+  _nsc_chart_line_add (line, t_ns / 1e9, celsius);
+}
+
+guint
+nsc_chart_live_get_n_samples (NscChart *chart)
+{
+  NscChartDataset *ds;
+  g_return_val_if_fail (chart != NULL && chart->live, 0);
+  ds = g_ptr_array_index (chart->datasets, 0);
+  return ((NscChartLine *) g_ptr_array_index (ds->lines, 0))->x->len;
+}
+
+void
+nsc_chart_free (NscChart *chart)
+{
+  if (chart == NULL)
+    return;
+  g_ptr_array_unref (chart->datasets);
+  g_free (chart->title);
+  g_free (chart->caption);
+  g_free (chart);
+}

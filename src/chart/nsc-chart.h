@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <cairo.h>
+#include <json-glib/json-glib.h>
+
+#include "nsc-series.h"
+
+G_BEGIN_DECLS
+
+/* The chart renderer: one object holds the data of one chart (taken from saved
+ * results, or fed live sample by sample) and draws it onto any cairo_t, so the
+ * GUI's widget, PNG/SVG export and `nandscope-cli chart` draw the same picture.
+ * No GTK here. Data are kept in the JSON's units (bytes, bytes/s, ns); the style
+ * picks the display units (MiB/s or MB/s), and every axis says which. */
+
+typedef enum
+{
+  NSC_CHART_WRITE_FILL,   /* x = data written, y = speed; SLC cache shaded, phases marked */
+  NSC_CHART_QD,           /* x = queue depth (log2), read and write lines */
+  NSC_CHART_BS,           /* x = block size (log2), read and write lines */
+  NSC_CHART_TIME,         /* x = time, dots per sample + moving average, temperature */
+  NSC_CHART_MIXED,        /* x = read share %, y = speed, one line per load */
+  NSC_CHART_LATENCY,      /* x = percentile (log-ish), y = latency (log) */
+  NSC_CHART_N_KINDS
+} NscChartKind;
+
+typedef enum
+{
+  NSC_CHART_UNITS_MIB,    /* MiB/s, GiB: the reviews' binary units (default) */
+  NSC_CHART_UNITS_MB,     /* MB/s, GB: decimal, as CrystalDiskMark shows */
+} NscChartUnits;
+
+typedef struct
+{
+  gboolean       dark;
+  NscChartUnits  units;
+  gboolean       caption;      /* draw the caption line at the bottom (exports) */
+  gboolean       title;        /* draw the title (TRUE by default) */
+  double         font_scale;   /* 1.0 = size chosen from the chart's size */
+} NscChartStyle;
+
+typedef struct _NscChart NscChart;
+
+#define NSC_CHART_STEP_AUTO G_MAXUINT
+
+/* Fills @style with the defaults: light or dark, MiB/s, title, no caption. */
+void          nsc_chart_style_init      (NscChartStyle  *style,
+                                         gboolean        dark);
+
+/* "write-fill", "qd", "bs", "time", "mixed", "latency" */
+const char   *nsc_chart_kind_to_string  (NscChartKind    kind);
+gboolean      nsc_chart_kind_from_string (const char    *name,
+                                         NscChartKind   *out_kind);
+
+/* Which charts a result has data for, in the order above; @n_kinds gets the count. */
+NscChartKind *nsc_chart_kinds_for_result (JsonNode      *result,
+                                         guint          *n_kinds);
+/* "write-fill, time, latency": for messages. */
+char         *nsc_chart_kinds_describe  (JsonNode       *result);
+
+/* A chart of @kind from a result that nsc_result_file_validate() accepted.
+ * @step: the step index for the per-step kinds (time, latency, write-fill), or
+ * NSC_CHART_STEP_AUTO for the most telling one; ignored by the kinds that gather
+ * steps (qd, bs, mixed). Fails with NSC_ERROR_NOT_FOUND when the result has no
+ * data for @kind (the message names the kinds it has). */
+NscChart     *nsc_chart_new_for_result  (JsonNode       *result,
+                                         NscChartKind    kind,
+                                         guint           step,
+                                         GError        **error);
+/* Adds another result to compare with, drawn in its own colour with @legend
+ * (NULL: the drive's model and the date). The first result's legend can be set
+ * with nsc_chart_set_legend(). Fails when @other has no data for the kind. */
+gboolean      nsc_chart_add_result      (NscChart       *chart,
+                                         JsonNode       *other,
+                                         const char     *legend,
+                                         GError        **error);
+void          nsc_chart_set_legend      (NscChart       *chart,
+                                         guint           dataset,
+                                         const char     *legend);
+void          nsc_chart_set_title       (NscChart       *chart,
+                                         const char     *title);
+const char   *nsc_chart_get_title       (NscChart       *chart);
+/* The caption for exports: drive model, capacity, firmware, interface, date,
+ * app version, preset. */
+const char   *nsc_chart_get_caption     (NscChart       *chart);
+void          nsc_chart_set_caption     (NscChart       *chart,
+                                         const char     *caption);
+NscChartKind  nsc_chart_get_kind        (NscChart       *chart);
+guint         nsc_chart_get_n_datasets  (NscChart       *chart);
+
+/* Live charts (write-fill and time): the GUI feeds the samples of the running
+ * step as they arrive. Drawing cost follows the width, not the sample count. */
+NscChart     *nsc_chart_new_live        (NscChartKind    kind,
+                                         const char     *title);
+void          nsc_chart_live_append     (NscChart       *chart,
+                                         const NscSample *sample);
+void          nsc_chart_live_append_temperature (NscChart *chart,
+                                         gint64          t_ns,
+                                         double          celsius);
+/* Forgets the samples (a new step starts). */
+void          nsc_chart_live_clear      (NscChart       *chart);
+guint         nsc_chart_live_get_n_samples (NscChart    *chart);
+
+/* Draws the chart into the rectangle (0, 0, @width, @height) of @cr's user space.
+ * @style may be NULL (light defaults). */
+void          nsc_chart_draw            (NscChart       *chart,
+                                         cairo_t        *cr,
+                                         double          width,
+                                         double          height,
+                                         const NscChartStyle *style);
+
+/* The plot area of the last draw, in @cr's user units (for hit-testing). */
+gboolean      nsc_chart_get_plot_area   (NscChart       *chart,
+                                         cairo_rectangle_t *area);
+/* Maps a data point of the last draw (x in the kind's data unit: bytes written,
+ * queue depth, block size in bytes, seconds, read %, percentile; y in bytes/s, or
+ * ns for latency) to user-space coordinates. FALSE before the first draw. */
+gboolean      nsc_chart_data_to_user    (NscChart       *chart,
+                                         double          x,
+                                         double          y,
+                                         double         *ux,
+                                         double         *uy);
+
+/* Writes a PNG or SVG (from @path's extension) of @width × @height with the
+ * caption; MiB/s. */
+gboolean      nsc_chart_export          (NscChart       *chart,
+                                         const char     *path,
+                                         int             width,
+                                         int             height,
+                                         gboolean        dark,
+                                         GError        **error);
+/* The same with a full style (units, caption…). */
+gboolean      nsc_chart_export_with_style (NscChart     *chart,
+                                         const char     *path,
+                                         int             width,
+                                         int             height,
+                                         const NscChartStyle *style,
+                                         GError        **error);
+
+void          nsc_chart_free            (NscChart       *chart);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NscChart, nsc_chart_free)
+
+G_END_DECLS

@@ -1,0 +1,563 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The chart renderer on synthetic results: where things land in the pixels, the
+ * palettes, the decimation's bound, SVG and PNG export. */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "nsc-chart-private.h"
+#include "nsc-chart.h"
+#include "nsc-error.h"
+
+#define GiB 1073741824.0
+
+/* ---- synthetic results -------------------------------------------------- */
+
+static void
+add_series (GString *s,
+            guint    n,
+            double (*bps_at) (double pos),
+            double   total)
+{
+  const char *cols[] = { "t_ns", "duration_ns", "read_bytes", "write_bytes", "position" };
+  double chunk = total / n;
+  g_string_append (s, "\"series\": {\"interval_ns\": 500000000");
+  for (guint c = 0; c < G_N_ELEMENTS (cols); c++)
+    {
+      double t = 0;
+      g_string_append_printf (s, ", \"%s\": [", cols[c]);
+      for (guint i = 0; i < n; i++)
+        {
+          double pos = chunk * (i + 1), bps = bps_at (pos), dur = chunk / bps * 1e9, v = 0;
+          t += dur;
+          switch (c)
+            {
+            case 0: v = t; break;
+            case 1: v = dur; break;
+            case 2: v = 0; break;
+            case 3: v = chunk; break;
+            case 4: v = pos; break;
+            default: g_assert_not_reached ();
+            }
+          g_string_append_printf (s, "%s%.0f", i ? ", " : "", v);
+        }
+      g_string_append (s, "]");
+    }
+  g_string_append (s, "}");
+}
+
+static double
+slc_speed (double pos)
+{
+  return pos <= 4 * GiB ? 2000e6 : 500e6;
+}
+
+static JsonNode *
+parse (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *node = json_from_string (text, &error);
+  g_assert_no_error (error);
+  return node;
+}
+
+static const char *header =
+  "{\"schema\": 1, \"app\": {\"name\": \"Nandscope\", \"version\": \"0.1.0\"},"
+  " \"started\": \"2025-03-01T10:20:30Z\", \"preset\": {\"name\": \"t\", \"title\": \"Test preset\"},"
+  " \"target\": {\"kind\": \"device\", \"description\": \"/dev/nvme0n1\"},"
+  " \"device\": {\"name\": \"nvme0n1\", \"model\": \"Testdrive 9000 <Pro>\", \"firmware\": \"FW42\","
+  " \"capacity\": 1000204886016, \"transport\": \"nvme\","
+  " \"link\": {\"speed\": \"16.0 GT/s PCIe\", \"width\": 4, \"generation\": 4}},";
+
+/* A write-fill of 10 GiB: 2000 MB/s for the first 4 GiB (the cache), then 500 MB/s. */
+static JsonNode *
+write_fill_result (guint n_samples)
+{
+  GString *s = g_string_new (header);
+  g_string_append (s, "\"steps\": [{\"index\": 0, \"kind\": \"job\", \"label\": \"Write-fill\","
+                      " \"analysis\": \"write-fill\", \"job\": {\"rw\": \"write\", \"pattern\": \"sequential\","
+                      " \"read_percent\": 0, \"block_size\": 1048576, \"queue_depth\": 8, \"workers\": 1},"
+                      " \"write\": {\"ios\": 10240, \"bw_bps\": 800000000}, ");
+  add_series (s, n_samples, slc_speed, 10 * GiB);
+  g_string_append_printf (s, "}], \"analysis\": {\"slc\": {\"has_cache\": true, \"cache_bytes\": %.0f,"
+                             " \"in_cache_bps\": 2000000000, \"post_cache_bps\": 500000000,"
+                             " \"average_bps\": 645000000, \"step\": 0, \"summary\": \"SLC cache\","
+                             " \"phases\": [{\"start_bytes\": 0, \"end_bytes\": %.0f, \"bps\": 2000000000},"
+                             " {\"start_bytes\": %.0f, \"end_bytes\": %.0f, \"bps\": 500000000}]}},"
+                             " \"warnings\": []}", 4 * GiB, 4 * GiB, 4 * GiB, 10 * GiB);
+  {
+    JsonNode *node = parse (s->str);
+    g_string_free (s, TRUE);
+    return node;
+  }
+}
+
+/* QD 1…32, read and write, 128 KiB sequential. */
+static JsonNode *
+qd_result (double scale)
+{
+  GString *s = g_string_new (header);
+  guint index = 0;
+  g_string_append (s, "\"steps\": [");
+  for (guint d = 0; d < 2; d++)
+    for (guint qd = 1; qd <= 32; qd *= 2)
+      {
+        double bps = scale * (d == 0 ? 3000e6 : 2000e6) * (1 - exp (-(double) qd / 6));
+        g_string_append_printf (s, "%s{\"index\": %u, \"kind\": \"job\", \"label\": \"SEQ128K Q%uT1\","
+                                   " \"analysis\": \"qd-scaling\", \"job\": {\"rw\": \"%s\","
+                                   " \"pattern\": \"sequential\", \"read_percent\": %d,"
+                                   " \"block_size\": 131072, \"queue_depth\": %u, \"workers\": 1},"
+                                   " \"%s\": {\"ios\": 1000, \"bw_bps\": %.0f, \"lat_ns\": {\"percentiles\":"
+                                   " {\"1\": 20000, \"50\": 50000, \"90\": 80000, \"99\": 200000, \"99.9\": 900000,"
+                                   " \"99.99\": 3000000}}}}",
+                                index ? ", " : "", index, qd, d == 0 ? "read" : "write",
+                                d == 0 ? 100 : 0, qd, d == 0 ? "read" : "write", bps);
+        index++;
+      }
+  g_string_append (s, "], \"analysis\": {}, \"warnings\": []}");
+  {
+    JsonNode *node = parse (s->str);
+    g_string_free (s, TRUE);
+    return node;
+  }
+}
+
+/* ---- pixels ------------------------------------------------------------- */
+
+typedef struct
+{
+  cairo_surface_t *surface;
+  int width, height;
+} Image;
+
+static Image
+render (NscChart *chart,
+        int       width,
+        int       height,
+        gboolean  dark)
+{
+  Image img = { cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height), width, height };
+  cairo_t *cr = cairo_create (img.surface);
+  NscChartStyle style;
+  nsc_chart_style_init (&style, dark);
+  nsc_chart_draw (chart, cr, width, height, &style);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_flush (img.surface);
+  return img;
+}
+
+static void
+pixel (Image  *img,
+       double  x,
+       double  y,
+       double *r,
+       double *g,
+       double *b)
+{
+  int ix = (int) floor (x), iy = (int) floor (y);
+  const guint8 *data = cairo_image_surface_get_data (img->surface);
+  guint32 p;
+  g_assert_cmpint (ix, >=, 0);
+  g_assert_cmpint (iy, >=, 0);
+  g_assert_cmpint (ix, <, img->width);
+  g_assert_cmpint (iy, <, img->height);
+  p = *(const guint32 *) (data + iy * cairo_image_surface_get_stride (img->surface) + ix * 4);
+  *r = ((p >> 16) & 0xff) / 255.0;
+  *g = ((p >> 8) & 0xff) / 255.0;
+  *b = (p & 0xff) / 255.0;
+}
+
+static double
+chroma (Image *img,
+        int    x,
+        int    y)
+{
+  double r, g, b;
+  pixel (img, x, y, &r, &g, &b);
+  return MAX (r, MAX (g, b)) - MIN (r, MIN (g, b));
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+static void
+test_kinds (void)
+{
+  g_autoptr(JsonNode) wf = write_fill_result (100);
+  g_autoptr(JsonNode) qd = qd_result (1);
+  g_autoptr(GError) error = NULL;
+  g_autofree NscChartKind *kinds = NULL;
+  g_autofree char *has = NULL;
+  NscChart *chart;
+  guint n = 0;
+  NscChartKind k;
+
+  kinds = nsc_chart_kinds_for_result (wf, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpint (kinds[0], ==, NSC_CHART_WRITE_FILL);
+  g_assert_cmpint (kinds[1], ==, NSC_CHART_TIME);
+  has = nsc_chart_kinds_describe (qd);
+  g_assert_cmpstr (has, ==, "qd, latency");
+
+  chart = nsc_chart_new_for_result (wf, NSC_CHART_QD, NSC_CHART_STEP_AUTO, &error);
+  g_assert_null (chart);
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "qd"));
+  g_assert_nonnull (strstr (error->message, "write-fill, time"));
+  g_clear_error (&error);
+
+  chart = nsc_chart_new_for_result (qd, NSC_CHART_LATENCY, 99, &error);
+  g_assert_null (chart);
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  for (guint i = 0; i < NSC_CHART_N_KINDS; i++)
+    {
+      g_assert_true (nsc_chart_kind_from_string (nsc_chart_kind_to_string (i), &k));
+      g_assert_cmpint (k, ==, i);
+    }
+  g_assert_false (nsc_chart_kind_from_string ("pie", &k));
+}
+
+static void
+test_cache_region (void)
+{
+  g_autoptr(JsonNode) wf = write_fill_result (640);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NscChart) chart = nsc_chart_new_for_result (wf, NSC_CHART_WRITE_FILL,
+                                                        NSC_CHART_STEP_AUTO, &error);
+  Image img;
+  double x, y, r, g, b, edge;
+  cairo_rectangle_t plot;
+
+  g_assert_no_error (error);
+  img = render (chart, 900, 520, FALSE);
+  g_assert_true (nsc_chart_get_plot_area (chart, &plot));
+
+  /* Well below both speeds: shaded (green tint) inside the cache, white after it. */
+  g_assert_true (nsc_chart_data_to_user (chart, 2.3 * GiB, 130e6, &x, &y));
+  pixel (&img, x, y, &r, &g, &b);
+  g_assert_cmpfloat (r, <, 0.97);
+  g_assert_cmpfloat (g, >, r + 0.03);
+  g_assert_cmpfloat (g, >, b + 0.01);
+  nsc_chart_data_to_user (chart, 3.85 * GiB, 130e6, &x, &y);
+  pixel (&img, x, y, &r, &g, &b);
+  g_assert_cmpfloat (g, >, r + 0.03);
+  nsc_chart_data_to_user (chart, 4.2 * GiB, 130e6, &x, &y);
+  pixel (&img, x, y, &r, &g, &b);
+  g_assert_cmpfloat (r, >, 0.97);
+  g_assert_cmpfloat (g, >, 0.97);
+  nsc_chart_data_to_user (chart, 7.3 * GiB, 130e6, &x, &y);
+  pixel (&img, x, y, &r, &g, &b);
+  g_assert_cmpfloat (MIN (r, MIN (g, b)), >, 0.97);
+
+  /* The boundary is where the analysis puts it, within two pixels. */
+  nsc_chart_data_to_user (chart, 4 * GiB, 130e6, &edge, &y);
+  nsc_chart_data_to_user (chart, 0, 130e6, &x, &y);
+  g_assert_cmpfloat (fabs (x - plot.x), <, 1);
+  for (double px = edge - 6; px <= edge + 6; px += 1)
+    {
+      pixel (&img, px, y, &r, &g, &b);
+      if (px < edge - 2)
+        g_assert_cmpfloat (g - r, >, 0.03);
+      else if (px > edge + 2)
+        g_assert_cmpfloat (g - r, <, 0.01);
+    }
+
+  /* The in-cache line is drawn at 2000 MB/s over the shading. */
+  nsc_chart_data_to_user (chart, 2.3 * GiB, 2000e6, &x, &y);
+  {
+    gboolean found = FALSE;
+    for (int dy = -3; dy <= 3 && !found; dy++)
+      found = chroma (&img, (int) x, (int) y + dy) > 0.4;
+    g_assert_true (found);
+  }
+  cairo_surface_destroy (img.surface);
+}
+
+static void
+test_lines_in_plot (void)
+{
+  g_autoptr(JsonNode) qd = qd_result (1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NscChart) chart = nsc_chart_new_for_result (qd, NSC_CHART_QD, NSC_CHART_STEP_AUTO, &error);
+  cairo_rectangle_t plot;
+  Image img;
+  guint inside = 0, outside = 0;
+
+  g_assert_no_error (error);
+  img = render (chart, 800, 480, FALSE);
+  g_assert_true (nsc_chart_get_plot_area (chart, &plot));
+  g_assert_cmpfloat (plot.width, >, 400);
+  g_assert_cmpfloat (plot.height, >, 200);
+  /* Coloured pixels (the lines and points; axes and text are grey) fall inside the
+   * plot area; above it is only the legend. */
+  for (int y = (int) plot.y; y < img.height; y++)
+    for (int x = 0; x < img.width; x++)
+      {
+        gboolean in = x >= plot.x - 1 && x <= plot.x + plot.width + 1 && y <= plot.y + plot.height + 1;
+        if (chroma (&img, x, y) > 0.35)
+          {
+            if (in)
+              inside++;
+            else
+              outside++;
+          }
+      }
+  g_assert_cmpuint (inside, >, 500);
+  g_assert_cmpuint (outside, ==, 0);
+
+  /* QD1 read point sits where the mapping says. */
+  {
+    double x, y, bps = 3000e6 * (1 - exp (-1.0 / 6));
+    gboolean found = FALSE;
+    nsc_chart_data_to_user (chart, 1, bps, &x, &y);
+    for (int dy = -2; dy <= 2 && !found; dy++)
+      for (int dx = -2; dx <= 2 && !found; dx++)
+        found = chroma (&img, (int) x + dx, (int) y + dy) > 0.35;
+    g_assert_true (found);
+  }
+  cairo_surface_destroy (img.surface);
+}
+
+static void
+test_palettes (void)
+{
+  g_autoptr(JsonNode) qd = qd_result (1);
+  g_autoptr(NscChart) chart = nsc_chart_new_for_result (qd, NSC_CHART_QD, NSC_CHART_STEP_AUTO, NULL);
+  Image light = render (chart, 640, 400, FALSE);
+  Image dark = render (chart, 640, 400, TRUE);
+  double r, g, b, x, y, rr, rg, rb, wr, wg, wb;
+
+  pixel (&light, 3, 3, &r, &g, &b);
+  g_assert_cmpfloat (0.2126 * r + 0.7152 * g + 0.0722 * b, >, 0.9);
+  pixel (&dark, 3, 3, &r, &g, &b);
+  g_assert_cmpfloat (0.2126 * r + 0.7152 * g + 0.0722 * b, <, 0.2);
+
+  /* Read and write differ in hue in both palettes, and stand out from the dark
+   * background. */
+  for (guint p = 0; p < 2; p++)
+    {
+      Image *img = p == 0 ? &light : &dark;
+      nsc_chart_data_to_user (chart, 32, 3000e6 * (1 - exp (-32.0 / 6)), &x, &y);
+      pixel (img, x, y, &rr, &rg, &rb);
+      nsc_chart_data_to_user (chart, 32, 2000e6 * (1 - exp (-32.0 / 6)), &x, &y);
+      pixel (img, x, y, &wr, &wg, &wb);
+      g_assert_cmpfloat (fabs (rr - wr) + fabs (rg - wg) + fabs (rb - wb), >, 0.5);
+      if (p == 1)
+        {
+          g_assert_cmpfloat (MAX (rr, MAX (rg, rb)), >, 0.6);
+          g_assert_cmpfloat (MAX (wr, MAX (wg, wb)), >, 0.6);
+        }
+    }
+  cairo_surface_destroy (light.surface);
+  cairo_surface_destroy (dark.surface);
+}
+
+static double
+time_draw (NscChart *chart,
+           int       reps)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1000, 600);
+  cairo_t *cr = cairo_create (surface);
+  gint64 t0 = g_get_monotonic_time ();
+  for (int i = 0; i < reps; i++)
+    nsc_chart_draw (chart, cr, 1000, 600, NULL);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return (g_get_monotonic_time () - t0) / 1e6 / reps;
+}
+
+static NscChart *
+live_chart (NscChartKind kind,
+            guint        n)
+{
+  NscChart *chart = nsc_chart_new_live (kind, "Live");
+  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
+  guint64 pos = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      NscSample s = { 0 };
+      s.duration_ns = 100000000;
+      s.t_ns = (gint64) (i + 1) * s.duration_ns;
+      s.bytes[1] = (guint64) ((i < n / 3 ? 200e6 : 50e6) * (0.7 + 0.6 * g_rand_double (rand)));
+      pos += s.bytes[1];
+      s.position = pos;
+      nsc_chart_live_append (chart, &s);
+      if (kind == NSC_CHART_TIME && i % 10 == 0)
+        nsc_chart_live_append_temperature (chart, s.t_ns, 40 + 30.0 * i / n);
+    }
+  g_assert_cmpuint (nsc_chart_live_get_n_samples (chart), ==, n);
+  return chart;
+}
+
+static void
+test_decimation (void)
+{
+  for (guint k = 0; k < 2; k++)
+    {
+      NscChartKind kind = k == 0 ? NSC_CHART_TIME : NSC_CHART_WRITE_FILL;
+      g_autoptr(NscChart) small = live_chart (kind, 2000);
+      g_autoptr(NscChart) big = live_chart (kind, 1000000);
+      double t_small, t_big;
+      guint ops_small, ops_big;
+      cairo_rectangle_t plot;
+
+      t_small = time_draw (small, 5);
+      ops_small = _nsc_chart_get_path_ops (small);
+      t_big = time_draw (big, 3);
+      ops_big = _nsc_chart_get_path_ops (big);
+      g_assert_true (nsc_chart_get_plot_area (big, &plot));
+      g_test_message ("%s: 2000 samples %.1f ms, %u path elements; 1e6 samples %.1f ms, %u path elements",
+                      nsc_chart_kind_to_string (kind), t_small * 1e3, ops_small, t_big * 1e3, ops_big);
+      /* Per line at most four elements per pixel column (plus a dot bar for time
+       * charts, plus the temperature). */
+      g_assert_cmpuint (ops_big, <=, (guint) (plot.width + 2) * 10);
+      g_assert_cmpuint (ops_big, <=, 3 * ops_small + 100);
+      /* Time: the 1e6 samples are read once, O(n) arithmetic, but drawing follows
+       * the width. Generous, for loaded CI machines and sanitizers. */
+      g_assert_cmpfloat (t_big, <, MAX (12 * t_small, 0.5));
+    }
+}
+
+static void
+test_export (void)
+{
+  g_autoptr(JsonNode) wf = write_fill_result (200);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NscChart) chart = nsc_chart_new_for_result (wf, NSC_CHART_WRITE_FILL,
+                                                        NSC_CHART_STEP_AUTO, &error);
+  g_autofree char *dir = g_dir_make_tmp ("test-chart-XXXXXX", &error);
+  g_autofree char *svg = g_build_filename (dir, "c.svg", NULL);
+  g_autofree char *png = g_build_filename (dir, "c.png", NULL);
+  g_autofree char *bad = g_build_filename (dir, "c.jpg", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GMarkupParseContext) ctx = NULL;
+  static const GMarkupParser parser = { 0 };
+  cairo_surface_t *surface;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (nsc_chart_get_caption (chart), "Testdrive 9000 <Pro>"));
+  g_assert_nonnull (strstr (nsc_chart_get_caption (chart), "FW42"));
+  g_assert_nonnull (strstr (nsc_chart_get_caption (chart), "PCIe 4.0 x4"));
+  g_assert_nonnull (strstr (nsc_chart_get_caption (chart), "2025-03-01"));
+  g_assert_nonnull (strstr (nsc_chart_get_caption (chart), "0.1.0"));
+
+  g_assert_true (nsc_chart_export (chart, svg, 800, 450, TRUE, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (svg, &contents, NULL, &error));
+  /* Well-formed XML (GMarkup refuses what is not), with the caption in words,
+   * escaped. */
+  ctx = g_markup_parse_context_new (&parser, 0, NULL, NULL);
+  g_assert_true (g_markup_parse_context_parse (ctx, contents, -1, &error));
+  g_assert_true (g_markup_parse_context_end_parse (ctx, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (contents, "<svg"));
+  g_assert_nonnull (strstr (contents, "Testdrive 9000 &lt;Pro&gt;"));
+  g_assert_nonnull (strstr (contents, "<title>"));
+
+  g_assert_true (nsc_chart_export (chart, png, 640, 360, FALSE, &error));
+  g_assert_no_error (error);
+  surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 640);
+  g_assert_cmpint (cairo_image_surface_get_height (surface), ==, 360);
+  cairo_surface_destroy (surface);
+
+  g_assert_false (nsc_chart_export (chart, bad, 640, 360, FALSE, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (nsc_chart_export (chart, png, 5, 360, FALSE, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  g_unlink (svg);
+  g_unlink (png);
+  g_rmdir (dir);
+}
+
+static void
+test_compare (void)
+{
+  g_autoptr(JsonNode) a = qd_result (1);
+  g_autoptr(JsonNode) b = qd_result (0.5);
+  g_autoptr(JsonNode) wf = write_fill_result (50);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NscChart) chart = nsc_chart_new_for_result (a, NSC_CHART_QD, NSC_CHART_STEP_AUTO, &error);
+  Image img;
+  double x, y;
+
+  g_assert_no_error (error);
+  g_assert_true (nsc_chart_add_result (chart, b, "Drive B", &error));
+  g_assert_no_error (error);
+  g_assert_false (nsc_chart_add_result (chart, wf, "Drive C", &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND);
+  g_assert_cmpuint (nsc_chart_get_n_datasets (chart), ==, 2);
+
+  img = render (chart, 800, 480, FALSE);
+  /* The second drive's read line is at half the height of the first's. */
+  nsc_chart_data_to_user (chart, 16, 0.5 * 3000e6 * (1 - exp (-16.0 / 6)), &x, &y);
+  {
+    gboolean found = FALSE;
+    for (int dy = -2; dy <= 2 && !found; dy++)
+      found = chroma (&img, (int) x, (int) y + dy) > 0.35;
+    g_assert_true (found);
+  }
+  cairo_surface_destroy (img.surface);
+}
+
+static void
+test_all_kinds_draw (void)
+{
+  g_autoptr(JsonNode) wf = write_fill_result (300);
+  g_autoptr(JsonNode) qd = qd_result (1);
+  NscChartKind kinds[] = { NSC_CHART_TIME, NSC_CHART_LATENCY };
+  NscChartStyle style;
+
+  nsc_chart_style_init (&style, FALSE);
+  style.units = NSC_CHART_UNITS_MB;
+  style.caption = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      JsonNode *r = kinds[i] == NSC_CHART_TIME ? wf : qd;
+      g_autoptr(NscChart) chart = nsc_chart_new_for_result (r, kinds[i], NSC_CHART_STEP_AUTO, NULL);
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 300, 200);
+      cairo_t *cr = cairo_create (surface);
+      g_assert_nonnull (chart);
+      nsc_chart_draw (chart, cr, 300, 200, &style);
+      /* Tiny and degenerate sizes draw nothing wrong. */
+      nsc_chart_draw (chart, cr, 20, 10, &style);
+      nsc_chart_draw (chart, cr, 0, 0, &style);
+      g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+    }
+  {
+    /* A live chart before its first sample. */
+    g_autoptr(NscChart) live = nsc_chart_new_live (NSC_CHART_WRITE_FILL, "Waiting");
+    cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 300, 200);
+    cairo_t *cr = cairo_create (surface);
+    nsc_chart_draw (live, cr, 300, 200, NULL);
+    g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+    cairo_destroy (cr);
+    cairo_surface_destroy (surface);
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/nsc/chart/kinds", test_kinds);
+  g_test_add_func ("/nsc/chart/cache-region", test_cache_region);
+  g_test_add_func ("/nsc/chart/lines-in-plot", test_lines_in_plot);
+  g_test_add_func ("/nsc/chart/palettes", test_palettes);
+  g_test_add_func ("/nsc/chart/decimation", test_decimation);
+  g_test_add_func ("/nsc/chart/export", test_export);
+  g_test_add_func ("/nsc/chart/compare", test_compare);
+  g_test_add_func ("/nsc/chart/all-kinds-draw", test_all_kinds_draw);
+  return g_test_run ();
+}
