@@ -765,6 +765,89 @@ test_throttling_degenerate (void)
   g_array_unref (ev);
 }
 
+/* A curve sampled every 8 MiB from pieces (end_bytes, bytes/s), with ±5 % noise. */
+static void
+piecewise (const double (*pieces)[2],
+           guint          n_pieces,
+           guint64      **pos,
+           double       **bps,
+           guint         *n)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (11);
+  const guint64 step = 8u << 20;
+  guint64 total = (guint64) pieces[n_pieces - 1][0];
+
+  *n = (guint) (total / step);
+  *pos = g_new (guint64, *n);
+  *bps = g_new (double, *n);
+  for (guint i = 0; i < *n; i++)
+    {
+      guint64 mid = i * step + step / 2;
+      guint k = 0;
+
+      while (k + 1 < n_pieces && mid >= pieces[k][0])
+        k++;
+      (*pos)[i] = (i + 1) * step;
+      (*bps)[i] = pieces[k][1] * g_rand_double_range (rand, 0.95, 1.05);
+    }
+}
+
+/* QEMU's throttled burst: a first instant at full speed (the queue filling), then
+ * the burst, then the sustained rate. The instant is no cache; the burst is. */
+static void
+test_fill_startup_spike (void)
+{
+  static const double burst[][2] = { { 24e6, 1000e6 }, { 1250e6, 200e6 }, { 2147483648.0, 40e6 } };
+  static const double flat[][2] = { { 16e6, 211 * 1048576.0 }, { 536870912.0, 100e6 } };
+  static const double tail[][2] = { { 465e6, 100e6 }, { 536870912.0, 58e6 } };
+  g_autofree guint64 *pos = NULL;
+  g_autofree double *bps = NULL;
+  g_autoptr(NscSlcAnalysis) a = NULL;
+  g_autoptr(NscSlcAnalysis) b = NULL;
+  g_autoptr(NscSlcAnalysis) c = NULL;
+  guint n;
+
+  piecewise (burst, G_N_ELEMENTS (burst), &pos, &bps, &n);
+  a = nsc_analyze_write_fill (pos, bps, n, NULL);
+  g_assert_true (a->has_cache);
+  g_assert_cmpfloat (fabs ((double) a->cache_bytes - 1250e6) / 1250e6, <, 0.05);
+  g_assert_cmpfloat (fabs (a->in_cache_bps - 200e6) / 200e6, <, 0.05);
+  g_assert_cmpfloat (fabs (a->post_cache_bps - 40e6) / 40e6, <, 0.05);
+  g_clear_pointer (&pos, g_free);
+  g_clear_pointer (&bps, g_free);
+
+  piecewise (flat, G_N_ELEMENTS (flat), &pos, &bps, &n);
+  b = nsc_analyze_write_fill (pos, bps, n, NULL);
+  g_assert_false (b->has_cache);
+  g_clear_pointer (&pos, g_free);
+  g_clear_pointer (&bps, g_free);
+
+  /* A slowdown in the last second of a fill is too short to call. */
+  piecewise (tail, G_N_ELEMENTS (tail), &pos, &bps, &n);
+  c = nsc_analyze_write_fill (pos, bps, n, NULL);
+  g_assert_false (c->has_cache);
+}
+
+/* A stall of a few seconds inside the cache, after which it runs fast again for a
+ * long while, is not the cache's end. */
+static void
+test_fill_dip_inside_cache (void)
+{
+  static const double curve[][2] = {
+    { 400e6, 120e6 }, { 500e6, 30e6 }, { 1034e6, 120e6 }, { 2147483648.0, 40e6 },
+  };
+  g_autofree guint64 *pos = NULL;
+  g_autofree double *bps = NULL;
+  g_autoptr(NscSlcAnalysis) a = NULL;
+  guint n;
+
+  piecewise (curve, G_N_ELEMENTS (curve), &pos, &bps, &n);
+  a = nsc_analyze_write_fill (pos, bps, n, NULL);
+  g_assert_true (a->has_cache);
+  g_assert_cmpfloat (fabs ((double) a->cache_bytes - 1034e6) / 1034e6, <, 0.05);
+  g_assert_cmpfloat (fabs (a->post_cache_bps - 40e6) / 40e6, <, 0.05);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -787,5 +870,7 @@ main (int   argc,
   g_test_add_func ("/nsc/analysis/throttling", test_throttling);
   g_test_add_func ("/nsc/analysis/throttling/degenerate", test_throttling_degenerate);
 
+  g_test_add_func ("/nsc/analysis/fill/startup-spike", test_fill_startup_spike);
+  g_test_add_func ("/nsc/analysis/fill/dip-inside-cache", test_fill_dip_inside_cache);
   return g_test_run ();
 }

@@ -558,6 +558,7 @@ nsc_analyze_write_fill (const guint64 *position,
   g_autoptr(GArray) segs = NULL;
   double min_drop = -log (1 - NSC_SLC_MIN_DROP);
   double seconds = 0, cache_level = 0;
+  g_autofree double *t = NULL;
   guint j, first_after, out;
 
   g_return_val_if_fail (n == 0 || (position != NULL && bps != NULL), NULL);
@@ -574,6 +575,12 @@ nsc_analyze_write_fill (const guint64 *position,
 
   x = filtered_log_speeds (bps, n);
   segs = segment (x, n);
+
+  /* When each sample ended, in seconds of writing. */
+  t = g_new (double, n + 1);
+  t[0] = 0;
+  for (guint i = 0; i < n; i++)
+    t[i + 1] = t[i] + (double) (position[i] - (i > 0 ? position[i - 1] : 0)) / bps[i];
 
   /* The cache ends at the first step down that is big against both its neighbour
    * and everything before it, that is a step rather than a slope, and after which
@@ -592,6 +599,28 @@ nsc_analyze_write_fill (const guint64 *position,
         continue;
       if (cache_level - median_of (x, cur->start, n) < min_drop)
         continue;
+      /* A burst shorter than this is a DRAM buffer or the start of the queue, not
+       * an SLC cache (the smallest of those last several seconds). */
+      if (t[cur->start] < NSC_SLC_MIN_SECONDS)
+        continue;
+      /* Nor is a slowdown in the last moments of a fill: too short to tell. */
+      if (t[n] - t[cur->start] < NSC_SLC_MIN_SECONDS)
+        continue;
+      /* A dip the drive recovers from, for a while, to near the cache's speed is
+       * not the cache's end. */
+      {
+        gboolean recovers = FALSE;
+
+        for (guint k = j + 1; k < segs->len && !recovers; k++)
+          {
+            const Segment *later = &g_array_index (segs, Segment, k);
+
+            recovers = later->level >= cache_level + log (NSC_SLC_RECOVERY_SHARE)
+                    && t[later->end] - t[later->start] >= NSC_SLC_MIN_SECONDS;
+          }
+        if (recovers)
+          continue;
+      }
       break;
     }
   a->has_cache = j < segs->len;

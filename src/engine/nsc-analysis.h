@@ -12,6 +12,11 @@ G_BEGIN_DECLS
 
 /* A drop of at least this fraction (after ≤ 0.70 × before) ends the SLC cache. */
 #define NSC_SLC_MIN_DROP              0.30
+/* A fast start shorter than this (seconds of writing) is a DRAM buffer or the queue
+ * filling, not an SLC cache; a later stretch this long is no passing dip. */
+#define NSC_SLC_MIN_SECONDS           2.0
+/* After a drop, a stretch back at this share of the cache's speed makes it a dip. */
+#define NSC_SLC_RECOVERY_SHARE        0.85
 /* Neighbouring segments whose speeds differ by less than this ratio are one phase. */
 #define NSC_SEGMENT_MERGE_RATIO       1.15
 /* A write-fill series shorter than this says nothing about a cache. */

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nsc-bench.h"
 #include "nsc-device.h"
 #include "nsc-device-row.h"
 #include "nsc-device-safety.h"
@@ -669,6 +670,16 @@ on_run_done (GObject      *source,
     {
       if (self->device)
         nsc_run_result_set_device (r, nsc_device_info_to_json (self->device));
+      {
+        /* The test bench, as the reviews list it, and what it implies. */
+        JsonNode *bench = nsc_bench_describe (self->target,
+                                              self->device);
+        g_auto(GStrv) notes = nsc_bench_warnings (bench);
+
+        for (guint k = 0; notes[k] && notes[k + 1]; k += 2)
+          nsc_run_result_add_warning (r, -1, notes[k], "%s", notes[k + 1]);
+        nsc_run_result_set_bench (r, bench);
+      }
       saved = save_result (r, &save_error);
     }
 
