@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "nsc-cli-args.h"
+#include "nsc-cli-chart.h"
 #include "nsc-cli-devices.h"
 #include "nsc-device-safety.h"
 #include "nsc-bench.h"
@@ -51,6 +52,8 @@ print_usage (FILE *out)
          "  nandscope-cli run --target DIR|FILE|DEVICE [--preset NAME | JOB OPTIONS] [OPTIONS]\n"
          "  nandscope-cli list-presets\n"
          "  nandscope-cli devices [--json]\n"
+         "  nandscope-cli chart RESULT.json --out FILE.png|svg [--kind K] [--step N] [--dark]\n"
+         "                [--width W --height H] [--compare OTHER.json]…\n"
          "  nandscope-cli --version\n"
          "\n"
          "Run options:\n"
@@ -714,8 +717,10 @@ main (int    argc,
     return cmd_list_presets ();
   if (g_str_equal (argv[1], "devices"))
     return nsc_cli_devices (argc - 2, argv + 2);
+  if (g_str_equal (argv[1], "chart"))
+    return nsc_cli_chart (argc - 2, argv + 2);
 
-  fail_line ("Unknown command “%s”; the commands are run, list-presets and devices (see --help)",
-             argv[1]);
+  fail_line ("Unknown command “%s”; the commands are run, list-presets, devices and chart "
+             "(see --help)", argv[1]);
   return EXIT_USAGE;
 }
