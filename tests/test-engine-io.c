@@ -235,6 +235,14 @@ test_fill_then_read (void)
   g_assert_cmpfloat (res->dir[NSC_DIR_READ].iops, >, 0);
 }
 
+static int
+cmp_ratio (const void *a,
+           const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
 /* io_uring and psync do the same I/O and measure the same thing. */
 static void
 test_backends_agree (void)
@@ -261,20 +269,31 @@ test_backends_agree (void)
       g_assert_cmpuint (res->dir[NSC_DIR_READ].ios, ==, 1024);
     }
 
+  /* Throughput: three alternating pairs of short runs, the median ratio. A shared
+   * machine moves single runs around a lot (thread placement), so the bound is wide;
+   * the byte-exact agreement above is the strict part. */
   job.bytes = 0;
   job.queue_depth = 1;
-  job.time_ns = 700 * MS;
-  for (guint i = 0; i < 2; i++)
-    {
-      g_autoptr(NscJobResult) res = run_ok (t, &job, backends[i]);
-      iops[i] = res->dir[NSC_DIR_READ].iops;
-      g_assert_cmpfloat (iops[i], >, 0);
-      g_assert_cmpint (res->runtime_ns, >=, 700 * MS);
-    }
-  /* Same queue depth, same file: a shared noisy machine still keeps them close. */
-  g_test_message ("QD1 4K random read: io_uring %.0f IOPS, psync %.0f IOPS", iops[0], iops[1]);
-  g_assert_cmpfloat (iops[0] / iops[1], >, 1 / 3.0);
-  g_assert_cmpfloat (iops[0] / iops[1], <, 3.0);
+  job.time_ns = 300 * MS;
+  {
+    double ratios[3];
+
+    for (guint k = 0; k < 3; k++)
+      {
+        for (guint i = 0; i < 2; i++)
+          {
+            g_autoptr(NscJobResult) res = run_ok (t, &job, backends[i]);
+            iops[i] = res->dir[NSC_DIR_READ].iops;
+            g_assert_cmpfloat (iops[i], >, 0);
+            g_assert_cmpint (res->runtime_ns, >=, 300 * MS);
+          }
+        ratios[k] = iops[0] / iops[1];
+        g_test_message ("QD1 4K random read: io_uring %.0f IOPS, psync %.0f IOPS", iops[0], iops[1]);
+      }
+    qsort (ratios, 3, sizeof (double), cmp_ratio);
+    g_assert_cmpfloat (ratios[1], >, 1 / 5.0);
+    g_assert_cmpfloat (ratios[1], <, 5.0);
+  }
 }
 
 typedef struct
@@ -464,17 +483,24 @@ test_sampling (void)
   total = res->dir[0].bytes + res->dir[1].bytes;
   /* The series adds up to exactly what the result reports; the ramp is in neither. */
   {
-    guint64 sum = 0;
+    guint64 sum = 0, max = 0;
     for (guint i = 0; i < nsc_series_get_len (res->series); i++)
       {
         const NscSample *s = nsc_series_get (res->series, i);
         sum += s->bytes[0] + s->bytes[1];
+        /* Every interval completed reads, so each has a worst latency, at least its mean. */
+        g_assert_cmpuint (s->lat_max_ns, >=, s->lat_sum_ns[0] / MAX (s->ios[0], 1u));
+        g_assert_cmpuint (s->lat_max_ns, >, 0);
+        max = MAX (max, s->lat_max_ns);
         /* No sample is a sliver of an interval. */
         g_assert_cmpint (s->duration_ns, >=, 50 * MS);
       }
     g_assert_cmpuint (sum, ==, total);
     g_assert_cmpuint (nsc_series_get (res->series, nsc_series_get_len (res->series) - 1)->position,
                       ==, total);
+    /* The worst of the intervals is the worst of the run. */
+    g_assert_cmpuint (max, <=, res->dir[NSC_DIR_READ].latency->max);
+    g_assert_cmpuint (max, >=, res->dir[NSC_DIR_READ].latency->max / 2);
   }
   g_assert_cmpuint (c.bytes, <=, total);
   g_assert_cmpint (res->runtime_ns, >=, 1000 * MS);

@@ -77,6 +77,8 @@ struct _Run
   GMutex      lock;
   GCond       cond;
   guint       running;
+  guint       ready;        /* threads set up and waiting for go */
+  gboolean    go;
   Worker     *workers;
   IoThread   *threads;
   guint       n_threads;
@@ -358,6 +360,21 @@ thread_finish (IoThread *t)
   g_mutex_unlock (&t->run->lock);
 }
 
+/* Set up (ring, buffers), a thread waits for the others: the clock starts when all
+ * can submit, not while a loaded machine is still creating threads. */
+static void
+thread_ready (IoThread *t)
+{
+  Run *run = t->run;
+
+  g_mutex_lock (&run->lock);
+  run->ready++;
+  g_cond_broadcast (&run->cond);
+  while (!run->go)
+    g_cond_wait (&run->cond, &run->lock);
+  g_mutex_unlock (&run->lock);
+}
+
 static inline gboolean
 stop_was_requested (Run *run)
 {
@@ -446,6 +463,7 @@ uring_thread (gpointer data)
   /* Registered buffers count against RLIMIT_MEMLOCK; without them I/O still works. */
   t->registered = io_uring_register_buffers (&ring, iov, qd) == 0;
   fixed_file = io_uring_register_files (&ring, &run->fd, 1) == 0;
+  thread_ready (t);
 
   for (;;)
     {
@@ -586,6 +604,7 @@ psync_thread (gpointer data)
       thread_finish (t);
       return NULL;
     }
+  thread_ready (t);
 
   for (;;)
     {
@@ -643,6 +662,8 @@ null_thread (gpointer data)
   g_autofree guint64 *offsets = g_new (guint64, qd);
   g_autofree guint8 *dirs = g_new (guint8, qd);
   int seen_phase = -1;
+
+  thread_ready (t);
 
   /* The work of the real backends minus the system calls: tickets, offsets, the
    * read/write choice, timestamps per batch and the accounting of each I/O. */
@@ -781,8 +802,11 @@ take_sample (Run           *run,
       s.position += cur.bytes[d] - base->bytes[d];
     }
   for (guint i = 0; i < run->n_threads; i++)
-    s.lat_max_ns = MAX (s.lat_max_ns,
-                        __atomic_exchange_n (&run->threads[i].pub_lat_max, 0, __ATOMIC_RELAXED));
+    {
+      /* Not inside MAX (): it would evaluate the exchange twice. */
+      guint64 m = __atomic_exchange_n (&run->threads[i].pub_lat_max, 0, __ATOMIC_RELAXED);
+      s.lat_max_ns = MAX (s.lat_max_ns, m);
+    }
   *prev = cur;
   *prev_ns = now;
 
@@ -924,11 +948,6 @@ nsc_job_run (NscTarget      *target,
   interval = nsc_job_sample_interval (&run.job);
 
   run.phase = run.job.ramp_ns > 0 ? PHASE_RAMP : PHASE_MEASURE;
-  start_ns = nsc_now_ns ();
-  measure_start = start_ns + run.job.ramp_ns;
-  deadline = run.job.time_ns > 0 ? measure_start + run.job.time_ns : G_MAXINT64;
-  next_sample = measure_start + interval;
-  prev_ns = measure_start;
 
   if (cancellable)
     cancel_id = g_cancellable_connect (cancellable, G_CALLBACK (on_cancelled), &run, NULL);
@@ -957,6 +976,17 @@ nsc_job_run (NscTarget      *target,
       run.running++;
     }
 
+  /* Every thread set up (or failed), then the clock starts and they all go. */
+  while (run.ready < run.running)
+    g_cond_wait (&run.cond, &run.lock);
+  start_ns = nsc_now_ns ();
+  measure_start = start_ns + run.job.ramp_ns;
+  deadline = run.job.time_ns > 0 ? measure_start + run.job.time_ns : G_MAXINT64;
+  next_sample = measure_start + interval;
+  prev_ns = measure_start;
+  run.go = TRUE;
+  g_cond_broadcast (&run.cond);
+
   while (run.running > 0)
     {
       gint64 now = nsc_now_ns ();
@@ -967,6 +997,8 @@ nsc_job_run (NscTarget      *target,
         {
           g_atomic_int_set (&run.phase, PHASE_MEASURE);
           read_totals (&run, &base);
+          for (guint i = 0; i < run.n_threads; i++)
+            __atomic_store_n (&run.threads[i].pub_lat_max, 0, __ATOMIC_RELAXED);
           prev = base;
           measure_start = prev_ns = now;
           if (run.job.time_ns > 0)

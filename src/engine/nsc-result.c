@@ -194,7 +194,8 @@ static guint64 f_pos (const NscSample *s) { return s->position; }
 static void
 add_series (JsonBuilder *b,
             NscSeries   *series,
-            gint64       interval_ns)
+            gint64       interval_ns,
+            guint64      sample_bytes)
 {
   static const struct { const char *name; SampleField get; } cols[] = {
     { "t_ns", f_t }, { "duration_ns", f_dur },
@@ -209,6 +210,9 @@ add_series (JsonBuilder *b,
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "interval_ns");
   json_builder_add_int_value (b, interval_ns * (series ? nsc_series_get_merge_factor (series) : 1));
+  /* Samples may also end whenever this much was done (a write-fill's points). */
+  json_builder_set_member_name (b, "sample_bytes");
+  json_builder_add_int_value (b, (gint64) sample_bytes * (series ? nsc_series_get_merge_factor (series) : 1));
   for (guint c = 0; c < G_N_ELEMENTS (cols); c++)
     {
       json_builder_set_member_name (b, cols[c].name);
@@ -430,7 +434,7 @@ add_step (JsonBuilder         *b,
       add_int (b, "runtime_ns", head->runtime_ns);
       add_dir (b, "read", &head->dir[NSC_DIR_READ]);
       add_dir (b, "write", &head->dir[NSC_DIR_WRITE]);
-      add_series (b, head->series, nsc_job_sample_interval (&head->job));
+      add_series (b, head->series, nsc_job_sample_interval (&head->job), head->job.sample_bytes);
     }
   add_temperature (b, s);
 

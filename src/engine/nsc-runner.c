@@ -390,7 +390,10 @@ post_progress (NscRunner  *self,
   gint64 elapsed = 0, done;
 
   if (self->step_started_ns)
-    elapsed = MIN (nsc_now_ns () - self->step_started_ns, self->budgets[self->current_step]);
+    {
+      gint64 since = nsc_now_ns () - self->step_started_ns;
+      elapsed = MIN (since, self->budgets[self->current_step]);
+    }
   done = self->budget_done + elapsed;
   ev->fraction = self->budget_total > 0 ? CLAMP ((double) done / self->budget_total, 0.0, 1.0) : 0;
   ev->remaining_ns = MAX (self->budget_total - done, (gint64) 0);
@@ -542,10 +545,15 @@ resolve_job (NscRunner      *self,
   *job = step->job;
   if (step->min_block)
     job->block_size = MAX (nsc_target_get_dio_offset_align (target), 512u);
-  if (step->offset_pct >= 0)
-    job->region_offset = (guint64) (size * step->offset_pct);
-  if (step->span_pct >= 0)
-    job->region_length = (guint64) (size * step->span_pct);
+  /* Shares are of what the run may cover: the target, or --span of it. */
+  {
+    guint64 basis = self->span_cap ? MIN (size, self->span_cap) : size;
+
+    if (step->offset_pct >= 0)
+      job->region_offset = (guint64) (basis * step->offset_pct);
+    if (step->span_pct >= 0)
+      job->region_length = (guint64) (basis * step->span_pct);
+  }
   job->region_offset -= job->region_offset % MAX (job->block_size, (guint64) nsc_target_get_dio_offset_align (target));
 
   if (job->region_offset >= size)
@@ -589,11 +597,13 @@ resolve_job (NscRunner      *self,
       if (job->bytes && self->span_cap && job->bytes > self->span_cap)
         job->bytes = self->span_cap;
     }
-  /* A curve over data written wants a few hundred points, however small the span. */
+  /* A curve over data written wants a few hundred points, however small the span,
+   * but a point must hold a couple of queues' worth of I/O to mean a speed. */
   if (job->sample_bytes)
     {
       guint64 amount = job->bytes ? job->bytes : job->region_length;
-      job->sample_bytes = MIN (job->sample_bytes, MAX (amount / 256, (guint64) job->block_size));
+      guint64 queue = (guint64) job->block_size * job->queue_depth * job->workers;
+      job->sample_bytes = MIN (job->sample_bytes, MAX (amount / 256, 2 * queue));
     }
   return TRUE;
 }
@@ -659,9 +669,15 @@ run_job_step (NscRunner      *self,
   /* The reviews TRIM before every test so that each starts from the same state. */
   if (self->strict && nsc_target_get_writable (target) && !step->no_prefill)
     {
+      guint64 trimmed = 0;
+      gboolean ok;
+
       set_status (self, "TRIM before the test");
-      if (!nsc_target_trim (target, job.region_offset, job.region_length, self->cancellable,
-                            &sr->trimmed_before_bytes, error))
+      ok = nsc_target_trim (target, job.region_offset, job.region_length, self->cancellable,
+                            &trimmed, error);
+
+      sr->trimmed_before_bytes += trimmed;
+      if (!ok)
         return FALSE;
     }
 
@@ -780,6 +796,8 @@ run_region_step (NscRunner      *self,
 
   if (!resolve_job (self, target, step, &job, sr, error))
     return FALSE;
+  sr->step.job.region_offset = job.region_offset;
+  sr->step.job.region_length = job.region_length;
   if (step->kind == NSC_STEP_TRIM)
     {
       set_status (self, "TRIM");
@@ -934,6 +952,7 @@ runner_thread (gpointer data)
   Event *done;
   gboolean first_job = TRUE;
   gint64 idle_before = 0;
+  guint64 trimmed_before = 0;
 
   topts.file_size = self->file_size;
   /* Consent to wipe a device also lets reads go to blocks written first. */
@@ -1072,6 +1091,7 @@ runner_thread (gpointer data)
       sr = nsc_step_result_new (step);
       sr->started = TRUE;
       sr->idle_before_ns = idle_before;
+      sr->trimmed_before_bytes = trimmed_before;
       self->current_sr = sr;
       switch (step->kind)
         {
@@ -1111,6 +1131,11 @@ runner_thread (gpointer data)
       self->current_sr = NULL;
 
       idle_before = step->kind == NSC_STEP_IDLE ? idle_before + sr->duration_ns : 0;
+      /* TRIMs and erases count for the steps after them, until one that does I/O. */
+      if (step->kind == NSC_STEP_TRIM || step->kind == NSC_STEP_ERASE)
+        trimmed_before += sr->trimmed_bytes;
+      else if (step->kind != NSC_STEP_IDLE)
+        trimmed_before = 0;
       sr->completed = ok;
       if (!ok && error)
         sr->error = g_strdup (error->message);

@@ -28,7 +28,7 @@ run() { # NAME ARGS…: a short real run into $work/NAME.json
     bad "run $name failed: $(tail -3 "$work/$name.log")"
   fi
 }
-run wf --preset write-fill --size 64m --max-idle 200ms
+run wf --preset write-fill --size 256m --max-idle 200ms
 run qd --preset seq-qd --size 32m --time 200ms
 run deg --preset degradation --size 32m --time 2s --max-idle 200ms
 
