@@ -4,7 +4,11 @@
 #include <glib/gi18n.h>
 
 #include "nsc-application.h"
+#include <stdio.h>
+
+#include "nsc-chart.h"
 #include "nsc-engine.h"
+#include "nsc-history.h"
 #include "nsc-window.h"
 
 #define EXIT_USAGE 2
@@ -21,6 +25,15 @@ struct _NscApplication
   guint64   file_size;
   gboolean  run_at_start;
   gboolean  quit_when_done;
+  char     *open_path;
+  gboolean  open_recent;
+  char     *export_path;
+  char     *export_kind;
+  int       export_width;
+  int       export_height;
+  gboolean  export_dark;
+  gboolean  show_history;
+  char    **compare_paths;
 
   int       exit_status;
 };
@@ -39,6 +52,19 @@ static const GOptionEntry option_entries[] = {
   { "run", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Start the test at once"), NULL },
   { "quit-when-done", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Quit after the run: exit status 0 on success, 1 on failure"), NULL },
+  { "open", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Show a saved result"), N_("RESULT.json") },
+  { "open-recent", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Show the newest result of the history"), NULL },
+  { "history", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the history of results"), NULL },
+  { "compare", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL,
+    N_("Compare saved results on one chart (give it twice or more)"), N_("RESULT.json") },
+  { "export-chart", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+    N_("Save the chart shown (after --open or --run) as PNG or SVG"), N_("FILE") },
+  { "chart", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("The chart to show or export: write-fill, qd, bs, time, mixed, latency"), N_("KIND") },
+  { "export-size", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Size of the exported chart, e.g. 1600x900"), N_("WxH") },
+  { "dark", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Export the chart on a dark background"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and quit"), NULL },
   { NULL }
 };
@@ -109,6 +135,57 @@ nsc_application_handle_local_options (GApplication *app,
     self->run_at_start = scripted = TRUE;
   if (g_variant_dict_contains (options, "quit-when-done"))
     self->quit_when_done = scripted = TRUE;
+  if (g_variant_dict_lookup (options, "open", "^&ay", &text))
+    {
+      g_free (self->open_path);
+      self->open_path = g_canonicalize_filename (text, NULL);
+      scripted = TRUE;
+    }
+  if (g_variant_dict_contains (options, "open-recent"))
+    self->open_recent = scripted = TRUE;
+  if (g_variant_dict_contains (options, "history"))
+    self->show_history = scripted = TRUE;
+  if (g_variant_dict_lookup (options, "compare", "^aay", &self->compare_paths))
+    {
+      if (g_strv_length (self->compare_paths) < 2)
+        return usage_error (_("--compare needs two results or more"));
+      for (guint i = 0; self->compare_paths[i]; i++)
+        {
+          char *full = g_canonicalize_filename (self->compare_paths[i], NULL);
+          g_free (self->compare_paths[i]);
+          self->compare_paths[i] = full;
+        }
+      scripted = TRUE;
+    }
+  if (g_variant_dict_lookup (options, "export-chart", "^&ay", &text))
+    {
+      if (!g_str_has_suffix (text, ".png") && !g_str_has_suffix (text, ".svg"))
+        return usage_error (_("--export-chart writes a .png or .svg file"));
+      g_free (self->export_path);
+      self->export_path = g_canonicalize_filename (text, NULL);
+      scripted = TRUE;
+    }
+  if (g_variant_dict_lookup (options, "chart", "&s", &text))
+    {
+      NscChartKind kind;
+
+      if (!nsc_chart_kind_from_string (text, &kind))
+        return usage_error (_("--chart takes write-fill, qd, bs, time, mixed or latency"));
+      g_free (self->export_kind);
+      self->export_kind = g_strdup (text);
+    }
+  if (g_variant_dict_lookup (options, "export-size", "&s", &text))
+    {
+      if (sscanf (text, "%dx%d", &self->export_width, &self->export_height) != 2
+          || self->export_width < 200 || self->export_height < 150
+          || self->export_width > 10000 || self->export_height > 10000)
+        return usage_error (_("--export-size takes WIDTHxHEIGHT, from 200x150 to 10000x10000"));
+    }
+  if (g_variant_dict_contains (options, "dark"))
+    self->export_dark = TRUE;
+  if (self->export_path != NULL && self->open_path == NULL && !self->open_recent
+      && !self->run_at_start)
+    return usage_error (_("--export-chart needs --open, --open-recent or --run"));
 
   /* Scripted use runs in this process, so that its options and its exit status
    * are not handed to an instance that is already open. */
@@ -118,12 +195,35 @@ nsc_application_handle_local_options (GApplication *app,
   return -1;
 }
 
+/* --export-chart: the chart shown, through the code behind the export menu. */
+static gboolean
+export_chart (NscApplication *self,
+              NscWindow      *window)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->export_path == NULL)
+    return TRUE;
+  if (!nsc_window_export_chart (window, self->export_path, self->export_kind,
+                                self->export_width > 0 ? self->export_width : 1600,
+                                self->export_height > 0 ? self->export_height : 900,
+                                self->export_dark, &error))
+    {
+      g_printerr ("nandscope: %s\n", error->message);
+      return FALSE;
+    }
+  g_print ("%s\n", self->export_path);
+  return TRUE;
+}
+
 static void
 on_run_finished (NscWindow      *window,
                  gboolean        success,
                  const char     *message,
                  NscApplication *self)
 {
+  if (success && !export_chart (self, window))
+    success = FALSE;
   if (!self->quit_when_done)
     return;
 
@@ -131,6 +231,59 @@ on_run_finished (NscWindow      *window,
     g_printerr ("nandscope: %s\n", message);
   self->exit_status = success ? 0 : 1;
   g_application_quit (G_APPLICATION (self));
+}
+
+/* --open, --open-recent, --history, --compare. FALSE when one failed. */
+static gboolean
+open_results (NscApplication *self,
+              NscWindow      *win)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_strdup (self->open_path);
+
+  if (self->open_recent)
+    {
+      /* Through the history's own list, as a click on its first row would. */
+      g_autofree char *dir = nsc_history_dir ();
+      g_autoptr(GPtrArray) entries = nsc_history_scan (dir);
+
+      if (entries->len == 0)
+        {
+          g_printerr ("nandscope: %s\n", _("There are no saved results"));
+          return FALSE;
+        }
+      g_free (path);
+      path = g_strdup (((NscHistoryEntry *) g_ptr_array_index (entries, 0))->path);
+    }
+  if (path != NULL)
+    {
+      if (!nsc_window_open_result (win, path, &error))
+        {
+          g_printerr ("nandscope: %s\n", error->message);
+          return FALSE;
+        }
+      if (self->export_kind != NULL && self->export_path == NULL
+          && !nsc_window_export_chart (win, NULL, self->export_kind, 0, 0, FALSE, &error))
+        {
+          g_printerr ("nandscope: %s\n", error->message);
+          return FALSE;
+        }
+      if (!export_chart (self, win))
+        return FALSE;
+    }
+  if (self->show_history || self->compare_paths)
+    {
+      GtkWindow *history = nsc_window_show_history (win);
+
+      if (self->compare_paths
+          && nsc_history_window_compare (NSC_HISTORY_WINDOW (history),
+                                         (const char * const *) self->compare_paths) == NULL)
+        {
+          g_printerr ("nandscope: %s\n", _("These results cannot be compared"));
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 static void
@@ -154,6 +307,21 @@ nsc_application_activate (GApplication *app)
   nsc_window_set_overrides (win, self->runs, self->time_ns, self->file_size);
 
   gtk_window_present (GTK_WINDOW (win));
+
+  if (!open_results (self, win))
+    {
+      if (self->quit_when_done)
+        {
+          self->exit_status = 1;
+          g_application_quit (app);
+        }
+      return;
+    }
+  if ((self->open_path || self->open_recent) && self->quit_when_done && !self->run_at_start)
+    {
+      g_application_quit (app);
+      return;
+    }
 
   if (self->preset)
     {
@@ -187,12 +355,19 @@ nsc_application_startup (GApplication *app)
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *run_accels[] = { "<Control>r", NULL };
   static const char *cancel_accels[] = { "Escape", NULL };
+  static const char *history_accels[] = { "<Control>h", NULL };
+  static const char *preferences_accels[] = { "<Control>comma", NULL };
+  static const char *open_accels[] = { "<Control>o", NULL };
 
   G_APPLICATION_CLASS (nsc_application_parent_class)->startup (app);
 
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.run", run_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.cancel", cancel_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.history", history_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.preferences",
+                                         preferences_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.open-file", open_accels);
 }
 
 static void
@@ -202,6 +377,10 @@ nsc_application_finalize (GObject *object)
 
   g_clear_pointer (&self->target, g_free);
   g_clear_pointer (&self->preset, g_free);
+  g_clear_pointer (&self->open_path, g_free);
+  g_clear_pointer (&self->export_path, g_free);
+  g_clear_pointer (&self->export_kind, g_free);
+  g_clear_pointer (&self->compare_paths, g_strfreev);
 
   G_OBJECT_CLASS (nsc_application_parent_class)->finalize (object);
 }

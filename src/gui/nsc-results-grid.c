@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "nsc-result-info.h"
 #include "nsc-results-grid.h"
 
 /* A CrystalDiskMark-like table: one row per test, read and write in MiB/s. */
@@ -15,6 +16,10 @@ typedef struct
   GtkWidget *cell[2];   /* NSC_DIR_READ, NSC_DIR_WRITE: the card */
   GtkWidget *value[2];  /* the number in it */
   gboolean   final[2];  /* holds a finished result, not a live value */
+  gboolean   valued[2]; /* bw, iops and lat hold numbers (final or live) */
+  double     bw[2];
+  double     iops[2];
+  double     lat[2];    /* mean, ns */
 } Row;
 
 struct _NscResultsGrid
@@ -23,27 +28,42 @@ struct _NscResultsGrid
 
   GtkWidget *grid;
   GArray    *rows;       /* Row */
+  NscUnits   units;
+  GtkWidget *unit_labels[2];
 
   /* The running step's current run, summed: its live value is the average so
    * far, which neither jumps with every interval nor with a short last one. */
   guint      live_run;
   guint64    live_bytes[2];
+  guint64    live_ios[2];
+  guint64    live_lat_ns[2];
   gint64     live_ns;
 };
 
 G_DEFINE_FINAL_TYPE (NscResultsGrid, nsc_results_grid, GTK_TYPE_WIDGET)
 
+/* Three significant figures at least, as the CrystalDiskMark table shows. */
 static char *
-format_mib (double bps)
+format_value (NscResultsGrid *self,
+              Row            *row,
+              guint           d)
 {
-  double mib = bps / 1048576.0;
+  return nsc_units_format (self->units, row->bw[d], row->iops[d], row->lat[d]);
+}
 
-  /* Three significant figures at least, as the CrystalDiskMark table shows. */
-  if (mib >= 100)
-    return g_strdup_printf ("%.0f", mib);
-  if (mib >= 10)
-    return g_strdup_printf ("%.1f", mib);
-  return g_strdup_printf ("%.2f", mib);
+static char *
+format_tooltip (Row      *row,
+                guint     d,
+                guint     runs)
+{
+  if (runs > 1)
+    return g_strdup_printf (_("%.1f MiB/s, %.1f MB/s, %.0f IOPS, %.1f µs mean latency: "
+                              "the median of %u runs"),
+                            row->bw[d] / 1048576.0, row->bw[d] / 1e6, row->iops[d],
+                            row->lat[d] / 1e3, runs);
+  return g_strdup_printf (_("%.1f MiB/s, %.1f MB/s, %.0f IOPS, %.1f µs mean latency"),
+                          row->bw[d] / 1048576.0, row->bw[d] / 1e6, row->iops[d],
+                          row->lat[d] / 1e3);
 }
 
 static char *
@@ -102,11 +122,15 @@ set_cell (Row        *row,
 }
 
 static GtkWidget *
-make_column_header (const char *title)
+make_column_header (NscResultsGrid *self,
+                    guint           d,
+                    const char     *title)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *name = gtk_label_new (title);
-  GtkWidget *unit = gtk_label_new (_("MiB/s"));
+  GtkWidget *unit = gtk_label_new (nsc_units_label (self->units));
+
+  self->unit_labels[d] = unit;
 
   gtk_widget_add_css_class (name, "column-title");
   gtk_widget_add_css_class (unit, "caption");
@@ -124,6 +148,122 @@ clear_grid (NscResultsGrid *self)
   while ((child = gtk_widget_get_first_child (self->grid)))
     gtk_grid_remove (GTK_GRID (self->grid), child);
   g_array_set_size (self->rows, 0);
+  self->unit_labels[0] = self->unit_labels[1] = NULL;
+}
+
+static void
+add_header (NscResultsGrid *self)
+{
+  gtk_grid_attach (GTK_GRID (self->grid), make_column_header (self, 0, _("Read")), 1, 0, 1, 1);
+  gtk_grid_attach (GTK_GRID (self->grid), make_column_header (self, 1, _("Write")), 2, 0, 1, 1);
+}
+
+static Row *
+add_row (NscResultsGrid *self,
+         const char     *label,
+         const char     *tooltip)
+{
+  GtkWidget *name;
+  Row row = { 0 };
+  guint y = self->rows->len + 1;
+
+  g_strlcpy (row.label, label, sizeof row.label);
+  name = gtk_label_new (label);
+  gtk_label_set_xalign (GTK_LABEL (name), 0);
+  gtk_widget_add_css_class (name, "test-name");
+  gtk_widget_set_tooltip_text (name, tooltip);
+  gtk_grid_attach (GTK_GRID (self->grid), name, 0, y, 1, 1);
+
+  for (guint d = 0; d < 2; d++)
+    {
+      row.cell[d] = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+      gtk_widget_add_css_class (row.cell[d], "card");
+      gtk_widget_add_css_class (row.cell[d], "result-cell");
+      gtk_widget_set_hexpand (row.cell[d], TRUE);
+      row.value[d] = gtk_label_new (EMPTY_TEXT);
+      gtk_label_set_xalign (GTK_LABEL (row.value[d]), 1);
+      gtk_widget_add_css_class (row.value[d], "result-value");
+      gtk_box_append (GTK_BOX (row.cell[d]), row.value[d]);
+      gtk_grid_attach (GTK_GRID (self->grid), row.cell[d], 1 + d, y, 1, 1);
+    }
+  g_array_append_val (self->rows, row);
+  return &g_array_index (self->rows, Row, self->rows->len - 1);
+}
+
+/**
+ * nsc_results_grid_show_result:
+ * Shows a saved result (schema 1): one row per test, its headline values.
+ */
+void
+nsc_results_grid_show_result (NscResultsGrid *self,
+                              JsonNode       *result)
+{
+  g_autoptr(GPtrArray) rows = NULL;
+  guint runs = 1;
+
+  g_return_if_fail (NSC_IS_RESULTS_GRID (self));
+  g_return_if_fail (result != NULL);
+
+  clear_grid (self);
+  add_header (self);
+  rows = nsc_result_info_rows (result);
+  {
+    JsonObject *conditions = json_object_get_object_member (json_node_get_object (result),
+                                                            "conditions");
+    if (conditions && json_object_has_member (conditions, "runs"))
+      runs = (guint) json_object_get_int_member (conditions, "runs");
+  }
+  for (guint i = 0; i < rows->len; i++)
+    {
+      NscResultRow *info = g_ptr_array_index (rows, i);
+      Row *row = add_row (self, info->label, info->description);
+
+      for (guint d = 0; d < 2; d++)
+        {
+          g_autofree char *text = NULL;
+          g_autofree char *tooltip = NULL;
+
+          if (!info->has[d])
+            continue;
+          if (info->bw_bps[d] <= 0)
+            {
+              set_cell (row, d, EMPTY_TEXT, NULL, _("Not measured"));
+              continue;
+            }
+          row->bw[d] = info->bw_bps[d];
+          row->iops[d] = info->iops[d];
+          row->lat[d] = info->lat_mean_ns[d];
+          row->valued[d] = row->final[d] = TRUE;
+          text = format_value (self, row, d);
+          tooltip = format_tooltip (row, d, runs);
+          set_cell (row, d, text, info->completed ? NULL : "partial", tooltip);
+        }
+    }
+}
+
+void
+nsc_results_grid_set_units (NscResultsGrid *self,
+                            NscUnits        units)
+{
+  g_return_if_fail (NSC_IS_RESULTS_GRID (self));
+
+  if (self->units == units)
+    return;
+  self->units = units;
+  for (guint d = 0; d < 2; d++)
+    if (self->unit_labels[d])
+      gtk_label_set_text (GTK_LABEL (self->unit_labels[d]), nsc_units_label (units));
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      Row *row = &g_array_index (self->rows, Row, i);
+
+      for (guint d = 0; d < 2; d++)
+        if (row->valued[d])
+          {
+            g_autofree char *text = format_value (self, row, d);
+            gtk_label_set_text (GTK_LABEL (row->value[d]), text);
+          }
+    }
 }
 
 void
@@ -135,48 +275,22 @@ nsc_results_grid_set_preset (NscResultsGrid  *self,
 
   clear_grid (self);
 
-  gtk_grid_attach (GTK_GRID (self->grid), make_column_header (_("Read")), 1, 0, 1, 1);
-  gtk_grid_attach (GTK_GRID (self->grid), make_column_header (_("Write")), 2, 0, 1, 1);
+  add_header (self);
 
   for (guint i = 0; i < preset->steps->len; i++)
     {
       const NscStep *step = &g_array_index (preset->steps, NscStep, i);
       g_autofree char *tooltip = NULL;
-      GtkWidget *name;
       char scratch[64];
       const char *label;
-      Row row = { 0 };
-      guint y;
 
       if (step->kind != NSC_STEP_JOB)
         continue;
       label = nsc_job_get_label (&step->job, scratch, sizeof scratch);
       if (find_row (self, label))
         continue;
-
-      g_strlcpy (row.label, label, sizeof row.label);
-      y = self->rows->len + 1;
-
-      name = gtk_label_new (label);
-      gtk_label_set_xalign (GTK_LABEL (name), 0);
-      gtk_widget_add_css_class (name, "test-name");
       tooltip = describe_job (&step->job);
-      gtk_widget_set_tooltip_text (name, tooltip);
-      gtk_grid_attach (GTK_GRID (self->grid), name, 0, y, 1, 1);
-
-      for (guint d = 0; d < 2; d++)
-        {
-          row.cell[d] = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-          gtk_widget_add_css_class (row.cell[d], "card");
-          gtk_widget_add_css_class (row.cell[d], "result-cell");
-          gtk_widget_set_hexpand (row.cell[d], TRUE);
-          row.value[d] = gtk_label_new (EMPTY_TEXT);
-          gtk_label_set_xalign (GTK_LABEL (row.value[d]), 1);
-          gtk_widget_add_css_class (row.value[d], "result-value");
-          gtk_box_append (GTK_BOX (row.cell[d]), row.value[d]);
-          gtk_grid_attach (GTK_GRID (self->grid), row.cell[d], 1 + d, y, 1, 1);
-        }
-      g_array_append_val (self->rows, row);
+      add_row (self, label, tooltip);
     }
 }
 
@@ -192,6 +306,8 @@ nsc_results_grid_step_started (NscResultsGrid *self,
     return;
   self->live_run = 0;
   self->live_bytes[0] = self->live_bytes[1] = 0;
+  self->live_ios[0] = self->live_ios[1] = 0;
+  self->live_lat_ns[0] = self->live_lat_ns[1] = 0;
   self->live_ns = 0;
   if (nsc_job_has_reads (&step->job))
     set_cell (row, NSC_DIR_READ, EMPTY_TEXT, "running", _("Measuring now"));
@@ -217,12 +333,19 @@ nsc_results_grid_add_sample (NscResultsGrid  *self,
     {
       self->live_run = run;
       self->live_bytes[0] = self->live_bytes[1] = 0;
+      self->live_ios[0] = self->live_ios[1] = 0;
+      self->live_lat_ns[0] = self->live_lat_ns[1] = 0;
       self->live_ns = 0;
     }
   /* A mixed job has both directions in one sample; a pure one has all of
    * nsc_sample_bps() in its own. */
   self->live_bytes[0] += sample->bytes[0];
   self->live_bytes[1] += sample->bytes[1];
+  for (guint d = 0; d < 2; d++)
+    {
+      self->live_ios[d] += sample->ios[d];
+      self->live_lat_ns[d] += sample->lat_sum_ns[d];
+    }
   self->live_ns += sample->duration_ns;
 
   for (guint d = 0; d < 2; d++)
@@ -233,7 +356,11 @@ nsc_results_grid_add_sample (NscResultsGrid  *self,
 
       if (!wanted)
         continue;
-      text = format_mib (self->live_bytes[d] * 1e9 / self->live_ns);
+      row->bw[d] = self->live_bytes[d] * 1e9 / self->live_ns;
+      row->iops[d] = self->live_ios[d] * 1e9 / self->live_ns;
+      row->lat[d] = self->live_ios[d] ? (double) self->live_lat_ns[d] / self->live_ios[d] : 0;
+      row->valued[d] = TRUE;
+      text = format_value (self, row, d);
       set_cell (row, d, text, "running", _("Measuring now: the average of this run so far"));
     }
 }
@@ -264,20 +391,18 @@ nsc_results_grid_step_finished (NscResultsGrid      *self,
         {
           set_cell (row, d, EMPTY_TEXT, result->error ? "failed" : NULL,
                     result->error ? result->error : _("Not measured"));
-          row->final[d] = FALSE;
+          row->final[d] = row->valued[d] = FALSE;
           continue;
         }
 
-      text = format_mib (head->dir[d].bw_bps);
+      row->bw[d] = head->dir[d].bw_bps;
+      row->iops[d] = head->dir[d].iops;
+      row->lat[d] = head->dir[d].latency ? nsc_histogram_mean (head->dir[d].latency) : 0;
+      row->valued[d] = TRUE;
+      text = format_value (self, row, d);
       if (result->completed)
         {
-          if (result->runs->len > 1)
-            tooltip = g_strdup_printf (_("%.1f MiB/s, %.0f IOPS: the median of %u runs"),
-                                       head->dir[d].bw_bps / 1048576.0, head->dir[d].iops,
-                                       result->runs->len);
-          else
-            tooltip = g_strdup_printf (_("%.1f MiB/s, %.0f IOPS"),
-                                       head->dir[d].bw_bps / 1048576.0, head->dir[d].iops);
+          tooltip = format_tooltip (row, d, result->runs->len);
           set_cell (row, d, text, NULL, tooltip);
         }
       else
@@ -297,7 +422,10 @@ nsc_results_grid_stop (NscResultsGrid *self)
 
       for (guint d = 0; d < 2; d++)
         if (!row->final[d] && gtk_widget_has_css_class (row->cell[d], "running"))
-          set_cell (row, d, EMPTY_TEXT, NULL, _("Not measured"));
+          {
+            set_cell (row, d, EMPTY_TEXT, NULL, _("Not measured"));
+            row->valued[d] = FALSE;
+          }
     }
 }
 

@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "nsc-engine.h"
+#include "nsc-result-info.h"
 
 G_BEGIN_DECLS
 
@@ -25,5 +26,11 @@ void       nsc_results_grid_step_finished (NscResultsGrid      *self,
                                            const NscStepResult *result);
 /* The run ended: a cell still running shows nothing, not a live value. */
 void       nsc_results_grid_stop          (NscResultsGrid      *self);
+/* A saved result (schema 1): its tests and headline values. */
+void       nsc_results_grid_show_result   (NscResultsGrid      *self,
+                                           JsonNode            *result);
+/* MiB/s (default), MB/s, IOPS or mean latency in µs. */
+void       nsc_results_grid_set_units     (NscResultsGrid      *self,
+                                           NscUnits             units);
 
 G_END_DECLS

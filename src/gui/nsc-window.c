@@ -7,10 +7,14 @@
 #include <unistd.h>
 
 #include "nsc-bench.h"
+#include "nsc-chart-panel.h"
 #include "nsc-device.h"
 #include "nsc-device-row.h"
 #include "nsc-device-safety.h"
 #include "nsc-engine.h"
+#include "nsc-history.h"
+#include "nsc-preferences.h"
+#include "nsc-result-info.h"
 #include "nsc-results-grid.h"
 #include "nsc-udisks.h"
 #include "nsc-window.h"
@@ -41,7 +45,16 @@ struct _NscWindow
   GtkWidget            *error_box;
   GtkLabel             *error_label;
   NscResultsGrid       *results_grid;
+  NscChartPanel        *chart_panel;
   GtkWidget            *warnings_box;
+
+  GSettings            *settings;       /* NULL when the schema is not installed */
+  NscPrefs              prefs;
+  GtkWindow            *history;        /* weak: the history window while open */
+  GtkWindow            *preferences;    /* weak */
+  char                 *shown_path;     /* the saved result on the results page */
+  guint                 chart_step;     /* the live chart's step and run */
+  guint                 chart_run;
 
   GPtrArray            *presets;        /* NscPreset, in the order of the drop-down */
   GtkStringList        *preset_names;
@@ -76,6 +89,8 @@ struct _NscWindow
   guint                 warnings_shown;
   gboolean              close_when_done;
 };
+
+
 
 G_DEFINE_FINAL_TYPE (NscWindow, nsc_window, ADW_TYPE_APPLICATION_WINDOW)
 
@@ -463,10 +478,29 @@ on_step_started (NscRunner *runner,
                  guint      step,
                  NscWindow *self)
 {
+  const NscStep *s = runner_step (runner, step);
+
   self->current_step = step;
   self->current_run = 0;
   self->measuring = FALSE;
-  nsc_results_grid_step_started (self->results_grid, runner_step (runner, step));
+  nsc_results_grid_step_started (self->results_grid, s);
+
+  /* The running step's chart: write-fill for the fills, speed over time else. */
+  if (s->kind == NSC_STEP_JOB)
+    {
+      char scratch[64];
+      const char *label = nsc_job_get_label (&s->job, scratch, sizeof scratch);
+      gboolean fill = g_str_equal (s->analysis, "write-fill");
+      /* TRANSLATORS: "Live · SEQ1M Q8T1 · speed over time" */
+      g_autofree char *title = g_strdup_printf (_("Live · %s · %s"), label,
+                                                fill ? _("speed against data written")
+                                                     : _("speed over time"));
+
+      nsc_chart_panel_show_live (self->chart_panel,
+                                 fill ? NSC_CHART_WRITE_FILL : NSC_CHART_TIME, title);
+      self->chart_step = step;
+      self->chart_run = 0;
+    }
 }
 
 static void
@@ -479,6 +513,18 @@ on_sample (NscRunner       *runner,
   self->current_run = run;
   self->measuring = TRUE;
   nsc_results_grid_add_sample (self->results_grid, runner_step (runner, step), run, sample);
+
+  /* A new run of the step starts its chart afresh: its clock starts at zero. */
+  if (step == self->chart_step && run != self->chart_run)
+    {
+      NscChart *chart = nsc_chart_view_get_chart (nsc_chart_panel_get_view (self->chart_panel));
+
+      if (chart != NULL)
+        nsc_chart_live_clear (chart);
+      self->chart_run = run;
+    }
+  if (step == self->chart_step)
+    nsc_chart_panel_append (self->chart_panel, sample);
 }
 
 static void
@@ -533,6 +579,167 @@ on_progress (NscRunner  *runner,
 
   gtk_label_set_text (self->status_label, text ? text : status);
   gtk_label_set_text (self->time_left_label, left);
+}
+
+/* ---- charts and saved results ---------------------------------------------------- */
+
+/* The charts of @result (every kind it has, in the chooser); hidden when it has none. */
+static void
+show_charts (NscWindow  *self,
+             JsonNode   *result,
+             const char *path)
+{
+  g_autoptr(GPtrArray) results = g_ptr_array_new ();
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_free (self->shown_path);
+  self->shown_path = g_strdup (path);
+  g_ptr_array_add (results, result);
+  g_ptr_array_add (paths, (gpointer) path);
+  if (!nsc_chart_panel_set_results (self->chart_panel, results, paths, &error))
+    {
+      g_debug ("No chart: %s", error->message);
+      gtk_widget_set_visible (GTK_WIDGET (self->chart_panel), FALSE);
+    }
+}
+
+static void
+show_json_warnings (NscWindow *self,
+                    JsonNode  *result)
+{
+  JsonObject *root = json_node_get_object (result);
+  JsonArray *warnings = json_object_has_member (root, "warnings")
+                        ? json_object_get_array_member (root, "warnings") : NULL;
+
+  for (guint i = 0; warnings && i < json_array_get_length (warnings); i++)
+    {
+      JsonObject *w = json_array_get_object_element (warnings, i);
+      const char *text = w && json_object_has_member (w, "message")
+                         ? json_object_get_string_member (w, "message") : NULL;
+      g_autofree char *message = sentence_case (text);
+      GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+      GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+      GtkWidget *label = gtk_label_new (message);
+
+      if (text == NULL)
+        continue;
+      gtk_widget_add_css_class (row, "warning-row");
+      gtk_widget_set_valign (icon, GTK_ALIGN_START);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+      gtk_widget_set_hexpand (label, TRUE);
+      gtk_box_append (GTK_BOX (row), icon);
+      gtk_box_append (GTK_BOX (row), label);
+      gtk_box_append (GTK_BOX (self->warnings_box), row);
+      gtk_widget_set_visible (self->warnings_box, TRUE);
+    }
+}
+
+/* A saved result on the results page: its grid, warnings and charts. */
+static void
+show_result (NscWindow  *self,
+             JsonNode   *result,
+             const char *path)
+{
+  g_autofree char *drive = nsc_result_info_drive_facts (result);
+  g_autoptr(GDateTime) started = nsc_result_info_started (result);
+  g_autofree char *date = started ? g_date_time_format (started, "%x %X") : NULL;
+  const char *preset = nsc_result_info_preset_title (result);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  clear_warnings (self);
+  gtk_widget_set_visible (self->error_box, FALSE);
+  gtk_widget_set_visible (self->progress_box, FALSE);
+  nsc_results_grid_show_result (self->results_grid, result);
+  gtk_widget_set_visible (GTK_WIDGET (self->results_grid), TRUE);
+  show_json_warnings (self, result);
+
+  /* TRANSLATORS: "Quick · Samsung 980 PRO · 1.00 TB · 30/11/26 06:18:12" */
+  g_string_append_printf (text, _("%s · %s · %s"), preset ? preset : _("Result"), drive,
+                          date ? date : "");
+  if (path != NULL)
+    {
+      g_autofree char *where = display_path (path);
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, _("Opened from %s"), where);
+    }
+  gtk_label_set_text (self->summary_label, text->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->summary_label), TRUE);
+
+  show_charts (self, result, path);
+  gtk_stack_set_visible_child_name (self->stack, "results");
+}
+
+/**
+ * nsc_window_open_result:
+ * Loads a saved result and shows it; a damaged file fails with a message that
+ * says which file and what is wrong, and nothing on screen changes but the error.
+ */
+gboolean
+nsc_window_open_result (NscWindow   *self,
+                        const char  *path,
+                        GError     **error)
+{
+  g_autoptr(JsonNode) result = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (NSC_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (nsc_window_get_running (self))
+    {
+      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_BUSY,
+                           _("A test is running; open results when it has finished"));
+      return FALSE;
+    }
+
+  result = nsc_result_file_load (path, &local_error);
+  if (result == NULL)
+    {
+      name = g_filename_display_basename (path);
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   _("Cannot open the result %s: %s"), name, local_error->message);
+      return FALSE;
+    }
+  show_result (self, result, path);
+  return TRUE;
+}
+
+gboolean
+nsc_window_export_chart (NscWindow   *self,
+                         const char  *path,
+                         const char  *kind,
+                         int          width,
+                         int          height,
+                         gboolean     dark,
+                         GError     **error)
+{
+  g_return_val_if_fail (NSC_IS_WINDOW (self), FALSE);
+
+  if (kind != NULL)
+    {
+      NscChartKind k;
+
+      if (!nsc_chart_kind_from_string (kind, &k))
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       _("There is no chart kind %s"), kind);
+          return FALSE;
+        }
+      if (!nsc_chart_panel_select_kind (self->chart_panel, k))
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND,
+                       _("This result has no %s chart"), kind);
+          return FALSE;
+        }
+    }
+  /* No file: only the choice of chart. */
+  if (path == NULL)
+    return TRUE;
+  return nsc_chart_panel_export (self->chart_panel, path, width, height, dark, error);
 }
 
 /* ---- finishing a run ------------------------------------------------------------ */
@@ -700,6 +907,27 @@ on_run_done (GObject      *source,
   else if (error != NULL && !cancelled)
     gtk_widget_set_visible (GTK_WIDGET (self->results_grid), FALSE);
 
+  /* The live chart gives way to every chart of the finished run, read back
+   * from the file as the history would (so what is shown is what was saved). */
+  {
+    g_autoptr(JsonNode) node = NULL;
+    g_autoptr(GError) load_error = NULL;
+
+    if (saved != NULL)
+      node = nsc_result_file_load (saved, &load_error);
+    if (node == NULL && count_measured_steps (r) > 0)
+      node = nsc_run_result_to_json (r);
+    if (load_error != NULL)
+      g_warning ("The result just saved does not read back: %s", load_error->message);
+    if (node != NULL)
+      show_charts (self, node, saved);
+    else
+      {
+        nsc_chart_panel_clear (self->chart_panel);
+        gtk_widget_set_visible (GTK_WIDGET (self->chart_panel), FALSE);
+      }
+  }
+
   if (error != NULL && !cancelled)
     {
       gtk_label_set_text (self->error_label, error->message);
@@ -759,9 +987,14 @@ start_runner (NscWindow       *self,
   opts.device_fd = device_fd >= 0 ? device_fd : 0;
   /* Consent names the device; the engine checks it is the very one opened. */
   opts.destroy_data = destroy ? self->target : NULL;
-  opts.file_size = self->file_size;
-  opts.runs = self->runs;
-  opts.time_ns = self->time_ns;
+  /* The command line's overrides first, then the preferences. */
+  opts.file_size = self->file_size ? self->file_size
+                                   : self->prefs.custom ? self->prefs.test_size : 0;
+  opts.runs = self->runs ? self->runs : self->prefs.custom ? self->prefs.runs : 0;
+  opts.time_ns = self->time_ns ? self->time_ns
+                               : self->prefs.custom ? self->prefs.duration_seconds * G_GINT64_CONSTANT (1000000000) : 0;
+  opts.idle_ns = self->prefs.idle_seconds * G_GINT64_CONSTANT (1000000000);
+  opts.strict = self->prefs.strict;
   opts.backend = NSC_BACKEND_AUTO;
 
   /* The app never runs as root: sysfs facts and the hwmon sensor, no NVMe admin
@@ -789,6 +1022,10 @@ start_runner (NscWindow       *self,
 
   nsc_results_grid_set_preset (self->results_grid, preset);
   gtk_widget_set_visible (GTK_WIDGET (self->results_grid), TRUE);
+  nsc_chart_panel_clear (self->chart_panel);
+  gtk_widget_set_visible (GTK_WIDGET (self->chart_panel), FALSE);
+  g_clear_pointer (&self->shown_path, g_free);
+  self->chart_step = G_MAXUINT;
   clear_warnings (self);
   gtk_widget_set_visible (self->error_box, FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->summary_label), FALSE);
@@ -827,6 +1064,7 @@ fail_before_run (NscWindow  *self,
   else
     {
       gtk_widget_set_visible (GTK_WIDGET (self->results_grid), FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->chart_panel), FALSE);
       gtk_widget_set_visible (GTK_WIDGET (self->summary_label), FALSE);
       clear_warnings (self);
       gtk_label_set_text (self->error_label, message);
@@ -881,6 +1119,7 @@ open_device (NscWindow *self)
   self->cancellable = g_cancellable_new ();
   set_running (self, TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->results_grid), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->chart_panel), FALSE);
   gtk_widget_set_visible (self->error_box, FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->summary_label), FALSE);
   clear_warnings (self);
@@ -1228,11 +1467,140 @@ open_results_action (GSimpleAction *action,
     gtk_show_uri (GTK_WINDOW (user_data), uri, GDK_CURRENT_TIME);
 }
 
+static void
+on_history_open_result (NscHistoryWindow *history,
+                        const char       *path,
+                        NscWindow        *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!nsc_window_open_result (self, path, &error))
+    {
+      add_toast (self, error->message, NULL, NULL);
+      return;
+    }
+  gtk_window_close (GTK_WINDOW (history));
+}
+
+/**
+ * nsc_window_show_history:
+ * Opens (or raises) the list of saved results.
+ */
+GtkWindow *
+nsc_window_show_history (NscWindow *self)
+{
+  NscHistoryWindow *history;
+
+  g_return_val_if_fail (NSC_IS_WINDOW (self), NULL);
+
+  if (self->history != NULL)
+    {
+      nsc_history_window_set_units (NSC_HISTORY_WINDOW (self->history), self->prefs.units);
+      nsc_history_window_reload (NSC_HISTORY_WINDOW (self->history));
+      gtk_window_present (self->history);
+      return self->history;
+    }
+  history = nsc_history_window_new (GTK_WINDOW (self));
+  nsc_history_window_set_units (history, self->prefs.units);
+  nsc_history_window_reload (history);
+  g_signal_connect_object (history, "open-result", G_CALLBACK (on_history_open_result), self, 0);
+  self->history = GTK_WINDOW (history);
+  g_object_add_weak_pointer (G_OBJECT (history), (gpointer *) &self->history);
+  gtk_window_present (GTK_WINDOW (history));
+  return self->history;
+}
+
+static void
+history_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  nsc_window_show_history (NSC_WINDOW (user_data));
+}
+
+static void
+apply_prefs (NscWindow *self)
+{
+  nsc_results_grid_set_units (self->results_grid, self->prefs.units);
+  nsc_chart_panel_set_units (self->chart_panel, self->prefs.units);
+  update_info (self);
+}
+
+static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  NscWindow *self = NSC_WINDOW (user_data);
+
+  if (self->preferences != NULL)
+    {
+      gtk_window_present (self->preferences);
+      return;
+    }
+  self->preferences = nsc_preferences_window_new (GTK_WINDOW (self), &self->prefs, self->settings,
+                                                  (NscPrefsChanged) apply_prefs, self);
+  g_object_add_weak_pointer (G_OBJECT (self->preferences), (gpointer *) &self->preferences);
+  gtk_window_present (self->preferences);
+}
+
+static void
+on_open_file_response (GtkNativeDialog *native,
+                       int              response,
+                       NscWindow       *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (path != NULL && !nsc_window_open_result (self, path, &error))
+        add_toast (self, error->message, NULL, NULL);
+    }
+  gtk_native_dialog_destroy (native);
+  g_object_unref (native);
+}
+
+static void
+open_file_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  NscWindow *self = NSC_WINDOW (user_data);
+  g_autofree char *dir = results_dir ();
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  GtkFileChooserNative *chooser;
+
+  chooser = gtk_file_chooser_native_new (_("Open a Result"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_filter_set_name (filter, _("Nandscope results"));
+  gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  if (g_file_test (dir, G_FILE_TEST_IS_DIR))
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_open_file_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+on_chart_message (NscChartPanel *panel,
+                  const char    *text,
+                  NscWindow     *self)
+{
+  add_toast (self, text, NULL, NULL);
+}
+
 static const GActionEntry win_actions[] = {
   { "run", run_action },
   { "cancel", cancel_action },
   { "choose-target", choose_target_action },
   { "open-results", open_results_action },
+  { "history", history_action },
+  { "preferences", preferences_action },
+  { "open-file", open_file_action },
 };
 
 /* ---- target picker ------------------------------------------------------------- */
@@ -1506,6 +1874,11 @@ nsc_window_dispose (GObject *object)
       g_clear_object (&self->runner);
     }
   g_clear_object (&self->cancellable);
+  if (self->history != NULL)
+    gtk_window_destroy (self->history);
+  if (self->preferences != NULL)
+    gtk_window_destroy (self->preferences);
+  g_clear_object (&self->settings);
   if (self->confirm_dialog != NULL)
     {
       gtk_window_destroy (GTK_WINDOW (self->confirm_dialog));
@@ -1533,6 +1906,7 @@ nsc_window_finalize (GObject *object)
   g_clear_object (&self->preset_names);
   g_clear_pointer (&self->target, g_free);
   g_clear_pointer (&self->other_folder, g_free);
+  g_clear_pointer (&self->shown_path, g_free);
   g_clear_pointer (&self->target_device, nsc_device_info_free);
   /* In finalize, not dispose: a run in progress holds a reference to the window and
    * reads the temperature through the device's node until it ends. */
@@ -1557,6 +1931,7 @@ nsc_window_class_init (NscWindowClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_BOOLEAN, G_TYPE_STRING);
 
   g_type_ensure (NSC_TYPE_RESULTS_GRID);
+  g_type_ensure (NSC_TYPE_CHART_PANEL);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/nandscope/Nandscope/nsc-window.ui");
@@ -1581,6 +1956,7 @@ nsc_window_class_init (NscWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NscWindow, error_box);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, results_grid);
+  gtk_widget_class_bind_template_child (widget_class, NscWindow, chart_panel);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, warnings_box);
 }
 
@@ -1595,6 +1971,12 @@ nsc_window_init (NscWindow *self)
   self->current_step = G_MAXUINT;
 
   self->fake_devices = fake_sysfs_root () != NULL;
+  self->chart_step = G_MAXUINT;
+  self->settings = nsc_prefs_settings_new ();
+  nsc_prefs_load (&self->prefs, self->settings);
+  nsc_results_grid_set_units (self->results_grid, self->prefs.units);
+  nsc_chart_panel_set_units (self->chart_panel, self->prefs.units);
+  g_signal_connect (self->chart_panel, "message", G_CALLBACK (on_chart_message), self);
 
   load_presets (self);
   refilter_presets (self);

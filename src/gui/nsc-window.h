@@ -28,5 +28,20 @@ void       nsc_window_set_overrides (NscWindow      *self,
 void       nsc_window_run           (NscWindow      *self);
 void       nsc_window_cancel        (NscWindow      *self);
 gboolean   nsc_window_get_running   (NscWindow      *self);
+/* Shows a saved result; fails with a clear message for a damaged file. */
+gboolean   nsc_window_open_result   (NscWindow      *self,
+                                     const char     *path,
+                                     GError        **error);
+/* The shown chart (@kind: "write-fill", "time"…, or NULL for the one shown) as
+ * PNG or SVG, with its caption: the code behind the export menu. @path NULL:
+ * only show that kind. */
+gboolean   nsc_window_export_chart  (NscWindow      *self,
+                                     const char     *path,
+                                     const char     *kind,
+                                     int             width,
+                                     int             height,
+                                     gboolean        dark,
+                                     GError        **error);
+GtkWindow *nsc_window_show_history  (NscWindow      *self);
 
 G_END_DECLS

@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "nsc-engine.h"
+#include "nsc-result-info.h"
+
+static JsonObject *
+get_object (JsonObject *o,
+            const char *name)
+{
+  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
+  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
+static const char *
+get_string (JsonObject *o,
+            const char *name)
+{
+  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (n);
+}
+
+static double
+get_number (JsonObject *o,
+            const char *name,
+            double      fallback)
+{
+  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+    return fallback;
+  switch (json_node_get_value_type (n))
+    {
+    case G_TYPE_INT64:
+      return (double) json_node_get_int (n);
+    case G_TYPE_DOUBLE:
+      return json_node_get_double (n);
+    case G_TYPE_BOOLEAN:
+      return json_node_get_boolean (n);
+    default:
+      return fallback;
+    }
+}
+
+static gboolean
+get_bool (JsonObject *o,
+          const char *name)
+{
+  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
+  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_BOOLEAN
+         && json_node_get_boolean (n);
+}
+
+static JsonObject *
+root_object (JsonNode *result)
+{
+  return result && JSON_NODE_HOLDS_OBJECT (result) ? json_node_get_object (result) : NULL;
+}
+
+NscUnits
+nsc_units_from_string (const char *name)
+{
+  if (g_strcmp0 (name, "mb") == 0)
+    return NSC_UNITS_MB;
+  if (g_strcmp0 (name, "iops") == 0)
+    return NSC_UNITS_IOPS;
+  if (g_strcmp0 (name, "us") == 0)
+    return NSC_UNITS_US;
+  return NSC_UNITS_MIB;
+}
+
+const char *
+nsc_units_to_string (NscUnits units)
+{
+  static const char *names[] = { "mib", "mb", "iops", "us" };
+  return names[units <= NSC_UNITS_US ? units : 0];
+}
+
+const char *
+nsc_units_label (NscUnits units)
+{
+  switch (units)
+    {
+    case NSC_UNITS_MB:
+      return _("MB/s");
+    case NSC_UNITS_IOPS:
+      return _("IOPS");
+    case NSC_UNITS_US:
+      /* TRANSLATORS: microseconds */
+      return _("µs");
+    case NSC_UNITS_MIB:
+    default:
+      return _("MiB/s");
+    }
+}
+
+static char *
+format_sig (double v)
+{
+  if (v >= 100)
+    return g_strdup_printf ("%.0f", v);
+  if (v >= 10)
+    return g_strdup_printf ("%.1f", v);
+  return g_strdup_printf ("%.2f", v);
+}
+
+char *
+nsc_units_format (NscUnits units,
+                  double   bw_bps,
+                  double   iops,
+                  double   lat_mean_ns)
+{
+  switch (units)
+    {
+    case NSC_UNITS_MB:
+      return format_sig (bw_bps / 1e6);
+    case NSC_UNITS_IOPS:
+      return g_strdup_printf ("%.0f", iops);
+    case NSC_UNITS_US:
+      return format_sig (lat_mean_ns / 1e3);
+    case NSC_UNITS_MIB:
+    default:
+      return format_sig (bw_bps / 1048576.0);
+    }
+}
+
+void
+nsc_result_row_free (NscResultRow *row)
+{
+  if (row == NULL)
+    return;
+  g_free (row->label);
+  g_free (row->description);
+  g_free (row);
+}
+
+static char *
+describe_job (JsonObject *job)
+{
+  g_autofree char *bs = nsc_format_size ((guint64) get_number (job, "block_size", 0));
+  const char *pattern = g_strcmp0 (get_string (job, "pattern"), "random") == 0
+                        ? _("Random") : _("Sequential");
+  guint workers = (guint) get_number (job, "workers", 1);
+
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%s, %s blocks, queue depth %u, %u thread",
+                                       "%s, %s blocks, queue depth %u, %u threads",
+                                       workers),
+                          pattern, bs, (guint) get_number (job, "queue_depth", 1), workers);
+}
+
+GPtrArray *
+nsc_result_info_rows (JsonNode *result)
+{
+  static const char *dirs[] = { "read", "write" };
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) nsc_result_row_free);
+  JsonObject *root = root_object (result);
+  JsonNode *steps_node = root ? json_object_get_member (root, "steps") : NULL;
+  JsonArray *steps = steps_node && JSON_NODE_HOLDS_ARRAY (steps_node)
+                     ? json_node_get_array (steps_node) : NULL;
+
+  for (guint i = 0; steps && i < json_array_get_length (steps); i++)
+    {
+      JsonNode *sn = json_array_get_element (steps, i);
+      JsonObject *step = JSON_NODE_HOLDS_OBJECT (sn) ? json_node_get_object (sn) : NULL;
+      JsonObject *job = get_object (step, "job");
+      const char *label = get_string (step, "label");
+      const char *kind = get_string (step, "kind");
+      NscResultRow *row = NULL;
+      double read_percent;
+
+      if (job == NULL || label == NULL || (kind && g_strcmp0 (kind, "job") != 0))
+        continue;
+      for (guint r = 0; r < rows->len && row == NULL; r++)
+        if (g_str_equal (((NscResultRow *) g_ptr_array_index (rows, r))->label, label))
+          row = g_ptr_array_index (rows, r);
+      if (row == NULL)
+        {
+          row = g_new0 (NscResultRow, 1);
+          row->label = g_strdup (label);
+          row->description = describe_job (job);
+          row->completed = TRUE;
+          g_ptr_array_add (rows, row);
+        }
+      read_percent = get_number (job, "read_percent", 100);
+      row->completed = row->completed && get_bool (step, "completed");
+      for (guint d = 0; d < 2; d++)
+        {
+          JsonObject *dir = get_object (step, dirs[d]);
+          gboolean wanted = d == 0 ? read_percent > 0 : read_percent < 100;
+
+          if (!wanted || row->has[d])
+            continue;
+          row->has[d] = TRUE;
+          if (get_number (dir, "ios", 0) > 0)
+            {
+              row->bw_bps[d] = get_number (dir, "bw_bps", 0);
+              row->iops[d] = get_number (dir, "iops", 0);
+              row->lat_mean_ns[d] = get_number (get_object (dir, "lat_ns"), "mean", 0);
+            }
+        }
+    }
+  return rows;
+}
+
+char *
+nsc_result_info_drive (JsonNode *result)
+{
+  JsonObject *root = root_object (result);
+  JsonObject *dev = get_object (root, "device");
+  const char *model = get_string (dev, "model");
+  const char *vendor = get_string (dev, "vendor");
+
+  if (model != NULL && *model != '\0')
+    return vendor && *vendor && !g_str_has_prefix (model, vendor)
+           ? g_strdup_printf ("%s %s", vendor, model) : g_strdup (model);
+  if (get_string (dev, "name"))
+    /* TRANSLATORS: a drive without a model name, e.g. "Drive vda" */
+    return g_strdup_printf (_("Drive %s"), get_string (dev, "name"));
+  if (get_string (get_object (root, "target"), "description"))
+    return g_strdup (get_string (get_object (root, "target"), "description"));
+  return g_strdup (_("Unknown drive"));
+}
+
+char *
+nsc_result_info_drive_facts (JsonNode *result)
+{
+  JsonObject *root = root_object (result);
+  JsonObject *dev = get_object (root, "device");
+  JsonObject *link = get_object (dev, "link");
+  double capacity = get_number (dev, "capacity", 0);
+  const char *fw = get_string (dev, "firmware");
+  const char *transport = get_string (dev, "transport");
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+
+  g_ptr_array_add (parts, nsc_result_info_drive (result));
+  if (capacity > 0)
+    g_ptr_array_add (parts, capacity >= 1e12 ? g_strdup_printf ("%.2f TB", capacity / 1e12)
+                                             : g_strdup_printf ("%.0f GB", capacity / 1e9));
+  if (fw)
+    /* TRANSLATORS: firmware version */
+    g_ptr_array_add (parts, g_strdup_printf (_("FW %s"), fw));
+  if (link && get_number (link, "generation", 0) > 0)
+    g_ptr_array_add (parts, g_strdup_printf ("%s PCIe %.0f.0 x%.0f", transport ? transport : "",
+                                             get_number (link, "generation", 0),
+                                             get_number (link, "width", 0)));
+  else if (transport)
+    g_ptr_array_add (parts, g_strdup (transport));
+  g_ptr_array_add (parts, NULL);
+  return g_strjoinv (" · ", (char **) parts->pdata);
+}
+
+const char *
+nsc_result_info_preset_title (JsonNode *result)
+{
+  JsonObject *preset = get_object (root_object (result), "preset");
+  const char *title = get_string (preset, "title");
+
+  return title ? title : get_string (preset, "name");
+}
+
+GDateTime *
+nsc_result_info_started (JsonNode *result)
+{
+  const char *started = get_string (root_object (result), "started");
+  g_autoptr(GDateTime) utc = started ? g_date_time_new_from_iso8601 (started, NULL) : NULL;
+
+  return utc ? g_date_time_to_local (utc) : NULL;
+}
+
+char *
+nsc_result_info_headline (JsonNode *result,
+                          NscUnits  units)
+{
+  g_autoptr(GPtrArray) rows = nsc_result_info_rows (result);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  /* The first two tests: for Quick, sequential and random 4K. */
+  for (guint i = 0; i < rows->len && i < 2; i++)
+    {
+      NscResultRow *row = g_ptr_array_index (rows, i);
+      g_autofree char *r = nsc_units_format (units, row->bw_bps[0], row->iops[0], row->lat_mean_ns[0]);
+      g_autofree char *w = nsc_units_format (units, row->bw_bps[1], row->iops[1], row->lat_mean_ns[1]);
+
+      if (text->len)
+        g_string_append (text, "   ");
+      if (row->has[0] && row->has[1])
+        /* TRANSLATORS: "SEQ1M Q8T1 R 3512 / W 2987" */
+        g_string_append_printf (text, _("%s R %s / W %s"), row->label, r, w);
+      else if (row->has[0])
+        g_string_append_printf (text, _("%s R %s"), row->label, r);
+      else if (row->has[1])
+        g_string_append_printf (text, _("%s W %s"), row->label, w);
+    }
+  if (text->len == 0)
+    return NULL;
+  g_string_append_printf (text, " %s", nsc_units_label (units));
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+append_direction (GString   *text,
+                  GPtrArray *rows,
+                  guint      d,
+                  NscUnits   units)
+{
+  double scale = units == NSC_UNITS_MB ? 1e6 : 1048576.0;
+  const char *unit = units == NSC_UNITS_MB ? "MB/s" : "MiB/s";
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      NscResultRow *row = g_ptr_array_index (rows, i);
+
+      if (!row->has[d])
+        continue;
+      g_string_append_printf (text, "  %-20s %10.3f %s [%10.1f IOPS] <%10.2f us>\n",
+                              row->label, row->bw_bps[d] / scale, unit, row->iops[d],
+                              row->lat_mean_ns[d] / 1e3);
+    }
+}
+
+char *
+nsc_result_info_to_text (JsonNode *result,
+                         NscUnits  units)
+{
+  JsonObject *root = root_object (result);
+  JsonObject *app = get_object (root, "app");
+  JsonObject *target = get_object (root, "target");
+  JsonObject *conditions = get_object (root, "conditions");
+  g_autoptr(GPtrArray) rows = nsc_result_info_rows (result);
+  g_autoptr(GDateTime) started = nsc_result_info_started (result);
+  g_autofree char *facts = nsc_result_info_drive_facts (result);
+  g_autofree char *date = started ? g_date_time_format (started, "%Y/%m/%d %H:%M:%S") : NULL;
+  g_autofree char *size = nsc_format_size ((guint64) get_number (target, "size", 0));
+  const char *line = "------------------------------------------------------------------------------\n";
+  GString *text = g_string_new (NULL);
+
+  if (units != NSC_UNITS_MB)
+    units = NSC_UNITS_MIB;
+
+  g_string_append (text, line);
+  g_string_append_printf (text, "%s %s\n",
+                          get_string (app, "name") ? get_string (app, "name") : "Nandscope",
+                          get_string (app, "version") ? get_string (app, "version") : PACKAGE_VERSION);
+  g_string_append (text, line);
+  if (units == NSC_UNITS_MB)
+    g_string_append (text, "* MB/s = 1,000,000 bytes/s\n");
+  else
+    g_string_append (text, "* MiB/s = 1,048,576 bytes/s\n");
+  g_string_append (text, "\n[Read]\n");
+  append_direction (text, rows, 0, units);
+  g_string_append (text, "\n[Write]\n");
+  append_direction (text, rows, 1, units);
+  g_string_append (text, "\n");
+  g_string_append_printf (text, "Profile: %s\n", nsc_result_info_preset_title (result)
+                                                  ? nsc_result_info_preset_title (result) : "-");
+  g_string_append_printf (text, "   Test: %s (x%.0f)%s%s\n", size,
+                          get_number (conditions, "runs", 1),
+                          get_string (target, "filesystem") ? ", file on " : "",
+                          get_string (target, "filesystem") ? get_string (target, "filesystem") : "");
+  g_string_append_printf (text, "  Drive: %s\n", facts);
+  if (date)
+    g_string_append_printf (text, "   Date: %s\n", date);
+  if (get_bool (root, "cancelled"))
+    g_string_append (text, "   Note: cancelled, partial result\n");
+  return g_string_free (text, FALSE);
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* What the app shows of a saved result (schema 1, validated by
+ * nsc_result_file_load): names, dates, headline numbers, the text block. */
+
+typedef enum
+{
+  NSC_UNITS_MIB,   /* MiB/s (default) */
+  NSC_UNITS_MB,    /* MB/s, as CrystalDiskMark */
+  NSC_UNITS_IOPS,
+  NSC_UNITS_US,    /* mean latency, µs */
+} NscUnits;
+
+NscUnits     nsc_units_from_string          (const char *name);
+const char  *nsc_units_to_string            (NscUnits    units);
+/* "MiB/s", "MB/s", "IOPS", "µs" */
+const char  *nsc_units_label                (NscUnits    units);
+/* The number as the grid shows it: three significant figures at least. */
+char        *nsc_units_format               (NscUnits    units,
+                                             double      bw_bps,
+                                             double      iops,
+                                             double      lat_mean_ns);
+
+typedef struct
+{
+  char     *label;        /* "SEQ1M Q8T1" */
+  char     *description;  /* "Sequential, 1 MiB blocks, queue depth 8, 1 thread" */
+  gboolean  has[2];       /* NSC_DIR_READ, NSC_DIR_WRITE */
+  double    bw_bps[2];
+  double    iops[2];
+  double    lat_mean_ns[2];
+  gboolean  completed;
+} NscResultRow;
+
+/* One row per test label, in order, read and write of the same label merged. */
+GPtrArray   *nsc_result_info_rows           (JsonNode   *result);
+void         nsc_result_row_free            (NscResultRow *row);
+
+/* "Samsung 980 PRO", else the device name (vda), else the target. */
+char        *nsc_result_info_drive          (JsonNode   *result);
+/* "Samsung 980 PRO · 1.00 TB · FW 5B2QGXA7 · NVMe PCIe 4.0 x4" */
+char        *nsc_result_info_drive_facts    (JsonNode   *result);
+const char  *nsc_result_info_preset_title   (JsonNode   *result);
+/* Local time of the start; NULL when missing. */
+GDateTime   *nsc_result_info_started        (JsonNode   *result);
+/* "SEQ1M Q8T1 3512 / 2987 MiB/s" or NULL. */
+char        *nsc_result_info_headline       (JsonNode   *result,
+                                             NscUnits    units);
+/* The CrystalDiskMark-style text block: tests, read and write, drive, date, app. */
+char        *nsc_result_info_to_text        (JsonNode   *result,
+                                             NscUnits    units);
+
+G_END_DECLS
