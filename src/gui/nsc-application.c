@@ -253,7 +253,21 @@ open_results (NscApplication *self,
           return FALSE;
         }
       g_free (path);
-      path = g_strdup (((NscHistoryEntry *) g_ptr_array_index (entries, 0))->path);
+      path = NULL;
+      /* The newest that reads: a damaged file is listed, never opened. */
+      for (guint i = 0; i < entries->len && path == NULL; i++)
+        {
+          NscHistoryEntry *e = g_ptr_array_index (entries, i);
+          if (e->result != NULL)
+            path = g_strdup (e->path);
+          else
+            g_printerr ("nandscope: %s: %s\n", e->path, e->error);
+        }
+      if (path == NULL)
+        {
+          g_printerr ("nandscope: %s\n", _("No saved result can be read"));
+          return FALSE;
+        }
     }
   if (path != NULL)
     {

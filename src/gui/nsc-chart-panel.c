@@ -97,20 +97,58 @@ update_actions (NscChartPanel *self)
   gtk_widget_set_visible (self->export_button, have_results);
 }
 
+/* "Samsung 980 PRO · 30 Nov 06:18", with the seconds when two would read alike. */
+static GPtrArray *
+make_legends (NscChartPanel *self)
+{
+  GPtrArray *legends = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      gboolean unique = TRUE;
+
+      g_ptr_array_set_size (legends, 0);
+      for (guint i = 0; i < self->results->len; i++)
+        {
+          JsonNode *result = g_ptr_array_index (self->results, i);
+          g_autofree char *drive = nsc_result_info_drive (result);
+          g_autoptr(GDateTime) started = nsc_result_info_started (result);
+          g_autofree char *date = started ? g_date_time_format (started, pass ? "%Y-%m-%d %H:%M:%S"
+                                                                              : "%Y-%m-%d %H:%M")
+                                          : g_strdup ("");
+          char *legend = g_strdup_printf ("%s · %s", drive, date);
+
+          for (guint j = 0; j < legends->len; j++)
+            unique &= g_strcmp0 (g_ptr_array_index (legends, j), legend) != 0;
+          g_ptr_array_add (legends, legend);
+        }
+      if (unique)
+        break;
+    }
+  return legends;
+}
+
 static NscChart *
 build_chart (NscChartPanel  *self,
              NscChartKind    kind,
              GError        **error)
 {
   g_autoptr(NscChart) chart = NULL;
+  g_autoptr(GPtrArray) legends = NULL;
 
   g_assert (self->results->len > 0);
   chart = nsc_chart_new_for_result (g_ptr_array_index (self->results, 0), kind,
                                     NSC_CHART_STEP_AUTO, error);
   if (chart == NULL)
     return NULL;
+  if (self->results->len == 1)
+    return g_steal_pointer (&chart);
+
+  legends = make_legends (self);
+  nsc_chart_set_legend (chart, 0, g_ptr_array_index (legends, 0));
   for (guint i = 1; i < self->results->len; i++)
-    if (!nsc_chart_add_result (chart, g_ptr_array_index (self->results, i), NULL, error))
+    if (!nsc_chart_add_result (chart, g_ptr_array_index (self->results, i),
+                               g_ptr_array_index (legends, i), error))
       return NULL;
   return g_steal_pointer (&chart);
 }

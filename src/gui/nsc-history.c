@@ -72,7 +72,11 @@ nsc_history_scan (const char *dir)
         {
           GStatBuf st;
 
-          entry->error = g_strdup (error->message);
+          g_autofree char *prefix = g_strconcat (entry->path, ": ", NULL);
+
+          /* The row names the file already. */
+          entry->error = g_strdup (g_str_has_prefix (error->message, prefix)
+                                   ? error->message + strlen (prefix) : error->message);
           if (g_stat (entry->path, &st) == 0)
             entry->started = g_date_time_new_from_unix_local (st.st_mtime);
         }
@@ -258,7 +262,7 @@ nsc_history_window_reload (NscHistoryWindow *self)
             continue;
           if (!described)
             {
-              g_autofree char *facts = nsc_result_info_drive_facts (e->result);
+              g_autofree char *facts = nsc_result_info_drive_details (e->result);
               adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group), facts);
               described = TRUE;
             }

@@ -228,6 +228,15 @@ nsc_result_info_drive (JsonNode *result)
 char *
 nsc_result_info_drive_facts (JsonNode *result)
 {
+  g_autofree char *name = nsc_result_info_drive (result);
+  g_autofree char *details = nsc_result_info_drive_details (result);
+
+  return *details ? g_strdup_printf ("%s · %s", name, details) : g_steal_pointer (&name);
+}
+
+char *
+nsc_result_info_drive_details (JsonNode *result)
+{
   JsonObject *root = root_object (result);
   JsonObject *dev = get_object (root, "device");
   JsonObject *link = get_object (dev, "link");
@@ -236,7 +245,6 @@ nsc_result_info_drive_facts (JsonNode *result)
   const char *transport = get_string (dev, "transport");
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
 
-  g_ptr_array_add (parts, nsc_result_info_drive (result));
   if (capacity > 0)
     g_ptr_array_add (parts, capacity >= 1e12 ? g_strdup_printf ("%.2f TB", capacity / 1e12)
                                              : g_strdup_printf ("%.0f GB", capacity / 1e9));

@@ -45,6 +45,8 @@ void         nsc_result_row_free            (NscResultRow *row);
 char        *nsc_result_info_drive          (JsonNode   *result);
 /* "Samsung 980 PRO · 1.00 TB · FW 5B2QGXA7 · NVMe PCIe 4.0 x4" */
 char        *nsc_result_info_drive_facts    (JsonNode   *result);
+/* The same without the name: "1.00 TB · FW 5B2QGXA7 · NVMe PCIe 4.0 x4" (or ""). */
+char        *nsc_result_info_drive_details  (JsonNode   *result);
 const char  *nsc_result_info_preset_title   (JsonNode   *result);
 /* Local time of the start; NULL when missing. */
 GDateTime   *nsc_result_info_started        (JsonNode   *result);

@@ -699,9 +699,15 @@ nsc_window_open_result (NscWindow   *self,
   result = nsc_result_file_load (path, &local_error);
   if (result == NULL)
     {
+      g_autofree char *prefix = g_strconcat (path, ": ", NULL);
+      const char *why = local_error->message;
+
+      /* The file is named once, by its name. */
+      if (g_str_has_prefix (why, prefix))
+        why += strlen (prefix);
       name = g_filename_display_basename (path);
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("Cannot open the result %s: %s"), name, local_error->message);
+                   _("Cannot open the result %s: %s"), name, why);
       return FALSE;
     }
   show_result (self, result, path);

@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# After a scripted run from the desktop app (under Xvfb, as an ordinary user):
+#   - the run's chart is exported at the asked size and is not blank;
+#   - the saved result reopens from the history (--open-recent goes through the
+#     history's own list) and its charts export as PNG and SVG with the caption,
+#     even with a damaged file beside it in the history;
+#   - a damaged result gives a clear message and exit status 1, no crash.
+#   test-gui-history.sh path/to/nandscope
+# Exit 77 (meson: skipped) when Xvfb, dbus-run-session or python3 is missing.
+
+set -u
+
+exe=${1:?usage: test-gui-history.sh NANDSCOPE}
+
+for tool in Xvfb dbus-run-session python3; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "SKIP: $tool is not installed"
+    exit 77
+  fi
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsc-gui-history.XXXXXX")
+target=$tmp/target
+data=$tmp/data
+home=$tmp/home
+out=$tmp/out
+results=$data/nandscope/results
+mkdir -p "$target" "$data" "$home" "$out"
+xvfb_pid=
+
+as_user=()
+if [ "$(id -u)" -eq 0 ]; then
+  command -v runuser >/dev/null || { echo "SKIP: runuser is needed to test as a user"; exit 77; }
+  chmod 0755 "$tmp"
+  chown nobody "$target" "$data" "$home" "$out"
+  as_user=(runuser -u nobody --)
+fi
+
+cleanup () {
+  if [ -n "$xvfb_pid" ]; then
+    kill "$xvfb_pid" 2>/dev/null
+    wait "$xvfb_pid" 2>/dev/null
+  fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+log=
+fail () {
+  echo "FAIL: $*"
+  if [ -n "$log" ] && [ -s "$log" ]; then
+    echo "--- nandscope output"
+    grep -v -e '^dbus-daemon' -e 'dconf' -e 'portal' -e 'pw.conf' -e '^$' "$log" | head -40
+  fi
+  exit 1
+}
+
+display=
+for n in $(seq 80 89); do
+  if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then
+    display=$n
+    break
+  fi
+done
+[ -n "$display" ] || { echo "ERROR: no free X display in :80..:89"; exit 99; }
+
+Xvfb ":$display" -screen 0 1280x800x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
+xvfb_pid=$!
+for _ in $(seq 100); do
+  [ -e "/tmp/.X11-unix/X$display" ] && break
+  kill -0 "$xvfb_pid" 2>/dev/null || { cat "$tmp/xvfb.log"; echo "ERROR: Xvfb did not start"; exit 99; }
+  sleep 0.1
+done
+[ -e "/tmp/.X11-unix/X$display" ] || { echo "ERROR: Xvfb did not open :$display"; exit 99; }
+
+# app LOG ARGS…: runs the app, its output in LOG; sets $status.
+app () {
+  log=$1
+  shift
+  timeout 100 "${as_user[@]}" dbus-run-session -- env \
+    HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
+    GTK_A11Y=none ADW_DISABLE_PORTAL=1 GSETTINGS_BACKEND=memory G_DEBUG=fatal-criticals \
+    XDG_DATA_HOME="$data" "$exe" "$@" >"$log" 2>&1
+  status=$?
+  # Criticals abort (fatal-criticals); warnings of our own are bugs too. The
+  # portal's, in a bare session, are not ours.
+  if grep -E '\(nandscope:[0-9]+\): [A-Za-z-]+-(CRITICAL|WARNING)' "$log" | grep -v -i portal; then
+    fail "GTK or GLib complained"
+  fi
+}
+
+# PATH WIDTH HEIGHT: a PNG of that size with a drawing on it (not one flat colour).
+check_png () {
+  python3 - "$@" <<'PY'
+import struct, sys, zlib
+
+path, want_w, want_h = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+data = open(path, "rb").read()
+if data[:8] != b"\x89PNG\r\n\x1a\n":
+    sys.exit(f"{path}: not a PNG")
+pos, idat, w = 8, b"", 0
+while pos < len(data):
+    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + length]
+    if kind == b"IHDR":
+        w, h, depth, color = struct.unpack(">IIBB", body[:10])
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + length
+if (w, h) != (want_w, want_h):
+    sys.exit(f"{path}: {w}x{h}, asked for {want_w}x{want_h}")
+if depth != 8 or color not in (2, 6):
+    sys.exit(f"{path}: unexpected PNG format depth={depth} color={color}")
+bpp = 3 if color == 2 else 4
+raw = zlib.decompress(idat)
+stride = w * bpp
+prev = bytearray(stride)
+colours = {}
+for y in range(h):
+    f = raw[y * (stride + 1)]
+    line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - bpp] if i >= bpp else 0
+        b = prev[i]
+        c = prev[i - bpp] if i >= bpp else 0
+        if f == 1:
+            line[i] = (line[i] + a) & 255
+        elif f == 2:
+            line[i] = (line[i] + b) & 255
+        elif f == 3:
+            line[i] = (line[i] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    if y % 4 == 0:
+        for x in range(0, stride, bpp * 2):
+            px = bytes(line[x:x + 3])
+            colours[px] = colours.get(px, 0) + 1
+    prev = line
+total = sum(colours.values())
+background = max(colours.values())
+ink = 1 - background / total
+if len(colours) < 8 or ink < 0.01:
+    sys.exit(f"{path}: looks blank ({len(colours)} colours, {ink:.1%} not background)")
+print(f"  {path.rsplit('/', 1)[-1]}: {w}x{h}, {len(colours)} colours, {ink:.1%} drawn")
+PY
+}
+
+# 1. A scripted run, its chart exported through the export menu's code.
+app "$tmp/run.log" --target "$target" --preset quick --runs 1 --time 200ms --size 64m \
+    --run --quit-when-done --export-chart "$out/run.png" --export-size 800x450
+[ "$status" -eq 0 ] || fail "the run exited with status $status"
+check_png "$out/run.png" 800 450 || fail "the run's chart"
+saved=$(ls "$results"/*.json 2>/dev/null)
+[ "$(echo "$saved" | wc -l)" -eq 1 ] || fail "expected one saved result, found: $saved"
+echo "ok: run saved $(basename "$saved") and exported its chart"
+
+# 2. A damaged file in the history, newer than the result: listed, skipped, no crash.
+printf '{"schema": 1, "steps": [' >"$results/zz-damaged.json"
+chmod a+r "$results/zz-damaged.json"
+touch -d '+1 minute' "$results/zz-damaged.json"
+
+app "$tmp/reopen.log" --open-recent --export-chart "$out/reopen.png" --export-size 1280x720 \
+    --quit-when-done
+[ "$status" -eq 0 ] || fail "reopening from the history exited with status $status"
+check_png "$out/reopen.png" 1280 720 || fail "the reopened result's chart"
+grep -q "zz-damaged.json" "$tmp/reopen.log" || fail "the damaged file was not reported"
+echo "ok: the saved result reopens from the history beside a damaged file"
+
+app "$tmp/svg.log" --open "$saved" --chart latency --export-chart "$out/latency.svg" --dark \
+    --quit-when-done
+[ "$status" -eq 0 ] || fail "exporting the latency chart as SVG exited with status $status"
+grep -q "<svg" "$out/latency.svg" || fail "latency.svg is not an SVG"
+# The caption: drive, date, app and version.
+grep -q "Nandscope" "$out/latency.svg" || fail "latency.svg has no caption"
+echo "ok: latency chart as SVG with its caption"
+
+app "$tmp/nochart.log" --open "$saved" --chart write-fill --export-chart "$out/wf.png" --quit-when-done
+[ "$status" -eq 1 ] || fail "a chart the result lacks: status $status, expected 1"
+grep -q "has no write-fill chart" "$tmp/nochart.log" || fail "no clear message for a missing chart"
+echo "ok: a chart the result lacks is refused with a message"
+
+# 3. A damaged result opened directly: a clear message, exit status 1.
+app "$tmp/damaged.log" --open "$results/zz-damaged.json" --export-chart "$out/x.png" --quit-when-done
+[ "$status" -eq 1 ] || fail "a damaged result: status $status, expected 1"
+grep -q "nandscope: Cannot open the result zz-damaged.json: .*damaged" "$tmp/damaged.log" \
+  || fail "no clear message for a damaged result"
+[ ! -e "$out/x.png" ] || fail "a chart was written for a damaged result"
+echo "ok: $(grep -o 'Cannot open the result.*' "$tmp/damaged.log" | head -1)"
+
+printf '{"schema": 99}' >"$out/future.json"
+chmod a+r "$out/future.json"
+app "$tmp/future.log" --open "$out/future.json" --quit-when-done
+[ "$status" -eq 1 ] || fail "a result of another schema: status $status, expected 1"
+echo "ok: $(grep -o 'Cannot open the result.*' "$tmp/future.log" | head -1)"
+
+echo "PASS"
