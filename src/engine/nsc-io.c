@@ -474,7 +474,8 @@ uring_thread (gpointer data)
       gint64 t0, now;
 
       thread_observe_phase (t, &seen_phase);
-      if (seen_phase == PHASE_STOP && !stop_submit)
+      /* The stop time is set before the phase: either one means stop. */
+      if ((seen_phase == PHASE_STOP || stop_was_requested (run)) && !stop_submit)
         {
           stop_submit = TRUE;
           stop_seen_ns = nsc_now_ns ();
@@ -614,7 +615,7 @@ psync_thread (gpointer data)
       ssize_t r;
 
       thread_observe_phase (t, &seen_phase);
-      if (seen_phase == PHASE_STOP)
+      if (seen_phase == PHASE_STOP || stop_was_requested (run))
         break;
 
       ticket = __atomic_fetch_add (&w->next_ticket, 1, __ATOMIC_RELAXED);
@@ -674,7 +675,7 @@ null_thread (gpointer data)
       gint64 t0, now;
 
       thread_observe_phase (t, &seen_phase);
-      if (seen_phase == PHASE_STOP)
+      if (seen_phase == PHASE_STOP || stop_was_requested (run))
         break;
 
       t0 = nsc_now_ns ();

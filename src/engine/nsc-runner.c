@@ -1153,6 +1153,13 @@ runner_thread (gpointer data)
     }
 
 out:
+  /* Cancels reach us as GIO's error from GLib calls and as ours from the engine;
+   * callers see one. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_clear_error (&error);
+      g_set_error_literal (&error, NSC_ERROR, NSC_ERROR_CANCELLED, "Cancelled");
+    }
   /* Closing the targets deletes the test file and the filler. */
   g_clear_pointer (&target, nsc_target_free);
   g_clear_pointer (&filler, nsc_target_free);
