@@ -32,6 +32,7 @@ struct _NscApplication
   int       export_width;
   int       export_height;
   gboolean  export_dark;
+  gboolean  print_text;
   gboolean  show_history;
   char    **compare_paths;
 
@@ -65,6 +66,8 @@ static const GOptionEntry option_entries[] = {
   { "export-size", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Size of the exported chart, e.g. 1600x900"), N_("WxH") },
   { "dark", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Export the chart on a dark background"), NULL },
+  { "print-text", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Print the result shown as text, as Copy as Text puts it on the clipboard"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and quit"), NULL },
   { NULL }
 };
@@ -183,6 +186,8 @@ nsc_application_handle_local_options (GApplication *app,
     }
   if (g_variant_dict_contains (options, "dark"))
     self->export_dark = TRUE;
+  if (g_variant_dict_contains (options, "print-text"))
+    self->print_text = scripted = TRUE;
   if (self->export_path != NULL && self->open_path == NULL && !self->open_recent
       && !self->run_at_start)
     return usage_error (_("--export-chart needs --open, --open-recent or --run"));
@@ -284,6 +289,11 @@ open_results (NscApplication *self,
         }
       if (!export_chart (self, win))
         return FALSE;
+      if (self->print_text)
+        {
+          g_autofree char *text = nsc_window_get_text (win);
+          g_print ("%s", text);
+        }
     }
   if (self->show_history || self->compare_paths)
     {

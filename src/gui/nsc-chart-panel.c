@@ -17,6 +17,8 @@ struct _NscChartPanel
   GtkWidget     *box;
   GtkWidget     *title_label;
   GtkWidget     *kind_dropdown;
+  GtkWidget     *step_dropdown;
+  GArray        *steps;         /* guint step index offered, NSC_CHART_STEP_AUTO first */
   GtkWidget     *export_button;
   NscChartView  *view;
 
@@ -97,6 +99,74 @@ update_actions (NscChartPanel *self)
   gtk_widget_set_visible (self->export_button, have_results);
 }
 
+static guint
+selected_step (NscChartPanel *self)
+{
+  guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->step_dropdown));
+
+  if (!gtk_widget_get_visible (self->step_dropdown) || selected >= self->steps->len)
+    return NSC_CHART_STEP_AUTO;
+  return g_array_index (self->steps, guint, selected);
+}
+
+static gboolean
+kind_per_step (NscChartKind kind)
+{
+  return kind == NSC_CHART_WRITE_FILL || kind == NSC_CHART_TIME || kind == NSC_CHART_LATENCY;
+}
+
+/* The tests a per-step chart can show, for the second drop-down: every step the
+ * renderer accepts for @kind. */
+static void
+fill_steps (NscChartPanel *self,
+            NscChartKind   kind)
+{
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+  JsonNode *result = g_ptr_array_index (self->results, 0);
+  JsonObject *root = json_node_get_object (result);
+  JsonArray *steps = json_object_has_member (root, "steps")
+                     ? json_object_get_array_member (root, "steps") : NULL;
+  guint auto_step = NSC_CHART_STEP_AUTO;
+
+  g_array_set_size (self->steps, 0);
+  g_array_append_val (self->steps, auto_step);
+  gtk_string_list_append (names, _("Most telling test"));
+
+  for (guint i = 0; steps && kind_per_step (kind) && self->results->len == 1
+                    && i < json_array_get_length (steps); i++)
+    {
+      JsonObject *step = json_array_get_object_element (steps, i);
+      JsonObject *job = step && json_object_has_member (step, "job")
+                        ? json_object_get_object_member (step, "job") : NULL;
+      g_autoptr(NscChart) chart = NULL;
+      g_autofree char *name = NULL;
+      const char *label;
+      double read_percent;
+
+      if (job == NULL || !json_object_has_member (step, "label"))
+        continue;
+      chart = nsc_chart_new_for_result (result, kind, i, NULL);
+      if (chart == NULL)
+        continue;
+      label = json_object_get_string_member (step, "label");
+      read_percent = json_object_has_member (job, "read_percent")
+                     ? json_object_get_double_member (job, "read_percent") : 100;
+      /* TRANSLATORS: "SEQ1M Q8T1 · read" in the chart's test chooser */
+      name = g_strdup_printf (_("%s · %s"), label,
+                              read_percent >= 100 ? _("read")
+                                                  : read_percent <= 0 ? _("write") : _("mixed"));
+      g_array_append_val (self->steps, i);
+      gtk_string_list_append (names, name);
+    }
+
+  self->updating = TRUE;
+  gtk_drop_down_set_model (GTK_DROP_DOWN (self->step_dropdown), G_LIST_MODEL (names));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->step_dropdown), 0);
+  self->updating = FALSE;
+  /* "Most telling" and one test are the same chart: no choice to offer. */
+  gtk_widget_set_visible (self->step_dropdown, self->steps->len > 2);
+}
+
 /* "Samsung 980 PRO · 30 Nov 06:18", with the seconds when two would read alike. */
 static GPtrArray *
 make_legends (NscChartPanel *self)
@@ -138,7 +208,7 @@ build_chart (NscChartPanel  *self,
 
   g_assert (self->results->len > 0);
   chart = nsc_chart_new_for_result (g_ptr_array_index (self->results, 0), kind,
-                                    NSC_CHART_STEP_AUTO, error);
+                                    selected_step (self), error);
   if (chart == NULL)
     return NULL;
   if (self->results->len == 1)
@@ -151,6 +221,19 @@ build_chart (NscChartPanel  *self,
                                g_ptr_array_index (legends, i), error))
       return NULL;
   return g_steal_pointer (&chart);
+}
+
+static void show_selected (NscChartPanel *self);
+
+static void
+on_kind_selected (NscChartPanel *self)
+{
+  guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->kind_dropdown));
+
+  if (self->updating || self->live || selected >= self->kinds->len)
+    return;
+  fill_steps (self, g_array_index (self->kinds, NscChartKind, selected));
+  show_selected (self);
 }
 
 static void
@@ -166,8 +249,6 @@ show_selected (NscChartPanel *self)
   if (chart == NULL)
     message (self, error->message);
   nsc_chart_view_set_chart (self->view, chart);
-  if (chart != NULL && nsc_chart_get_title (chart) != NULL)
-    gtk_label_set_text (GTK_LABEL (self->title_label), nsc_chart_get_title (chart));
   update_actions (self);
 }
 
@@ -180,7 +261,8 @@ nsc_chart_panel_show_live (NscChartPanel *self,
 
   self->live = TRUE;
   gtk_widget_set_visible (self->kind_dropdown, FALSE);
-  gtk_label_set_text (GTK_LABEL (self->title_label), title);
+  gtk_widget_set_visible (self->step_dropdown, FALSE);
+  gtk_widget_set_visible (self->title_label, TRUE);
   nsc_chart_view_set_chart (self->view, nsc_chart_new_live (kind, title));
   update_actions (self);
   gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
@@ -202,9 +284,12 @@ nsc_chart_panel_clear (NscChartPanel *self)
   g_return_if_fail (NSC_IS_CHART_PANEL (self));
 
   self->live = FALSE;
+  gtk_widget_set_visible (self->title_label, FALSE);
   g_ptr_array_set_size (self->results, 0);
   g_ptr_array_set_size (self->paths, 0);
   g_array_set_size (self->kinds, 0);
+  g_array_set_size (self->steps, 0);
+  gtk_widget_set_visible (self->step_dropdown, FALSE);
   nsc_chart_view_set_chart (self->view, NULL);
   update_actions (self);
 }
@@ -275,7 +360,7 @@ nsc_chart_panel_set_results (NscChartPanel  *self,
   self->updating = FALSE;
   gtk_widget_set_visible (self->kind_dropdown, TRUE);
   gtk_widget_set_sensitive (self->kind_dropdown, self->kinds->len > 1);
-  show_selected (self);
+  on_kind_selected (self);
   gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
   return nsc_chart_view_get_chart (self->view) != NULL
          || (g_set_error_literal (error, NSC_ERROR, NSC_ERROR_FAILED, _("The chart could not be drawn")),
@@ -291,8 +376,10 @@ nsc_chart_panel_select_kind (NscChartPanel *self,
   for (guint k = 0; k < self->kinds->len; k++)
     if (g_array_index (self->kinds, NscChartKind, k) == kind)
       {
+        self->updating = TRUE;
         gtk_drop_down_set_selected (GTK_DROP_DOWN (self->kind_dropdown), k);
-        show_selected (self);
+        self->updating = FALSE;
+        on_kind_selected (self);
         return TRUE;
       }
   return FALSE;
@@ -534,6 +621,7 @@ nsc_chart_panel_finalize (GObject *object)
   g_clear_pointer (&self->results, g_ptr_array_unref);
   g_clear_pointer (&self->paths, g_ptr_array_unref);
   g_clear_pointer (&self->kinds, g_array_unref);
+  g_clear_pointer (&self->steps, g_array_unref);
   g_clear_pointer (&self->chooser_what, g_free);
 
   G_OBJECT_CLASS (nsc_chart_panel_parent_class)->finalize (object);
@@ -581,25 +669,42 @@ nsc_chart_panel_init (NscChartPanel *self)
   self->results = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   self->paths = g_ptr_array_new_with_free_func (g_free);
   self->kinds = g_array_new (FALSE, FALSE, sizeof (NscChartKind));
+  self->steps = g_array_new (FALSE, FALSE, sizeof (guint));
 
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 
   toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  self->title_label = gtk_label_new (_("Chart"));
-  gtk_label_set_xalign (GTK_LABEL (self->title_label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (self->title_label), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_hexpand (self->title_label, TRUE);
-  gtk_widget_add_css_class (self->title_label, "heading");
-  gtk_box_append (GTK_BOX (toolbar), self->title_label);
 
   self->kind_dropdown = gtk_drop_down_new (NULL, NULL);
   gtk_widget_set_tooltip_text (self->kind_dropdown, _("Which chart to show"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->kind_dropdown),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Chart type"), -1);
   g_signal_connect_swapped (self->kind_dropdown, "notify::selected",
-                            G_CALLBACK (show_selected), self);
+                            G_CALLBACK (on_kind_selected), self);
   gtk_box_append (GTK_BOX (toolbar), self->kind_dropdown);
+
+  self->step_dropdown = gtk_drop_down_new (NULL, NULL);
+  gtk_widget_set_visible (self->step_dropdown, FALSE);
+  gtk_widget_set_tooltip_text (self->step_dropdown, _("Which test to show"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->step_dropdown),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Test"), -1);
+  g_signal_connect_swapped (self->step_dropdown, "notify::selected",
+                            G_CALLBACK (show_selected), self);
+  gtk_box_append (GTK_BOX (toolbar), self->step_dropdown);
+
+  /* While a test runs: a mark that the chart is live; the chart has its title. */
+  self->title_label = gtk_label_new (_("● Live"));
+  gtk_label_set_xalign (GTK_LABEL (self->title_label), 0);
+  gtk_widget_add_css_class (self->title_label, "live-mark");
+  gtk_widget_add_css_class (self->title_label, "heading");
+  gtk_widget_set_visible (self->title_label, FALSE);
+  gtk_box_append (GTK_BOX (toolbar), self->title_label);
+  {
+    GtkWidget *spacer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+    gtk_widget_set_hexpand (spacer, TRUE);
+    gtk_box_append (GTK_BOX (toolbar), spacer);
+  }
 
   g_menu_append (charts, _("Save Chart as _PNG…"), "chart.export-png");
   g_menu_append (charts, _("Save Chart as _SVG…"), "chart.export-svg");

@@ -64,8 +64,6 @@ nsc_chart_view_snapshot (GtkWidget   *widget,
 
   nsc_chart_style_init (&style, nsc_chart_view_get_dark (self));
   style.units = self->units;
-  /* The panel above says what the chart is; the plot gets the room. */
-  style.title = FALSE;
   {
     /* The renderer sizes text from the chart's size, for exports; on screen
      * it must stay readable at the widget's size. */

@@ -227,14 +227,15 @@ nsc_preferences_window_new (GtkWindow       *parent,
 
   /* Display */
   adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (display), _("Display"));
-  gtk_string_list_append (unit_names, _("MiB/s (binary)"));
-  gtk_string_list_append (unit_names, _("MB/s (decimal, as CrystalDiskMark)"));
+  gtk_string_list_append (unit_names, _("MiB/s"));
+  gtk_string_list_append (unit_names, _("MB/s"));
   gtk_string_list_append (unit_names, _("IOPS"));
-  gtk_string_list_append (unit_names, _("Mean latency (µs)"));
+  gtk_string_list_append (unit_names, _("Latency, µs"));
   e->units = adw_combo_row_new ();
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (e->units), _("Units"));
   adw_action_row_set_subtitle (ADW_ACTION_ROW (e->units),
-                               _("How the results table shows each test; charts use MiB/s or MB/s"));
+                               _("MiB/s are binary (1,048,576 bytes), MB/s decimal as in "
+                                 "CrystalDiskMark; charts use one of the two"));
   adw_combo_row_set_model (ADW_COMBO_ROW (e->units), G_LIST_MODEL (unit_names));
   adw_combo_row_set_selected (ADW_COMBO_ROW (e->units), prefs->units);
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (display), e->units);

@@ -491,8 +491,8 @@ on_step_started (NscRunner *runner,
       char scratch[64];
       const char *label = nsc_job_get_label (&s->job, scratch, sizeof scratch);
       gboolean fill = g_str_equal (s->analysis, "write-fill");
-      /* TRANSLATORS: "Live · SEQ1M Q8T1 · speed over time" */
-      g_autofree char *title = g_strdup_printf (_("Live · %s · %s"), label,
+      /* TRANSLATORS: "SEQ1M Q8T1 · speed over time" */
+      g_autofree char *title = g_strdup_printf (_("%s · %s"), label,
                                                 fill ? _("speed against data written")
                                                      : _("speed over time"));
 
@@ -746,6 +746,17 @@ nsc_window_export_chart (NscWindow   *self,
   if (path == NULL)
     return TRUE;
   return nsc_chart_panel_export (self->chart_panel, path, width, height, dark, error);
+}
+
+/**
+ * nsc_window_get_text:
+ * The result shown as the CrystalDiskMark-style text block (Copy as Text).
+ */
+char *
+nsc_window_get_text (NscWindow *self)
+{
+  g_return_val_if_fail (NSC_IS_WINDOW (self), NULL);
+  return nsc_chart_panel_get_text (self->chart_panel);
 }
 
 /* ---- finishing a run ------------------------------------------------------------ */

@@ -43,5 +43,7 @@ gboolean   nsc_window_export_chart  (NscWindow      *self,
                                      gboolean        dark,
                                      GError        **error);
 GtkWindow *nsc_window_show_history  (NscWindow      *self);
+/* The result shown as text, as Copy as Text puts it on the clipboard. */
+char      *nsc_window_get_text      (NscWindow      *self);
 
 G_END_DECLS

@@ -183,6 +183,14 @@ app "$tmp/nochart.log" --open "$saved" --chart write-fill --export-chart "$out/w
 grep -q "has no write-fill chart" "$tmp/nochart.log" || fail "no clear message for a missing chart"
 echo "ok: a chart the result lacks is refused with a message"
 
+app "$tmp/text.log" --open "$saved" --print-text --quit-when-done
+[ "$status" -eq 0 ] || fail "--print-text exited with status $status"
+for want in "Nandscope " "[Read]" "[Write]" "SEQ1M Q8T1" "RND4K Q1T1" "MiB/s" "IOPS" "Drive: " "Date: "; do
+  grep -qF -- "$want" "$tmp/text.log" || fail "the text block lacks \"$want\""
+done
+echo "ok: copy as text:"
+grep -F -A2 "[Read]" "$tmp/text.log" | sed 's/^/    /'
+
 # 3. A damaged result opened directly: a clear message, exit status 1.
 app "$tmp/damaged.log" --open "$results/zz-damaged.json" --export-chart "$out/x.png" --quit-when-done
 [ "$status" -eq 1 ] || fail "a damaged result: status $status, expected 1"
