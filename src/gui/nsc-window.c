@@ -55,6 +55,8 @@ struct _NscWindow
   char                 *shown_path;     /* the saved result on the results page */
   guint                 chart_step;     /* the live chart's step and run */
   guint                 chart_run;
+  guint                 chart_samples;  /* fed to live charts during this run */
+  guint                 chart_steps;    /* steps that had a live chart */
 
   GPtrArray            *presets;        /* NscPreset, in the order of the drop-down */
   GtkStringList        *preset_names;
@@ -500,6 +502,7 @@ on_step_started (NscRunner *runner,
                                  fill ? NSC_CHART_WRITE_FILL : NSC_CHART_TIME, title);
       self->chart_step = step;
       self->chart_run = 0;
+      self->chart_steps++;
     }
 }
 
@@ -524,7 +527,10 @@ on_sample (NscRunner       *runner,
       self->chart_run = run;
     }
   if (step == self->chart_step)
-    nsc_chart_panel_append (self->chart_panel, sample);
+    {
+      nsc_chart_panel_append (self->chart_panel, sample);
+      self->chart_samples++;
+    }
 }
 
 static void
@@ -917,6 +923,8 @@ on_run_done (GObject      *source,
 
   nsc_results_grid_stop (self->results_grid);
   update_warnings (self, r);
+  /* For the GUI test: the live chart was fed. */
+  g_debug ("Live chart: %u samples in %u steps", self->chart_samples, self->chart_steps);
   /* A run that failed before measuring anything (a target that does not exist)
    * is only its error message; an empty table would say nothing more. */
   if (count_measured_steps (r) > 0)
@@ -1043,6 +1051,7 @@ start_runner (NscWindow       *self,
   gtk_widget_set_visible (GTK_WIDGET (self->chart_panel), FALSE);
   g_clear_pointer (&self->shown_path, g_free);
   self->chart_step = G_MAXUINT;
+  self->chart_samples = self->chart_steps = 0;
   clear_warnings (self);
   gtk_widget_set_visible (self->error_box, FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->summary_label), FALSE);

@@ -82,6 +82,7 @@ app () {
   timeout 100 "${as_user[@]}" dbus-run-session -- env \
     HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
     GTK_A11Y=none ADW_DISABLE_PORTAL=1 GSETTINGS_BACKEND=memory G_DEBUG=fatal-criticals \
+    G_MESSAGES_DEBUG=all \
     XDG_DATA_HOME="$data" "$exe" "$@" >"$log" 2>&1
   status=$?
   # Criticals abort (fatal-criticals); warnings of our own are bugs too. The
@@ -154,6 +155,11 @@ app "$tmp/run.log" --target "$target" --preset quick --runs 1 --time 200ms --siz
     --run --quit-when-done --export-chart "$out/run.png" --export-size 800x450
 [ "$status" -eq 0 ] || fail "the run exited with status $status"
 check_png "$out/run.png" 800 450 || fail "the run's chart"
+# Quick has eight timed tests and two settled reads, each with a live chart.
+live=$(grep -o 'Live chart: [0-9]* samples in [0-9]* steps' "$tmp/run.log")
+read -r samples steps < <(echo "$live" | awk '{print $3, $6}')
+[ "${steps:-0}" -ge 10 ] && [ "${samples:-0}" -ge 20 ] || fail "the live chart was not fed: '$live'"
+echo "ok: ${live,}"
 saved=$(ls "$results"/*.json 2>/dev/null)
 [ "$(echo "$saved" | wc -l)" -eq 1 ] || fail "expected one saved result, found: $saved"
 echo "ok: run saved $(basename "$saved") and exported its chart"
