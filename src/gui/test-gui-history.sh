@@ -82,6 +82,7 @@ app () {
   timeout 100 "${as_user[@]}" dbus-run-session -- env \
     HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
     GTK_A11Y=none ADW_DISABLE_PORTAL=1 GSETTINGS_BACKEND=memory G_DEBUG=fatal-criticals \
+    GSETTINGS_SCHEMA_DIR="${GSETTINGS_SCHEMA_DIR:-$tmp/no-schemas}" \
     G_MESSAGES_DEBUG=all \
     XDG_DATA_HOME="$data" "$exe" "$@" >"$log" 2>&1
   status=$?
@@ -196,6 +197,20 @@ for want in "Nandscope " "[Read]" "[Write]" "SEQ1M Q8T1" "RND4K Q1T1" "MiB/s" "I
 done
 echo "ok: copy as text:"
 grep -F -A2 "[Read]" "$tmp/text.log" | sed 's/^/    /'
+
+# The same with the GSettings schema installed (the runs above had none, and
+# fell back to the defaults in memory).
+if command -v glib-compile-schemas >/dev/null 2>&1; then
+  schemas=$tmp/schemas
+  mkdir -p "$schemas"
+  cp "$(dirname "$0")/../../data/io.github.nandscope.Nandscope.gschema.xml" "$schemas/"
+  glib-compile-schemas --strict "$schemas" || fail "the schema does not compile"
+  chmod -R a+rX "$schemas"
+  GSETTINGS_SCHEMA_DIR=$schemas app "$tmp/schema.log" --open "$saved" --print-text --quit-when-done
+  [ "$status" -eq 0 ] || fail "with the schema installed: status $status"
+  grep -qF "[Read]" "$tmp/schema.log" || fail "with the schema installed: no result shown"
+  echo "ok: with the GSettings schema installed"
+fi
 
 # 3. A damaged result opened directly: a clear message, exit status 1.
 app "$tmp/damaged.log" --open "$results/zz-damaged.json" --export-chart "$out/x.png" --quit-when-done
