@@ -6,7 +6,11 @@
 #
 #   vm_prepare NAME          checks the tools (skips with 77), makes $work, $root
 #   vm_init_script BODY      writes /init: prologue (mounts, modules, /dev/nvme0n1,
-#                            section()), BODY, then "@@NSC-DONE@@" and poweroff
+#                            section(), ns_of SERIAL), BODY, then "@@NSC-DONE@@" and poweroff
+#   vm_disk NAME SIZE        a sparse disk image: in /dev/shm when it has room (the
+#                            host's disk is shared and stalls the guest's writes
+#                            under other jobs' I/O), else in $work; prints its path
+#                            ($vm_cache is QEMU's cache= for the images)
 #   vm_boot DRIVE_OPTS DEVICE_OPTS [QEMU ARGS…]
 #                            packs the initramfs and runs QEMU; the console goes to
 #                            $work/console.log; returns 1 (with the console's tail)
@@ -18,7 +22,7 @@
 # lines as "@@NSC-STDERR NAME@@ …"; vm-common.py reads them back.
 
 cli=${NANDSCOPE_CLI:?NANDSCOPE_CLI must name the nandscope-cli binary}
-timeout_s=${NSC_VM_TIMEOUT:-300}
+timeout_s=${NSC_VM_TIMEOUT:-${vm_timeout_default:-300}}
 vm_modules="crct10dif_common crc64 crc-t10dif crc64-rocksoft t10-pi nvme-core nvme"
 
 skip() { echo "SKIP: $*"; exit 77; }
@@ -47,7 +51,19 @@ vm_prepare() {
   qemu_version=$("$qemu" --version | sed -n 's/^QEMU emulator version \([^ ]*\).*/\1/p')
 
   work=$(mktemp -d "${G_TEST_BUILDDIR:-/tmp}/$vm_name-XXXXXX")
-  trap 'rm -rf "$work"' EXIT
+  imgdir=$work
+  # Disk images in RAM when there is room for them (sparse, but written in full by
+  # the fills) and 4 GiB to spare: the guest's timing then does not depend on other
+  # jobs' I/O on the host's disk. NSC_VM_IMAGES=disk keeps them on disk.
+  local shm_free
+  shm_free=$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)
+  if [ "${NSC_VM_IMAGES:-ram}" = ram ] && [ "${shm_free:-0}" -gt $((8 * 1024 * 1024)) ]; then
+    imgdir=$(mktemp -d "/dev/shm/$vm_name-XXXXXX")
+  fi
+  # tmpfs may refuse O_DIRECT (cache=none); its page cache is the RAM it lives in.
+  vm_cache=none
+  [ "$imgdir" = "$work" ] || vm_cache=writeback
+  trap 'rm -rf "$work" "$imgdir"' EXIT
   root=$work/root
   mkdir -p "$root"/{bin,dev,proc,sys,tmp,lib/modules}
 
@@ -80,6 +96,10 @@ vm_prepare() {
   done
 }
 
+vm_disk() {
+  truncate -s "$2" "$imgdir/$1" && echo "$imgdir/$1"
+}
+
 vm_init_script() {
   {
     cat <<INIT
@@ -96,6 +116,14 @@ for m in $vm_modules; do insmod /lib/modules/\$m.ko || echo "@@NSC-ERROR insmod 
 i=0
 while [ ! -b /dev/nvme0n1 ] && [ \$i -lt 200 ]; do sleep 0.1; i=\$((i + 1)); done
 [ -b /dev/nvme0n1 ] || echo "@@NSC-ERROR /dev/nvme0n1 did not appear@@"
+
+# ns_of SERIAL: the namespace of the controller with that serial (probe order varies).
+ns_of() {
+  for c in /sys/class/nvme/nvme*; do
+    if grep -q "^\$1 *\\\$" "\$c/serial"; then echo "/dev/\$(basename "\$c")n1"; return; fi
+  done
+  echo "@@NSC-ERROR no controller with serial \$1@@" >&2
+}
 
 section() {
   name=\$1; shift

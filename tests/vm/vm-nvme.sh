@@ -46,8 +46,8 @@ section result-trim cat /tmp/t.json
 INIT
 )"
 
-truncate -s "$disk_size" "$work/disk.img"
-vm_boot "file=$work/disk.img,if=none,id=d0,format=raw,cache=none,aio=threads,discard=unmap" \
+disk=$(vm_disk disk.img "$disk_size") || exit 1
+vm_boot "file=$disk,if=none,id=d0,format=raw,cache=$vm_cache,aio=threads,discard=unmap" \
   "nvme,serial=$serial,drive=d0,logical_block_size=$lba,physical_block_size=$lba" || exit 1
 
 python3 "$here/vm-check.py" "$work/console.log" \

@@ -31,6 +31,10 @@
 # A second controller is throttled flat (bps-write only: QEMU's bucket is then RATE
 # / 10, a 0.1 s "burst" that is no cache): the same preset must not report a cache.
 #
+# The images live in RAM (/dev/shm, see vm_disk) so that other jobs' I/O on the
+# host's disk does not stall the guest; a host short of CPU still starves the TCG
+# guest, and the flat drive's premise check (time spent below half the rate) says so.
+#
 # Checks on the host: analysis.slc.has_cache, cache_bytes within 10 % of the formula
 # (the naive BURST × LEN is 20 % off: the tolerance tells the two apart), in-cache and
 # post-cache speeds within 10 % of BURST and RATE; the flat drive without a cache; the
@@ -52,14 +56,8 @@ flat_size=$((512 * 1024 * 1024))
 flat_serial=NSCFLAT01
 
 vm_prepare vm-write-fill
-# Two controllers: find each namespace by its controller's serial, not by probe order.
+# Two controllers: find each namespace by its controller's serial (ns_of), not by probe order.
 vm_init_script "$(cat <<INIT
-ns_of() {
-  for c in /sys/class/nvme/nvme*; do
-    if grep -q "^\$1 *\\\$" "\$c/serial"; then echo "/dev/\$(basename "\$c")n1"; return; fi
-  done
-  echo "@@NSC-ERROR no controller with serial \$1@@" >&2
-}
 i=0
 while [ ! -b /dev/nvme1n1 ] && [ \$i -lt 200 ]; do sleep 0.1; i=\$((i + 1)); done
 fill=\$(ns_of $fill_serial)
@@ -74,12 +72,12 @@ section result-flat cat /tmp/flat.json
 INIT
 )"
 
-truncate -s "$fill_size" "$work/fill.img"
-truncate -s "$flat_size" "$work/flat.img"
-drive_opts="if=none,format=raw,cache=none,aio=threads,discard=unmap"
-vm_boot "file=$work/fill.img,id=d0,$drive_opts,throttling.bps-write=$rate,throttling.bps-write-max=$burst,throttling.bps-write-max-length=$burst_len" \
+fill_img=$(vm_disk fill.img "$fill_size") || exit 1
+flat_img=$(vm_disk flat.img "$flat_size") || exit 1
+drive_opts="if=none,format=raw,cache=$vm_cache,aio=threads,discard=unmap"
+vm_boot "file=$fill_img,id=d0,$drive_opts,throttling.bps-write=$rate,throttling.bps-write-max=$burst,throttling.bps-write-max-length=$burst_len" \
   "nvme,serial=$fill_serial,drive=d0,logical_block_size=$lba,physical_block_size=$lba" \
-  -drive "file=$work/flat.img,id=d1,$drive_opts,throttling.bps-write=$flat_rate" \
+  -drive "file=$flat_img,id=d1,$drive_opts,throttling.bps-write=$flat_rate" \
   -device "nvme,serial=$flat_serial,drive=d1,logical_block_size=$lba,physical_block_size=$lba" \
   || exit 1
 

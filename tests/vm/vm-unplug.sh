@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The vm suite's test of a drive that vanishes mid-run (issue 6): two emulated NVMe
+# controllers, each behind a PCIe root port of a q35 machine, which the host unplugs
+# through QEMU's monitor (device_del) while nandscope-cli writes to one and reads
+# from the other in the guest. QEMU 7.2 signals the unplug through ACPI (its q35
+# default; pciehp, also built into Debian's kernel, would add a 5 s attention-button
+# wait); the guest removes the controller and the nvme driver fails what is queued.
+# Each run must end by itself with a clear error that says the drive went away, and
+# exit 1 (no hang: busybox timeout would kill it after 90 s, exit 143; no crash),
+# with its partial result saved. The host sends device_del when the guest says the
+# runs have been going for 3 s.
+# Exit 77 (skip) when QEMU, the kernel or busybox-static are missing.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+vm_timeout_default=180
+. "$here/vm-lib.sh"
+wserial=NSCUNPLUGW
+rserial=NSCUNPLUGR
+disk_size=$((1024 * 1024 * 1024))
+lba=4096
+# Slow enough that the write is still going when the controller goes away.
+rate=50000000
+
+vm_prepare vm-unplug
+vm_init_script "$(cat <<INIT
+i=0
+while [ ! -b /dev/nvme1n1 ] && [ \$i -lt 200 ]; do sleep 0.1; i=\$((i + 1)); done
+w=\$(ns_of $wserial)
+r=\$(ns_of $rserial)
+echo "# write namespace \$w, read namespace \$r"
+up() { cut -d' ' -f1 /proc/uptime; }
+# The read run in the background (its prefill writes its 64 MiB span first).
+(
+  timeout 90 nandscope-cli run --target \$r --destroy-data=\$r --rw read --bs 1m --qd 8 --span 64m \
+    --time 60s --json /tmp/unplug-read.json --quiet > /tmp/read.out 2> /tmp/read.err
+  echo \$? > /tmp/read.rc
+  echo "@@NSC-UNPLUG-ENDED read \$(up)@@"
+) &
+reader=\$!
+(sleep 3; echo "@@NSC-UNPLUG-NOW \$(up)@@") &
+section run-write timeout 90 nandscope-cli run --target \$w --destroy-data=\$w --rw write \
+  --bs 1m --qd 8 --time 60s --json /tmp/unplug-write.json --quiet
+echo "@@NSC-UNPLUG-ENDED write \$(up)@@"
+wait \$reader
+section run-read sh -c 'cat /tmp/read.out; cat /tmp/read.err >&2; exit \$(cat /tmp/read.rc)'
+section result-write cat /tmp/unplug-write.json
+section result-read cat /tmp/unplug-read.json
+section after ls /sys/class/nvme /sys/block
+INIT
+)"
+
+wdisk=$(vm_disk write.img "$disk_size") || exit 1
+rdisk=$(vm_disk read.img "$disk_size") || exit 1
+# The host's side: device_del through the monitor once the guest asks for it.
+(
+  for _ in $(seq 900); do
+    grep -q '@@NSC-UNPLUG-NOW' "$work/console.log" 2>/dev/null && break
+    sleep 0.2
+  done
+  python3 - "$work/mon.sock" <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.settimeout(2)
+time.sleep(0.2)
+s.sendall(b'device_del nvmew\ndevice_del nvmer\n')
+time.sleep(1)
+try:
+    print(s.recv(65536).decode(errors='replace'))
+except OSError:
+    pass
+PY
+) > "$work/monitor.log" 2>&1 &
+watcher=$!
+drive_opts="if=none,format=raw,cache=$vm_cache,aio=threads"
+nvme_opts="logical_block_size=$lba,physical_block_size=$lba"
+vm_boot "file=$wdisk,id=dw,$drive_opts,throttling.bps-write=$rate" \
+  pcie-root-port,id=rp0,chassis=1 \
+  -device "nvme,bus=rp0,id=nvmew,serial=$wserial,drive=dw,$nvme_opts" \
+  -device pcie-root-port,id=rp1,chassis=2 \
+  -drive "file=$rdisk,id=dr,$drive_opts" \
+  -device "nvme,bus=rp1,id=nvmer,serial=$rserial,drive=dr,$nvme_opts" \
+  -machine q35 -monitor "unix:$work/mon.sock,server=on,wait=off" \
+  || { kill $watcher 2>/dev/null; exit 1; }
+kill $watcher 2>/dev/null
+wait $watcher 2>/dev/null
+
+python3 "$here/vm-unplug-check.py" "$work/console.log" --write-serial "$wserial" --read-serial "$rserial"
+rc=$?
+[ $rc -eq 0 ] || vm_keep_console
+exit $rc
