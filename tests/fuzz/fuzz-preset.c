@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* libFuzzer harness: the preset loader (data/presets/*.json, and any file a user
+/* libFuzzer harness: the preset loader (the JSON files of data/presets, and any file a user
  * hands in). A preset that loads must also be estimable and freeable. */
 #include "config.h"
 
