@@ -828,6 +828,25 @@ test_fill_startup_spike (void)
   g_assert_false (c->has_cache);
 }
 
+/* A short slow stretch right after the cache is not the speed after it. */
+static void
+test_fill_post_cache_stretch (void)
+{
+  static const double curve[][2] = {
+    { 1250e6, 200e6 }, { 1310e6, 30e6 }, { 2147483648.0, 40e6 },
+  };
+  g_autofree guint64 *pos = NULL;
+  g_autofree double *bps = NULL;
+  g_autoptr(NscSlcAnalysis) a = NULL;
+  guint n;
+
+  piecewise (curve, G_N_ELEMENTS (curve), &pos, &bps, &n);
+  a = nsc_analyze_write_fill (pos, bps, n, NULL);
+  g_assert_true (a->has_cache);
+  g_assert_cmpfloat (fabs (a->post_cache_bps - 40e6) / 40e6, <, 0.05);
+  g_assert_nonnull (strstr (a->summary, "mostly"));
+}
+
 /* A stall of a few seconds inside the cache, after which it runs fast again for a
  * long while, is not the cache's end. */
 static void
@@ -872,5 +891,6 @@ main (int   argc,
 
   g_test_add_func ("/nsc/analysis/fill/startup-spike", test_fill_startup_spike);
   g_test_add_func ("/nsc/analysis/fill/dip-inside-cache", test_fill_dip_inside_cache);
+  g_test_add_func ("/nsc/analysis/fill/post-cache-stretch", test_fill_post_cache_stretch);
   return g_test_run ();
 }

@@ -518,6 +518,19 @@ append_phases (GString              *s,
     }
 }
 
+/* After the cache, the phase that holds most of the data. */
+static guint
+longest_post_phase (const NscSlcAnalysis *a)
+{
+  guint longest = 1;
+
+  for (guint k = 2; k < a->n_phases; k++)
+    if (a->phases[k].end_bytes - a->phases[k].start_bytes
+        > a->phases[longest].end_bytes - a->phases[longest].start_bytes)
+      longest = k;
+  return longest;
+}
+
 static char *
 build_summary (const NscSlcAnalysis *a)
 {
@@ -529,8 +542,18 @@ build_summary (const NscSlcAnalysis *a)
       g_autofree char *in = format_speed (a->in_cache_bps);
       g_autofree char *post = format_speed (a->post_cache_bps);
 
-      g_string_append_printf (s, "SLC cache about %s at %s; after it %s", size, in, post);
-      append_phases (s, a, 2);
+      if (longest_post_phase (a) == 1)
+        {
+          g_string_append_printf (s, "SLC cache about %s at %s; after it %s", size, in, post);
+          append_phases (s, a, 2);
+        }
+      else
+        {
+          /* A short stretch came first: name the speed that holds most of the rest,
+           * then every phase in order. */
+          g_string_append_printf (s, "SLC cache about %s at %s; after it mostly %s", size, in, post);
+          append_phases (s, a, 1);
+        }
     }
   else if (a->n_phases == 1)
     {
@@ -648,7 +671,9 @@ nsc_analyze_write_fill (const guint64 *position,
     {
       a->cache_bytes = a->phases[0].end_bytes;
       a->in_cache_bps = a->phases[0].bps;
-      a->post_cache_bps = a->phases[1].bps;
+      /* After the cache, the phase that holds most of the data: a short stretch
+       * right after the drop (a stall, the drive switching modes) is not its speed. */
+      a->post_cache_bps = a->phases[longest_post_phase (a)].bps;
     }
   a->summary = build_summary (a);
   return g_steal_pointer (&a);

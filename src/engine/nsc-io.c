@@ -1098,12 +1098,26 @@ nsc_job_run (NscTarget      *target,
         {
           g_autofree char *where = g_strdup_printf ("at offset %" G_GUINT64_FORMAT,
                                                     t->error_offset);
+          const char *desc = nsc_target_get_description (target);
+
           result->error_errno = t->error_errno;
           result->error_offset = t->error_offset;
-          g_set_error (&local_error, NSC_ERROR,
-                       t->error_errno == ENOSPC ? NSC_ERROR_NO_SPACE : NSC_ERROR_IO,
-                       "I/O on %s failed %s: %s", nsc_target_get_description (target),
-                       where, t->error_message ? t->error_message : g_strerror (t->error_errno));
+          /* Say what happened in the user's terms: a vanished drive answers EIO,
+           * ENODEV or, for writes past its new size of 0, ENOSPC. */
+          if (nsc_target_is_gone (target))
+            g_set_error (&local_error, NSC_ERROR, NSC_ERROR_IO,
+                         "%s disappeared during the test (removed or disconnected); what was "
+                         "measured before is kept", desc);
+          else if (t->error_errno == ENODATA || t->error_errno == EILSEQ || t->error_errno == EBADMSG)
+            g_set_error (&local_error, NSC_ERROR, NSC_ERROR_IO,
+                         "I/O on %s failed %s: the drive reported a media error (a block it "
+                         "cannot read or write)", desc, where);
+          else
+            g_set_error (&local_error, NSC_ERROR,
+                         t->error_errno == ENOSPC && nsc_target_get_kind (target) == NSC_TARGET_FILE
+                         ? NSC_ERROR_NO_SPACE : NSC_ERROR_IO,
+                         "I/O on %s failed %s: %s", desc, where,
+                         t->error_message ? t->error_message : g_strerror (t->error_errno));
           ok = FALSE;
         }
       g_free (t->error_message);

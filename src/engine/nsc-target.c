@@ -32,6 +32,7 @@ struct _NscTarget
   gboolean      used_tmpfile;
   gboolean      writable;
   gboolean      fs_discard;     /* the file's filesystem is mounted with discard */
+  dev_t         rdev;           /* devices: the device's number */
   NscExtents   *written;
   GMutex        log_lock;
   GArray       *write_log;      /* WriteRecord, newest last */
@@ -491,6 +492,7 @@ open_device_target (const char              *path,
     pbs = lbs;
 
   self->size = size;
+  self->rdev = st.st_rdev;
   self->logical_block_size = (guint) lbs;
   query_dio_alignment (self, (guint) lbs);
   self->writable = options->need_write;
@@ -639,6 +641,22 @@ nsc_target_trim (NscTarget     *self,
   if (out_trimmed)
     *out_trimmed = done;
   return done == length;
+}
+
+gboolean
+nsc_target_is_gone (NscTarget *self)
+{
+  g_autofree char *sys = NULL;
+  guint64 size = 0;
+
+  if (self->kind != NSC_TARGET_DEVICE)
+    return FALSE;
+  /* A removed disk keeps its node a while, but its size drops to 0 and its sysfs
+   * entry goes. */
+  if (ioctl (self->fd, BLKGETSIZE64, &size) != 0 || size == 0)
+    return TRUE;
+  sys = g_strdup_printf ("/sys/dev/block/%u:%u", major (self->rdev), minor (self->rdev));
+  return !g_file_test (sys, G_FILE_TEST_EXISTS);
 }
 
 const char *

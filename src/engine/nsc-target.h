@@ -62,6 +62,8 @@ gboolean       nsc_target_trim            (NscTarget     *target,
                                            GCancellable  *cancellable,
                                            guint64       *out_trimmed,
                                            GError       **error);
+/* After an I/O error: whether the device is no longer there (removed, unplugged). */
+gboolean       nsc_target_is_gone         (NscTarget *target);
 /* "BLKDISCARD" or "punch hole". */
 const char    *nsc_target_get_trim_method (NscTarget *target);
 /* Whether a TRIM reaches the drive at once: always for a device; for a file, when its
