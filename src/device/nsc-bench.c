@@ -171,6 +171,7 @@ nsc_bench_describe_at (const char          *sysfs_root,
       g_autofree char *sched = active_scheduler (sched_text);
       g_autofree char *wc = read_trimmed (sysfs_root, wc_path);
 
+      add_string (b, "transport", device->transport);
       add_string (b, "io_scheduler", sched);
       add_string (b, "write_cache", wc);
       if (g_strcmp0 (device->transport, "nvme") == 0)
@@ -295,8 +296,11 @@ nsc_bench_warnings (JsonNode *bench)
                 }
             }
         }
+      /* RAM and file-backed devices (zram, loop) have no write cache to speak of. */
       if (g_strcmp0 (json_object_get_string_member_with_default (o, "write_cache", NULL),
-                     "write through") == 0)
+                     "write through") == 0
+          && !g_strv_contains ((const char * const []) { "zram", "loop", "dm", "md", NULL },
+                               json_object_get_string_member_with_default (o, "transport", "")))
         {
           g_strv_builder_add (out, "write-cache-off");
           g_strv_builder_add (out, "The drive's write cache is off (write through): writes are "

@@ -168,6 +168,16 @@ if l4=$(new_loop state 512M); then
   else
     bad "folder state run failed: $(cat "$work/err")"
   fi
+  # A real copy within a loop-mounted ext4: a large file, zeros, a folder of files.
+  if "$cli" run --preset copy --target "$work/mnt4" --span 128m --quiet --json "$work/copy.json" \
+       >/dev/null 2>"$work/err"; then
+    got=$(json_get "$work/copy.json" '[(s["kind"], s["write"]["bytes"] > 0, s.get("files", 0) > 1) for s in r["steps"]]')
+    [ "$got" = "[('copy', True, False), ('copy', True, False), ('copy', True, True)]" ] \
+      && [ -z "$(ls -A "$work/mnt4" | grep -v lost+found)" ] \
+      && ok "copies within ext4 on a loop device; nothing left" || bad "copy on ext4: $got; $(ls -A "$work/mnt4")"
+  else
+    bad "copy on ext4 failed: $(cat "$work/err")"
+  fi
   umount "$work/mnt4"
   if "$cli" run --preset write-fill --target "$l4" --destroy-data="$l4" --state empty,free:64m \
        --max-idle 10ms --quiet --json "$work/st.json" >"$work/out" 2>"$work/err"; then

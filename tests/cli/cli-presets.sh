@@ -116,6 +116,23 @@ if [ "$(id -u)" -eq 0 ] && [ -w /sys/class/zram-control/hot_add ]; then
   esac
   bs=$(json_get "$work/response-time.json" 'r["steps"][0]["job"]["block_size"]')
   [ "$bs" = 4096 ] && ok "response-time uses 4 KiB on a 4Kn device" || bad "response-time block size $bs"
+  # zram compresses, and stores zero pages as nothing: the compressibility preset must
+  # see zeros written faster than random data there.
+  if "$cli" run --preset compressibility --target "$z" --destroy-data="$z" --span 128m --time 1s \
+       --quiet --json "$work/zc.json" >/dev/null 2>"$work/err"; then
+    got=$(json_get "$work/zc.json" '"faster" if r["analysis"]["compressibility"]["zeros_bps"] > 1.3 * r["analysis"]["compressibility"]["random_bps"] and "compressing-controller" in {w["code"] for w in r["warnings"]} else r["analysis"]["compressibility"]')
+    [ "$got" = faster ] && ok "zram writes zeros faster, and the warning says why" || bad "compressibility on zram: $got"
+  else
+    bad "compressibility on zram failed: $(cat "$work/err")"
+  fi
+  # The nearly-full state on zram: only the last 64 MiB are used.
+  if "$cli" run --preset seq-qd --target "$z" --destroy-data="$z" --state free:64m --time 100ms \
+       --quiet --json "$work/zs.json" >/dev/null 2>"$work/err"; then
+    got=$(json_get "$work/zs.json" 'all(s["job"]["region_offset"] >= (512 - 64) << 20 for s in r["steps"])')
+    [ "$got" = True ] && ok "zram filled to leave 64 MiB: every step runs in them" || bad "zram state: $got"
+  else
+    bad "state on zram failed: $(cat "$work/err")"
+  fi
 
   # The reviews' conditions: every test starts from a TRIM of its region, reads from a
   # region written again after it, with the idle time between tests recorded.
