@@ -35,6 +35,9 @@ struct _NscApplication
   gboolean  print_text;
   gboolean  show_history;
   char    **compare_paths;
+  gint64    cancel_after_ns;  /* --cancel-after; 0: none */
+  guint     cancel_source;
+  gint64    cancelled_at_us;  /* monotonic time the cancel was pressed; 0: not yet */
 
   int       exit_status;
 };
@@ -68,6 +71,9 @@ static const GOptionEntry option_entries[] = {
   { "dark", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Export the chart on a dark background"), NULL },
   { "print-text", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Print the result shown as text, as Copy as Text puts it on the clipboard"), NULL },
+  { "cancel-after", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("With --run: press Cancel after this long, then report on stderr how many "
+       "milliseconds the window took to return to idle"), N_("DURATION") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and quit"), NULL },
   { NULL }
 };
@@ -184,10 +190,20 @@ nsc_application_handle_local_options (GApplication *app,
           || self->export_width > 10000 || self->export_height > 10000)
         return usage_error (_("--export-size takes WIDTHxHEIGHT, from 200x150 to 10000x10000"));
     }
+  if (g_variant_dict_lookup (options, "cancel-after", "&s", &text))
+    {
+      if (!nsc_parse_duration (text, &self->cancel_after_ns, &error))
+        return usage_error (error->message);
+      if (self->cancel_after_ns <= 0)
+        return usage_error (_("--cancel-after must be longer than zero"));
+      scripted = TRUE;
+    }
   if (g_variant_dict_contains (options, "dark"))
     self->export_dark = TRUE;
   if (g_variant_dict_contains (options, "print-text"))
     self->print_text = scripted = TRUE;
+  if (self->cancel_after_ns > 0 && !self->run_at_start)
+    return usage_error (_("--cancel-after needs --run"));
   if (self->export_path != NULL && self->open_path == NULL && !self->open_recent
       && !self->run_at_start)
     return usage_error (_("--export-chart needs --open, --open-recent or --run"));
@@ -221,12 +237,54 @@ export_chart (NscApplication *self,
   return TRUE;
 }
 
+/* --cancel-after: the Cancel button's own action, as a click on it would. */
+static gboolean
+cancel_timeout (gpointer user_data)
+{
+  NscApplication *self = NSC_APPLICATION (user_data);
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  self->cancel_source = 0;
+  if (window != NULL && NSC_IS_WINDOW (window) && nsc_window_get_running (NSC_WINDOW (window)))
+    {
+      self->cancelled_at_us = g_get_monotonic_time ();
+      if (!gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel", NULL))
+        g_printerr ("nandscope: %s\n", _("The Cancel action is not available"));
+    }
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_run_finished (NscWindow      *window,
                  gboolean        success,
                  const char     *message,
                  NscApplication *self)
 {
+  if (self->cancel_after_ns > 0)
+    {
+      g_clear_handle_id (&self->cancel_source, g_source_remove);
+      if (self->cancelled_at_us == 0)
+        {
+          /* The run ended before the cancel: nothing was tested. */
+          g_printerr ("nandscope: %s\n", _("The run ended before --cancel-after"));
+          success = FALSE;
+        }
+      else
+        {
+          gint64 ms = (g_get_monotonic_time () - self->cancelled_at_us) / 1000;
+
+          /* For scripts: a fixed form, not translated. */
+          g_printerr ("nandscope: cancel-to-idle-ms: %" G_GINT64_FORMAT "\n", ms);
+          /* Idle again is what a cancel asks for; the partial result is kept. */
+          success = !nsc_window_get_running (window);
+          if (self->quit_when_done)
+            {
+              self->exit_status = success ? 0 : 1;
+              g_application_quit (G_APPLICATION (self));
+            }
+          return;
+        }
+    }
   if (success && !export_chart (self, window))
     success = FALSE;
   if (!self->quit_when_done)
@@ -370,6 +428,9 @@ nsc_application_activate (GApplication *app)
     {
       self->run_at_start = FALSE;
       nsc_window_run (win);
+      if (self->cancel_after_ns > 0)
+        self->cancel_source = g_timeout_add (MAX (1, self->cancel_after_ns / 1000000),
+                                             cancel_timeout, self);
     }
 }
 
@@ -405,6 +466,7 @@ nsc_application_finalize (GObject *object)
   g_clear_pointer (&self->export_path, g_free);
   g_clear_pointer (&self->export_kind, g_free);
   g_clear_pointer (&self->compare_paths, g_strfreev);
+  g_clear_handle_id (&self->cancel_source, g_source_remove);
 
   G_OBJECT_CLASS (nsc_application_parent_class)->finalize (object);
 }

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "nsc-engine.h"
 #include "nsc-result-info.h"
@@ -257,6 +258,72 @@ nsc_result_info_drive_details (JsonNode *result)
                                              get_number (link, "width", 0)));
   else if (transport)
     g_ptr_array_add (parts, g_strdup (transport));
+  g_ptr_array_add (parts, NULL);
+  return g_strjoinv (" · ", (char **) parts->pdata);
+}
+
+char *
+nsc_result_info_caption (JsonNode *result)
+{
+  JsonObject *root = root_object (result);
+  JsonObject *dev = get_object (root, "device");
+  JsonObject *link = get_object (dev, "link");
+  JsonObject *target = get_object (root, "target");
+  JsonObject *bench = get_object (root, "bench");
+  JsonObject *fs = get_object (bench, "filesystem");
+  JsonObject *app = get_object (root, "app");
+  const char *model = get_string (dev, "model");
+  const char *vendor = get_string (dev, "vendor");
+  const char *fw = get_string (dev, "firmware");
+  const char *transport = get_string (dev, "transport");
+  const char *kernel = get_string (bench, "kernel");
+  const char *started = get_string (root, "started");
+  const char *preset = nsc_result_info_preset_title (result);
+  double capacity = get_number (dev, "capacity", 0);
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+
+  if (model != NULL && *model != '\0')
+    g_ptr_array_add (parts, vendor && *vendor && !g_str_has_prefix (model, vendor)
+                            ? g_strdup_printf ("%s %s", vendor, model) : g_strdup (model));
+  else if (get_string (dev, "name"))
+    g_ptr_array_add (parts, g_strdup_printf ("drive %s", get_string (dev, "name")));
+  else if (get_string (target, "description"))
+    g_ptr_array_add (parts, g_strdup (get_string (target, "description")));
+  if (capacity > 0)
+    g_ptr_array_add (parts, capacity >= 1e12 ? g_strdup_printf ("%.2f TB", capacity / 1e12)
+                                             : g_strdup_printf ("%.0f GB", capacity / 1e9));
+  if (fw)
+    g_ptr_array_add (parts, g_strdup_printf ("FW %s", fw));
+  if (link && get_number (link, "generation", 0) > 0)
+    g_ptr_array_add (parts, g_strdup_printf ("%s%sPCIe %.0f.0 x%.0f",
+                                             transport ? transport : "", transport ? " " : "",
+                                             get_number (link, "generation", 0),
+                                             get_number (link, "width", 0)));
+  else if (transport)
+    g_ptr_array_add (parts, g_strdup (transport));
+  if (get_string (bench, "usb_transport"))
+    g_ptr_array_add (parts, g_strdup (get_string (bench, "usb_transport")));
+  if (g_strcmp0 (get_string (target, "kind"), "file") == 0)
+    {
+      const char *type = get_string (fs, "type");
+
+      if (type == NULL)
+        type = get_string (target, "filesystem");
+      g_ptr_array_add (parts, type ? g_strdup_printf ("test file on %s", type)
+                                   : g_strdup ("test file"));
+    }
+  if (kernel == NULL)
+    kernel = get_string (get_object (root, "system"), "kernel");
+  if (kernel)
+    g_ptr_array_add (parts, g_strdup_printf ("Linux %s", kernel));
+  if (started && strlen (started) >= 10)
+    g_ptr_array_add (parts, g_strndup (started, 10));
+  g_ptr_array_add (parts, g_strdup_printf ("%s %s",
+                                           get_string (app, "name") ? get_string (app, "name") : "Nandscope",
+                                           get_string (app, "version") ? get_string (app, "version")
+                                                                       : PACKAGE_VERSION));
+  if (preset)
+    g_ptr_array_add (parts, g_strdup (preset));
   g_ptr_array_add (parts, NULL);
   return g_strjoinv (" · ", (char **) parts->pdata);
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "nsc-bench.h"
+#include "nsc-bench-group.h"
 #include "nsc-chart-panel.h"
 #include "nsc-device.h"
 #include "nsc-device-row.h"
@@ -47,6 +48,7 @@ struct _NscWindow
   NscResultsGrid       *results_grid;
   NscChartPanel        *chart_panel;
   GtkWidget            *warnings_box;
+  GtkWidget            *bench_box;      /* the Test Bench group of the result shown */
 
   GSettings            *settings;       /* NULL when the schema is not installed */
   NscPrefs              prefs;
@@ -421,6 +423,10 @@ clear_warnings (NscWindow *self)
     gtk_box_remove (GTK_BOX (self->warnings_box), child);
   gtk_widget_set_visible (self->warnings_box, FALSE);
   self->warnings_shown = 0;
+  /* The test bench goes with the warnings: a new run has none yet. */
+  while ((child = gtk_widget_get_first_child (self->bench_box)))
+    gtk_box_remove (GTK_BOX (self->bench_box), child);
+  gtk_widget_set_visible (self->bench_box, FALSE);
 }
 
 /* Some engine messages are fragments ("the folder is in memory…"); on their own
@@ -610,6 +616,20 @@ show_charts (NscWindow  *self,
     }
 }
 
+/* The test bench of @result, or nothing (NULL). */
+static void
+show_bench (NscWindow *self,
+            JsonNode  *result)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (self->bench_box)))
+    gtk_box_remove (GTK_BOX (self->bench_box), child);
+  if (result != NULL)
+    gtk_box_append (GTK_BOX (self->bench_box), nsc_bench_group_new (result));
+  gtk_widget_set_visible (self->bench_box, result != NULL);
+}
+
 static void
 show_json_warnings (NscWindow *self,
                     JsonNode  *result)
@@ -675,6 +695,7 @@ show_result (NscWindow  *self,
   gtk_widget_set_visible (GTK_WIDGET (self->summary_label), TRUE);
 
   show_charts (self, result, path);
+  show_bench (self, result);
   gtk_stack_set_visible_child_name (self->stack, "results");
 }
 
@@ -944,6 +965,7 @@ on_run_done (GObject      *source,
       node = nsc_run_result_to_json (r);
     if (load_error != NULL)
       g_warning ("The result just saved does not read back: %s", load_error->message);
+    show_bench (self, node);
     if (node != NULL)
       show_charts (self, node, saved);
     else
@@ -1984,6 +2006,7 @@ nsc_window_class_init (NscWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NscWindow, results_grid);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, chart_panel);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, warnings_box);
+  gtk_widget_class_bind_template_child (widget_class, NscWindow, bench_box);
 }
 
 static void

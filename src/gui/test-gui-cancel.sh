@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Cancel mid-run (Issue 5, Tests): the app runs the Quick preset under Xvfb and
+# --cancel-after presses the Cancel button's own action (win.cancel) 1.5 s in, then
+# reports the milliseconds from the cancel to the idle window. Checks: under 500 ms,
+# exit status 0, nothing left in the target folder, a partial result marked
+# cancelled, no GTK criticals or warnings.
+#   test-gui-cancel.sh path/to/nandscope
+# Exit 77 (meson: skipped) when Xvfb, dbus-run-session or python3 is missing.
+
+set -u
+
+exe=${1:?usage: test-gui-cancel.sh NANDSCOPE}
+
+for tool in Xvfb dbus-run-session python3; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "SKIP: $tool is not installed"
+    exit 77
+  fi
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsc-gui-cancel.XXXXXX")
+target=$tmp/target
+data=$tmp/data
+home=$tmp/home
+mkdir -p "$target" "$data" "$home"
+xvfb_pid=
+
+# The app refuses to run as root; as root, the test runs it as nobody.
+as_user=()
+if [ "$(id -u)" -eq 0 ]; then
+  command -v runuser >/dev/null || { echo "SKIP: runuser is needed to test as a user"; exit 77; }
+  chmod 0755 "$tmp"
+  chown nobody "$target" "$data" "$home"
+  as_user=(runuser -u nobody --)
+fi
+
+cleanup () {
+  if [ -n "$xvfb_pid" ]; then
+    kill "$xvfb_pid" 2>/dev/null
+    wait "$xvfb_pid" 2>/dev/null
+  fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+fail () {
+  echo "FAIL: $*"
+  if [ -s "$tmp/app.log" ]; then
+    echo "--- nandscope output"
+    cat "$tmp/app.log"
+  fi
+  exit 1
+}
+
+# A display number nobody uses.
+display=
+for n in $(seq 90 99); do
+  if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then
+    display=$n
+    break
+  fi
+done
+[ -n "$display" ] || { echo "ERROR: no free X display in :90..:99"; exit 99; }
+
+Xvfb ":$display" -screen 0 1280x800x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
+xvfb_pid=$!
+for _ in $(seq 100); do
+  [ -e "/tmp/.X11-unix/X$display" ] && break
+  kill -0 "$xvfb_pid" 2>/dev/null || { cat "$tmp/xvfb.log"; echo "ERROR: Xvfb did not start"; exit 99; }
+  sleep 0.1
+done
+[ -e "/tmp/.X11-unix/X$display" ] || { echo "ERROR: Xvfb did not open :$display"; exit 99; }
+
+limit_ms=${NSC_CANCEL_LIMIT_MS:-500}
+
+# A session bus of its own with no services to start: GTK then finds neither a
+# session manager nor a desktop portal to inhibit suspend through, and says
+# nothing. (A portal without Inhibit, as a bare dbus-run-session starts one,
+# makes GTK itself print "Gtk-WARNING: Calling org.freedesktop.portal.Inhibit…".)
+cat >"$tmp/bus.conf" <<'XML'
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+XML
+chmod 0644 "$tmp/bus.conf"
+
+timeout 100 "${as_user[@]}" dbus-run-session --config-file="$tmp/bus.conf" -- env \
+  HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 GTK_A11Y=none \
+  GSETTINGS_BACKEND=memory G_DEBUG=fatal-criticals XDG_DATA_HOME="$data" \
+  "$exe" --target "$target" --preset quick --runs 1 --time 5s --size 64m \
+         --run --cancel-after 1.5s --quit-when-done >"$tmp/app.log" 2>&1
+status=$?
+
+[ "$status" -eq 0 ] || fail "nandscope exited with status $status"
+
+ms=$(sed -n 's/^nandscope: cancel-to-idle-ms: \([0-9]*\)$/\1/p' "$tmp/app.log")
+[ -n "$ms" ] || fail "no cancel-to-idle report on stderr"
+[ "$ms" -lt "$limit_ms" ] || fail "idle $ms ms after Cancel (limit $limit_ms ms)"
+echo "ok: idle $ms ms after Cancel"
+
+leftover=$(ls -A "$target")
+[ -z "$leftover" ] || fail "files left in the target folder: $leftover"
+echo "ok: the target folder is empty"
+
+# GTK, GLib and libadwaita complaints: "Gtk-WARNING **", "GLib-GObject-CRITICAL **"…
+if grep -E -e '-(WARNING|CRITICAL) \*\*' -e '(Gtk|Gdk|GLib|Adwaita)-(WARNING|CRITICAL)' "$tmp/app.log"; then
+  fail "GTK warnings or criticals in the output"
+fi
+echo "ok: no GTK warnings or criticals"
+
+python3 - "$data/nandscope/results" <<'PY' || fail "the partial result is wrong"
+import json, os, sys
+
+folder = sys.argv[1]
+files = sorted(f for f in os.listdir(folder) if f.endswith(".json")) if os.path.isdir(folder) else []
+if not files:
+    # Cancelled before anything was measured: nothing to save, and that is right.
+    print("no partial result (cancelled before a step finished)")
+    sys.exit(0)
+with open(os.path.join(folder, files[-1])) as f:
+    result = json.load(f)
+if not result.get("cancelled"):
+    sys.exit("the saved result does not say it was cancelled")
+print(f"partial result {files[-1]}: cancelled, {len(result['steps'])} steps")
+PY
+
+echo "PASS"
