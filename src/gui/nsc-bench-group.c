@@ -297,11 +297,13 @@ nsc_bench_group_new (JsonNode *result)
     }
   if (get_int (bench, "nvme_apst_max_latency_us", &apst))
     {
+      /* The number formatted apart: a format macro inside _() cannot be translated. */
+      g_autofree char *latency = g_strdup_printf ("%" G_GINT64_FORMAT, apst);
       g_autofree char *text = apst == 0
                               ? g_strdup (_("Off"))
                               /* TRANSLATORS: NVMe power saving (APST); µs: microseconds */
-                              : g_strdup_printf (_("On, states up to %" G_GINT64_FORMAT " µs exit latency"),
-                                                 apst);
+                              : g_strdup_printf (_("On, states up to %s µs exit latency"),
+                                                 latency);
       add_row (group, _("NVMe Power Saving (APST)"), text,
                _("nvme_core.default_ps_max_latency_us: deeper power states wake slower"));
     }
