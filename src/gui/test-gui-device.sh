@@ -61,23 +61,8 @@ if [ -z "$device" ]; then
 fi
 [ -n "$device" ] || { echo "SKIP: no block device to point the app at"; exit 77; }
 
-display=
-for n in $(seq 80 89); do
-  if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then
-    display=$n
-    break
-  fi
-done
-[ -n "$display" ] || { echo "ERROR: no free X display in :80..:89"; exit 99; }
-
-Xvfb ":$display" -screen 0 1280x800x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
-xvfb_pid=$!
-for _ in $(seq 100); do
-  [ -e "/tmp/.X11-unix/X$display" ] && break
-  kill -0 "$xvfb_pid" 2>/dev/null || { cat "$tmp/xvfb.log"; echo "ERROR: Xvfb did not start"; exit 99; }
-  sleep 0.1
-done
-[ -e "/tmp/.X11-unix/X$display" ] || { echo "ERROR: Xvfb did not open :$display"; exit 99; }
+. "$(dirname "$0")/test-xvfb.sh"
+start_xvfb "$tmp/xvfb.log" 80
 
 failed=0
 
