@@ -485,6 +485,30 @@ nsc_preset_new_single (const NscJob *job)
   return preset;
 }
 
+/* Durations added and multiplied without overflowing: a preset may ask for hours
+ * times a thousand runs, and the answer is then "very long", not negative. */
+gint64
+nsc_duration_add (gint64 a,
+                  gint64 b)
+{
+  gint64 r;
+
+  if (a < 0 || b < 0 || __builtin_add_overflow (a, b, &r))
+    return G_MAXINT64;
+  return r;
+}
+
+gint64
+nsc_duration_mul (gint64 a,
+                  gint64 n)
+{
+  gint64 r;
+
+  if (a < 0 || n < 0 || __builtin_mul_overflow (a, n, &r))
+    return G_MAXINT64;
+  return r;
+}
+
 gint64
 nsc_preset_estimate_ns (const NscPreset *preset,
                         guint            runs,
@@ -497,12 +521,13 @@ nsc_preset_estimate_ns (const NscPreset *preset,
       const NscStep *step = &g_array_index (preset->steps, NscStep, i);
 
       if (step->kind == NSC_STEP_IDLE)
-        total += step->idle_ns;
+        total = nsc_duration_add (total, step->idle_ns);
       else if (step->kind == NSC_STEP_JOB && !step->job.once && !step->job.bytes)
-        total += (gint64) runs * ((step->time_is_set ? step->job.time_ns : time_ns)
-                                  + step->job.ramp_ns);
+        total = nsc_duration_add (total, nsc_duration_mul (nsc_duration_add (step->time_is_set ? step->job.time_ns : time_ns,
+                                                                             step->job.ramp_ns),
+                                                           runs));
       else if (step->kind == NSC_STEP_SURFACE && step->job.time_ns > 0)
-        total += (gint64) step->points * step->job.time_ns;
+        total = nsc_duration_add (total, nsc_duration_mul (step->job.time_ns, step->points));
     }
   return total;
 }

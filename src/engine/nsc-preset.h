@@ -64,6 +64,12 @@ gint64      nsc_preset_estimate_ns   (const NscPreset *preset,
                                       guint            runs,
                                       gint64           time_ns);
 
+/* Non-negative durations in ns, saturating at G_MAXINT64 instead of overflowing. */
+gint64      nsc_duration_add         (gint64           a,
+                                      gint64           b);
+gint64      nsc_duration_mul         (gint64           a,
+                                      gint64           n);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NscPreset, nsc_preset_free)
 
 G_END_DECLS

@@ -243,8 +243,8 @@ nsc_runner_get_estimate_ns (NscRunner *self)
   for (guint i = 0; i < self->preset->steps->len; i++)
     if (g_array_index (self->preset->steps, NscStep, i).kind == NSC_STEP_JOB)
       n_jobs++;
-  return nsc_preset_estimate_ns (self->preset, self->runs, self->time_ns)
-       + (n_jobs > 0 ? (gint64) (n_jobs - 1) * self->idle_ns : 0);
+  return nsc_duration_add (nsc_preset_estimate_ns (self->preset, self->runs, self->time_ns),
+                           n_jobs > 0 ? nsc_duration_mul (self->idle_ns, n_jobs - 1) : 0);
 }
 
 /* ---- main-thread side ----------------------------------------------------- */
@@ -1139,7 +1139,7 @@ runner_thread (gpointer data)
       sr->completed = ok;
       if (!ok && error)
         sr->error = g_strdup (error->message);
-      self->budget_done += self->budgets[i];
+      self->budget_done = nsc_duration_add (self->budget_done, self->budgets[i]);
       self->step_started_ns = 0;
 
       ev = event_new (EVENT_STEP_FINISHED);
@@ -1213,10 +1213,11 @@ nsc_runner_run_async (NscRunner           *self,
         self->budgets[i] = self->max_idle_ns ? MIN (s->idle_ns, self->max_idle_ns) : s->idle_ns;
       else if (s->kind == NSC_STEP_JOB && (s->time_is_set ? s->job.time_ns > 0
                                            : (!s->job.bytes && !s->job.once)))
-        self->budgets[i] = (gint64) self->runs
-                         * ((self->time_override || !s->time_is_set ? self->time_ns : s->job.time_ns)
-                            + s->job.ramp_ns);
-      self->budget_total += self->budgets[i];
+        self->budgets[i] = nsc_duration_mul (nsc_duration_add (self->time_override || !s->time_is_set
+                                                               ? self->time_ns : s->job.time_ns,
+                                                               s->job.ramp_ns),
+                                             self->runs);
+      self->budget_total = nsc_duration_add (self->budget_total, self->budgets[i]);
     }
 
   self->thread = g_thread_try_new ("nsc-runner", runner_thread, self, &error);
