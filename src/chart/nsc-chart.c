@@ -10,6 +10,7 @@
 
 #include "nsc-chart-private.h"
 #include "nsc-error.h"
+#include "nsc-json.h"
 #include "nsc-units.h"
 
 static const char *const kind_names[NSC_CHART_N_KINDS] = {
@@ -123,32 +124,6 @@ find_line (NscChartDataset *ds,
 
 /* ---- reading results ---------------------------------------------------- */
 
-static JsonObject *
-get_object (JsonObject *o,
-            const char *name)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
-}
-
-static JsonArray *
-get_array (JsonObject *o,
-           const char *name)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-  return n && JSON_NODE_HOLDS_ARRAY (n) ? json_node_get_array (n) : NULL;
-}
-
-static const char *
-get_string (JsonObject *o,
-            const char *name)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-  if (n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING)
-    return json_node_get_string (n);
-  return NULL;
-}
-
 static double
 node_number (JsonNode *n,
              double    fallback)
@@ -186,7 +161,7 @@ result_steps (JsonNode *result)
 {
   if (result == NULL || !JSON_NODE_HOLDS_OBJECT (result))
     return NULL;
-  return get_array (json_node_get_object (result), "steps");
+  return nsc_json_get_array (json_node_get_object (result), "steps");
 }
 
 static JsonObject *
@@ -200,8 +175,8 @@ step_at (JsonArray *steps,
 static gboolean
 is_job (JsonObject *step)
 {
-  const char *kind = get_string (step, "kind");
-  return step && get_object (step, "job") && (kind == NULL || g_str_equal (kind, "job"));
+  const char *kind = nsc_json_get_string (step, "kind");
+  return step && nsc_json_get_object (step, "job") && (kind == NULL || g_str_equal (kind, "job"));
 }
 
 static gboolean
@@ -209,7 +184,7 @@ tag_is (JsonObject *step,
         const char *tag,
         gboolean    prefix)
 {
-  const char *a = get_string (step, "analysis");
+  const char *a = nsc_json_get_string (step, "analysis");
   if (a == NULL || !is_job (step))
     return FALSE;
   return prefix ? g_str_has_prefix (a, tag) : g_str_equal (a, tag);
@@ -218,7 +193,7 @@ tag_is (JsonObject *step,
 static guint
 series_len (JsonObject *step)
 {
-  JsonArray *t = get_array (get_object (step, "series"), "t_ns");
+  JsonArray *t = nsc_json_get_array (nsc_json_get_object (step, "series"), "t_ns");
   return t ? json_array_get_length (t) : 0;
 }
 
@@ -228,8 +203,8 @@ has_percentiles (JsonObject *step)
   static const char *const dirs[] = { "read", "write" };
   for (guint d = 0; d < 2; d++)
     {
-      JsonObject *p = get_object (get_object (get_object (step, dirs[d]), "lat_ns"), "percentiles");
-      if (p && json_object_get_size (p) > 0 && get_number (get_object (step, dirs[d]), "ios", 1) > 0)
+      JsonObject *p = nsc_json_get_object (nsc_json_get_object (nsc_json_get_object (step, dirs[d]), "lat_ns"), "percentiles");
+      if (p && json_object_get_size (p) > 0 && get_number (nsc_json_get_object (step, dirs[d]), "ios", 1) > 0)
         return TRUE;
     }
   return FALSE;
@@ -257,7 +232,7 @@ step_fits (JsonObject  *step,
   switch (kind)
     {
     case NSC_CHART_WRITE_FILL:
-      return series_len (step) >= 2 && get_number (get_object (step, "job"), "read_percent", 0) < 100;
+      return series_len (step) >= 2 && get_number (nsc_json_get_object (step, "job"), "read_percent", 0) < 100;
     case NSC_CHART_TIME:
       return series_len (step) >= 2;
     case NSC_CHART_LATENCY:
@@ -276,7 +251,7 @@ result_slc (JsonNode *result)
 {
   if (result == NULL || !JSON_NODE_HOLDS_OBJECT (result))
     return NULL;
-  return get_object (get_object (json_node_get_object (result), "analysis"), "slc");
+  return nsc_json_get_object (nsc_json_get_object (json_node_get_object (result), "analysis"), "slc");
 }
 
 /* The most telling step for a per-step kind, or G_MAXUINT. */
@@ -377,7 +352,7 @@ nsc_chart_kinds_describe (JsonNode *result)
 static const char *
 pattern_name (JsonObject *job)
 {
-  const char *p = get_string (job, "pattern");
+  const char *p = nsc_json_get_string (job, "pattern");
   if (p && g_str_has_prefix (p, "rand"))
     return "Random";
   if (p && g_str_has_prefix (p, "seq"))
@@ -439,21 +414,21 @@ build_sweep (NscChartDataset *ds,
       if (!tag_is (s, tag, FALSE))
         continue;
       if (first_pattern == NULL)
-        first_pattern = pattern_name (get_object (s, "job"));
-      else if (!g_str_equal (first_pattern, pattern_name (get_object (s, "job"))))
+        first_pattern = pattern_name (nsc_json_get_object (s, "job"));
+      else if (!g_str_equal (first_pattern, pattern_name (nsc_json_get_object (s, "job"))))
         mixed_patterns = TRUE;
     }
 
   for (guint i = 0; i < n; i++)
     {
       JsonObject *s = step_at (steps, i);
-      JsonObject *job = get_object (s, "job");
+      JsonObject *job = nsc_json_get_object (s, "job");
       double x = get_number (job, x_member, NAN);
       if (!tag_is (s, tag, FALSE) || !(x > 0))
         continue;
       for (guint d = 0; d < 2; d++)
         {
-          JsonObject *dir = get_object (s, dirs[d]);
+          JsonObject *dir = nsc_json_get_object (s, dirs[d]);
           g_autofree char *name = NULL;
           NscChartLine *line;
           double bps = get_number (dir, "bw_bps", NAN);
@@ -486,7 +461,7 @@ build_mixed (NscChartDataset *ds,
   for (guint i = 0; i < n; i++)
     {
       JsonObject *s = step_at (steps, i);
-      JsonObject *job = get_object (s, "job");
+      JsonObject *job = nsc_json_get_object (s, "job");
       g_autofree char *bs = NULL;
       g_autofree char *name = NULL;
       NscChartLine *line;
@@ -502,8 +477,8 @@ build_mixed (NscChartDataset *ds,
           line = _nsc_chart_line_new (ds, name);
           line->markers = TRUE;
         }
-      total = get_number (get_object (s, "read"), "bw_bps", 0)
-              + get_number (get_object (s, "write"), "bw_bps", 0);
+      total = get_number (nsc_json_get_object (s, "read"), "bw_bps", 0)
+              + get_number (nsc_json_get_object (s, "write"), "bw_bps", 0);
       _nsc_chart_line_add (line, get_number (job, "read_percent", 0), total);
     }
   for (guint i = 0; i < ds->lines->len; i++)
@@ -516,12 +491,12 @@ build_series (NscChartDataset *ds,
               JsonObject      *step,
               NscChartKind     kind)
 {
-  JsonObject *series = get_object (step, "series");
-  JsonArray *t = get_array (series, "t_ns");
-  JsonArray *dur = get_array (series, "duration_ns");
-  JsonArray *rb = get_array (series, "read_bytes");
-  JsonArray *wb = get_array (series, "write_bytes");
-  JsonArray *pos = get_array (series, "position");
+  JsonObject *series = nsc_json_get_object (step, "series");
+  JsonArray *t = nsc_json_get_array (series, "t_ns");
+  JsonArray *dur = nsc_json_get_array (series, "duration_ns");
+  JsonArray *rb = nsc_json_get_array (series, "read_bytes");
+  JsonArray *wb = nsc_json_get_array (series, "write_bytes");
+  JsonArray *pos = nsc_json_get_array (series, "position");
   guint n = t ? json_array_get_length (t) : 0;
   gboolean have_read = FALSE, have_write = FALSE, split;
   NscChartLine *lr = NULL, *lw = NULL;
@@ -570,11 +545,11 @@ build_series (NscChartDataset *ds,
         _nsc_chart_line_add (lr, x, (r + w) * 1e9 / d);
     }
 
-  temp = get_object (step, "temperature");
+  temp = nsc_json_get_object (step, "temperature");
   if (kind == NSC_CHART_TIME && temp)
     {
-      JsonArray *tt = get_array (temp, "t_ns");
-      JsonArray *tc = get_array (temp, "celsius");
+      JsonArray *tt = nsc_json_get_array (temp, "t_ns");
+      JsonArray *tc = nsc_json_get_array (temp, "celsius");
       guint m = tt && tc ? MIN (json_array_get_length (tt), json_array_get_length (tc)) : 0;
       if (m > 0)
         {
@@ -595,8 +570,8 @@ build_latency (NscChartDataset *ds,
   static const char *const dir_names[] = { "Read", "Write" };
   for (guint d = 0; d < 2; d++)
     {
-      JsonObject *dir = get_object (step, dirs[d]);
-      JsonObject *p = get_object (get_object (dir, "lat_ns"), "percentiles");
+      JsonObject *dir = nsc_json_get_object (step, dirs[d]);
+      JsonObject *p = nsc_json_get_object (nsc_json_get_object (dir, "lat_ns"), "percentiles");
       NscChartLine *line;
       GList *members;
       if (p == NULL || json_object_get_size (p) == 0 || get_number (dir, "ios", 1) <= 0)
@@ -639,8 +614,8 @@ read_slc (NscChartDataset *ds,
   ds->in_cache_bps = get_number (slc, "in_cache_bps", NAN);
   ds->post_cache_bps = get_number (slc, "post_cache_bps", NAN);
   ds->average_bps = get_number (slc, "average_bps", NAN);
-  ds->summary = g_strdup (get_string (slc, "summary"));
-  phases = get_array (slc, "phases");
+  ds->summary = g_strdup (nsc_json_get_string (slc, "summary"));
+  phases = nsc_json_get_array (slc, "phases");
   for (guint i = 0; phases && i < json_array_get_length (phases); i++)
     {
       JsonNode *n = json_array_get_element (phases, i);
@@ -729,15 +704,15 @@ static char *
 default_legend (JsonNode *result)
 {
   JsonObject *root = json_node_get_object (result);
-  JsonObject *dev = get_object (root, "device");
-  const char *model = get_string (dev, "model");
-  const char *started = get_string (root, "started");
+  JsonObject *dev = nsc_json_get_object (root, "device");
+  const char *model = nsc_json_get_string (dev, "model");
+  const char *started = nsc_json_get_string (root, "started");
   GString *s = g_string_new (NULL);
 
   if (model == NULL)
-    model = get_string (dev, "name");
+    model = nsc_json_get_string (dev, "name");
   if (model == NULL)
-    model = get_string (get_object (root, "target"), "description");
+    model = nsc_json_get_string (nsc_json_get_object (root, "target"), "description");
   g_string_append (s, model ? model : "Result");
   if (started && strlen (started) >= 16)
     g_string_append_printf (s, ", %.10s %.5s", started, started + 11);
@@ -753,8 +728,8 @@ make_title (JsonNode    *result,
   JsonArray *steps = result_steps (result);
   JsonObject *s = step != G_MAXUINT && steps && step < json_array_get_length (steps)
                   ? step_at (steps, step) : NULL;
-  const char *label = get_string (s, "label");
-  const char *preset = get_string (get_object (root, "preset"), "title");
+  const char *label = nsc_json_get_string (s, "label");
+  const char *preset = nsc_json_get_string (nsc_json_get_object (root, "preset"), "title");
   const char *what = NULL;
 
   switch (kind)
@@ -792,7 +767,7 @@ make_title (JsonNode    *result,
       gboolean same_pattern = TRUE, same_other = TRUE;
       for (guint i = 0; steps && i < json_array_get_length (steps); i++)
         {
-          JsonObject *job = get_object (step_at (steps, i), "job");
+          JsonObject *job = nsc_json_get_object (step_at (steps, i), "job");
           double v = get_number (job, kind == NSC_CHART_QD ? "block_size" : "queue_depth", -1);
           if (!tag_is (step_at (steps, i), tag, FALSE))
             continue;
@@ -822,16 +797,16 @@ static char *
 make_caption (JsonNode *result)
 {
   JsonObject *root = json_node_get_object (result);
-  JsonObject *dev = get_object (root, "device");
-  JsonObject *target = get_object (root, "target");
-  JsonObject *link = get_object (dev, "link");
-  JsonObject *app = get_object (root, "app");
-  const char *model = get_string (dev, "model");
-  const char *vendor = get_string (dev, "vendor");
-  const char *fw = get_string (dev, "firmware");
-  const char *transport = get_string (dev, "transport");
-  const char *started = get_string (root, "started");
-  const char *preset = get_string (get_object (root, "preset"), "title");
+  JsonObject *dev = nsc_json_get_object (root, "device");
+  JsonObject *target = nsc_json_get_object (root, "target");
+  JsonObject *link = nsc_json_get_object (dev, "link");
+  JsonObject *app = nsc_json_get_object (root, "app");
+  const char *model = nsc_json_get_string (dev, "model");
+  const char *vendor = nsc_json_get_string (dev, "vendor");
+  const char *fw = nsc_json_get_string (dev, "firmware");
+  const char *transport = nsc_json_get_string (dev, "transport");
+  const char *started = nsc_json_get_string (root, "started");
+  const char *preset = nsc_json_get_string (nsc_json_get_object (root, "preset"), "title");
   double capacity = get_number (dev, "capacity", 0);
   GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
   char *caption;
@@ -839,8 +814,8 @@ make_caption (JsonNode *result)
   if (model)
     g_ptr_array_add (parts, vendor && !g_str_has_prefix (model, vendor)
                             ? g_strdup_printf ("%s %s", vendor, model) : g_strdup (model));
-  else if (get_string (dev, "name"))
-    g_ptr_array_add (parts, g_strdup (get_string (dev, "name")));
+  else if (nsc_json_get_string (dev, "name"))
+    g_ptr_array_add (parts, g_strdup (nsc_json_get_string (dev, "name")));
   if (capacity > 0)
     {
       /* Drives are sold in decimal units: say both. */
@@ -858,15 +833,15 @@ make_caption (JsonNode *result)
                                              get_number (link, "width", 0)));
   else if (transport)
     g_ptr_array_add (parts, g_strdup (transport));
-  if (g_strcmp0 (get_string (target, "kind"), "file") == 0)
-    g_ptr_array_add (parts, get_string (target, "filesystem")
-                            ? g_strdup_printf ("test file on %s", get_string (target, "filesystem"))
+  if (g_strcmp0 (nsc_json_get_string (target, "kind"), "file") == 0)
+    g_ptr_array_add (parts, nsc_json_get_string (target, "filesystem")
+                            ? g_strdup_printf ("test file on %s", nsc_json_get_string (target, "filesystem"))
                             : g_strdup ("test file"));
   if (started && strlen (started) >= 10)
     g_ptr_array_add (parts, g_strndup (started, 10));
   g_ptr_array_add (parts, g_strdup_printf ("%s %s",
-                                           get_string (app, "name") ? get_string (app, "name") : "Nandscope",
-                                           get_string (app, "version") ? get_string (app, "version") : PACKAGE_VERSION));
+                                           nsc_json_get_string (app, "name") ? nsc_json_get_string (app, "name") : "Nandscope",
+                                           nsc_json_get_string (app, "version") ? nsc_json_get_string (app, "version") : PACKAGE_VERSION));
   if (preset)
     g_ptr_array_add (parts, g_strdup_printf ("preset: %s", preset));
   g_ptr_array_add (parts, NULL);

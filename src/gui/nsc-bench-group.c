@@ -4,33 +4,8 @@
 #include <glib/gi18n.h>
 
 #include "nsc-bench-group.h"
+#include "nsc-json.h"
 #include "nsc-result-info.h"
-
-static JsonObject *
-get_object (JsonObject *o,
-            const char *name)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
-}
-
-static JsonArray *
-get_array (JsonObject *o,
-           const char *name)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-  return n && JSON_NODE_HOLDS_ARRAY (n) ? json_node_get_array (n) : NULL;
-}
-
-static const char *
-get_string (JsonObject *o,
-            const char *name)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (n);
-}
 
 static gboolean
 get_int (JsonObject *o,
@@ -54,15 +29,15 @@ static const char *
 warning_message (JsonObject *root,
                  const char *code)
 {
-  JsonArray *warnings = get_array (root, "warnings");
+  JsonArray *warnings = nsc_json_get_array (root, "warnings");
 
   for (guint i = 0; warnings && i < json_array_get_length (warnings); i++)
     {
       JsonNode *n = json_array_get_element (warnings, i);
       JsonObject *w = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
 
-      if (g_strcmp0 (get_string (w, "code"), code) == 0)
-        return get_string (w, "message");
+      if (g_strcmp0 (nsc_json_get_string (w, "code"), code) == 0)
+        return nsc_json_get_string (w, "message");
     }
   return NULL;
 }
@@ -79,7 +54,7 @@ nsc_bench_mitigations_summary (JsonObject *mitigations)
   names = json_object_get_members (mitigations);
   for (const GList *l = names; l; l = l->next)
     {
-      const char *text = get_string (mitigations, l->data);
+      const char *text = nsc_json_get_string (mitigations, l->data);
 
       if (text == NULL)
         continue;
@@ -118,7 +93,7 @@ char *
 nsc_bench_backend_summary (JsonNode *result)
 {
   JsonObject *root = result && JSON_NODE_HOLDS_OBJECT (result) ? json_node_get_object (result) : NULL;
-  JsonArray *steps = get_array (root, "steps");
+  JsonArray *steps = nsc_json_get_array (root, "steps");
   g_autoptr(GPtrArray) seen = g_ptr_array_new ();
   g_autoptr(GString) text = g_string_new (NULL);
 
@@ -126,7 +101,7 @@ nsc_bench_backend_summary (JsonNode *result)
     {
       JsonNode *n = json_array_get_element (steps, i);
       JsonObject *step = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
-      const char *backend = get_string (step, "backend");
+      const char *backend = nsc_json_get_string (step, "backend");
 
       if (backend == NULL || g_ptr_array_find_with_equal_func (seen, backend, g_str_equal, NULL))
         continue;
@@ -194,8 +169,8 @@ describe_stack (JsonArray *stack)
     {
       JsonNode *n = json_array_get_element (stack, i);
       JsonObject *layer = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
-      const char *kind = get_string (layer, "kind");
-      JsonArray *on = get_array (layer, "on");
+      const char *kind = nsc_json_get_string (layer, "kind");
+      JsonArray *on = nsc_json_get_array (layer, "on");
       const char *name;
 
       if (kind == NULL)
@@ -205,7 +180,7 @@ describe_stack (JsonArray *stack)
       else if (g_str_equal (kind, "lvm"))
         name = "LVM";
       else if (g_str_equal (kind, "md-raid"))
-        name = get_string (layer, "level") ? get_string (layer, "level") : "RAID";
+        name = nsc_json_get_string (layer, "level") ? nsc_json_get_string (layer, "level") : "RAID";
       else
         name = kind;
       if (text->len)
@@ -231,16 +206,16 @@ GtkWidget *
 nsc_bench_group_new (JsonNode *result)
 {
   JsonObject *root = result && JSON_NODE_HOLDS_OBJECT (result) ? json_node_get_object (result) : NULL;
-  JsonObject *bench = get_object (root, "bench");
-  JsonObject *target = get_object (root, "target");
-  JsonObject *app = get_object (root, "app");
-  JsonObject *mitigations = get_object (bench, "mitigations");
-  JsonObject *fs = get_object (bench, "filesystem");
-  JsonArray *stack = get_array (bench, "stack");
+  JsonObject *bench = nsc_json_get_object (root, "bench");
+  JsonObject *target = nsc_json_get_object (root, "target");
+  JsonObject *app = nsc_json_get_object (root, "app");
+  JsonObject *mitigations = nsc_json_get_object (bench, "mitigations");
+  JsonObject *fs = nsc_json_get_object (bench, "filesystem");
+  JsonArray *stack = nsc_json_get_array (bench, "stack");
   GtkWidget *group = adw_preferences_group_new ();
   g_autofree char *drive = nsc_result_info_drive_facts (result);
   g_autofree char *backend = nsc_bench_backend_summary (result);
-  const char *kernel = get_string (bench, "kernel");
+  const char *kernel = nsc_json_get_string (bench, "kernel");
   gint64 apst;
 
   adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Test Bench"));
@@ -249,10 +224,10 @@ nsc_bench_group_new (JsonNode *result)
   gtk_widget_set_name (group, "bench-group");
 
   add_row (group, _("Drive"), drive, NULL);
-  if (get_string (bench, "cpu"))
-    add_row (group, _("CPU"), get_string (bench, "cpu"), NULL);
+  if (nsc_json_get_string (bench, "cpu"))
+    add_row (group, _("CPU"), nsc_json_get_string (bench, "cpu"), NULL);
   if (kernel == NULL)
-    kernel = get_string (get_object (root, "system"), "kernel");
+    kernel = nsc_json_get_string (nsc_json_get_object (root, "system"), "kernel");
   if (kernel)
     add_row (group, _("Kernel"), kernel, NULL);
 
@@ -269,7 +244,7 @@ nsc_bench_group_new (JsonNode *result)
       gtk_widget_add_css_class (row, "bench-row");
       for (const GList *l = names; l; l = l->next)
         {
-          const char *text = get_string (mitigations, l->data);
+          const char *text = nsc_json_get_string (mitigations, l->data);
           GtkWidget *child;
 
           if (text == NULL)
@@ -284,11 +259,11 @@ nsc_bench_group_new (JsonNode *result)
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
     }
 
-  if (get_string (bench, "io_scheduler"))
-    add_row (group, _("I/O Scheduler"), get_string (bench, "io_scheduler"), NULL);
-  if (get_string (bench, "write_cache"))
+  if (nsc_json_get_string (bench, "io_scheduler"))
+    add_row (group, _("I/O Scheduler"), nsc_json_get_string (bench, "io_scheduler"), NULL);
+  if (nsc_json_get_string (bench, "write_cache"))
     {
-      g_autofree char *wc = describe_write_cache (get_string (bench, "write_cache"));
+      g_autofree char *wc = describe_write_cache (nsc_json_get_string (bench, "write_cache"));
       GtkWidget *row = add_row (group, _("Write Cache"), wc, NULL);
       const char *warning = warning_message (root, "write-cache-off");
 
@@ -307,9 +282,9 @@ nsc_bench_group_new (JsonNode *result)
       add_row (group, _("NVMe Power Saving (APST)"), text,
                _("nvme_core.default_ps_max_latency_us: deeper power states wake slower"));
     }
-  if (get_string (bench, "usb_transport"))
+  if (nsc_json_get_string (bench, "usb_transport"))
     {
-      const char *usb = get_string (bench, "usb_transport");
+      const char *usb = nsc_json_get_string (bench, "usb_transport");
       add_row (group, _("USB Transport"),
                g_str_equal (usb, "BOT") ? _("BOT (Bulk-Only, no command queue)")
                                         : g_str_equal (usb, "UAS") ? _("UAS (USB Attached SCSI)") : usb,
@@ -318,11 +293,11 @@ nsc_bench_group_new (JsonNode *result)
 
   if (fs)
     {
-      const char *type = get_string (fs, "type");
-      const char *source = get_string (fs, "source");
-      const char *mountpoint = get_string (fs, "mountpoint");
+      const char *type = nsc_json_get_string (fs, "type");
+      const char *source = nsc_json_get_string (fs, "source");
+      const char *mountpoint = nsc_json_get_string (fs, "mountpoint");
       g_autoptr(GString) text = g_string_new (type ? type : "?");
-      g_autoptr(GString) options = g_string_new (get_string (fs, "mount_options"));
+      g_autoptr(GString) options = g_string_new (nsc_json_get_string (fs, "mount_options"));
 
       if (source)
         /* TRANSLATORS: "ext4 on /dev/nvme0n1p2" */
@@ -331,17 +306,17 @@ nsc_bench_group_new (JsonNode *result)
         /* TRANSLATORS: "ext4 on /dev/nvme0n1p2, mounted at /home" */
         g_string_append_printf (text, _(", mounted at %s"), mountpoint);
       add_row (group, _("Filesystem"), text->str, NULL);
-      if (get_string (fs, "super_options"))
+      if (nsc_json_get_string (fs, "super_options"))
         {
           if (options->len)
             g_string_append_c (options, ',');
-          g_string_append (options, get_string (fs, "super_options"));
+          g_string_append (options, nsc_json_get_string (fs, "super_options"));
         }
       if (options->len)
         add_row (group, _("Mount Options"), options->str, NULL);
     }
-  else if (g_strcmp0 (get_string (target, "kind"), "file") == 0 && get_string (target, "filesystem"))
-    add_row (group, _("Filesystem"), get_string (target, "filesystem"), NULL);
+  else if (g_strcmp0 (nsc_json_get_string (target, "kind"), "file") == 0 && nsc_json_get_string (target, "filesystem"))
+    add_row (group, _("Filesystem"), nsc_json_get_string (target, "filesystem"), NULL);
 
   if (stack != NULL && json_array_get_length (stack) > 0)
     {
@@ -367,8 +342,8 @@ nsc_bench_group_new (JsonNode *result)
     }
   {
     g_autofree char *version = g_strdup_printf ("%s %s",
-                                                get_string (app, "name") ? get_string (app, "name") : "Nandscope",
-                                                get_string (app, "version") ? get_string (app, "version")
+                                                nsc_json_get_string (app, "name") ? nsc_json_get_string (app, "name") : "Nandscope",
+                                                nsc_json_get_string (app, "version") ? nsc_json_get_string (app, "version")
                                                                             : _("(unknown version)"));
     add_row (group, _("App Version"), version, NULL);
   }

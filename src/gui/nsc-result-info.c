@@ -5,25 +5,8 @@
 #include <string.h>
 
 #include "nsc-engine.h"
+#include "nsc-json.h"
 #include "nsc-result-info.h"
-
-static JsonObject *
-get_object (JsonObject *o,
-            const char *name)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
-}
-
-static const char *
-get_string (JsonObject *o,
-            const char *name)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (n);
-}
 
 static double
 get_number (JsonObject *o,
@@ -142,7 +125,7 @@ static char *
 describe_job (JsonObject *job)
 {
   g_autofree char *bs = nsc_format_size ((guint64) get_number (job, "block_size", 0));
-  const char *pattern = g_strcmp0 (get_string (job, "pattern"), "random") == 0
+  const char *pattern = g_strcmp0 (nsc_json_get_string (job, "pattern"), "random") == 0
                         ? _("Random") : _("Sequential");
   guint workers = (guint) get_number (job, "workers", 1);
 
@@ -167,9 +150,9 @@ nsc_result_info_rows (JsonNode *result)
     {
       JsonNode *sn = json_array_get_element (steps, i);
       JsonObject *step = JSON_NODE_HOLDS_OBJECT (sn) ? json_node_get_object (sn) : NULL;
-      JsonObject *job = get_object (step, "job");
-      const char *label = get_string (step, "label");
-      const char *kind = get_string (step, "kind");
+      JsonObject *job = nsc_json_get_object (step, "job");
+      const char *label = nsc_json_get_string (step, "label");
+      const char *kind = nsc_json_get_string (step, "kind");
       NscResultRow *row = NULL;
       double read_percent;
 
@@ -190,7 +173,7 @@ nsc_result_info_rows (JsonNode *result)
       row->completed = row->completed && get_bool (step, "completed");
       for (guint d = 0; d < 2; d++)
         {
-          JsonObject *dir = get_object (step, dirs[d]);
+          JsonObject *dir = nsc_json_get_object (step, dirs[d]);
           gboolean wanted = d == 0 ? read_percent > 0 : read_percent < 100;
 
           if (!wanted || row->has[d])
@@ -200,7 +183,7 @@ nsc_result_info_rows (JsonNode *result)
             {
               row->bw_bps[d] = get_number (dir, "bw_bps", 0);
               row->iops[d] = get_number (dir, "iops", 0);
-              row->lat_mean_ns[d] = get_number (get_object (dir, "lat_ns"), "mean", 0);
+              row->lat_mean_ns[d] = get_number (nsc_json_get_object (dir, "lat_ns"), "mean", 0);
             }
         }
     }
@@ -211,18 +194,18 @@ char *
 nsc_result_info_drive (JsonNode *result)
 {
   JsonObject *root = root_object (result);
-  JsonObject *dev = get_object (root, "device");
-  const char *model = get_string (dev, "model");
-  const char *vendor = get_string (dev, "vendor");
+  JsonObject *dev = nsc_json_get_object (root, "device");
+  const char *model = nsc_json_get_string (dev, "model");
+  const char *vendor = nsc_json_get_string (dev, "vendor");
 
   if (model != NULL && *model != '\0')
     return vendor && *vendor && !g_str_has_prefix (model, vendor)
            ? g_strdup_printf ("%s %s", vendor, model) : g_strdup (model);
-  if (get_string (dev, "name"))
+  if (nsc_json_get_string (dev, "name"))
     /* TRANSLATORS: a drive without a model name, e.g. "Drive vda" */
-    return g_strdup_printf (_("Drive %s"), get_string (dev, "name"));
-  if (get_string (get_object (root, "target"), "description"))
-    return g_strdup (get_string (get_object (root, "target"), "description"));
+    return g_strdup_printf (_("Drive %s"), nsc_json_get_string (dev, "name"));
+  if (nsc_json_get_string (nsc_json_get_object (root, "target"), "description"))
+    return g_strdup (nsc_json_get_string (nsc_json_get_object (root, "target"), "description"));
   return g_strdup (_("Unknown drive"));
 }
 
@@ -239,11 +222,11 @@ char *
 nsc_result_info_drive_details (JsonNode *result)
 {
   JsonObject *root = root_object (result);
-  JsonObject *dev = get_object (root, "device");
-  JsonObject *link = get_object (dev, "link");
+  JsonObject *dev = nsc_json_get_object (root, "device");
+  JsonObject *link = nsc_json_get_object (dev, "link");
   double capacity = get_number (dev, "capacity", 0);
-  const char *fw = get_string (dev, "firmware");
-  const char *transport = get_string (dev, "transport");
+  const char *fw = nsc_json_get_string (dev, "firmware");
+  const char *transport = nsc_json_get_string (dev, "transport");
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
 
   if (capacity > 0)
@@ -266,18 +249,18 @@ char *
 nsc_result_info_caption (JsonNode *result)
 {
   JsonObject *root = root_object (result);
-  JsonObject *dev = get_object (root, "device");
-  JsonObject *link = get_object (dev, "link");
-  JsonObject *target = get_object (root, "target");
-  JsonObject *bench = get_object (root, "bench");
-  JsonObject *fs = get_object (bench, "filesystem");
-  JsonObject *app = get_object (root, "app");
-  const char *model = get_string (dev, "model");
-  const char *vendor = get_string (dev, "vendor");
-  const char *fw = get_string (dev, "firmware");
-  const char *transport = get_string (dev, "transport");
-  const char *kernel = get_string (bench, "kernel");
-  const char *started = get_string (root, "started");
+  JsonObject *dev = nsc_json_get_object (root, "device");
+  JsonObject *link = nsc_json_get_object (dev, "link");
+  JsonObject *target = nsc_json_get_object (root, "target");
+  JsonObject *bench = nsc_json_get_object (root, "bench");
+  JsonObject *fs = nsc_json_get_object (bench, "filesystem");
+  JsonObject *app = nsc_json_get_object (root, "app");
+  const char *model = nsc_json_get_string (dev, "model");
+  const char *vendor = nsc_json_get_string (dev, "vendor");
+  const char *fw = nsc_json_get_string (dev, "firmware");
+  const char *transport = nsc_json_get_string (dev, "transport");
+  const char *kernel = nsc_json_get_string (bench, "kernel");
+  const char *started = nsc_json_get_string (root, "started");
   const char *preset = nsc_result_info_preset_title (result);
   double capacity = get_number (dev, "capacity", 0);
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
@@ -285,10 +268,10 @@ nsc_result_info_caption (JsonNode *result)
   if (model != NULL && *model != '\0')
     g_ptr_array_add (parts, vendor && *vendor && !g_str_has_prefix (model, vendor)
                             ? g_strdup_printf ("%s %s", vendor, model) : g_strdup (model));
-  else if (get_string (dev, "name"))
-    g_ptr_array_add (parts, g_strdup_printf ("drive %s", get_string (dev, "name")));
-  else if (get_string (target, "description"))
-    g_ptr_array_add (parts, g_strdup (get_string (target, "description")));
+  else if (nsc_json_get_string (dev, "name"))
+    g_ptr_array_add (parts, g_strdup_printf ("drive %s", nsc_json_get_string (dev, "name")));
+  else if (nsc_json_get_string (target, "description"))
+    g_ptr_array_add (parts, g_strdup (nsc_json_get_string (target, "description")));
   if (capacity > 0)
     g_ptr_array_add (parts, capacity >= 1e12 ? g_strdup_printf ("%.2f TB", capacity / 1e12)
                                              : g_strdup_printf ("%.0f GB", capacity / 1e9));
@@ -301,26 +284,26 @@ nsc_result_info_caption (JsonNode *result)
                                              get_number (link, "width", 0)));
   else if (transport)
     g_ptr_array_add (parts, g_strdup (transport));
-  if (get_string (bench, "usb_transport"))
-    g_ptr_array_add (parts, g_strdup (get_string (bench, "usb_transport")));
-  if (g_strcmp0 (get_string (target, "kind"), "file") == 0)
+  if (nsc_json_get_string (bench, "usb_transport"))
+    g_ptr_array_add (parts, g_strdup (nsc_json_get_string (bench, "usb_transport")));
+  if (g_strcmp0 (nsc_json_get_string (target, "kind"), "file") == 0)
     {
-      const char *type = get_string (fs, "type");
+      const char *type = nsc_json_get_string (fs, "type");
 
       if (type == NULL)
-        type = get_string (target, "filesystem");
+        type = nsc_json_get_string (target, "filesystem");
       g_ptr_array_add (parts, type ? g_strdup_printf ("test file on %s", type)
                                    : g_strdup ("test file"));
     }
   if (kernel == NULL)
-    kernel = get_string (get_object (root, "system"), "kernel");
+    kernel = nsc_json_get_string (nsc_json_get_object (root, "system"), "kernel");
   if (kernel)
     g_ptr_array_add (parts, g_strdup_printf ("Linux %s", kernel));
   if (started && strlen (started) >= 10)
     g_ptr_array_add (parts, g_strndup (started, 10));
   g_ptr_array_add (parts, g_strdup_printf ("%s %s",
-                                           get_string (app, "name") ? get_string (app, "name") : "Nandscope",
-                                           get_string (app, "version") ? get_string (app, "version")
+                                           nsc_json_get_string (app, "name") ? nsc_json_get_string (app, "name") : "Nandscope",
+                                           nsc_json_get_string (app, "version") ? nsc_json_get_string (app, "version")
                                                                        : PACKAGE_VERSION));
   if (preset)
     g_ptr_array_add (parts, g_strdup (preset));
@@ -331,16 +314,16 @@ nsc_result_info_caption (JsonNode *result)
 const char *
 nsc_result_info_preset_title (JsonNode *result)
 {
-  JsonObject *preset = get_object (root_object (result), "preset");
-  const char *title = get_string (preset, "title");
+  JsonObject *preset = nsc_json_get_object (root_object (result), "preset");
+  const char *title = nsc_json_get_string (preset, "title");
 
-  return title ? title : get_string (preset, "name");
+  return title ? title : nsc_json_get_string (preset, "name");
 }
 
 GDateTime *
 nsc_result_info_started (JsonNode *result)
 {
-  const char *started = get_string (root_object (result), "started");
+  const char *started = nsc_json_get_string (root_object (result), "started");
   g_autoptr(GDateTime) utc = started ? g_date_time_new_from_iso8601 (started, NULL) : NULL;
 
   return utc ? g_date_time_to_local (utc) : NULL;
@@ -402,9 +385,9 @@ nsc_result_info_to_text (JsonNode *result,
                          NscUnits  units)
 {
   JsonObject *root = root_object (result);
-  JsonObject *app = get_object (root, "app");
-  JsonObject *target = get_object (root, "target");
-  JsonObject *conditions = get_object (root, "conditions");
+  JsonObject *app = nsc_json_get_object (root, "app");
+  JsonObject *target = nsc_json_get_object (root, "target");
+  JsonObject *conditions = nsc_json_get_object (root, "conditions");
   g_autoptr(GPtrArray) rows = nsc_result_info_rows (result);
   g_autoptr(GDateTime) started = nsc_result_info_started (result);
   g_autofree char *facts = nsc_result_info_drive_facts (result);
@@ -418,8 +401,8 @@ nsc_result_info_to_text (JsonNode *result,
 
   g_string_append (text, line);
   g_string_append_printf (text, "%s %s\n",
-                          get_string (app, "name") ? get_string (app, "name") : "Nandscope",
-                          get_string (app, "version") ? get_string (app, "version") : PACKAGE_VERSION);
+                          nsc_json_get_string (app, "name") ? nsc_json_get_string (app, "name") : "Nandscope",
+                          nsc_json_get_string (app, "version") ? nsc_json_get_string (app, "version") : PACKAGE_VERSION);
   g_string_append (text, line);
   if (units == NSC_UNITS_MB)
     g_string_append (text, "* MB/s = 1,000,000 bytes/s\n");
@@ -434,8 +417,8 @@ nsc_result_info_to_text (JsonNode *result,
                                                   ? nsc_result_info_preset_title (result) : "-");
   g_string_append_printf (text, "   Test: %s (x%.0f)%s%s\n", size,
                           get_number (conditions, "runs", 1),
-                          get_string (target, "filesystem") ? ", file on " : "",
-                          get_string (target, "filesystem") ? get_string (target, "filesystem") : "");
+                          nsc_json_get_string (target, "filesystem") ? ", file on " : "",
+                          nsc_json_get_string (target, "filesystem") ? nsc_json_get_string (target, "filesystem") : "");
   g_string_append_printf (text, "  Drive: %s\n", facts);
   if (date)
     g_string_append_printf (text, "   Date: %s\n", date);
