@@ -1214,6 +1214,105 @@ test_fill_thermal (void)
   }
 }
 
+/* The run's analysis hands the fill step's temperature and the drive's WCTEMP to the
+ * write-fill analysis: a drop as the drive reaches it is reported as throttling,
+ * with a warning on the step; without the threshold it is the cache's end. */
+static NscRunResult *
+thermal_fill_run (gboolean with_threshold)
+{
+  static const double curve[][2] = { { 60e9, 1.5e9 }, { 120e9, 500e6 } };
+  NscRunResult *r = nsc_run_result_new ();
+  NscStep step = { 0 };
+  NscStepResult *sr;
+  NscJobResult *job = g_new0 (NscJobResult, 1);
+  g_autofree guint64 *pos = NULL;
+  g_autofree double *bps = NULL;
+  gint64 t = 0;
+  guint n;
+
+  step.kind = NSC_STEP_JOB;
+  nsc_job_init (&step.job);
+  g_strlcpy (step.job.label, "Write-fill", sizeof step.job.label);
+  g_strlcpy (step.analysis, "write-fill", sizeof step.analysis);
+  sr = nsc_step_result_new (&step);
+  g_ptr_array_add (r->steps, sr);
+
+  sample_fill (curve, 2, preset_sample_bytes (120e9), 0.5, 0.05, 12, &pos, &bps, &n);
+  job->job = step.job;
+  job->series = nsc_series_new (4096);
+  for (guint i = 0; i < n; i++)
+    {
+      NscSample x = { 0 };
+      guint64 b = pos[i] - (i ? pos[i - 1] : 0);
+
+      x.duration_ns = (gint64) llround (b / bps[i] * 1e9);
+      t += x.duration_ns;
+      x.t_ns = t;
+      x.bytes[NSC_DIR_WRITE] = b;
+      x.ios[NSC_DIR_WRITE] = b >> 20;
+      x.position = pos[i];
+      nsc_series_append (job->series, &x);
+    }
+  nsc_series_finish (job->series);
+  job->runtime_ns = t;
+  job->dir[NSC_DIR_WRITE].bytes = pos[n - 1];
+  job->dir[NSC_DIR_WRITE].bw_bps = pos[n - 1] * 1e9 / t;
+  g_ptr_array_add (sr->runs, job);
+  /* 45 °C rising to 75 °C at the drop (~40 s), then held there. */
+  for (guint i = 0; i < 150; i++)
+    {
+      NscTempSample ts = { (gint64) i * 1000000000 + 500000000, 0 };
+      double at = ts.t_ns / 1e9;
+
+      ts.celsius = MIN (45 + 30 * at / 40.2, 75.4);
+      g_array_append_val (sr->temperature, ts);
+    }
+  nsc_run_result_set_device (r, json_from_string (with_threshold
+                                                  ? "{\"nvme\": {\"identify\": {\"wctemp_c\": 75.0, \"cctemp_c\": 85.0}}}"
+                                                  : "{\"nvme\": {\"identify\": {\"wctemp_c\": null}}}", NULL));
+  nsc_run_result_analyze (r);
+  return r;
+}
+
+static void
+test_fill_thermal_run (void)
+{
+  for (guint with = 0; with < 2; with++)
+    {
+      g_autoptr(NscRunResult) r = thermal_fill_run (with);
+      JsonObject *slc = json_object_get_object_member (json_node_get_object (r->analysis), "slc");
+      const NscWarning *w = NULL;
+
+      for (guint i = 0; i < r->warnings->len; i++)
+        {
+          const NscWarning *c = g_ptr_array_index (r->warnings, i);
+          if (g_str_equal (c->code, "thermal-throttling"))
+            w = c;
+        }
+      g_test_message ("%s threshold: %s", with ? "with" : "without",
+                      json_object_get_string_member (slc, "summary"));
+      if (with)
+        {
+          JsonObject *thr = json_object_get_object_member (slc, "throttle");
+
+          g_assert_cmpstr (json_object_get_string_member (slc, "drop_cause"), ==, "thermal-throttling");
+          g_assert_false (json_object_get_boolean_member (slc, "has_cache"));
+          g_assert_cmpfloat (json_object_get_double_member (thr, "threshold_celsius"), ==, 75);
+          assert_near ("run throttle bytes", 60e9, json_object_get_int_member (thr, "bytes"));
+          g_assert_nonnull (w);
+          g_test_message ("warning: %s", w->message);
+          g_assert_cmpint (w->step, ==, 0);
+          g_assert_nonnull (strstr (w->message, "not the end of the SLC cache"));
+        }
+      else
+        {
+          g_assert_cmpstr (json_object_get_string_member (slc, "drop_cause"), ==, "cache-end");
+          g_assert_true (json_object_get_boolean_member (slc, "has_cache"));
+          g_assert_null (w);
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1245,5 +1344,6 @@ main (int   argc,
   g_test_add_func ("/nsc/analysis/fill/second-step", test_fill_second_step_no_bursts);
   g_test_add_func ("/nsc/analysis/fill/dynamic-cache", test_fill_dynamic_cache);
   g_test_add_func ("/nsc/analysis/fill/thermal", test_fill_thermal);
+  g_test_add_func ("/nsc/analysis/fill/thermal-run", test_fill_thermal_run);
   return g_test_run ();
 }
