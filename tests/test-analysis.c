@@ -1072,6 +1072,34 @@ test_fill_sawtooth (void)
   g_assert_cmpfloat (json_object_get_double_member (o, "bps"), ==, a->bursts[2].bps);
 }
 
+/* The shape of a drive whose bursts hold more bytes than the slow stretches between
+ * them: the speed after the cache is still the slow one, and the first burst, shorter
+ * than the slow stretch before it, does not make that stretch a dip in the cache. */
+static void
+test_fill_sawtooth_long_bursts (void)
+{
+  static const double curve[][2] = {
+    { 4e9, 2e9 },
+    { 6.5e9, 300e6 }, { 8e9, 1.9e9 },
+    { 10.5e9, 300e6 }, { 13.5e9, 1.8e9 },
+    { 16e9, 300e6 },
+  };
+  g_autofree guint64 *pos = NULL;
+  g_autofree double *bps = NULL;
+  g_autoptr(NscSlcAnalysis) a = NULL;
+  guint n;
+
+  sample_fill (curve, G_N_ELEMENTS (curve), 64 * MIB, 0.5, 0.05, 9, &pos, &bps, &n);
+  a = nsc_analyze_write_fill (pos, bps, n, NULL);
+  g_test_message ("%u samples: %s", n, a->summary);
+  g_assert_true (a->has_cache);
+  assert_near ("long bursts cache bytes", 4e9, a->cache_bytes);
+  assert_near ("long bursts post-cache B/s", 300e6, a->post_cache_bps);
+  g_assert_cmpuint (a->n_bursts, ==, 2);
+  assert_near ("long burst 2 bytes", 3e9, a->bursts[1].bytes);
+  assert_near ("long burst 2 B/s", 1.8e9, a->bursts[1].bps);
+}
+
 /* A cache with a second step after it (SLC, then TLC, then direct-to-QLC) has no
  * bursts: each phase is slower than the last. */
 static void
@@ -1341,6 +1369,7 @@ main (int   argc,
   g_test_add_func ("/nsc/analysis/fill/short-cache", test_fill_short_cache);
   g_test_add_func ("/nsc/analysis/fill/buffer-is-no-cache", test_fill_buffer_is_no_cache);
   g_test_add_func ("/nsc/analysis/fill/sawtooth", test_fill_sawtooth);
+  g_test_add_func ("/nsc/analysis/fill/sawtooth-long-bursts", test_fill_sawtooth_long_bursts);
   g_test_add_func ("/nsc/analysis/fill/second-step", test_fill_second_step_no_bursts);
   g_test_add_func ("/nsc/analysis/fill/dynamic-cache", test_fill_dynamic_cache);
   g_test_add_func ("/nsc/analysis/fill/thermal", test_fill_thermal);

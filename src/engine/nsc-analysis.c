@@ -522,15 +522,26 @@ append_phases (GString              *s,
     }
 }
 
-/* After the cache, the phase that holds most of the data. */
+static gboolean
+is_burst (const NscSlcAnalysis *a,
+          guint                 k)
+{
+  for (guint i = 0; i < a->n_bursts; i++)
+    if (a->bursts[i].start_bytes == a->phases[k].start_bytes)
+      return TRUE;
+  return FALSE;
+}
+
+/* After the cache, the phase that holds most of the data, bursts aside: a drive that
+ * writes a long burst now and then still writes at the slow speed in between. */
 static guint
 longest_post_phase (const NscSlcAnalysis *a)
 {
   guint longest = 1;
 
   for (guint k = 2; k < a->n_phases; k++)
-    if (a->phases[k].end_bytes - a->phases[k].start_bytes
-        > a->phases[longest].end_bytes - a->phases[longest].start_bytes)
+    if (!is_burst (a, k) && a->phases[k].end_bytes - a->phases[k].start_bytes
+                            > a->phases[longest].end_bytes - a->phases[longest].start_bytes)
       longest = k;
   return longest;
 }
@@ -906,13 +917,13 @@ nsc_analyze_write_fill_thermal (const guint64             *position,
 
       a->cache_bytes = a->phases[0].end_bytes;
       a->in_cache_bps = a->phases[0].bps;
+      find_bursts (a);
       /* After the cache, the phase that holds most of the data: a short stretch
        * right after the drop (a stall, the drive switching modes) is not its speed. */
       a->post_cache_bps = a->phases[longest_post_phase (a)].bps;
       t_end = time_at_bytes (position, bps, t, n, a->cache_bytes);
       a->post_cache_avg_bps = t[n] > t_end ? (a->total_bytes - a->cache_bytes) / (t[n] - t_end)
                                            : a->post_cache_bps;
-      find_bursts (a);
     }
   a->summary = build_summary (a);
   return g_steal_pointer (&a);
