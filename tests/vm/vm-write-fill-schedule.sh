@@ -24,10 +24,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 vm_timeout_default=600
 . "$here/vm-lib.sh"
 lba=4096
-# DRIVE=FIRST_BPS@BYTES:BPS@… (decimal units, as QEMU takes them)
-short="s0=160000000@240000000:30000000"
-sawtooth="s1=150000000@400000000:35000000@650000000:130000000@800000000:35000000@1050000000:145000000@1350000000:35000000"
-step="s2=180000000@300000000:90000000@650000000:30000000"
+# DRIVE=FIRST_BPS@BYTES:BPS@… (decimal units, as QEMU takes them). Other shapes of the
+# same kinds: NSC_VM_SHORT, NSC_VM_SAWTOOTH, NSC_VM_STEP (BPS@BYTES:BPS…, without the
+# drive; a sawtooth's bursts are its stretches faster than the speed after the cache,
+# a step is two drops).
+short="s0=${NSC_VM_SHORT:-160000000@240000000:30000000}"
+sawtooth="s1=${NSC_VM_SAWTOOTH:-150000000@400000000:35000000@650000000:130000000@800000000:35000000@1050000000:145000000@1350000000:35000000}"
+step="s2=${NSC_VM_STEP:-180000000@300000000:90000000@650000000:30000000}"
 short_size=$((768 * 1024 * 1024))
 saw_size=$((1536 * 1024 * 1024))
 step_size=$((1024 * 1024 * 1024))
