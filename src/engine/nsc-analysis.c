@@ -825,20 +825,16 @@ nsc_analyze_write_fill_thermal (const guint64             *position,
       /* The first sample may be no more than the queue filling the drive's buffer:
        * the fast stretch must go on after it, for samples and bytes no buffer holds. */
       {
-        guint fast = 0;
         guint64 fast_bytes = 0;
 
         for (guint i = 1; i < b; i++)
           if (x[i] >= cur->level + min_drop)
-            {
-              fast++;
-              fast_bytes += position[i] - position[i - 1];
-            }
-        if (fast + 1 < NSC_SLC_MIN_SAMPLES || fast_bytes < NSC_SLC_MIN_BYTES)
+            fast_bytes += position[i] - position[i - 1];
+        if (fast_bytes < NSC_SLC_MIN_BYTES)
           continue;
       }
       /* Nor is a slowdown in the last moments of a fill: too little to tell. */
-      if (n - b < NSC_SLC_MIN_SLOW_SAMPLES || a->total_bytes - position[b - 1] < NSC_SLC_MIN_BYTES)
+      if (a->total_bytes - position[b - 1] < NSC_SLC_MIN_BYTES)
         continue;
       /* A dip the drive recovers from to near the cache's speed is no cache end when
        * it holds fewer bytes than the fast stretches either side of it. When it holds

@@ -13,14 +13,11 @@ G_BEGIN_DECLS
 /* A drop of at least this fraction (after ≤ 0.70 × before) ends the SLC cache. */
 #define NSC_SLC_MIN_DROP              0.30
 /* A cache is decided by bytes and samples, not seconds (a fast drive empties a small
- * or shrunken cache in well under a second). The fast stretch must hold at least this
- * many fast samples, one of them after the first (which may be no more than the queue
- * filling the drive's buffer), and its fast samples after the first at least this many
- * bytes; the slow stretch after the drop as many bytes and
- * %NSC_SLC_MIN_SLOW_SAMPLES samples. */
-#define NSC_SLC_MIN_SAMPLES           2
+ * or shrunken cache in well under a second). Its fast samples after the first one
+ * (which may be no more than the queue filling the drive's buffer) must hold at least
+ * this many bytes, and so must the slow stretch after the drop. In samples, the
+ * segmentation asks for 3 in the first segment and 5 in any later one. */
 #define NSC_SLC_MIN_BYTES             (G_GUINT64_CONSTANT (128) << 20)
-#define NSC_SLC_MIN_SLOW_SAMPLES      5
 /* After a drop, a stretch back at this share of the cache's speed makes the slow part
  * a passing dip, if the dip holds fewer bytes than the fast stretch before it and the
  * one after it; otherwise the drop ends the cache and the later stretch is a burst. */
