@@ -337,6 +337,10 @@ assert_no_cache (const Piece *pieces,
   g_assert_false (json_object_get_boolean_member (o, "has_cache"));
   g_assert_true (json_object_get_null_member (o, "in_cache_bps"));
   g_assert_true (json_object_get_null_member (o, "post_cache_bps"));
+  g_assert_true (json_object_get_null_member (o, "post_cache_avg_bps"));
+  g_assert_true (json_object_get_null_member (o, "drop_cause"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "bursts")), ==, 0);
+  g_assert_false (json_object_has_member (o, "throttle"));
 }
 
 static void
