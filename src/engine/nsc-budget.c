@@ -241,7 +241,7 @@ nsc_write_budget (const NscPreset       *preset,
   GArray *items = g_array_new (FALSE, TRUE, sizeof (NscBudgetItem));
   guint runs = t->runs ? t->runs : MAX (preset->runs, 1u);
   guint64 size = t->is_device ? t->capacity : t->file_size;
-  guint64 total = 0;
+  guint64 total = 0, read_fills = 0;
   gboolean timed = FALSE;
 
   /* Before the steps: the test file written whole, or a drive state. */
@@ -278,8 +278,16 @@ nsc_write_budget (const NscPreset       *preset,
             double share = (100 - s->job.read_percent) / 100.0;
 
             /* The reads of a read step meet data written first (fill). */
-            if (nsc_job_has_reads (&s->job) && !s->no_prefill && (t->is_device || !preset->prepare))
-              add_item (items, (int) i, "Writing the data that the test reads", region);
+            /* Reads meet data written first, where nothing was written yet: all
+             * those fills together cover the target once at most. */
+            if (nsc_job_has_reads (&s->job) && !s->no_prefill && (t->is_device || !preset->prepare)
+                && read_fills < size)
+              {
+                guint64 fill = MIN (region, size - read_fills);
+
+                add_item (items, (int) i, "Writing the data that the test reads", fill);
+                read_fills += fill;
+              }
             if (!nsc_job_has_writes (&s->job))
               continue;
             if (s->job.once)
