@@ -130,6 +130,13 @@ nsc_cli_dry_run (const RunArgs   *args,
   total_text = nsc_format_size (total);
   printf ("  %-8s %-36s %s%s\n", "total", "", total_text,
           timed ? " plus the timed writes, as fast as the drive takes them" : "");
+  for (guint i = 0; i < items->len; i++)
+    if (g_array_index (items, NscBudgetItem, i).stops_early)
+      {
+        printf ("  (an upper bound: the steps that stop early write about the cache they find "
+                "and a margin)\n");
+        break;
+      }
 
   /* The drive's own counts: NVMe SMART, as root. */
   dev = nsc_device_info_for_path (where, geteuid () == 0 ? NSC_DISCOVER_NVME : NSC_DISCOVER_DEFAULT,

@@ -409,7 +409,7 @@ nsc_write_budget_describe (const NscPreset       *preset,
                               total > 0 ? ", plus writes" : "Writes", dur);
     }
   if (early)
-    g_string_append_printf (out, " (%u step%s stop%s once the speed drop has held; less then)",
+    g_string_append_printf (out, " (%u step%s stop%s once the speed drop has held, so usually less)",
                             early, early == 1 ? "" : "s", early == 1 ? "s" : "");
   return g_string_free (out, FALSE);
 }

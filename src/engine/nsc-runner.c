@@ -766,10 +766,12 @@ run_job_step (NscRunner      *self,
   char scratch[64];
   NscJob job;
   gboolean capped;
+  double reference_bps;
 
   if (!resolve_job (self, target, step, &job, sr, error))
     return FALSE;
   capped = apply_stop_rule (self, step, &job, sr);
+  reference_bps = sr->stop_reference_bps;
   g_strlcpy (sr->step.job.label, nsc_job_get_label (&job, scratch, sizeof scratch),
              sizeof sr->step.job.label);
   sr->step.job.time_ns = job.time_ns;
@@ -821,7 +823,7 @@ run_job_step (NscRunner      *self,
       job.seed = nsc_mix64 (step->job.seed + r + index * 1000);
       self->stop_active = sr->step.stop.enabled;
       if (self->stop_active)
-        nsc_stop_state_init (&self->stop_state, &sr->step.stop, sr->stop_reference_bps);
+        nsc_stop_state_init (&self->stop_state, &sr->step.stop, reference_bps);
       ok = nsc_job_run_until (target, &job, self->backend, on_job_sample, self,
                               self->stop_active ? stop_when_held : NULL, self,
                               self->cancellable, &res, error);
