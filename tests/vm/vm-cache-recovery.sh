@@ -48,7 +48,12 @@ python3 "$here/qmp-throttle.py" "$work/qmp.sock" --device d0 --fast "$fast" --sl
 driver=$!
 vm_boot "file=$img,id=d0,if=none,format=raw,cache=$vm_cache,aio=threads,discard=unmap,throttling.bps-write=$fast" \
   "nvme,serial=$serial,drive=d0,logical_block_size=$lba,physical_block_size=$lba" \
-  -qmp "unix:$work/qmp.sock,server=on,wait=off" || { kill "$driver" 2>/dev/null; wait "$driver"; exit 1; }
+  -qmp "unix:$work/qmp.sock,server=on,wait=off" || {
+    kill "$driver" 2>/dev/null; wait "$driver"
+    cp "$work/throttle.log" "${G_TEST_BUILDDIR:-/tmp}/vm-cache-recovery-throttle.log"
+    echo "# QEMU's switches are in ${G_TEST_BUILDDIR:-/tmp}/vm-cache-recovery-throttle.log"
+    exit 1
+  }
 wait "$driver"
 
 python3 "$here/vm-cache-recovery-check.py" "$work/console.log" "$work/throttle.log" \
