@@ -13,6 +13,11 @@ which it logs as JSON lines to --log:
   {"event": "slow", "wr_bytes": N, "since": BASE, "t": SECONDS}
   {"event": "fast", "wr_bytes": N, "idle_s": S, "t": SECONDS}
 
+QEMU 7.2 now and then leaves a drive's throttled requests queued for good (the
+guest then waits forever). A drive that made no progress for --kick seconds is
+given its current limit again, which restarts its queue; each such kick is logged
+({"event": "kick", …}). A real idle outlasts the kicks and recovers the cache.
+
 It waits for QEMU's QMP socket to appear and ends when QEMU closes it."""
 import argparse
 import json
@@ -67,7 +72,9 @@ def main():
     ap.add_argument('--fast', type=int, required=True, help='bytes/s while in the cache')
     ap.add_argument('--slow', type=int, required=True, help='bytes/s after it')
     ap.add_argument('--cache', type=int, required=True, help='bytes written fast after a recovery')
-    ap.add_argument('--idle', type=float, default=1.5, help='seconds without writes that recover it')
+    ap.add_argument('--idle', type=float, default=2.0, help='seconds without writes that recover it')
+    ap.add_argument('--kick', type=float, default=0.4, help='seconds without writes before the '
+                    'limit is set again (QEMU\'s stuck queue)')
     ap.add_argument('--poll', type=float, default=0.01)
     ap.add_argument('--log', required=True)
     a = ap.parse_args()
@@ -95,12 +102,18 @@ def main():
         base = last = wr_bytes()
         last_change = time.monotonic()
         fast = True
+        last_kick = last_change
         log.write(json.dumps({'event': 'start', 'wr_bytes': base, 't': 0.0}) + '\n')
         while True:
             w = wr_bytes()
             now = time.monotonic()
             if w != last:
                 last, last_change = w, now
+                last_kick = now
+            elif now - last_kick >= a.kick and now - last_change < a.idle:
+                limit(a.fast if fast else a.slow)
+                log.write(json.dumps({'event': 'kick', 'wr_bytes': w, 't': round(now - t0, 3)}) + '\n')
+                last_kick = now
             if fast and w - base >= a.cache:
                 limit(a.slow)
                 log.write(json.dumps({'event': 'slow', 'wr_bytes': w, 'since': base,

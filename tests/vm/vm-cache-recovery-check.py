@@ -32,6 +32,8 @@ def main():
     c.check_guest()
     events = [json.loads(line) for line in open(a.throttle_log) if line.strip()]
     slows = [e for e in events if e['event'] == 'slow']
+    kicks = [e for e in events if e['event'] == 'kick']
+    print(f'# {len(kicks)} kicks of a stuck throttle queue (QEMU 7.2), idles included')
     print(f'# QEMU switched to slow at {[(e["wr_bytes"] - e["since"]) // MIB for e in slows]} MiB '
           f'after each recovery (cache {a.cache // MIB} MiB)')
     truth = [e['wr_bytes'] - e['since'] for e in slows]
