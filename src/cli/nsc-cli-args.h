@@ -24,6 +24,7 @@ typedef struct
   gint64    max_idle_ns;
   NscBackend backend;
   gboolean  quiet;
+  gboolean  dry_run;   /* print what the run would write, and do nothing */
   gboolean  no_tmpfile;
   gboolean  strict;
   gboolean  have_job;

@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "nsc-budget.h"
 #include "nsc-job.h"
 #include "nsc-target.h"
 
@@ -33,6 +34,7 @@ typedef struct
   gboolean    no_prefill;   /* reads meet whatever is there (after a TRIM, on purpose) */
   gboolean    skip_unaligned; /* a block size the target cannot do skips the step */
   char        analysis[32]; /* what the run analysis makes of it: "write-fill", "settled-read", … */
+  NscStopRule stop;         /* JOB: stop once the speed drop has held (nsc-budget) */
 } NscStep;
 
 typedef struct
