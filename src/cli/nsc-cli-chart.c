@@ -164,7 +164,7 @@ nsc_cli_chart (int    argc,
             return EXIT_USAGE;
         }
       else if (g_str_equal (name, "--dark"))
-        style.dark = TRUE;
+        style.theme = NSC_CHART_THEME_DARK;
       else if (g_str_equal (name, "--no-caption"))
         style.caption = FALSE;
       else if (g_str_equal (name, "--units"))
