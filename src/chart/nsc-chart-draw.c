@@ -1099,6 +1099,7 @@ setup_axes (Ctx     *c,
     case NSC_CHART_MIXED:
       linear_axis (&chart->ax, 0, 100, 1, tx, tx >= 5 ? 20 : 50, xt);
       /* Translators: the x axis of the mixed-load chart */
+      /* xgettext:no-c-format */
       *x_title = g_strdup (_("Reads, % of the I/O"));
       break;
     case NSC_CHART_QD:
