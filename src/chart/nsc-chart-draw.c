@@ -1203,7 +1203,7 @@ draw_chart (Ctx *c)
   g_autoptr(GArray) legend = NULL;
   g_autofree char *x_title = NULL, *y_title = NULL, *y2_title = NULL;
   double fs = c->fs, pad = fs * 0.9, top = pad, bottom, left, right, ylabel_w = 0, y2label_w = 0;
-  gboolean empty = TRUE;
+  gboolean empty = TRUE, legend_drawn = FALSE;
 
   for (guint d = 0; d < chart->datasets->len; d++)
     {
@@ -1239,6 +1239,7 @@ draw_chart (Ctx *c)
       {
         legend_layout (c, legend, pad, top + fs * 1.1, c->width - 2 * pad, TRUE);
         top += h + fs * 0.3;
+        legend_drawn = TRUE;
       }
   }
   top += fs * 0.9;
@@ -1381,7 +1382,7 @@ draw_chart (Ctx *c)
     for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
       if (titles[i])
         g_string_append_printf (d, "%s\n", titles[i]);
-    for (guint i = 0; i < legend->len; i++)
+    for (guint i = 0; legend_drawn && i < legend->len; i++)
       g_string_append_printf (d, "%s\n", g_array_index (legend, LegendEntry, i).label);
     g_free (chart->description);
     chart->description = g_string_free (d, FALSE);
