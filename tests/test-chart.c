@@ -739,6 +739,8 @@ test_translated (void)
   g_autoptr(NscChart) fill = NULL;
   g_autoptr(NscChart) live = NULL;
   NscChartStyle style;
+  Image english, russian;
+  double x, y, er, eg, eb, rr, rg, rb;
 
   g_assert_no_error (error);
   g_assert_nonnull (localedir);
@@ -754,6 +756,7 @@ test_translated (void)
   g_assert_true (texts_have (chart, "Speed, MiB/s"));
   g_assert_true (texts_have (chart, "Read"));
   g_assert_true (texts_have (chart, "Queue depth (log scale)"));
+  english = render (chart, 800, 480, FALSE);
   g_clear_pointer (&chart, nsc_chart_free);
 
   use_language ("ru");
@@ -776,6 +779,16 @@ test_translated (void)
   g_assert_nonnull (strstr (desc, "Чтение\nЗапись\n"));
   g_assert_nonnull (strstr (desc, "Прошивка FW42"));
   g_assert_null (strstr (desc, "Speed"));
+  /* Colours follow the line's role, not its words: the write line is the same
+   * colour in both languages. */
+  russian = render (chart, 800, 480, FALSE);
+  nsc_chart_data_to_user (chart, 32, 2000e6 * (1 - exp (-32.0 / 6)), &x, &y);
+  pixel (&english, x, y, &er, &eg, &eb);
+  pixel (&russian, x, y, &rr, &rg, &rb);
+  g_assert_cmpfloat (chroma (&english, (int) x, (int) y), >, 0.35);
+  g_assert_cmpfloat (fabs (er - rr) + fabs (eg - rg) + fabs (eb - rb), <, 0.05);
+  cairo_surface_destroy (english.surface);
+  cairo_surface_destroy (russian.surface);
 
   fill = nsc_chart_new_for_result (wf, NSC_CHART_WRITE_FILL, NSC_CHART_STEP_AUTO, NULL);
   nsc_chart_export_with_style (fill, svg, 900, 500, &style, &error);
