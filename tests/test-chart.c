@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The chart renderer on synthetic results: where things land in the pixels, the
- * palettes, the decimation's bound, SVG and PNG export. */
+ * palettes, the decimation's bound, SVG and PNG export, the fonts, and the text
+ * in another language. */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 
@@ -356,6 +359,140 @@ test_palettes (void)
   cairo_surface_destroy (dark.surface);
 }
 
+static Image
+render_theme (NscChart      *chart,
+              NscChartTheme  theme)
+{
+  Image img = { cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 640, 400), 640, 400 };
+  cairo_t *cr = cairo_create (img.surface);
+  NscChartStyle style;
+  nsc_chart_style_init (&style, FALSE);
+  style.theme = theme;
+  nsc_chart_draw (chart, cr, 640, 400, &style);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_flush (img.surface);
+  return img;
+}
+
+/* Width in pixels of the vertical line through (x, y), of any colour other than
+ * the background at (3, 3). */
+static int
+line_thickness (Image *img,
+                double x,
+                double y)
+{
+  double br, bg, bb, r, g, b;
+  int n = 0;
+  pixel (img, 3, 3, &br, &bg, &bb);
+  for (int dy = -8; dy <= 8; dy++)
+    {
+      pixel (img, x, y + dy, &r, &g, &b);
+      n += fabs (r - br) + fabs (g - bg) + fabs (b - bb) > 0.3;
+    }
+  return n;
+}
+
+static void
+test_high_contrast (void)
+{
+  g_autoptr(JsonNode) qd = qd_result (1);
+  g_autoptr(NscChart) chart = nsc_chart_new_for_result (qd, NSC_CHART_QD, NSC_CHART_STEP_AUTO, NULL);
+  Image light = render_theme (chart, NSC_CHART_THEME_LIGHT);
+  Image hc = render_theme (chart, NSC_CHART_THEME_HIGH_CONTRAST);
+  Image hcd = render_theme (chart, NSC_CHART_THEME_HIGH_CONTRAST_DARK);
+  cairo_rectangle_t plot;
+  double r, g, b, x, y, between;
+  NscChartTheme t;
+
+  for (guint i = 0; i < NSC_CHART_N_THEMES; i++)
+    {
+      g_assert_true (nsc_chart_theme_from_string (nsc_chart_theme_to_string (i), &t));
+      g_assert_cmpint (t, ==, i);
+    }
+  g_assert_false (nsc_chart_theme_from_string ("sepia", &t));
+
+  /* Pure white and pure black backgrounds. */
+  pixel (&hc, 3, 3, &r, &g, &b);
+  g_assert_cmpfloat (r + g + b, ==, 3);
+  pixel (&hcd, 3, 3, &r, &g, &b);
+  g_assert_cmpfloat (r + g + b, ==, 0);
+
+  /* The grid is darker than the light theme's, the axis black. */
+  g_assert_true (nsc_chart_get_plot_area (chart, &plot));
+  nsc_chart_data_to_user (chart, 1, 0, &x, &y);
+  between = plot.x + plot.width * 0.5;
+  {
+    /* A horizontal grid line: scan up from the x axis for the first non-white row. */
+    double lr, lg, lb, hr, hg, hb;
+    int gy = -1;
+    for (int yy = (int) (plot.y + plot.height) - 3; yy > plot.y && gy < 0; yy--)
+      {
+        pixel (&light, between, yy, &lr, &lg, &lb);
+        if (lr < 0.99)
+          gy = yy;
+      }
+    g_assert_cmpint (gy, >, 0);
+    pixel (&light, between, gy, &lr, &lg, &lb);
+    pixel (&hc, between, gy, &hr, &hg, &hb);
+    g_assert_cmpfloat (hr + hg + hb, <, lr + lg + lb - 0.3);
+    pixel (&hc, between, round (plot.y + plot.height) + 0.5, &hr, &hg, &hb);
+    g_assert_cmpfloat (hr + hg + hb, <, 0.1);
+  }
+
+  /* Data lines are thicker than the light theme's. */
+  nsc_chart_data_to_user (chart, 11.3, 3000e6 * (1 - exp (-11.3 / 6)), &x, &y);
+  g_assert_cmpint (line_thickness (&hc, x, y), >, line_thickness (&light, x, y));
+
+  cairo_surface_destroy (light.surface);
+  cairo_surface_destroy (hc.surface);
+  cairo_surface_destroy (hcd.surface);
+}
+
+/* The style's font decides the text size: points at the style's resolution (a
+ * desktop's text scaling), or from the picture when the style has no font. The
+ * left margin holds the y tick labels and title, so it grows with the text. */
+static void
+test_fonts (void)
+{
+  g_autoptr(JsonNode) qd = qd_result (1);
+  g_autoptr(NscChart) chart = nsc_chart_new_for_result (qd, NSC_CHART_QD, NSC_CHART_STEP_AUTO, NULL);
+  PangoFontDescription *font = pango_font_description_from_string ("Sans 10");
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 900, 500);
+  cairo_t *cr = cairo_create (surface);
+  NscChartStyle style;
+  cairo_rectangle_t plot;
+  double left_96, left_192, left_default, left_small_default;
+
+  nsc_chart_style_init (&style, FALSE);
+  style.font = font;
+  style.resolution = 96;
+  nsc_chart_draw (chart, cr, 900, 500, &style);
+  g_assert_true (nsc_chart_get_plot_area (chart, &plot));
+  left_96 = plot.x;
+  style.resolution = 192;   /* text scaling 2 */
+  nsc_chart_draw (chart, cr, 900, 500, &style);
+  nsc_chart_get_plot_area (chart, &plot);
+  left_192 = plot.x;
+  g_assert_cmpfloat (left_192, >, left_96 * 1.7);
+  g_assert_cmpfloat (left_192, <, left_96 * 2.3);
+
+  /* No font: the default family, its size following the picture. */
+  nsc_chart_style_init (&style, FALSE);
+  nsc_chart_draw (chart, cr, 900, 500, &style);
+  nsc_chart_get_plot_area (chart, &plot);
+  left_default = plot.x;
+  nsc_chart_draw (chart, cr, 450, 250, &style);
+  nsc_chart_get_plot_area (chart, &plot);
+  left_small_default = plot.x;
+  g_assert_cmpfloat (left_small_default, <, left_default * 0.75);
+
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  pango_font_description_free (font);
+}
+
 static double
 time_draw (NscChart *chart,
            int       reps)
@@ -546,6 +683,138 @@ test_all_kinds_draw (void)
   }
 }
 
+static gboolean
+texts_have (NscChart   *chart,
+            const char *text)
+{
+  GPtrArray *texts = _nsc_chart_get_texts (chart);
+  for (guint i = 0; texts && i < texts->len; i++)
+    if (g_str_equal (g_ptr_array_index (texts, i), text))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+use_language (const char *language)
+{
+  if (language)
+    g_setenv ("LANGUAGE", language, TRUE);
+  else
+    g_unsetenv ("LANGUAGE");
+  /* C.UTF-8 needs no generated locale; gettext follows LANGUAGE with it (not
+   * with "C"). A change of locale drops gettext's cached translations; setting
+   * the same name again would not. */
+  g_assert_nonnull (setlocale (LC_ALL, "C"));
+  g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
+}
+
+/* Reads the <desc> of an exported SVG. */
+static char *
+svg_desc (const char *path)
+{
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *open, *close;
+  g_assert_true (g_file_get_contents (path, &contents, NULL, &error));
+  g_assert_no_error (error);
+  open = strstr (contents, "<desc>");
+  close = open ? strstr (open, "</desc>") : NULL;
+  g_assert_nonnull (close);
+  return g_strndup (open + 6, close - open - 6);
+}
+
+/* A chart exported in Russian: the words drawn and the SVG's text are Russian,
+ * axis titles and legends alike; in English before and after. */
+static void
+test_translated (void)
+{
+  const char *localedir = g_getenv ("NSC_TEST_LOCALEDIR");
+  g_autoptr(JsonNode) qd = qd_result (1);
+  g_autoptr(JsonNode) wf = write_fill_result (200);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-chart-XXXXXX", &error);
+  g_autofree char *svg = g_build_filename (dir, "ru.svg", NULL);
+  g_autofree char *desc = NULL;
+  g_autoptr(NscChart) chart = NULL;
+  g_autoptr(NscChart) fill = NULL;
+  g_autoptr(NscChart) live = NULL;
+  NscChartStyle style;
+  Image english, russian;
+  double x, y, er, eg, eb, rr, rg, rb;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (localedir);
+  g_assert_nonnull (bindtextdomain (GETTEXT_PACKAGE, localedir));
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  nsc_chart_style_init (&style, FALSE);
+  style.caption = TRUE;
+
+  use_language (NULL);
+  chart = nsc_chart_new_for_result (qd, NSC_CHART_QD, NSC_CHART_STEP_AUTO, NULL);
+  g_assert_true (nsc_chart_export_with_style (chart, svg, 800, 450, &style, &error));
+  g_assert_no_error (error);
+  g_assert_true (texts_have (chart, "Speed, MiB/s"));
+  g_assert_true (texts_have (chart, "Read"));
+  g_assert_true (texts_have (chart, "Queue depth (log scale)"));
+  english = render (chart, 800, 480, FALSE);
+  g_clear_pointer (&chart, nsc_chart_free);
+
+  use_language ("ru");
+  chart = nsc_chart_new_for_result (qd, NSC_CHART_QD, NSC_CHART_STEP_AUTO, NULL);
+  g_assert_true (nsc_chart_export_with_style (chart, svg, 800, 450, &style, &error));
+  g_assert_no_error (error);
+  /* What went to Pango */
+  g_assert_true (texts_have (chart, "Скорость по глубине очереди · Последовательное 128K"));
+  g_assert_true (texts_have (chart, "Скорость, МиБ/с"));
+  g_assert_true (texts_have (chart, "Глубина очереди (логарифмическая шкала)"));
+  g_assert_true (texts_have (chart, "Чтение"));
+  g_assert_true (texts_have (chart, "Запись"));
+  g_assert_false (texts_have (chart, "Read"));
+  g_assert_false (texts_have (chart, "Speed, MiB/s"));
+  /* and what the SVG says in words */
+  desc = svg_desc (svg);
+  g_test_message ("SVG <desc>: %s", desc);
+  g_assert_nonnull (strstr (desc, "Скорость, МиБ/с\n"));
+  g_assert_nonnull (strstr (desc, "Глубина очереди (логарифмическая шкала)\n"));
+  g_assert_nonnull (strstr (desc, "Чтение\nЗапись\n"));
+  g_assert_nonnull (strstr (desc, "Прошивка FW42"));
+  g_assert_null (strstr (desc, "Speed"));
+  /* Colours follow the line's role, not its words: the write line is the same
+   * colour in both languages. */
+  russian = render (chart, 800, 480, FALSE);
+  nsc_chart_data_to_user (chart, 32, 2000e6 * (1 - exp (-32.0 / 6)), &x, &y);
+  pixel (&english, x, y, &er, &eg, &eb);
+  pixel (&russian, x, y, &rr, &rg, &rb);
+  g_assert_cmpfloat (chroma (&english, (int) x, (int) y), >, 0.35);
+  g_assert_cmpfloat (fabs (er - rr) + fabs (eg - rg) + fabs (eb - rb), <, 0.05);
+  cairo_surface_destroy (english.surface);
+  cairo_surface_destroy (russian.surface);
+
+  fill = nsc_chart_new_for_result (wf, NSC_CHART_WRITE_FILL, NSC_CHART_STEP_AUTO, NULL);
+  nsc_chart_export_with_style (fill, svg, 900, 500, &style, &error);
+  g_assert_no_error (error);
+  g_assert_true (texts_have (fill, "Записано, ГиБ"));
+  g_assert_true (texts_have (fill, "SLC-кеш: 4.00 ГиБ"));
+  g_assert_true (texts_have (fill, "После кеша: 477 МиБ/с"));
+
+  live = nsc_chart_new_live (NSC_CHART_TIME, "Живой");
+  nsc_chart_live_append_temperature (live, 1000000000, 45);
+  nsc_chart_export_with_style (live, svg, 600, 400, &style, &error);
+  g_assert_no_error (error);
+  g_assert_true (texts_have (live, "Температура, °C (правая ось)"));
+  g_assert_true (texts_have (live, "Время, с"));
+  g_clear_pointer (&live, nsc_chart_free);
+  live = nsc_chart_new_live (NSC_CHART_WRITE_FILL, "Живой");
+  nsc_chart_export_with_style (live, svg, 600, 400, &style, &error);
+  g_assert_no_error (error);
+  g_assert_true (texts_have (live, "Ожидание данных…"));
+
+  use_language (NULL);
+  g_assert_cmpstr (_("Read"), ==, "Read");
+  g_unlink (svg);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -559,5 +828,8 @@ main (int    argc,
   g_test_add_func ("/nsc/chart/export", test_export);
   g_test_add_func ("/nsc/chart/compare", test_compare);
   g_test_add_func ("/nsc/chart/all-kinds-draw", test_all_kinds_draw);
+  g_test_add_func ("/nsc/chart/high-contrast", test_high_contrast);
+  g_test_add_func ("/nsc/chart/fonts", test_fonts);
+  g_test_add_func ("/nsc/chart/translated", test_translated);
   return g_test_run ();
 }

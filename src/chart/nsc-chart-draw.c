@@ -6,7 +6,9 @@
 
 #include <cairo.h>
 #include <cairo-svg.h>
+#include <glib/gi18n-lib.h>
 #include <math.h>
+#include <pango/pangocairo.h>
 #include <string.h>
 
 #include "nsc-chart-private.h"
@@ -27,6 +29,7 @@ typedef struct
 {
   Rgb bg, text, muted, grid, axis, cache, phase, temperature;
   Rgb series[8];
+  double line_scale;      /* data line widths */
 } Palette;
 
 /* GNOME's palette: light 3/4 shades on white, the lighter 2 shades on dark. */
@@ -49,6 +52,7 @@ static const Palette light_palette = {
     { 0.61, 0.45, 0.00 },   /* brown-yellow */
     { 0.39, 0.27, 0.17 },   /* brown */
   },
+  .line_scale = 1,
 };
 
 static const Palette dark_palette = {
@@ -70,6 +74,57 @@ static const Palette dark_palette = {
     { 0.98, 0.85, 0.30 },
     { 0.80, 0.66, 0.52 },
   },
+  .line_scale = 1,
+};
+
+/* High contrast: black and white, grid and muted text darker, colours dark
+ * enough on white (bright enough on black) for 4.5:1 and more, thicker lines. */
+static const Palette high_contrast_palette = {
+  .bg = { 1, 1, 1 },
+  .text = { 0, 0, 0 },
+  .muted = { 0.12, 0.12, 0.12 },
+  .grid = { 0.70, 0.70, 0.70 },
+  .axis = { 0, 0, 0 },
+  .cache = { 0.00, 0.45, 0.20 },
+  .phase = { 0, 0, 0 },
+  .temperature = { 0.65, 0.00, 0.05 },
+  .series = {
+    { 0.00, 0.25, 0.75 },
+    { 0.70, 0.22, 0.00 },
+    { 0.00, 0.42, 0.13 },
+    { 0.42, 0.00, 0.55 },
+    { 0.70, 0.00, 0.08 },
+    { 0.00, 0.37, 0.40 },
+    { 0.40, 0.30, 0.00 },
+    { 0.25, 0.15, 0.05 },
+  },
+  .line_scale = 1.5,
+};
+
+static const Palette high_contrast_dark_palette = {
+  .bg = { 0, 0, 0 },
+  .text = { 1, 1, 1 },
+  .muted = { 0.90, 0.90, 0.90 },
+  .grid = { 0.40, 0.40, 0.40 },
+  .axis = { 1, 1, 1 },
+  .cache = { 0.40, 1.00, 0.60 },
+  .phase = { 1, 1, 1 },
+  .temperature = { 1.00, 0.45, 0.40 },
+  .series = {
+    { 0.45, 0.72, 1.00 },
+    { 1.00, 0.70, 0.30 },
+    { 0.40, 1.00, 0.60 },
+    { 0.95, 0.65, 1.00 },
+    { 1.00, 0.45, 0.40 },
+    { 0.40, 0.95, 0.95 },
+    { 1.00, 0.92, 0.35 },
+    { 0.90, 0.78, 0.65 },
+  },
+  .line_scale = 1.5,
+};
+
+static const Palette *const palettes[NSC_CHART_N_THEMES] = {
+  &light_palette, &dark_palette, &high_contrast_palette, &high_contrast_dark_palette,
 };
 
 typedef struct
@@ -78,7 +133,9 @@ typedef struct
   const NscChartStyle *style;
   const Palette       *pal;
   cairo_t             *cr;
-  double               fs;       /* font size */
+  PangoLayout         *layout;
+  PangoFontDescription *font;    /* the style's family; sizes set per text */
+  double               fs;       /* base text size, user units */
   double               width, height;
   gboolean             binary;
   gboolean             have_secondary;
@@ -96,23 +153,31 @@ set_rgb (cairo_t   *cr,
   cairo_set_source_rgba (cr, c->r, c->g, c->b, alpha);
 }
 
+static gboolean
+is_dark (const NscChartStyle *style)
+{
+  return style->theme == NSC_CHART_THEME_DARK || style->theme == NSC_CHART_THEME_HIGH_CONTRAST_DARK;
+}
+
+/* Sizes are absolute, in user units: the same on screen, PNG and SVG. */
 static void
 font (Ctx     *c,
       double   size,
       gboolean bold)
 {
-  cairo_select_font_face (c->cr, "Sans", CAIRO_FONT_SLANT_NORMAL,
-                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size (c->cr, size);
+  pango_font_description_set_absolute_size (c->font, MAX (size, 1) * PANGO_SCALE);
+  pango_font_description_set_weight (c->font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+  pango_layout_set_font_description (c->layout, c->font);
 }
 
 static double
 text_width (Ctx        *c,
             const char *text)
 {
-  cairo_text_extents_t e;
-  cairo_text_extents (c->cr, text, &e);
-  return e.x_advance;
+  PangoRectangle logical;
+  pango_layout_set_text (c->layout, text, -1);
+  pango_layout_get_pixel_extents (c->layout, NULL, &logical);
+  return logical.width;
 }
 
 /* @align: 0 left, 0.5 centre, 1 right; @y is the baseline. */
@@ -123,8 +188,14 @@ show_text (Ctx        *c,
            double      y,
            double      align)
 {
-  cairo_move_to (c->cr, x - align * text_width (c, text), y);
-  cairo_show_text (c->cr, text);
+  double width, baseline;
+  /* The matrix may have changed (rotated axis titles): metrics follow it. */
+  pango_cairo_update_layout (c->cr, c->layout);
+  width = text_width (c, text);
+  baseline = pango_layout_get_baseline (c->layout) / (double) PANGO_SCALE;
+  cairo_move_to (c->cr, x - align * width, y - baseline);
+  pango_cairo_show_layout (c->cr, c->layout);
+  g_ptr_array_add (c->chart->texts, g_strdup (text));
 }
 
 static char *
@@ -141,7 +212,8 @@ format_number (double v)
 static const char *
 speed_unit (Ctx *c)
 {
-  return c->binary ? "MiB/s" : "MB/s";
+  /* Translators: speed units, binary (mebibytes per second) and decimal */
+  return c->binary ? _("MiB/s") : _("MB/s");
 }
 
 static double
@@ -162,8 +234,9 @@ static char *
 format_bytes (Ctx   *c,
               double bytes)
 {
-  static const char *const bin[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
-  static const char *const dec[] = { "B", "kB", "MB", "GB", "TB", "PB" };
+  /* Translators: size units, binary then decimal */
+  static const char *const bin[] = { N_("B"), N_("KiB"), N_("MiB"), N_("GiB"), N_("TiB"), N_("PiB") };
+  static const char *const dec[] = { N_("B"), N_("kB"), N_("MB"), N_("GB"), N_("TB"), N_("PB") };
   double k = c->binary ? 1024 : 1000;
   guint i = 0;
   g_autofree char *n = NULL;
@@ -173,7 +246,7 @@ format_bytes (Ctx   *c,
       i++;
     }
   n = format_number (bytes);
-  return g_strdup_printf ("%s %s", n, c->binary ? bin[i] : dec[i]);
+  return g_strdup_printf ("%s %s", n, _(c->binary ? bin[i] : dec[i]));
 }
 
 /* ---- axes --------------------------------------------------------------- */
@@ -357,8 +430,10 @@ static char *
 window_label (double w)
 {
   if (w >= 1)
-    return g_strdup_printf ("%.0f s", w);
-  return g_strdup_printf ("%.0f ms", w * 1000);
+    /* Translators: a duration in seconds, "30 s" */
+    return g_strdup_printf (_("%.0f s"), w);
+  /* Translators: a duration in milliseconds, "500 ms" */
+  return g_strdup_printf (_("%.0f ms"), w * 1000);
 }
 
 /* ---- colours ------------------------------------------------------------ */
@@ -373,11 +448,21 @@ line_color (Ctx          *c,
     return c->pal->series[d % G_N_ELEMENTS (c->pal->series)];
   if (line->secondary)
     return c->pal->temperature;
-  if (g_str_equal (line->name, "Read"))
-    return c->pal->series[0];
-  if (g_str_equal (line->name, "Write") || g_str_equal (line->name, "Speed"))
-    return c->pal->series[c->chart->kind == NSC_CHART_WRITE_FILL || c->chart->live ? 0 : 1];
-  return c->pal->series[i % G_N_ELEMENTS (c->pal->series)];
+  if (line->pattern != NSC_CHART_PATTERN_NONE || line->role == NSC_CHART_LINE_MIXED)
+    return c->pal->series[i % G_N_ELEMENTS (c->pal->series)];
+  switch (line->role)
+    {
+    case NSC_CHART_LINE_READ:
+      return c->pal->series[0];
+    case NSC_CHART_LINE_WRITE:
+    case NSC_CHART_LINE_SPEED:
+      return c->pal->series[c->chart->kind == NSC_CHART_WRITE_FILL || c->chart->live ? 0 : 1];
+    case NSC_CHART_LINE_MIXED:
+    case NSC_CHART_LINE_TEMPERATURE:
+    case NSC_CHART_N_LINE_ROLES:
+    default:
+      return c->pal->series[i % G_N_ELEMENTS (c->pal->series)];
+    }
 }
 
 /* In comparisons the colour says which drive, the dash which line. */
@@ -597,7 +682,7 @@ draw_line (Ctx          *c,
   const double *xs = (const double *) line->x->data, *ys = (const double *) line->y->data;
   guint n = line->x->len;
   Rgb color = line_color (c, d, i, line);
-  double lw = MAX (1.5, c->fs * 0.16);
+  double lw = MAX (1.5, c->fs * 0.16) * c->pal->line_scale;
   gboolean band;
 
   if (n == 0)
@@ -611,7 +696,7 @@ draw_line (Ctx          *c,
       /* Few samples get visible dots; many get fine ones. */
       double r = CLAMP (chart->plot.width / MAX (n, 1) * 0.15, MAX (1.0, c->fs * 0.12), c->fs * 0.28);
       path_dots (c, ay, xs, ys, n, r);
-      set_rgb (cr, &color, c->style->dark ? 0.55 : 0.45);
+      set_rgb (cr, &color, is_dark (c->style) ? 0.55 : 0.45);
       cairo_fill (cr);
       band = path_polyline (c, ay, xs, avg, n);
       /* A thin outline in the background colour keeps the average visible over
@@ -667,7 +752,7 @@ draw_cache_regions (Ctx *c)
       x0 = map_x (chart, 0);
       x1 = map_x (chart, ds->cache_bytes);
       cairo_rectangle (cr, x0, chart->plot.y, x1 - x0, chart->plot.height);
-      set_rgb (cr, &color, c->style->dark ? 0.16 : 0.13);
+      set_rgb (cr, &color, is_dark (c->style) ? 0.16 : 0.13);
       cairo_fill (cr);
       cairo_move_to (cr, x1, chart->plot.y);
       cairo_line_to (cr, x1, chart->plot.y + chart->plot.height);
@@ -677,7 +762,8 @@ draw_cache_regions (Ctx *c)
       if (!c->multi)
         {
           g_autofree char *size = format_bytes (c, ds->cache_bytes);
-          g_autofree char *label = g_strdup_printf ("SLC cache %s", size);
+          /* Translators: the shaded region of a write-fill chart; %s is a size, "4 GiB" */
+          g_autofree char *label = g_strdup_printf (_("SLC cache %s"), size);
           font (c, c->fs * 0.85, TRUE);
           if (text_width (c, label) + c->fs < x1 - x0)
             {
@@ -791,33 +877,43 @@ draw_slc_summary (Ctx *c)
               g_autofree char *size = format_bytes (c, ds->cache_bytes);
               g_autofree char *in = format_speed (c, ds->in_cache_bps);
               g_autofree char *post = format_speed (c, ds->post_cache_bps);
-              g_ptr_array_add (lines, g_strdup_printf ("%s: cache %s, %s → %s", ds->legend,
+              /* Translators: a comparison's SLC summary: drive, cache size, speed
+               * in the cache → speed after it */
+              g_ptr_array_add (lines, g_strdup_printf (_("%s: cache %s, %s → %s"), ds->legend,
                                                        size, in, post));
             }
+          else if (avg)
+            /* Translators: a comparison's SLC summary: drive, average speed */
+            g_ptr_array_add (lines, g_strdup_printf (_("%s: no SLC cache seen, average %s"), ds->legend, avg));
           else
-            g_ptr_array_add (lines, g_strdup_printf ("%s: no SLC cache seen%s%s", ds->legend,
-                                                     avg ? ", average " : "", avg ? avg : ""));
+            /* Translators: a comparison's SLC summary; %s is the drive */
+            g_ptr_array_add (lines, g_strdup_printf (_("%s: no SLC cache seen"), ds->legend));
           continue;
         }
       if (ds->has_cache)
         {
           g_autofree char *size = format_bytes (c, ds->cache_bytes);
-          g_ptr_array_add (lines, g_strdup_printf ("SLC cache: %s", size));
+          /* Translators: the write-fill summary box; %s is a size */
+          g_ptr_array_add (lines, g_strdup_printf (_("SLC cache: %s"), size));
           if (isfinite (ds->in_cache_bps))
             {
               g_autofree char *s = format_speed (c, ds->in_cache_bps);
-              g_ptr_array_add (lines, g_strdup_printf ("In the cache: %s", s));
+              /* Translators: the write-fill summary box; %s is a speed */
+              g_ptr_array_add (lines, g_strdup_printf (_("In the cache: %s"), s));
             }
           if (isfinite (ds->post_cache_bps))
             {
               g_autofree char *s = format_speed (c, ds->post_cache_bps);
-              g_ptr_array_add (lines, g_strdup_printf ("After the cache: %s", s));
+              /* Translators: the write-fill summary box; %s is a speed */
+              g_ptr_array_add (lines, g_strdup_printf (_("After the cache: %s"), s));
             }
         }
       else
-        g_ptr_array_add (lines, g_strdup ("No SLC cache seen"));
+        /* Translators: the write-fill summary box */
+        g_ptr_array_add (lines, g_strdup (_("No SLC cache seen")));
       if (avg)
-        g_ptr_array_add (lines, g_strdup_printf ("Average: %s", avg));
+        /* Translators: the write-fill summary box; %s is a speed */
+        g_ptr_array_add (lines, g_strdup_printf (_("Average: %s"), avg));
     }
   draw_annotation_box (c, lines);
 }
@@ -853,17 +949,18 @@ legend_entries (Ctx *c)
           LegendEntry e = { NULL, line_color (c, d, i, line), i, line->scatter, line->markers,
                             line->secondary };
           GString *s = g_string_new (NULL);
+          g_autofree char *name = _nsc_chart_line_label (line);
           if (c->multi)
             g_string_append_printf (s, "%s — ", ds->legend ? ds->legend : "?");
-          if (line->secondary)
-            g_string_append (s, "Temperature, °C (right axis)");
-          else if (line->scatter)
+          if (line->scatter && !line->secondary)
             {
               g_autofree char *w = window_label (average_window (chart));
-              g_string_append_printf (s, "%s: every sample, line = %s average", line->name, w);
+              /* Translators: the legend of a time chart's line: %s is "Read",
+               * "Write" or "Speed", the second %s the averaging window, "30 s" */
+              g_string_append_printf (s, _("%s: every sample, line = %s average"), name, w);
             }
           else
-            g_string_append (s, line->name);
+            g_string_append (s, name);
           e.label = g_string_free (s, FALSE);
           g_array_append_val (entries, e);
         }
@@ -913,7 +1010,7 @@ legend_layout (Ctx    *c,
             }
           cairo_move_to (cr, x, my);
           cairo_line_to (cr, x + sw, my);
-          cairo_set_line_width (cr, MAX (1.5, c->fs * 0.16));
+          cairo_set_line_width (cr, MAX (1.5, c->fs * 0.16) * c->pal->line_scale);
           set_rgb (cr, &e->color, 1);
           line_dash (c, e->line_index, &fake);
           cairo_stroke (cr);
@@ -944,13 +1041,15 @@ log2_label (NscChartKind kind,
 static char *
 latency_label (double ns)
 {
+  /* Translators: latency tick labels: seconds, milliseconds, microseconds,
+   * nanoseconds */
   if (ns >= 1e9)
-    return g_strdup_printf ("%g s", ns / 1e9);
+    return g_strdup_printf (_("%g s"), ns / 1e9);
   if (ns >= 1e6)
-    return g_strdup_printf ("%g ms", ns / 1e6);
+    return g_strdup_printf (_("%g ms"), ns / 1e6);
   if (ns >= 1e3)
-    return g_strdup_printf ("%g µs", ns / 1e3);
-  return g_strdup_printf ("%g ns", ns);
+    return g_strdup_printf (_("%g µs"), ns / 1e3);
+  return g_strdup_printf (_("%g ns"), ns);
 }
 
 /* Sets up chart->ax/ay/ay2 and fills the tick lists and axis titles. */
@@ -983,20 +1082,25 @@ setup_axes (Ctx     *c,
         double g = c->binary ? 1073741824.0 : 1e9, m = c->binary ? 1048576.0 : 1e6;
         gboolean small = xmax < g;
         linear_axis (&chart->ax, 0, MAX (xmax, 1), small ? m : g, tx, 0, xt);
-        *x_title = g_strdup_printf ("Data written, %s", small ? (c->binary ? "MiB" : "MB")
-                                                              : (c->binary ? "GiB" : "GB"));
+        /* Translators: the x axis of the write-fill chart; %s is a unit, "GiB" */
+        *x_title = g_strdup_printf (_("Data written, %s"), small ? (c->binary ? _("MiB") : _("MB"))
+                                                                 : (c->binary ? _("GiB") : _("GB")));
         break;
       }
     case NSC_CHART_TIME:
       {
         double unit = xmax > 3 * 3600 ? 3600 : xmax > 600 ? 60 : 1;
         linear_axis (&chart->ax, 0, MAX (xmax, 1e-3), unit, tx, 0, xt);
-        *x_title = g_strdup_printf ("Time, %s", unit == 3600 ? "h" : unit == 60 ? "min" : "s");
+        /* Translators: the x axis of the time chart; %s is "h", "min" or "s" */
+        *x_title = g_strdup_printf (_("Time, %s"), unit == 3600 ? C_("unit", "h")
+                                                   : unit == 60 ? C_("unit", "min") : C_("unit", "s"));
         break;
       }
     case NSC_CHART_MIXED:
       linear_axis (&chart->ax, 0, 100, 1, tx, tx >= 5 ? 20 : 50, xt);
-      *x_title = g_strdup ("Reads, % of the I/O");
+      /* Translators: the x axis of the mixed-load chart */
+      /* xgettext:no-c-format */
+      *x_title = g_strdup (_("Reads, % of the I/O"));
       break;
     case NSC_CHART_QD:
     case NSC_CHART_BS:
@@ -1013,8 +1117,12 @@ setup_axes (Ctx     *c,
           every *= 2;
         for (double e = lo; e <= hi; e += every)
           ticks_add (xt, exp2 (e), log2_label (chart->kind, exp2 (e)));
-        *x_title = g_strdup (chart->kind == NSC_CHART_QD ? "Queue depth (log scale)"
-                                                         : "Block size, bytes (K = KiB, M = MiB; log scale)");
+        *x_title = g_strdup (chart->kind == NSC_CHART_QD
+                             /* Translators: the x axis of the queue-depth chart */
+                             ? _("Queue depth (log scale)")
+                             /* Translators: the x axis of the block-size chart; K and M
+                              * are the tick labels' suffixes, as in "128K" */
+                             : _("Block size, bytes (K = KiB, M = MiB; log scale)"));
         break;
       }
     case NSC_CHART_LATENCY:
@@ -1028,7 +1136,8 @@ setup_axes (Ctx     *c,
         for (guint i = 0; i < G_N_ELEMENTS (pts); i++)
           if (pts[i] <= MAX (hi, 99) + 1e-9)
             ticks_add (xt, pts[i], g_strdup_printf ("%g %%", pts[i]));
-        *x_title = g_strdup ("Percentile (of requests completed within)");
+        /* Translators: the x axis of the latency chart */
+        *x_title = g_strdup (_("Percentile (of requests completed within)"));
         break;
       }
     case NSC_CHART_N_KINDS:
@@ -1060,12 +1169,14 @@ setup_axes (Ctx     *c,
               continue;
             ticks_add (yt, v, latency_label (v));
           }
-      *y_title = g_strdup ("Latency (log scale)");
+      /* Translators: the y axis of the latency chart */
+      *y_title = g_strdup (_("Latency (log scale)"));
     }
   else
     {
       linear_axis (&chart->ay, 0, MAX (ymax * 1.08, 1), speed_div (c), ty, 0, yt);
-      *y_title = g_strdup_printf ("Speed, %s", speed_unit (c));
+      /* Translators: the y axis of speed charts; %s is "MiB/s" or "MB/s" */
+      *y_title = g_strdup_printf (_("Speed, %s"), speed_unit (c));
     }
 
   if (c->have_secondary)
@@ -1075,7 +1186,8 @@ setup_axes (Ctx     *c,
       lo = floor ((lo - 3) / 5) * 5;
       hi = ceil ((hi + 3) / 5) * 5;
       linear_axis (&chart->ay2, lo, hi, 1, ty, 0, y2t);
-      *y2_title = g_strdup ("Temperature, °C");
+      /* Translators: the right-hand y axis of the time chart */
+      *y2_title = g_strdup (_("Temperature, °C"));
     }
 }
 
@@ -1091,7 +1203,7 @@ draw_chart (Ctx *c)
   g_autoptr(GArray) legend = NULL;
   g_autofree char *x_title = NULL, *y_title = NULL, *y2_title = NULL;
   double fs = c->fs, pad = fs * 0.9, top = pad, bottom, left, right, ylabel_w = 0, y2label_w = 0;
-  gboolean empty = TRUE;
+  gboolean empty = TRUE, legend_drawn = FALSE;
 
   for (guint d = 0; d < chart->datasets->len; d++)
     {
@@ -1127,6 +1239,7 @@ draw_chart (Ctx *c)
       {
         legend_layout (c, legend, pad, top + fs * 1.1, c->width - 2 * pad, TRUE);
         top += h + fs * 0.3;
+        legend_drawn = TRUE;
       }
   }
   top += fs * 0.9;
@@ -1201,7 +1314,8 @@ draw_chart (Ctx *c)
     {
       font (c, fs, FALSE);
       set_rgb (cr, &c->pal->muted, 1);
-      show_text (c, "Waiting for data…", chart->plot.x + chart->plot.width / 2,
+      /* Translators: a live chart before its first sample */
+      show_text (c, _("Waiting for data…"), chart->plot.x + chart->plot.width / 2,
                  chart->plot.y + chart->plot.height / 2, 0.5);
     }
   cairo_restore (cr);
@@ -1261,6 +1375,19 @@ draw_chart (Ctx *c)
       cairo_restore (cr);
     }
 
+  /* What the picture says in words, for the SVG's <desc>. */
+  {
+    GString *d = g_string_new (NULL);
+    const char *titles[] = { x_title, y_title, c->have_secondary ? y2_title : NULL };
+    for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
+      if (titles[i])
+        g_string_append_printf (d, "%s\n", titles[i]);
+    for (guint i = 0; legend_drawn && i < legend->len; i++)
+      g_string_append_printf (d, "%s\n", g_array_index (legend, LegendEntry, i).label);
+    g_free (chart->description);
+    chart->description = g_string_free (d, FALSE);
+  }
+
   /* Caption */
   if (style->caption && chart->caption)
     {
@@ -1282,6 +1409,7 @@ nsc_chart_draw (NscChart            *chart,
 {
   NscChartStyle defaults;
   Ctx c = { 0 };
+  const PangoFontDescription *sf;
 
   g_return_if_fail (chart != NULL);
   g_return_if_fail (cr != NULL);
@@ -1295,17 +1423,42 @@ nsc_chart_draw (NscChart            *chart,
 
   c.chart = chart;
   c.style = style;
-  c.pal = style->dark ? &dark_palette : &light_palette;
+  c.pal = palettes[(guint) style->theme < NSC_CHART_N_THEMES ? style->theme : NSC_CHART_THEME_LIGHT];
   c.cr = cr;
   c.width = width;
   c.height = height;
   c.binary = style->units != NSC_CHART_UNITS_MB;
   c.multi = chart->datasets->len > 1;
-  c.fs = CLAMP (MIN (width / 58, height / 34), 8, 16) * (style->font_scale > 0 ? style->font_scale : 1);
+
+  /* The text: the style's font at its size (points at the style's resolution,
+   * which carries the desktop's text scaling), or the default family at a size
+   * that follows the picture. */
+  sf = style->font;
+  if (sf && (pango_font_description_get_set_fields (sf) & PANGO_FONT_MASK_SIZE)
+      && pango_font_description_get_size (sf) > 0)
+    {
+      double size = pango_font_description_get_size (sf) / (double) PANGO_SCALE;
+      double dpi = style->resolution > 0 ? style->resolution : 96;
+      c.fs = pango_font_description_get_size_is_absolute (sf) ? size : size * dpi / 72;
+    }
+  else
+    c.fs = CLAMP (MIN (width / 58, height / 34), 8, 16);
+  c.fs *= style->font_scale > 0 ? style->font_scale : 1;
+  c.font = sf ? pango_font_description_copy (sf) : pango_font_description_from_string (NSC_CHART_DEFAULT_FONT);
+  if (pango_font_description_get_family (c.font) == NULL)
+    pango_font_description_set_family (c.font, NSC_CHART_DEFAULT_FONT);
+  pango_font_description_set_style (c.font, PANGO_STYLE_NORMAL);
 
   cairo_save (cr);
   cairo_new_path (cr);
+  c.layout = pango_cairo_create_layout (cr);
+  if (style->font_options)
+    pango_cairo_context_set_font_options (pango_layout_get_context (c.layout), style->font_options);
+  g_clear_pointer (&chart->texts, g_ptr_array_unref);
+  chart->texts = g_ptr_array_new_with_free_func (g_free);
   draw_chart (&c);
+  g_object_unref (c.layout);
+  pango_font_description_free (c.font);
   cairo_restore (cr);
   chart->path_ops = c.path_ops;
 }
@@ -1345,10 +1498,17 @@ _nsc_chart_get_path_ops (NscChart *chart)
   return chart->path_ops;
 }
 
+GPtrArray *
+_nsc_chart_get_texts (NscChart *chart)
+{
+  return chart->texts;
+}
+
 /* ---- export ------------------------------------------------------------- */
 
-/* Cairo draws SVG text as glyph outlines: the caption and title also go in as
- * <title> and <desc>, so that the file says in words what it shows. */
+/* Cairo draws SVG text as glyph outlines: the title goes in as <title>, and the
+ * caption, axis titles and legend of the draw as <desc>, one a line, so that the
+ * file says in words (and in the language it was drawn in) what it shows. */
 static gboolean
 svg_add_metadata (NscChart   *chart,
                   const char *path,
@@ -1365,11 +1525,18 @@ svg_add_metadata (NscChart   *chart,
   end = open ? strchr (open, '>') : NULL;
   if (end == NULL)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED, "Cairo wrote no <svg> element to %s", path);
+      /* Translators: %s is a file name */
+      g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED, _("Cairo wrote no <svg> element to %s; export again"), path);
       return FALSE;
     }
-  title = g_markup_escape_text (chart->title ? chart->title : "Nandscope chart", -1);
-  desc = g_markup_escape_text (chart->caption ? chart->caption : "", -1);
+  /* Translators: the title of an exported chart without one */
+  title = g_markup_escape_text (chart->title ? chart->title : _("Nandscope chart"), -1);
+  {
+    g_autofree char *text = g_strdup_printf ("%s%s%s", chart->caption ? chart->caption : "",
+                                             chart->caption ? "\n" : "",
+                                             chart->description ? chart->description : "");
+    desc = g_markup_escape_text (text, -1);
+  }
   meta = g_strdup_printf ("\n<title>%s</title>\n<desc>%s</desc>", title, desc);
   out = g_strdup_printf ("%.*s%s%s", (int) (end + 1 - data), data, meta, end + 1);
   return g_file_set_contents (path, out, -1, error);
@@ -1399,14 +1566,16 @@ nsc_chart_export_with_style (NscChart            *chart,
     svg = FALSE;
   else
     {
+      /* Translators: %s is a file name */
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "%s: the file name must end in .png or .svg", path);
+                   _("%s: the file name must end in .png or .svg"), path);
       return FALSE;
     }
   if (width < 100 || height < 100 || width > 16384 || height > 16384)
     {
+      /* Translators: a chart's size in pixels, width × height */
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "A chart of %d × %d pixels: width and height go from 100 to 16384", width, height);
+                   _("A chart of %d × %d pixels: width and height go from 100 to 16384"), width, height);
       return FALSE;
     }
 
@@ -1426,8 +1595,9 @@ nsc_chart_export_with_style (NscChart            *chart,
   cairo_surface_destroy (surface);
   if (status != CAIRO_STATUS_SUCCESS)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_IO, "Cannot write %s: %s", path,
-                   status == CAIRO_STATUS_WRITE_ERROR ? "the file cannot be written (does the folder exist?)"
+      /* Translators: %s is a file name, then the reason */
+      g_set_error (error, NSC_ERROR, NSC_ERROR_IO, _("Cannot write %s: %s"), path,
+                   status == CAIRO_STATUS_WRITE_ERROR ? _("the file cannot be written (does the folder exist?)")
                                                       : cairo_status_to_string (status));
       return FALSE;
     }

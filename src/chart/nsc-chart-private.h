@@ -5,11 +5,34 @@
 
 G_BEGIN_DECLS
 
+/* What a line shows: its colour and its legend (from a translated table) follow
+ * from the role, never from words. */
+typedef enum
+{
+  NSC_CHART_LINE_READ,
+  NSC_CHART_LINE_WRITE,
+  NSC_CHART_LINE_SPEED,         /* reads and writes together (live charts) */
+  NSC_CHART_LINE_MIXED,         /* a mixed load: total speed by read share */
+  NSC_CHART_LINE_TEMPERATURE,
+  NSC_CHART_N_LINE_ROLES
+} NscChartLineRole;
+
+/* The access pattern a line is about, when the chart has several. */
+typedef enum
+{
+  NSC_CHART_PATTERN_NONE,       /* one pattern on the chart: not named */
+  NSC_CHART_PATTERN_RANDOM,
+  NSC_CHART_PATTERN_SEQUENTIAL,
+  NSC_CHART_PATTERN_OTHER,      /* named by the line's detail, as the result spells it */
+} NscChartPattern;
+
 /* One line of a chart: points in the JSON's units (x per kind, y in bytes/s, ns
  * for latency, °C for temperature). */
 typedef struct
 {
-  char     *name;         /* "Read", "Write", "Sequential 128K", "Temperature" */
+  NscChartLineRole role;
+  NscChartPattern  pattern;
+  char            *detail;      /* MIXED: the block size ("128K"); OTHER: the pattern */
   GArray   *x;            /* double */
   GArray   *y;            /* double */
   gboolean  markers;      /* a point at each value (sweeps) */
@@ -61,17 +84,23 @@ struct _NscChart
   cairo_rectangle_t  plot;
   NscAxis            ax, ay, ay2;
   guint              path_ops;     /* path elements of data drawn: the decimation's bound */
+  GPtrArray         *texts;        /* every string the last draw laid out, in order */
+  char              *description;  /* its axis titles and legend, one a line (SVG <desc>) */
 };
 
 NscChartDataset *_nsc_chart_dataset_new  (const char *legend);
 void             _nsc_chart_dataset_free (gpointer    data);
 NscChartLine    *_nsc_chart_line_new     (NscChartDataset *ds,
-                                          const char      *name);
+                                          NscChartLineRole role);
 void             _nsc_chart_line_add     (NscChartLine    *line,
                                           double           x,
                                           double           y);
 
 /* Path elements the data of the last draw took (tests of the decimation). */
 guint            _nsc_chart_get_path_ops (NscChart        *chart);
+/* The line's legend text, translated. */
+char            *_nsc_chart_line_label   (const NscChartLine *line);
+/* Every string the last draw showed (tests of the translation). */
+GPtrArray       *_nsc_chart_get_texts    (NscChart        *chart);
 
 G_END_DECLS

@@ -4,6 +4,7 @@
  * the members' types, but a synthetic or older one may lack some. */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,17 +18,58 @@ static const char *const kind_names[NSC_CHART_N_KINDS] = {
   "write-fill", "qd", "bs", "time", "mixed", "latency",
 };
 
+static const char *const theme_names[NSC_CHART_N_THEMES] = {
+  "light", "dark", "high-contrast", "high-contrast-dark",
+};
+
 void
 nsc_chart_style_init (NscChartStyle *style,
                       gboolean       dark)
 {
   g_return_if_fail (style != NULL);
   memset (style, 0, sizeof *style);
-  style->dark = dark;
+  style->theme = dark ? NSC_CHART_THEME_DARK : NSC_CHART_THEME_LIGHT;
   style->units = NSC_CHART_UNITS_MIB;
   style->caption = FALSE;
   style->title = TRUE;
   style->font_scale = 1.0;
+  style->font = NULL;
+  style->resolution = 0;
+  style->font_options = NULL;
+}
+
+void
+nsc_chart_style_set_pango_context (NscChartStyle *style,
+                                   PangoContext  *context)
+{
+  g_return_if_fail (style != NULL);
+  g_return_if_fail (PANGO_IS_CONTEXT (context));
+  style->font = pango_context_get_font_description (context);
+  /* Negative when unset: the draw then takes 96 dpi. */
+  style->resolution = MAX (pango_cairo_context_get_resolution (context), 0);
+  style->font_options = pango_cairo_context_get_font_options (context);
+}
+
+const char *
+nsc_chart_theme_to_string (NscChartTheme theme)
+{
+  g_return_val_if_fail ((guint) theme < NSC_CHART_N_THEMES, NULL);
+  return theme_names[theme];
+}
+
+gboolean
+nsc_chart_theme_from_string (const char    *name,
+                             NscChartTheme *out_theme)
+{
+  g_return_val_if_fail (name != NULL, FALSE);
+  for (guint i = 0; i < NSC_CHART_N_THEMES; i++)
+    if (g_str_equal (name, theme_names[i]))
+      {
+        if (out_theme)
+          *out_theme = (NscChartTheme) i;
+        return TRUE;
+      }
+  return FALSE;
 }
 
 const char *
@@ -58,7 +100,7 @@ static void
 line_free (gpointer data)
 {
   NscChartLine *line = data;
-  g_free (line->name);
+  g_free (line->detail);
   g_array_unref (line->x);
   g_array_unref (line->y);
   g_free (line);
@@ -89,11 +131,12 @@ _nsc_chart_dataset_free (gpointer data)
 }
 
 NscChartLine *
-_nsc_chart_line_new (NscChartDataset *ds,
-                     const char      *name)
+_nsc_chart_line_new (NscChartDataset  *ds,
+                     NscChartLineRole  role)
 {
   NscChartLine *line = g_new0 (NscChartLine, 1);
-  line->name = g_strdup (name);
+  line->role = role;
+  line->pattern = NSC_CHART_PATTERN_NONE;
   line->x = g_array_new (FALSE, FALSE, sizeof (double));
   line->y = g_array_new (FALSE, FALSE, sizeof (double));
   g_ptr_array_add (ds->lines, line);
@@ -110,16 +153,81 @@ _nsc_chart_line_add (NscChartLine *line,
 }
 
 static NscChartLine *
-find_line (NscChartDataset *ds,
-           const char      *name)
+find_line (NscChartDataset  *ds,
+           NscChartLineRole  role,
+           NscChartPattern   pattern,
+           const char       *detail)
 {
   for (guint i = 0; i < ds->lines->len; i++)
     {
       NscChartLine *line = g_ptr_array_index (ds->lines, i);
-      if (g_str_equal (line->name, name))
+      if (line->role == role && line->pattern == pattern && g_strcmp0 (line->detail, detail) == 0)
         return line;
     }
   return NULL;
+}
+
+char *
+_nsc_chart_line_label (const NscChartLine *line)
+{
+  /* Legends of the lines, by role. */
+  static const char *const role_labels[NSC_CHART_N_LINE_ROLES] = {
+    /* Translators: a line of a chart: read speed */
+    N_("Read"),
+    /* Translators: a line of a chart: write speed */
+    N_("Write"),
+    /* Translators: a line of a chart: reads and writes together */
+    N_("Speed"),
+    /* Translators: a line of a chart: a mixed load (its pattern is named apart) */
+    N_("Mixed"),
+    /* Translators: the legend of the drive temperature line, drawn against the
+     * chart's right-hand axis */
+    N_("Temperature, °C (right axis)"),
+  };
+  /* [pattern - RANDOM][role]: read, write */
+  static const char *const pattern_labels[2][2] = {
+    /* Translators: legends of sweep lines when a chart has several patterns */
+    { N_("Random read"), N_("Random write") },
+    { N_("Sequential read"), N_("Sequential write") },
+  };
+
+  g_return_val_if_fail (line != NULL && (guint) line->role < NSC_CHART_N_LINE_ROLES, NULL);
+  if (line->role == NSC_CHART_LINE_MIXED)
+    {
+      const char *bs = line->detail ? line->detail : "";
+      switch (line->pattern)
+        {
+        case NSC_CHART_PATTERN_RANDOM:
+          /* Translators: a mixed-load line; %s is the block size, "4K" */
+          return g_strdup_printf (_("Random %s"), bs);
+        case NSC_CHART_PATTERN_SEQUENTIAL:
+          /* Translators: a mixed-load line; %s is the block size, "128K" */
+          return g_strdup_printf (_("Sequential %s"), bs);
+        case NSC_CHART_PATTERN_OTHER:
+        case NSC_CHART_PATTERN_NONE:
+        default:
+          return g_strdup_printf ("%s %s", _(role_labels[line->role]), bs);
+        }
+    }
+  if (line->role == NSC_CHART_LINE_READ || line->role == NSC_CHART_LINE_WRITE)
+    {
+      guint dir = line->role == NSC_CHART_LINE_READ ? 0 : 1;
+      switch (line->pattern)
+        {
+        case NSC_CHART_PATTERN_RANDOM:
+        case NSC_CHART_PATTERN_SEQUENTIAL:
+          return g_strdup (_(pattern_labels[line->pattern - NSC_CHART_PATTERN_RANDOM][dir]));
+        case NSC_CHART_PATTERN_OTHER:
+          /* Translators: a sweep line of a pattern the app has no name for;
+           * the first %s is the pattern as the result spells it, the second
+           * "Read" or "Write" */
+          return g_strdup_printf (_("%s: %s"), line->detail ? line->detail : "", _(role_labels[line->role]));
+        case NSC_CHART_PATTERN_NONE:
+        default:
+          break;
+        }
+    }
+  return g_strdup (_(role_labels[line->role]));
 }
 
 /* ---- reading results ---------------------------------------------------- */
@@ -345,19 +453,40 @@ nsc_chart_kinds_describe (JsonNode *result)
   for (guint i = 0; i < n; i++)
     g_string_append_printf (s, "%s%s", i ? ", " : "", nsc_chart_kind_to_string (kinds[i]));
   if (n == 0)
-    g_string_append (s, "none");
+    /* Translators: the list of charts a result has data for, when it has none */
+    g_string_append (s, _("none"));
   return g_string_free (s, FALSE);
 }
 
+static NscChartPattern
+pattern_of (JsonObject *job)
+{
+  const char *p = nsc_json_get_string (job, "pattern");
+  if (p && g_str_has_prefix (p, "rand"))
+    return NSC_CHART_PATTERN_RANDOM;
+  if (p && g_str_has_prefix (p, "seq"))
+    return NSC_CHART_PATTERN_SEQUENTIAL;
+  return NSC_CHART_PATTERN_OTHER;
+}
+
+/* For titles. */
 static const char *
 pattern_name (JsonObject *job)
 {
   const char *p = nsc_json_get_string (job, "pattern");
-  if (p && g_str_has_prefix (p, "rand"))
-    return "Random";
-  if (p && g_str_has_prefix (p, "seq"))
-    return "Sequential";
-  return p ? p : "";
+  switch (pattern_of (job))
+    {
+    case NSC_CHART_PATTERN_RANDOM:
+      /* Translators: the access pattern, in chart titles: "Speed by queue depth · Random 4K" */
+      return _("Random");
+    case NSC_CHART_PATTERN_SEQUENTIAL:
+      /* Translators: the access pattern, in chart titles */
+      return _("Sequential");
+    case NSC_CHART_PATTERN_NONE:
+    case NSC_CHART_PATTERN_OTHER:
+    default:
+      return p ? p : "";
+    }
 }
 
 static int
@@ -386,13 +515,19 @@ sort_line (NscChartLine *line)
     }
 }
 
+/* Pattern, then read before write: reads take the first colour whatever the
+ * order of the steps. */
 static int
-compare_line_names (gconstpointer a,
-                    gconstpointer b)
+compare_lines (gconstpointer a,
+               gconstpointer b)
 {
   const NscChartLine *la = *(NscChartLine *const *) a;
   const NscChartLine *lb = *(NscChartLine *const *) b;
-  return g_strcmp0 (la->name, lb->name);
+  if (la->pattern != lb->pattern)
+    return (la->pattern > lb->pattern) - (la->pattern < lb->pattern);
+  if (g_strcmp0 (la->detail, lb->detail) != 0)
+    return g_strcmp0 (la->detail, lb->detail);
+  return (la->role > lb->role) - (la->role < lb->role);
 }
 
 /* QD and block-size sweeps: one line per pattern and direction. */
@@ -403,7 +538,7 @@ build_sweep (NscChartDataset *ds,
              const char      *x_member)
 {
   static const char *const dirs[] = { "read", "write" };
-  static const char *const dir_names[] = { "Read", "Write" };
+  static const NscChartLineRole roles[] = { NSC_CHART_LINE_READ, NSC_CHART_LINE_WRITE };
   gboolean mixed_patterns = FALSE;
   const char *first_pattern = NULL;
   guint n = json_array_get_length (steps);
@@ -429,26 +564,24 @@ build_sweep (NscChartDataset *ds,
       for (guint d = 0; d < 2; d++)
         {
           JsonObject *dir = nsc_json_get_object (s, dirs[d]);
-          g_autofree char *name = NULL;
+          NscChartPattern pattern = mixed_patterns ? pattern_of (job) : NSC_CHART_PATTERN_NONE;
+          const char *detail = pattern == NSC_CHART_PATTERN_OTHER ? pattern_name (job) : NULL;
           NscChartLine *line;
           double bps = get_number (dir, "bw_bps", NAN);
           if (get_number (dir, "ios", 0) <= 0 || !isfinite (bps))
             continue;
-          name = mixed_patterns ? g_strdup_printf ("%s %s", pattern_name (job),
-                                                   d == 0 ? "read" : "write")
-                                : g_strdup (dir_names[d]);
-          line = find_line (ds, name);
+          line = find_line (ds, roles[d], pattern, detail);
           if (line == NULL)
             {
-              line = _nsc_chart_line_new (ds, name);
+              line = _nsc_chart_line_new (ds, roles[d]);
+              line->pattern = pattern;
+              line->detail = g_strdup (detail);
               line->markers = TRUE;
             }
           _nsc_chart_line_add (line, x, bps);
         }
     }
-  /* "Random read" < "Random write" < "Sequential read": read before write, so that
-   * reads take the first colour whatever the order of the steps. */
-  g_ptr_array_sort (ds->lines, compare_line_names);
+  g_ptr_array_sort (ds->lines, compare_lines);
   for (guint i = 0; i < ds->lines->len; i++)
     sort_line (g_ptr_array_index (ds->lines, i));
 }
@@ -463,18 +596,24 @@ build_mixed (NscChartDataset *ds,
       JsonObject *s = step_at (steps, i);
       JsonObject *job = nsc_json_get_object (s, "job");
       g_autofree char *bs = NULL;
-      g_autofree char *name = NULL;
+      g_autofree char *detail = NULL;
+      NscChartPattern pattern;
       NscChartLine *line;
       double total;
 
       if (!tag_is (s, "mixed-", TRUE))
         continue;
       bs = nsc_format_size_short ((guint64) get_number (job, "block_size", 0));
-      name = g_strdup_printf ("%s %s", pattern_name (job), bs);
-      line = find_line (ds, name);
+      pattern = pattern_of (job);
+      /* A pattern without a name of ours goes into the detail, as spelt. */
+      detail = pattern == NSC_CHART_PATTERN_OTHER ? g_strdup_printf ("%s %s", pattern_name (job), bs)
+                                                  : g_strdup (bs);
+      line = find_line (ds, NSC_CHART_LINE_MIXED, pattern, detail);
       if (line == NULL)
         {
-          line = _nsc_chart_line_new (ds, name);
+          line = _nsc_chart_line_new (ds, NSC_CHART_LINE_MIXED);
+          line->pattern = pattern;
+          line->detail = g_strdup (detail);
           line->markers = TRUE;
         }
       total = get_number (nsc_json_get_object (s, "read"), "bw_bps", 0)
@@ -514,11 +653,11 @@ build_series (NscChartDataset *ds,
   split = kind == NSC_CHART_TIME && have_read && have_write;
   if (split)
     {
-      lr = _nsc_chart_line_new (ds, "Read");
-      lw = _nsc_chart_line_new (ds, "Write");
+      lr = _nsc_chart_line_new (ds, NSC_CHART_LINE_READ);
+      lw = _nsc_chart_line_new (ds, NSC_CHART_LINE_WRITE);
     }
   else
-    lr = _nsc_chart_line_new (ds, have_read && !have_write ? "Read" : "Write");
+    lr = _nsc_chart_line_new (ds, have_read && !have_write ? NSC_CHART_LINE_READ : NSC_CHART_LINE_WRITE);
   lr->scatter = kind == NSC_CHART_TIME;
   if (lw)
     lw->scatter = TRUE;
@@ -553,7 +692,7 @@ build_series (NscChartDataset *ds,
       guint m = tt && tc ? MIN (json_array_get_length (tt), json_array_get_length (tc)) : 0;
       if (m > 0)
         {
-          NscChartLine *lt = _nsc_chart_line_new (ds, "Temperature");
+          NscChartLine *lt = _nsc_chart_line_new (ds, NSC_CHART_LINE_TEMPERATURE);
           lt->secondary = TRUE;
           for (guint i = 0; i < m; i++)
             if (isfinite (array_number (tc, i)))
@@ -567,7 +706,7 @@ build_latency (NscChartDataset *ds,
                JsonObject      *step)
 {
   static const char *const dirs[] = { "read", "write" };
-  static const char *const dir_names[] = { "Read", "Write" };
+  static const NscChartLineRole roles[] = { NSC_CHART_LINE_READ, NSC_CHART_LINE_WRITE };
   for (guint d = 0; d < 2; d++)
     {
       JsonObject *dir = nsc_json_get_object (step, dirs[d]);
@@ -576,7 +715,7 @@ build_latency (NscChartDataset *ds,
       GList *members;
       if (p == NULL || json_object_get_size (p) == 0 || get_number (dir, "ios", 1) <= 0)
         continue;
-      line = _nsc_chart_line_new (ds, dir_names[d]);
+      line = _nsc_chart_line_new (ds, roles[d]);
       line->markers = TRUE;
       line->dashed = d == 1;
       members = json_object_get_members (p);
@@ -644,8 +783,10 @@ build_dataset (NscChartDataset *ds,
   if (!result_has_kind (result, kind))
     {
       g_autofree char *has = nsc_chart_kinds_describe (result);
+      /* Translators: the first %s is a chart kind as the command line names it
+       * ("write-fill", "qd"…), the second a list of them */
       g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND,
-                   "The result has no data for a %s chart (it has: %s)",
+                   _("The result has no data for a %s chart (it has: %s)"),
                    nsc_chart_kind_to_string (kind), has);
       return FALSE;
     }
@@ -683,8 +824,10 @@ build_dataset (NscChartDataset *ds,
         if (step_fits (step_at (steps, i), kind))
           g_string_append_printf (fit, "%s%u", fit->len ? ", " : "", i);
       has = g_string_free (fit, FALSE);
+      /* Translators: %u is a step number, the first %s a chart kind as the
+       * command line names it ("time"), the second a list of step numbers */
       g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND,
-                   "Step %u has no data for a %s chart (steps that have: %s)",
+                   _("Step %u has no data for a %s chart (steps that have: %s)"),
                    *step, nsc_chart_kind_to_string (kind), has);
       return FALSE;
     }
@@ -713,7 +856,8 @@ default_legend (JsonNode *result)
     model = nsc_json_get_string (dev, "name");
   if (model == NULL)
     model = nsc_json_get_string (nsc_json_get_object (root, "target"), "description");
-  g_string_append (s, model ? model : "Result");
+  /* Translators: the legend of a result without a drive model */
+  g_string_append (s, model ? model : _("Result"));
   if (started && strlen (started) >= 16)
     g_string_append_printf (s, ", %.10s %.5s", started, started + 11);
   return g_string_free (s, FALSE);
@@ -735,27 +879,34 @@ make_title (JsonNode    *result,
   switch (kind)
     {
     case NSC_CHART_WRITE_FILL:
-      what = "Write-fill: speed against data written";
+      /* Translators: the write-fill chart: speed against the amount of data written */
+      what = _("Write-fill: speed against data written");
       break;
     case NSC_CHART_QD:
-      what = "Speed by queue depth";
+      /* Translators: a chart title */
+      what = _("Speed by queue depth");
       break;
     case NSC_CHART_BS:
-      what = "Speed by block size";
+      /* Translators: a chart title */
+      what = _("Speed by block size");
       break;
     case NSC_CHART_TIME:
-      what = "Speed over time";
+      /* Translators: a chart title */
+      what = _("Speed over time");
       break;
     case NSC_CHART_MIXED:
-      what = "Mixed reads and writes";
+      /* Translators: a chart title */
+      what = _("Mixed reads and writes");
       break;
     case NSC_CHART_LATENCY:
-      what = "Latency percentiles";
+      /* Translators: a chart title */
+      what = _("Latency percentiles");
       break;
     case NSC_CHART_N_KINDS:
     default:
       g_assert_not_reached ();
     }
+  /* The step's label comes from the preset, as the result saved it. */
   if (label && s)
     return g_str_equal (label, "Write-fill") ? g_strdup (what) : g_strdup_printf ("%s · %s", what, label);
   if (kind == NSC_CHART_QD || kind == NSC_CHART_BS)
@@ -784,7 +935,9 @@ make_title (JsonNode    *result,
           return g_strdup_printf ("%s · %s %s", what, pattern, bs);
         }
       if (pattern && same_pattern && same_other)
-        return g_strdup_printf ("%s · %s, QD%.0f", what, pattern, other);
+        /* Translators: a chart title: "Speed by block size · Random, QD4"; QD is
+         * the queue depth */
+        return g_strdup_printf (_("%s · %s, QD%.0f"), what, pattern, other);
       if (pattern && same_pattern)
         return g_strdup_printf ("%s · %s", what, pattern);
     }
@@ -821,11 +974,15 @@ make_caption (JsonNode *result)
       /* Drives are sold in decimal units: say both. */
       g_autofree char *bin = nsc_format_size ((guint64) capacity);
       g_ptr_array_add (parts, capacity >= 1e12
-                              ? g_strdup_printf ("%.2f TB (%s)", capacity / 1e12, bin)
-                              : g_strdup_printf ("%.0f GB (%s)", capacity / 1e9, bin));
+                              /* Translators: a drive's capacity in decimal terabytes, then
+                               * in binary units ("1.00 TB (931 GiB)") */
+                              ? g_strdup_printf (_("%.2f TB (%s)"), capacity / 1e12, bin)
+                              /* Translators: a drive's capacity in decimal gigabytes */
+                              : g_strdup_printf (_("%.0f GB (%s)"), capacity / 1e9, bin));
     }
   if (fw)
-    g_ptr_array_add (parts, g_strdup_printf ("FW %s", fw));
+    /* Translators: the drive's firmware version in a chart's caption */
+    g_ptr_array_add (parts, g_strdup_printf (_("FW %s"), fw));
   if (link && get_number (link, "generation", 0) > 0)
     g_ptr_array_add (parts, g_strdup_printf ("%s PCIe %.0f.0 x%.0f",
                                              transport ? transport : "",
@@ -835,15 +992,18 @@ make_caption (JsonNode *result)
     g_ptr_array_add (parts, g_strdup (transport));
   if (g_strcmp0 (nsc_json_get_string (target, "kind"), "file") == 0)
     g_ptr_array_add (parts, nsc_json_get_string (target, "filesystem")
-                            ? g_strdup_printf ("test file on %s", nsc_json_get_string (target, "filesystem"))
-                            : g_strdup ("test file"));
+                            /* Translators: in a chart's caption; %s is a file system, "ext4" */
+                            ? g_strdup_printf (_("test file on %s"), nsc_json_get_string (target, "filesystem"))
+                            /* Translators: in a chart's caption: the test ran on a file */
+                            : g_strdup (_("test file")));
   if (started && strlen (started) >= 10)
     g_ptr_array_add (parts, g_strndup (started, 10));
   g_ptr_array_add (parts, g_strdup_printf ("%s %s",
                                            nsc_json_get_string (app, "name") ? nsc_json_get_string (app, "name") : "Nandscope",
                                            nsc_json_get_string (app, "version") ? nsc_json_get_string (app, "version") : PACKAGE_VERSION));
   if (preset)
-    g_ptr_array_add (parts, g_strdup_printf ("preset: %s", preset));
+    /* Translators: in a chart's caption; %s is the title of a test preset */
+    g_ptr_array_add (parts, g_strdup_printf (_("preset: %s"), preset));
   g_ptr_array_add (parts, NULL);
   caption = g_strjoinv (" · ", (char **) parts->pdata);
   g_ptr_array_unref (parts);
@@ -877,7 +1037,8 @@ nsc_chart_new_for_result (JsonNode     *result,
 
   if (result == NULL || !JSON_NODE_HOLDS_OBJECT (result))
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT, "The result is not a JSON object");
+      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                           _("The result is not a JSON object; open a result file that Nandscope saved"));
       return NULL;
     }
   chart = chart_new (kind);
@@ -908,7 +1069,8 @@ nsc_chart_add_result (NscChart   *chart,
 
   if (other == NULL || !JSON_NODE_HOLDS_OBJECT (other))
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT, "The result is not a JSON object");
+      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                           _("The result is not a JSON object; open a result file that Nandscope saved"));
       return FALSE;
     }
   fallback = default_legend (other);
@@ -1011,7 +1173,7 @@ nsc_chart_live_clear (NscChart *chart)
   g_ptr_array_set_size (chart->datasets, 0);
   ds = _nsc_chart_dataset_new (NULL);
   g_ptr_array_add (chart->datasets, ds);
-  line = _nsc_chart_line_new (ds, "Speed");
+  line = _nsc_chart_line_new (ds, NSC_CHART_LINE_SPEED);
   line->scatter = chart->kind == NSC_CHART_TIME;
 }
 
@@ -1041,10 +1203,10 @@ nsc_chart_live_append_temperature (NscChart *chart,
   if (chart->kind != NSC_CHART_TIME || !isfinite (celsius))
     return;
   ds = g_ptr_array_index (chart->datasets, 0);
-  line = find_line (ds, "Temperature");
+  line = find_line (ds, NSC_CHART_LINE_TEMPERATURE, NSC_CHART_PATTERN_NONE, NULL);
   if (line == NULL)
     {
-      line = _nsc_chart_line_new (ds, "Temperature");
+      line = _nsc_chart_line_new (ds, NSC_CHART_LINE_TEMPERATURE);
       line->secondary = TRUE;
     }
   _nsc_chart_line_add (line, t_ns / 1e9, celsius);
@@ -1067,5 +1229,7 @@ nsc_chart_free (NscChart *chart)
   g_ptr_array_unref (chart->datasets);
   g_free (chart->title);
   g_free (chart->caption);
+  g_clear_pointer (&chart->texts, g_ptr_array_unref);
+  g_free (chart->description);
   g_free (chart);
 }

@@ -3,6 +3,7 @@
 
 #include <cairo.h>
 #include <json-glib/json-glib.h>
+#include <pango/pangocairo.h>
 
 #include "nsc-series.h"
 
@@ -12,7 +13,8 @@ G_BEGIN_DECLS
  * results, or fed live sample by sample) and draws it onto any cairo_t, so the
  * GUI's widget, PNG/SVG export and `nandscope-cli chart` draw the same picture.
  * No GTK here. Data are kept in the JSON's units (bytes, bytes/s, ns); the style
- * picks the display units (MiB/s or MB/s), and every axis says which. */
+ * picks the display units (MiB/s or MB/s), and every axis says which. Text is
+ * laid out with Pango and translated (gettext domain GETTEXT_PACKAGE). */
 
 typedef enum
 {
@@ -31,22 +33,51 @@ typedef enum
   NSC_CHART_UNITS_MB,     /* MB/s, GB: decimal, as CrystalDiskMark shows */
 } NscChartUnits;
 
+typedef enum
+{
+  NSC_CHART_THEME_LIGHT,
+  NSC_CHART_THEME_DARK,
+  NSC_CHART_THEME_HIGH_CONTRAST,        /* black on white, strong colours, thicker lines */
+  NSC_CHART_THEME_HIGH_CONTRAST_DARK,   /* white on black */
+  NSC_CHART_N_THEMES
+} NscChartTheme;
+
+/* The font of exports and of a style without one: a family list (Cantarell where
+ * installed, else fontconfig's sans serif, DejaVu Sans on Debian); the size then
+ * follows the picture (1/58 of its width or 1/34 of its height, 8 to 16 units). */
+#define NSC_CHART_DEFAULT_FONT "Cantarell, Sans"
+
 typedef struct
 {
-  gboolean       dark;
+  NscChartTheme  theme;
   NscChartUnits  units;
   gboolean       caption;      /* draw the caption line at the bottom (exports) */
   gboolean       title;        /* draw the title (TRUE by default) */
-  double         font_scale;   /* 1.0 = size chosen from the chart's size */
+  double         font_scale;   /* multiplies the base text size (1.0) */
+  /* Text: borrowed, must outlive the draw. NULL: NSC_CHART_DEFAULT_FONT sized from
+   * the chart. A font with a size draws at that size: points at @resolution dots
+   * per inch (0: 96), so that the desktop's text scaling is honoured. */
+  const PangoFontDescription *font;
+  double                      resolution;
+  const cairo_font_options_t *font_options;   /* NULL: the surface's */
 } NscChartStyle;
 
 typedef struct _NscChart NscChart;
 
 #define NSC_CHART_STEP_AUTO G_MAXUINT
 
-/* Fills @style with the defaults: light or dark, MiB/s, title, no caption. */
+/* Fills @style with the defaults: light or dark, MiB/s, title, no caption, the
+ * default font. */
 void          nsc_chart_style_init      (NscChartStyle  *style,
                                          gboolean        dark);
+/* Takes the font, resolution and font options of @context (a widget's), borrowed:
+ * the chart's text then looks like the rest of the window. */
+void          nsc_chart_style_set_pango_context (NscChartStyle *style,
+                                         PangoContext   *context);
+/* "light", "dark", "high-contrast", "high-contrast-dark" */
+const char   *nsc_chart_theme_to_string (NscChartTheme   theme);
+gboolean      nsc_chart_theme_from_string (const char   *name,
+                                         NscChartTheme  *out_theme);
 
 /* "write-fill", "qd", "bs", "time", "mixed", "latency" */
 const char   *nsc_chart_kind_to_string  (NscChartKind    kind);

@@ -27,6 +27,7 @@ usage (FILE *out)
          "  --width W            pixels (default 1200)\n"
          "  --height H           pixels (default 700)\n"
          "  --dark               dark palette\n"
+         "  --theme THEME        light, dark, high-contrast or high-contrast-dark\n"
          "  --units mib|mb       MiB/s (default, binary) or MB/s (decimal)\n"
          "  --compare FILE       another result on the same chart (repeatable)\n"
          "  --legend TEXT        legend of RESULT.json when comparing\n"
@@ -164,9 +165,17 @@ nsc_cli_chart (int    argc,
             return EXIT_USAGE;
         }
       else if (g_str_equal (name, "--dark"))
-        style.dark = TRUE;
+        style.theme = NSC_CHART_THEME_DARK;
       else if (g_str_equal (name, "--no-caption"))
         style.caption = FALSE;
+      else if (g_str_equal (name, "--theme"))
+        {
+          if (!nsc_chart_theme_from_string (value, &style.theme))
+            {
+              fail_line ("--theme “%s”: say light, dark, high-contrast or high-contrast-dark", value);
+              return EXIT_USAGE;
+            }
+        }
       else if (g_str_equal (name, "--units"))
         {
           if (g_ascii_strcasecmp (value, "mib") == 0 || g_ascii_strcasecmp (value, "mib/s") == 0)

@@ -7,7 +7,8 @@
 #include "nsc-chart-view.h"
 
 /* A chart of the shared cairo renderer as a widget: the live chart of the running
- * step, or any chart of a saved result. Dark when libadwaita's style is dark. */
+ * step, or any chart of a saved result. Dark when libadwaita's style is dark,
+ * high-contrast when it is; text in the widget's font (desktop text scaling). */
 
 struct _NscChartView
 {
@@ -16,6 +17,7 @@ struct _NscChartView
   NscChart      *chart;
   NscChartUnits  units;
   gulong         dark_handler;
+  gulong         contrast_handler;
   guint          a11y_samples;    /* samples when the description was last set */
 };
 
@@ -63,13 +65,11 @@ nsc_chart_view_snapshot (GtkWidget   *widget,
     return;
 
   nsc_chart_style_init (&style, nsc_chart_view_get_dark (self));
+  if (adw_style_manager_get_high_contrast (adw_style_manager_get_default ()))
+    style.theme = style.theme == NSC_CHART_THEME_DARK ? NSC_CHART_THEME_HIGH_CONTRAST_DARK
+                                                      : NSC_CHART_THEME_HIGH_CONTRAST;
   style.units = self->units;
-  {
-    /* The renderer sizes text from the chart's size, for exports; on screen
-     * it must stay readable at the widget's size. */
-    double base = CLAMP (MIN (width / 58.0, height / 34.0), 8, 16);
-    style.font_scale = MAX (base, 11.0) / base;
-  }
+  nsc_chart_style_set_pango_context (&style, gtk_widget_get_pango_context (widget));
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   nsc_chart_draw (self->chart, cr, width, height, &style);
   cairo_destroy (cr);
@@ -149,6 +149,7 @@ nsc_chart_view_dispose (GObject *object)
   NscChartView *self = NSC_CHART_VIEW (object);
 
   g_clear_signal_handler (&self->dark_handler, adw_style_manager_get_default ());
+  g_clear_signal_handler (&self->contrast_handler, adw_style_manager_get_default ());
   g_clear_pointer (&self->chart, nsc_chart_free);
 
   G_OBJECT_CLASS (nsc_chart_view_parent_class)->dispose (object);
@@ -173,6 +174,8 @@ nsc_chart_view_init (NscChartView *self)
 {
   self->dark_handler = g_signal_connect_swapped (adw_style_manager_get_default (), "notify::dark",
                                                  G_CALLBACK (gtk_widget_queue_draw), self);
+  self->contrast_handler = g_signal_connect_swapped (adw_style_manager_get_default (), "notify::high-contrast",
+                                                     G_CALLBACK (gtk_widget_queue_draw), self);
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
   update_accessible (self);
 }

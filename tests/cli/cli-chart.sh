@@ -46,6 +46,7 @@ chart_ok() { # OUT W H ARGS…
 [ -f "$work/wf.json" ] && chart_ok "$work/wf.png" 1200 700 "$work/wf.json" --kind write-fill
 [ -f "$work/wf.json" ] && chart_ok "$work/wf-dark.png" 800 450 "$work/wf.json" --dark --units mb
 [ -f "$work/qd.json" ] && chart_ok "$work/qd.png" 640 400 "$work/qd.json" --kind qd
+[ -f "$work/qd.json" ] && chart_ok "$work/qd-hc.png" 640 400 "$work/qd.json" --kind qd --theme high-contrast
 [ -f "$work/qd.json" ] && chart_ok "$work/lat.png" 640 400 "$work/qd.json" --kind latency --step 0
 [ -f "$work/deg.json" ] && chart_ok "$work/deg.png" 1000 600 "$work/deg.json" --kind time
 [ -f "$work/qd.json" ] && chart_ok "$work/cmp.png" 900 500 "$work/qd.json" --kind qd --compare "$work/qd.json"
@@ -70,6 +71,7 @@ expect_fail 1 "does not exist" chart "$work/nothing.json" --out "$work/x.png"
 expect_fail 2 "pixels" chart "$work/wf.json" --out "$work/x.png" --width 12
 expect_fail 2 "pixels" chart "$work/wf.json" --out "$work/x.png" --height big
 expect_fail 2 "not a chart" chart "$work/wf.json" --out "$work/x.png" --kind pie
+expect_fail 2 "high-contrast" chart "$work/wf.json" --out "$work/x.png" --theme sepia
 expect_fail 2 "png or .svg" chart "$work/wf.json" --out "$work/x.jpg"
 expect_fail 2 "--out" chart "$work/wf.json"
 expect_fail 2 "needs a value" chart "$work/wf.json" --out
