@@ -1020,7 +1020,7 @@ runner_thread (gpointer data)
             g_autofree char *need = nsc_format_size (floor);
             g_set_error (&error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
                          "Leaving only %s free would leave the filesystem of %s nearly full; "
-                         "leave at least %s free (2 %% of it, at least 1 GiB)",
+                         "leave at least %s free (what a write-fill leaves there)",
                          want, self->target, need);
             goto out;
           }
