@@ -34,7 +34,7 @@ open_file (guint64  size,
            gboolean no_tmpfile)
 {
   g_autoptr(GError) error = NULL;
-  NscTargetOptions opts = { .file_size = size, .no_tmpfile = no_tmpfile };
+  NscTargetOptions opts = { .file_size = size, .no_tmpfile = no_tmpfile, .device_fd = -1 };
   NscTarget *t = nsc_target_open (test_dir, &opts, &error);
 
   g_assert_no_error (error);
@@ -377,8 +377,8 @@ test_target_errors (void)
   g_autofree char *existing = g_build_filename (test_dir, "precious.txt", NULL);
   g_autofree char *missing_dir = g_build_filename (test_dir, "no", "such", "file", NULL);
   g_autofree char *contents = NULL;
-  NscTargetOptions opts = { .file_size = MiB };
-  NscTargetOptions huge = { .file_size = G_GUINT64_CONSTANT (1) << 50 };
+  NscTargetOptions opts = { .file_size = MiB, .device_fd = -1 };
+  NscTargetOptions huge = { .file_size = G_GUINT64_CONSTANT (1) << 50, .device_fd = -1 };
   GError *error = NULL;
 
   g_assert_true (g_file_set_contents (existing, "keep me", -1, NULL));
@@ -397,6 +397,12 @@ test_target_errors (void)
   g_assert_null (nsc_target_open (test_dir, &huge, &error));
   g_assert_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE);
   g_assert_nonnull (strstr (error->message, "free"));
+  g_clear_error (&error);
+
+  /* So large that size + reserve wraps around: still "not enough space". */
+  huge.file_size = G_MAXUINT64 - (G_GUINT64_CONSTANT (1) << 20);
+  g_assert_null (nsc_target_open (test_dir, &huge, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE);
   g_clear_error (&error);
 
   g_assert_null (nsc_target_open ("", &opts, &error));
@@ -597,7 +603,7 @@ test_device_fd (void)
   g_autoptr(NscJobResult) res = NULL;
   g_autofree guint64 *stamps = NULL;
   GError *error = NULL;
-  NscTargetOptions opts = { 0 };
+  NscTargetOptions opts = NSC_TARGET_OPTIONS_INIT;
   NscJob job;
   int fd;
 
@@ -623,6 +629,16 @@ test_device_fd (void)
   opts.device_fd = fd;
   g_assert_null (nsc_target_open (dev, &opts, &error));
   g_assert_error (error, NSC_ERROR, NSC_ERROR_PERMISSION);
+  g_clear_error (&error);
+  g_assert_cmpint (fcntl (fd, F_GETFD), ==, -1);
+
+  /* Read-write but not exclusive: a write would share the device with whoever
+   * else opens it; refused, and closed. */
+  fd = open (dev, O_RDWR | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  opts.device_fd = fd;
+  g_assert_null (nsc_target_open (dev, &opts, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_BUSY);
   g_clear_error (&error);
   g_assert_cmpint (fcntl (fd, F_GETFD), ==, -1);
 
@@ -712,7 +728,7 @@ start_quick (RunnerWatch  *w,
              GCancellable *cancellable)
 {
   g_autoptr(NscPreset) preset = nsc_preset_lookup ("quick", NULL);
-  NscRunOptions opts = { 0 };
+  NscRunOptions opts = NSC_RUN_OPTIONS_INIT;
   NscRunner *runner;
 
   opts.target = test_dir;
@@ -841,7 +857,7 @@ test_runner_events_on_caller_thread (void)
   g_autoptr(NscPreset) preset = nsc_preset_lookup ("quick", NULL);
   g_autofree char *missing = g_build_filename (test_dir, "no", "such", "dir", NULL);
   g_autoptr(NscRunner) runner = NULL;
-  NscRunOptions opts = { .target = missing };
+  NscRunOptions opts = { .target = missing, .device_fd = -1 };
   Callback c = { g_main_loop_new (NULL, FALSE), g_thread_self (), FALSE, NULL };
 
   runner = nsc_runner_new (preset, &opts);

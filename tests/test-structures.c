@@ -111,6 +111,67 @@ test_presets_builtin (void)
     }
 }
 
+/* The one answer to "does this run write, trim or erase?": every step kind that
+ * changes the target counts, and so do the drive states and consent with reads. */
+static void
+test_run_writes (void)
+{
+  g_auto(GStrv) names = nsc_preset_list_names ();
+  g_autoptr(NscPreset) surface = nsc_preset_lookup ("surface", NULL);
+  g_autoptr(NscPreset) single = NULL;
+  NscRunOptions none = NSC_RUN_OPTIONS_INIT;
+  NscRunOptions o;
+  NscJob job;
+
+  g_assert_cmpint (none.device_fd, ==, -1);
+  none.target = "/dev/null";
+  for (guint i = 0; names[i]; i++)
+    {
+      g_autoptr(NscPreset) p = nsc_preset_lookup (names[i], NULL);
+      gboolean changes = FALSE;
+
+      for (guint j = 0; j < p->steps->len; j++)
+        {
+          NscStep *step = &g_array_index (p->steps, NscStep, j);
+
+          if (step->kind == NSC_STEP_FILL || step->kind == NSC_STEP_TRIM
+              || step->kind == NSC_STEP_ERASE || step->kind == NSC_STEP_COPY
+              || ((step->kind == NSC_STEP_JOB || step->kind == NSC_STEP_SURFACE)
+                  && nsc_job_has_writes (&step->job)))
+            changes = TRUE;
+        }
+      g_assert_cmpint (nsc_run_writes (p, &none), ==, changes);
+      /* A destructive preset always changes the target. */
+      if (p->destructive)
+        g_assert_true (nsc_run_writes (p, &none));
+    }
+  g_assert_false (nsc_run_writes (surface, &none));
+
+  /* A read-only preset writes once a state or consent is asked for. */
+  o = none;
+  o.erase_first = TRUE;
+  g_assert_true (nsc_run_writes (surface, &o));
+  o = none;
+  o.leave_free = 1 << 30;
+  g_assert_true (nsc_run_writes (surface, &o));
+  o = none;
+  o.destroy_data = "/dev/sdz";
+  g_assert_true (nsc_run_writes (surface, &o));
+  /* The erase method alone changes nothing: it is how an erase step erases. */
+  o = none;
+  o.erase_method = "format";
+  g_assert_false (nsc_run_writes (surface, &o));
+
+  nsc_job_init (&job);
+  g_assert_true (nsc_job_set_rw (&job, "randread", NULL));
+  single = nsc_preset_new_single (&job);
+  g_assert_false (nsc_run_writes (single, &none));
+  g_assert_true (nsc_job_set_rw (&job, "randrw", NULL));
+  g_clear_pointer (&single, nsc_preset_free);
+  single = nsc_preset_new_single (&job);
+  g_assert_true (nsc_run_writes (single, &none));
+}
+
 static void
 test_preset_quick_is_crystaldiskmark (void)
 {
@@ -362,6 +423,7 @@ main (int    argc,
   g_test_add_func ("/nsc/extents/basic", test_extents);
   g_test_add_func ("/nsc/series/bounded", test_series_bounded);
   g_test_add_func ("/nsc/preset/builtin", test_presets_builtin);
+  g_test_add_func ("/nsc/preset/run-writes", test_run_writes);
   g_test_add_func ("/nsc/preset/quick", test_preset_quick_is_crystaldiskmark);
   g_test_add_func ("/nsc/preset/errors", test_preset_errors);
   g_test_add_func ("/nsc/preset/suite", test_preset_suite);

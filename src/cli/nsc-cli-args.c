@@ -126,6 +126,13 @@ nsc_cli_parse_run_args (int       argc,
         {
           if (!nsc_parse_size (value, &a->size, error))
             return FALSE;
+          if (a->size == 0)
+            {
+              g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                                   "--size must be larger than zero; leave it out for the "
+                                   "preset's size");
+              return FALSE;
+            }
         }
       else if (IS ("--idle"))
         {

@@ -61,7 +61,9 @@ print_usage (FILE *out)
          "                         afterwards), a new file name, or a whole block device\n"
          "  --preset NAME          a built-in test set (default: quick); see list-presets\n"
          "  --json FILE            save the full result (schema 1) to FILE\n"
-         "  --destroy-data=DEVICE  agree that a write test wipes DEVICE (must name the target)\n"
+         "  --destroy-data=DEVICE  agree that a test that writes, trims or erases (--state and\n"
+         "                         --erase included) destroys everything on DEVICE; it must\n"
+         "                         name the target itself, whole disk or partition\n"
          "  --runs N               runs of every test; the median is reported (preset: 3)\n"
          "  --time DURATION        length of every timed test, e.g. 5s, 500ms, 2m\n"
          "  --size SIZE            test file size, e.g. 1g, 512m (file targets)\n"
@@ -281,8 +283,11 @@ print_table (NscRunResult *r,
                   ? json_node_get_object (r->device) : NULL;
   g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (Row));
   const char *unit = g_strcmp0 (units, "mb") == 0 ? "MB/s" : "MiB/s";
-  g_autofree char *size = nsc_format_size (r->target_kind && g_str_equal (r->target_kind, "file")
-                                           ? r->file_size : r->target_size);
+  /* What the test really covered: a write-fill's "all the free space" is a size only
+   * once the file is made. */
+  g_autofree char *size = r->target_size ? nsc_format_size (r->target_size)
+                          : r->file_size == NSC_TARGET_SIZE_FREE ? g_strdup ("free space")
+                          : nsc_format_size (r->file_size);
   g_autofree char *dur = nsc_format_duration (r->time_ns);
   g_autofree char *read_head = g_strdup_printf ("Read %s", unit);
   g_autofree char *write_head = g_strdup_printf ("Write %s", unit);
@@ -398,16 +403,36 @@ target_is_block_device (const char *path)
   return stat (path, &st) == 0 && S_ISBLK (st.st_mode);
 }
 
-static gboolean
-preset_has_writes (const NscPreset *preset)
+/* Consent, then the in-use checks, for a run that writes, trims or erases the block
+ * device @args->target. Exit 2 (usage) without consent naming the target; 1 when
+ * the device is in use; 0 to go on. */
+static int
+check_consent (const RunArgs *args)
 {
-  for (guint i = 0; i < preset->steps->len; i++)
+  g_autoptr(GError) error = NULL;
+  struct stat target, named;
+
+  if (args->destroy_data == NULL)
     {
-      const NscStep *s = &g_array_index (preset->steps, NscStep, i);
-      if (s->kind == NSC_STEP_FILL || (s->kind == NSC_STEP_JOB && nsc_job_has_writes (&s->job)))
-        return TRUE;
+      fail_line ("This test writes to %s and destroys everything on it; "
+                 "to agree, add --destroy-data=%s", args->target, args->target);
+      return EXIT_USAGE;
     }
-  return FALSE;
+  if (stat (args->target, &target) != 0 || stat (args->destroy_data, &named) != 0
+      || !S_ISBLK (named.st_mode) || named.st_rdev != target.st_rdev)
+    {
+      fail_line ("--destroy-data=%s does not name the target %s, and consent covers only the "
+                 "device it names (a disk and its partitions are different devices); "
+                 "to agree, add --destroy-data=%s", args->destroy_data, args->target,
+                 args->target);
+      return EXIT_USAGE;
+    }
+  if (!nsc_device_check_writable (args->target, &error))
+    {
+      fail_line ("%s", error->message);
+      return 1;
+    }
+  return 0;
 }
 
 /* One run of @preset in one drive state; prints its table and saves its result. */
@@ -512,7 +537,7 @@ cmd_run (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(NscPreset) preset = NULL;
   g_autoptr(NscDeviceInfo) dev = NULL;
-  NscRunOptions opts = { 0 };
+  NscRunOptions opts = NSC_RUN_OPTIONS_INIT;
   int status = 0;
 
   if (!nsc_cli_parse_run_args (argc, argv, &args, &error))
@@ -534,20 +559,6 @@ cmd_run (int    argc,
       fail_line ("--destroy-data is only for block devices; %s is not one", args.target);
       return EXIT_USAGE;
     }
-  if (target_is_block_device (args.target) && preset_has_writes (preset))
-    {
-      if (args.destroy_data == NULL)
-        {
-          fail_line ("This test writes to %s and destroys everything on it; "
-                     "to agree, add --destroy-data=%s", args.target, args.target);
-          return EXIT_USAGE;
-        }
-      if (!nsc_device_check_writable (args.target, &error))
-        {
-          fail_line ("%s", error->message);
-          return 1;
-        }
-    }
 
   opts.target = args.target;
   opts.file_size = args.size;
@@ -561,6 +572,7 @@ cmd_run (int    argc,
   opts.no_tmpfile = args.no_tmpfile;
   opts.erase_method = args.erase;
   opts.erase = nsc_nvme_erase_func;
+  opts.check_device = nsc_device_check_func;
   if (args.strict)
     {
       /* The reviews' conditions, where the user did not say otherwise. */
@@ -587,41 +599,58 @@ cmd_run (int    argc,
       opts.temperature_data = dev->devnode;
     }
 
-  /* Drive states (002: empty, and nearly full): one run each, side by side. */
+  /* Drive states (002: empty, and nearly full): one run each, side by side. Every
+   * state is read, and consent and the in-use checks done, before the first run. */
   {
     g_auto(GStrv) states = g_strsplit (args.state ? args.state : "", ",", -1);
     g_autoptr(GPtrArray) summaries = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
     guint n = g_strv_length (states);
+    g_autofree NscRunOptions *per_state = g_new0 (NscRunOptions, MAX (n, 1u));
+    gboolean writes = FALSE;
 
     for (guint i = 0; i < MAX (n, 1u); i++)
       {
-        NscRunOptions o = opts;
-        g_autofree char *label = NULL;
-        g_autofree char *json = NULL;
-        char *summary = NULL;
+        NscRunOptions *o = &per_state[i];
         const char *s = n ? g_strstrip (states[i]) : "";
 
+        *o = opts;
         if (g_str_equal (s, "empty"))
           {
-            o.erase_first = TRUE;
-            label = g_strdup ("empty (erased first)");
+            o->erase_first = TRUE;
+            g_ptr_array_add (labels, g_strdup ("empty (erased first)"));
           }
         else if (g_str_has_prefix (s, "free:"))
           {
             g_autofree char *size = NULL;
-            if (!nsc_parse_size (s + 5, &o.leave_free, &error) || o.leave_free == 0)
+            if (!nsc_parse_size (s + 5, &o->leave_free, &error) || o->leave_free == 0)
               {
                 fail_line ("--state free:SIZE needs a size larger than zero, not “%s”", s + 5);
                 return EXIT_USAGE;
               }
-            size = nsc_format_size (o.leave_free);
-            label = g_strdup_printf ("filled, %s left free", size);
+            size = nsc_format_size (o->leave_free);
+            g_ptr_array_add (labels, g_strdup_printf ("filled, %s left free", size));
           }
         else if (n > 0)
           {
             fail_line ("“%s” is not a drive state; use empty or free:SIZE (e.g. free:100g)", s);
             return EXIT_USAGE;
           }
+        else
+          g_ptr_array_add (labels, NULL);
+        writes = writes || nsc_run_writes (preset, o);
+      }
+
+    /* The engine's answer, the same the app asks: erase, TRIM, fill, copy and
+     * surface steps and the drive states count, not only writing jobs. */
+    if (writes && target_is_block_device (args.target) && (status = check_consent (&args)) != 0)
+      return status;
+
+    for (guint i = 0; i < MAX (n, 1u); i++)
+      {
+        g_autofree char *json = NULL;
+        char *summary = NULL;
+        const char *s = n ? states[i] : "";
 
         if (args.json && n > 1)
           {
@@ -633,7 +662,8 @@ cmd_run (int    argc,
         else
           json = g_strdup (args.json);
 
-        status = run_one (&args, preset, o, dev, label, json, &summary);
+        status = run_one (&args, preset, per_state[i], dev, g_ptr_array_index (labels, i), json,
+                          &summary);
         g_ptr_array_add (summaries, summary ? summary : g_strdup ("-"));
         if (status != 0)
           return status;

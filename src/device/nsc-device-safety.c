@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -31,58 +32,391 @@ nsc_device_find_mount (const char *mountinfo,
   return NULL;
 }
 
-static gboolean
-dir_has_entries (const char *path)
+/* ---- the devices a test would touch -------------------------------------------- */
+
+typedef struct
 {
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  return dir != NULL && g_dir_read_name (dir) != NULL;
+  char  *name;      /* "sdb1" */
+  char  *sysdir;    /* its resolved sysfs folder */
+  guint  major;
+  guint  minor;
+} Dev;
+
+static void
+dev_free (Dev *d)
+{
+  g_free (d->name);
+  g_free (d->sysdir);
+  g_free (d);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Dev, dev_free)
+
+static char *
+resolve_link (const char *path)
+{
+  g_autofree char *target = g_file_read_link (path, NULL);
+  g_autofree char *parent = NULL;
+
+  if (target == NULL)
+    return g_canonicalize_filename (path, NULL);
+  parent = g_path_get_dirname (path);
+  return g_canonicalize_filename (target, parent);
 }
 
 static gboolean
-check_one (const char  *device,
-           const char  *name,
-           dev_t        dev,
-           const char  *mountinfo,
-           const char  *swaps,
-           GError     **error)
+read_dev_file (const char *dir,
+               guint      *ma,
+               guint      *mi)
 {
-  g_autofree char *mount = nsc_device_find_mount (mountinfo, major (dev), minor (dev));
-  g_autofree char *holders = g_strdup_printf ("/sys/dev/block/%u:%u/holders",
-                                              major (dev), minor (dev));
-  g_autofree char *devnode = g_strdup_printf ("/dev/%s", name);
+  g_autofree char *path = g_build_filename (dir, "dev", NULL);
+  g_autofree char *text = NULL;
 
-  if (mount != NULL)
+  return g_file_get_contents (path, &text, NULL, NULL) && sscanf (text, "%u:%u", ma, mi) == 2;
+}
+
+static Dev *
+dev_new (const char *sysdir)
+{
+  Dev *d = g_new0 (Dev, 1);
+
+  d->sysdir = g_strdup (sysdir);
+  d->name = g_path_get_basename (sysdir);
+  if (!read_dev_file (sysdir, &d->major, &d->minor))
+    {
+      dev_free (d);
+      return NULL;
+    }
+  return d;
+}
+
+static gboolean
+is_partition_dir (const char *sysdir)
+{
+  g_autofree char *p = g_build_filename (sysdir, "partition", NULL);
+  return g_file_test (p, G_FILE_TEST_EXISTS);
+}
+
+/* Whether @path (a mount source, a swap file name, a loop's backing file, the
+ * target of a /proc/<pid>/fd link) is the node of @d: by its name, and on the
+ * running system by its device number. */
+static gboolean
+names_dev (const NscUsageTables *t,
+           const char           *path,
+           const Dev            *d)
+{
+  g_autofree char *node = g_strdup_printf ("/dev/%s", d->name);
+  struct stat st;
+
+  if (path == NULL || *path == '\0')
+    return FALSE;
+  if (g_str_equal (path, node))
+    return TRUE;
+  /* Device nodes live under a /dev (devtmpfs, or a container's): stat()ing any other
+   * path could wait on a network filesystem, so only those are asked. */
+  return t->live && strstr (path, "/dev/") != NULL && stat (path, &st) == 0
+         && S_ISBLK (st.st_mode) && major (st.st_rdev) == d->major && minor (st.st_rdev) == d->minor;
+}
+
+/* ---- one device: mounts, swap, holders, btrfs ------------------------------------ */
+
+typedef struct
+{
+  guint major;
+  guint minor;
+  char *mountpoint;
+  char *source;
+} Mount;
+
+static void
+mount_free (Mount *m)
+{
+  g_free (m->mountpoint);
+  g_free (m->source);
+  g_free (m);
+}
+
+/* mountinfo: "id parent major:minor root mountpoint options [optional…] - fstype source super". */
+static GPtrArray *
+parse_mounts (const char *text)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) mount_free);
+  g_auto(GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
+
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], " ", -1);
+      guint n = g_strv_length (f), sep;
+      Mount *m;
+      guint ma, mi;
+
+      if (n < 5 || sscanf (f[2], "%u:%u", &ma, &mi) != 2)
+        continue;
+      for (sep = 6; sep < n && !g_str_equal (f[sep], "-"); sep++)
+        ;
+      m = g_new0 (Mount, 1);
+      m->major = ma;
+      m->minor = mi;
+      m->mountpoint = g_strcompress (f[4]);   /* octal escapes such as \040 */
+      if (sep + 2 < n)
+        m->source = g_strcompress (f[sep + 2]);
+      g_ptr_array_add (out, m);
+    }
+  return out;
+}
+
+/* Where @d is mounted, or NULL: by number, or by the mount's source (btrfs shows
+ * anonymous numbers, 0:N, in mountinfo). */
+static const Mount *
+find_mount (const NscUsageTables *t,
+            GPtrArray            *mounts,
+            const Dev            *d)
+{
+  for (guint i = 0; i < mounts->len; i++)
+    {
+      const Mount *m = g_ptr_array_index (mounts, i);
+
+      if ((m->major == d->major && m->minor == d->minor) || names_dev (t, m->source, d))
+        return m;
+    }
+  return NULL;
+}
+
+static gboolean
+check_dev (const NscUsageTables *t,
+           GPtrArray            *mounts,
+           const Dev            *d,
+           const char           *device,
+           GError              **error)
+{
+  g_autofree char *node = g_strdup_printf ("/dev/%s", d->name);
+  g_autofree char *hdir = g_build_filename (d->sysdir, "holders", NULL);
+  g_autofree char *btrfs = g_build_filename (t->sysfs_root, "fs", "btrfs", NULL);
+  g_autoptr(GDir) dir = NULL;
+  const Mount *m = find_mount (t, mounts, d);
+  const char *e;
+
+  if (m != NULL)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
                    "%s is mounted at %s%s; unmount it, or choose a test folder on it instead",
-                   devnode, mount, g_str_equal (mount, "/") ? " (the system drive)" : "");
+                   node, m->mountpoint, g_str_equal (m->mountpoint, "/") ? " (the system drive)" : "");
       return FALSE;
     }
-  if (swaps != NULL)
-    {
-      g_auto(GStrv) lines = g_strsplit (swaps, "\n", -1);
-      for (guint i = 1; lines[i]; i++)
-        {
-          struct stat st;
-          g_auto(GStrv) f = g_strsplit_set (lines[i], " \t", 2);
 
-          if (f[0] && *f[0] && stat (f[0], &st) == 0 && S_ISBLK (st.st_mode) && st.st_rdev == dev)
+  if (t->swaps != NULL)
+    {
+      g_auto(GStrv) lines = g_strsplit (t->swaps, "\n", -1);
+
+      for (guint i = 1; lines[0] && lines[i]; i++)
+        {
+          g_auto(GStrv) f = g_strsplit_set (lines[i], " \t", 2);
+          g_autofree char *file = f[0] ? g_strcompress (f[0]) : NULL;
+
+          if (names_dev (t, file, d))
             {
               g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
-                           "%s is used as swap; turn it off (swapoff %s) before a write test",
-                           devnode, devnode);
+                           "%s is used as swap; turn it off (swapoff %s) before a test that "
+                           "writes to %s", node, node, device);
               return FALSE;
             }
         }
     }
-  if (dir_has_entries (holders))
+
+  dir = g_dir_open (hdir, 0, NULL);
+  if (dir != NULL && (e = g_dir_read_name (dir)) != NULL)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
-                   "%s is held by another device (LVM, RAID or dm-crypt); "
-                   "stop that device before a write test on %s", devnode, device);
+                   "%s is held by %s (LVM, RAID, dm-crypt or multipath); stop that device "
+                   "before a test that writes to %s", node, e, device);
       return FALSE;
     }
+  g_clear_pointer (&dir, g_dir_close);
+
+  /* A mounted btrfs lists every device it spans; mountinfo names only one. */
+  dir = g_dir_open (btrfs, 0, NULL);
+  while (dir != NULL && (e = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *member = g_build_filename (btrfs, e, "devices", d->name, NULL);
+
+      if (g_file_test (member, G_FILE_TEST_EXISTS))
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
+                       "%s belongs to the mounted btrfs filesystem %s; unmount it before a "
+                       "test that writes to %s", node, e, device);
+          return FALSE;
+        }
+    }
   return TRUE;
+}
+
+/* ---- users that do not claim the device: loop devices, open descriptors ---------- */
+
+static gboolean
+check_loops (const NscUsageTables *t,
+             GPtrArray            *mounts,
+             GPtrArray            *devs,
+             const char           *device,
+             GError              **error)
+{
+  g_autofree char *blockdir = g_build_filename (t->sysfs_root, "block", NULL);
+  g_autoptr(GDir) dir = g_dir_open (blockdir, 0, NULL);
+  const char *e;
+
+  while (dir != NULL && (e = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *loopdir = NULL;
+      g_autofree char *bf_path = NULL;
+      g_autofree char *backing = NULL;
+
+      if (!g_str_has_prefix (e, "loop"))
+        continue;
+      loopdir = g_build_filename (blockdir, e, NULL);
+      bf_path = g_build_filename (loopdir, "loop", "backing_file", NULL);
+      if (!g_file_get_contents (bf_path, &backing, NULL, NULL))
+        continue;   /* not attached */
+      g_strchomp (backing);
+
+      for (guint i = 0; i < devs->len; i++)
+        {
+          const Dev *d = g_ptr_array_index (devs, i);
+          g_autofree char *real = NULL;
+          g_autoptr(Dev) loop = NULL;
+          const Mount *m;
+
+          if (!names_dev (t, backing, d))
+            continue;
+          real = resolve_link (loopdir);
+          loop = dev_new (real);
+          m = loop ? find_mount (t, mounts, loop) : NULL;
+          if (m != NULL)
+            g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
+                         "/dev/%s backs the loop device /dev/%s, mounted at %s; unmount it and "
+                         "detach the loop device (losetup -d /dev/%s) before a test that writes "
+                         "to %s", d->name, e, m->mountpoint, e, device);
+          else
+            g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
+                         "/dev/%s backs the loop device /dev/%s; detach it (losetup -d /dev/%s) "
+                         "before a test that writes to %s", d->name, e, e, device);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+check_openers (const NscUsageTables *t,
+               GPtrArray            *devs,
+               const char           *device,
+               GError              **error)
+{
+  g_autoptr(GDir) proc = g_dir_open (t->proc_root, 0, NULL);
+  const char *pid;
+
+  while (proc != NULL && (pid = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *fddir = NULL;
+      g_autoptr(GDir) fds = NULL;
+      guint64 n;
+      const char *fd;
+
+      if (!g_ascii_string_to_unsigned (pid, 10, 1, G_MAXINT, &n, NULL) || (pid_t) n == t->self_pid)
+        continue;
+      fddir = g_build_filename (t->proc_root, pid, "fd", NULL);
+      /* Another user's process without root: not readable, not seen (see the header). */
+      fds = g_dir_open (fddir, 0, NULL);
+      while (fds != NULL && (fd = g_dir_read_name (fds)) != NULL)
+        {
+          g_autofree char *link = g_build_filename (fddir, fd, NULL);
+          g_autofree char *target = g_file_read_link (link, NULL);
+
+          if (target == NULL || *target != '/')
+            continue;   /* socket:[…], pipe:[…], anon_inode:…, or gone */
+          for (guint i = 0; i < devs->len; i++)
+            {
+              const Dev *d = g_ptr_array_index (devs, i);
+              g_autofree char *comm_path = NULL;
+              g_autofree char *comm = NULL;
+
+              /* The link's own path stat()s the open file itself, whatever its name. */
+              if (!names_dev (t, target, d)
+                  && !(t->live && strstr (target, "/dev/") != NULL && names_dev (t, link, d)))
+                continue;
+              comm_path = g_build_filename (t->proc_root, pid, "comm", NULL);
+              if (g_file_get_contents (comm_path, &comm, NULL, NULL))
+                g_strstrip (comm);
+              g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
+                           "/dev/%s is open in %s (process %s); close it there or stop that "
+                           "program before a test that writes to %s",
+                           d->name, comm && *comm ? comm : "another program", pid, device);
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+/* ---- the check ------------------------------------------------------------------- */
+
+gboolean
+nsc_device_check_unused_at (const NscUsageTables *t,
+                            const char           *name,
+                            const char           *device,
+                            GError              **error)
+{
+  g_autofree char *link = NULL;
+  g_autofree char *real = NULL;
+  g_autoptr(GPtrArray) devs = g_ptr_array_new_with_free_func ((GDestroyNotify) dev_free);
+  g_autoptr(GPtrArray) mounts = NULL;
+  Dev *target;
+
+  g_return_val_if_fail (t != NULL && name != NULL, FALSE);
+  if (device == NULL)
+    device = name;
+
+  link = g_build_filename (t->sysfs_root, "class", "block", name, NULL);
+  real = resolve_link (link);
+  if (!g_file_test (real, G_FILE_TEST_IS_DIR) || (target = dev_new (real)) == NULL)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND,
+                   "%s is not a block device that sysfs knows, so it cannot be proven unused",
+                   device);
+      return FALSE;
+    }
+  g_ptr_array_add (devs, target);
+
+  if (is_partition_dir (real))
+    {
+      /* A partition: the whole disk under it counts too (a VM or a loop device on
+       * the whole disk reaches into the partition); its siblings do not. */
+      g_autofree char *parent = g_path_get_dirname (real);
+      Dev *whole = dev_new (parent);
+
+      if (whole != NULL)
+        g_ptr_array_add (devs, whole);
+    }
+  else
+    {
+      g_autoptr(GDir) dir = g_dir_open (real, 0, NULL);
+      const char *e;
+
+      while (dir != NULL && (e = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *sub = g_build_filename (real, e, NULL);
+          Dev *part;
+
+          if (is_partition_dir (sub) && (part = dev_new (sub)) != NULL)
+            g_ptr_array_add (devs, part);
+        }
+    }
+
+  mounts = parse_mounts (t->mountinfo);
+  for (guint i = 0; i < devs->len; i++)
+    if (!check_dev (t, mounts, g_ptr_array_index (devs, i), device, error))
+      return FALSE;
+  if (!check_loops (t, mounts, devs, device, error))
+    return FALSE;
+  return check_openers (t, devs, device, error);
 }
 
 gboolean
@@ -92,11 +426,10 @@ nsc_device_check_writable (const char  *device,
   g_autofree char *mountinfo = NULL;
   g_autofree char *swaps = NULL;
   g_autofree char *sysdir = NULL;
-  g_autofree char *name = NULL;
   g_autofree char *real = NULL;
-  g_autoptr(GDir) dir = NULL;
+  g_autofree char *name = NULL;
+  NscUsageTables t = { "/sys", "/proc", NULL, NULL, getpid (), TRUE };
   struct stat st;
-  const char *entry;
 
   if (stat (device, &st) != 0)
     {
@@ -116,41 +449,19 @@ nsc_device_check_writable (const char  *device,
       return FALSE;
     }
   g_file_get_contents ("/proc/swaps", &swaps, NULL, NULL);
+  t.mountinfo = mountinfo;
+  t.swaps = swaps;
 
   sysdir = g_strdup_printf ("/sys/dev/block/%u:%u", major (st.st_rdev), minor (st.st_rdev));
-  real = g_canonicalize_filename (sysdir, "/");
-  {
-    char target[4096];
-    ssize_t n = readlink (sysdir, target, sizeof target - 1);
-    if (n > 0)
-      {
-        g_autofree char *parent = g_path_get_dirname (sysdir);
-        target[n] = '\0';
-        g_free (real);
-        real = g_canonicalize_filename (target, parent);
-      }
-  }
+  real = resolve_link (sysdir);
   name = g_path_get_basename (real);
+  return nsc_device_check_unused_at (&t, name, device, error);
+}
 
-  if (!check_one (device, name, st.st_rdev, mountinfo, swaps, error))
-    return FALSE;
-
-  /* Partitions are subdirectories with a "partition" file. */
-  dir = g_dir_open (real, 0, NULL);
-  while (dir && (entry = g_dir_read_name (dir)))
-    {
-      g_autofree char *part = g_build_filename (real, entry, "partition", NULL);
-      g_autofree char *devf = g_build_filename (real, entry, "dev", NULL);
-      g_autofree char *devs = NULL;
-      guint ma, mi;
-
-      if (!g_file_test (part, G_FILE_TEST_EXISTS)
-          || !g_file_get_contents (devf, &devs, NULL, NULL)
-          || sscanf (devs, "%u:%u", &ma, &mi) != 2)
-        continue;
-      if (!check_one (device, entry, makedev (ma, mi), mountinfo, swaps, error))
-        return FALSE;
-    }
-
-  return TRUE;
+gboolean
+nsc_device_check_func (gpointer     user_data,
+                       const char  *device,
+                       GError     **error)
+{
+  return nsc_device_check_writable (device, error);
 }

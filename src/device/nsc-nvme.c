@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <libnvme.h>
@@ -426,6 +428,216 @@ nvme_status_error (GError     **error,
   return FALSE;
 }
 
+/* ---- what an erase would reach ------------------------------------------------ */
+
+static gboolean
+is_namespace_name (const char *name)
+{
+  /* nvme0n1 (a namespace, or a multipath head), nvme0c1n1 (one path to a namespace);
+   * not nvme0n1p1 (a partition), nor nvme0 (a controller). */
+  const char *p = name;
+
+  if (!g_str_has_prefix (p, "nvme"))
+    return FALSE;
+  p += 4;
+  if (!g_ascii_isdigit (*p))
+    return FALSE;
+  while (g_ascii_isdigit (*p))
+    p++;
+  if (*p == 'c')
+    {
+      p++;
+      if (!g_ascii_isdigit (*p))
+        return FALSE;
+      while (g_ascii_isdigit (*p))
+        p++;
+    }
+  if (*p++ != 'n' || !g_ascii_isdigit (*p))
+    return FALSE;
+  while (g_ascii_isdigit (*p))
+    p++;
+  return *p == '\0';
+}
+
+static char *
+resolve_sysfs (const char *path)
+{
+  g_autofree char *target = g_file_read_link (path, NULL);
+  g_autofree char *parent = NULL;
+
+  if (target == NULL)
+    return g_canonicalize_filename (path, NULL);
+  parent = g_path_get_dirname (path);
+  return g_canonicalize_filename (target, parent);
+}
+
+/* Adds the NSIDs of the namespaces in the folder @dir (a controller's or a
+ * subsystem's) to @nsids. */
+static void
+collect_nsids (const char *dir,
+               GHashTable *nsids)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *e;
+
+  while (d != NULL && (e = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *text = NULL;
+      guint64 nsid;
+
+      if (!is_namespace_name (e))
+        continue;
+      path = g_build_filename (dir, e, "nsid", NULL);
+      if (g_file_get_contents (path, &text, NULL, NULL)
+          && g_ascii_string_to_unsigned (g_strstrip (text), 10, 1, G_MAXUINT32, &nsid, NULL))
+        g_hash_table_add (nsids, g_strdup_printf ("nsid %" G_GUINT64_FORMAT, nsid));
+      else
+        /* No nsid attribute (an old kernel): count the node itself. */
+        g_hash_table_add (nsids, g_strdup_printf ("node %s", e));
+    }
+}
+
+guint
+nsc_nvme_subsystem_namespaces_at (const char *sysfs_root,
+                                  const char *ns_name)
+{
+  g_autofree char *link = g_build_filename (sysfs_root, "class", "block", ns_name, NULL);
+  g_autofree char *real = resolve_sysfs (link);
+  g_autofree char *parent = g_path_get_dirname (real);
+  g_autofree char *pname = g_path_get_basename (parent);
+  g_autofree char *classdir = g_build_filename (sysfs_root, "class", "nvme-subsystem", NULL);
+  g_autoptr(GHashTable) nsids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *subsys = NULL;
+
+  if (!g_file_test (real, G_FILE_TEST_IS_DIR) || !is_namespace_name (ns_name))
+    return 0;
+
+  if (g_str_has_prefix (pname, "nvme-subsys"))
+    subsys = g_strdup (parent);           /* a multipath head lives in its subsystem */
+  else
+    {
+      /* The subsystem whose folder links to this controller. */
+      g_autoptr(GDir) d = g_dir_open (classdir, 0, NULL);
+      const char *e;
+
+      while (d != NULL && subsys == NULL && (e = g_dir_read_name (d)) != NULL)
+        {
+          g_autofree char *sdir = g_build_filename (classdir, e, NULL);
+          g_autofree char *member = g_build_filename (sdir, pname, NULL);
+
+          if (g_file_test (member, G_FILE_TEST_EXISTS))
+            subsys = resolve_sysfs (sdir);
+        }
+    }
+
+  if (subsys == NULL)
+    collect_nsids (parent, nsids);        /* no subsystem in sysfs: the controller's */
+  else
+    {
+      g_autoptr(GDir) d = g_dir_open (subsys, 0, NULL);
+      const char *e;
+
+      collect_nsids (subsys, nsids);
+      /* Every controller of the subsystem, and their namespaces. */
+      while (d != NULL && (e = g_dir_read_name (d)) != NULL)
+        {
+          g_autofree char *cdir = NULL;
+          g_autofree char *creal = NULL;
+
+          if (!g_str_has_prefix (e, "nvme") || is_namespace_name (e))
+            continue;
+          cdir = g_build_filename (subsys, e, NULL);
+          creal = resolve_sysfs (cdir);
+          collect_nsids (creal, nsids);
+        }
+    }
+  return MAX (g_hash_table_size (nsids), 1u);
+}
+
+static guint
+count_ns_list (const struct nvme_ns_list *list)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < NVME_ID_NS_LIST_MAX && list->ns[i] != 0; i++)
+    n++;
+  return n;
+}
+
+/* Refuses when the descriptor is not one this erase may use: a whole namespace,
+ * open for writing, held exclusively. */
+static gboolean
+check_erase_descriptor (int          fd,
+                        const char  *device,
+                        const char  *what,
+                        char       **out_name,
+                        GError     **error)
+{
+  g_autofree char *sysdir = NULL;
+  g_autofree char *real = NULL;
+  g_autofree char *part = NULL;
+  struct stat st, named;
+  int mode = fcntl (fd, F_GETFL);
+  int probe;
+
+  if (fstat (fd, &st) != 0 || !S_ISBLK (st.st_mode))
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "%s is not a block device; NVMe %s needs an NVMe namespace", device, what);
+      return FALSE;
+    }
+  if (mode < 0 || (mode & O_ACCMODE) != O_RDWR)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
+                   "NVMe %s of %s refused: the device is not open for writing, so no consent "
+                   "to destroy its data was checked", what, device);
+      return FALSE;
+    }
+  /* O_EXCL leaves no trace in the descriptor's flags; a second exclusive open of
+   * the same node must fail while ours holds it. */
+  if (stat (device, &named) != 0 || !S_ISBLK (named.st_mode) || named.st_rdev != st.st_rdev)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED,
+                   "NVMe %s refused: %s no longer names the device that is open", what, device);
+      return FALSE;
+    }
+  probe = open (device, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+  if (probe >= 0)
+    {
+      close (probe);
+      g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
+                   "NVMe %s of %s refused: the device is not held exclusively for this run",
+                   what, device);
+      return FALSE;
+    }
+  if (errno != EBUSY)
+    {
+      int errsv = errno;
+      g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
+                   "NVMe %s of %s refused: cannot prove that the device is held exclusively (%s)",
+                   what, device, g_strerror (errsv));
+      return FALSE;
+    }
+
+  sysdir = g_strdup_printf ("/sys/dev/block/%u:%u", major (st.st_rdev), minor (st.st_rdev));
+  real = resolve_sysfs (sysdir);
+  part = g_build_filename (real, "partition", NULL);
+  if (g_file_test (part, G_FILE_TEST_EXISTS))
+    {
+      g_autofree char *parent = g_path_get_dirname (real);
+      g_autofree char *whole = g_path_get_basename (parent);
+
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "%s is a partition: NVMe %s would erase the whole namespace /dev/%s, not "
+                   "only the partition; erase by trim, or test the whole namespace", device,
+                   what, whole);
+      return FALSE;
+    }
+  *out_name = g_path_get_basename (real);
+  return TRUE;
+}
+
 gboolean
 nsc_nvme_erase (int            fd,
                 const char    *device,
@@ -435,9 +647,22 @@ nsc_nvme_erase (int            fd,
 {
   struct nvme_id_ctrl ctrl;
   struct nvme_id_ns ns;
+  struct nvme_ns_list list;
+  g_autofree char *name = NULL;
+  const char *what = g_strcmp0 (method, "sanitize") == 0 ? "Sanitize" : "Format";
+  guint active = 0, allocated = 0, in_sysfs;
+  gboolean have_allocated = FALSE;
   __u32 nsid = 0;
   int ret;
 
+  if (g_strcmp0 (method, "format") != 0 && g_strcmp0 (method, "sanitize") != 0)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "“%s” is not an erase method; use trim, format or sanitize", method ? method : "");
+      return FALSE;
+    }
+  if (!check_erase_descriptor (fd, device, what, &name, error))
+    return FALSE;
   if (nvme_get_nsid (fd, &nsid) != 0 || nsid == 0)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
@@ -449,6 +674,66 @@ nsc_nvme_erase (int            fd,
     return nvme_status_error (error, ret, "Identify Controller", device);
   if ((ret = nvme_identify_ns (fd, nsid, &ns)) != 0)
     return nvme_status_error (error, ret, "Identify Namespace", device);
+
+  if (g_str_equal (method, "sanitize") && !(le32toh (ctrl.sanicap) & NVME_CTRL_SANICAP_BES))
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
+                   "%s does not support Sanitize block erase; use format or trim", device);
+      return FALSE;
+    }
+
+  /* Every namespace the command would reach must be the one named, checked and held:
+   * a Format may cover the whole subsystem (FNA), a Sanitize always does. Count them
+   * every way there is: this controller's active list, the subsystem's allocated
+   * list (namespace management), and what the kernel shows of the subsystem. */
+  if (nvme_identify_active_ns_list (fd, 0, &list) == 0)
+    active = count_ns_list (&list);
+  if ((le16toh (ctrl.oacs) & NVME_CTRL_OACS_NS_MGMT)
+      && nvme_identify_allocated_ns_list (fd, 0, &list) == 0)
+    {
+      allocated = count_ns_list (&list);
+      have_allocated = TRUE;
+    }
+  in_sysfs = nsc_nvme_subsystem_namespaces_at ("/sys", name);
+  {
+    guint seen = MAX (MAX (active, allocated), in_sysfs);
+    gboolean fmt_all = (ctrl.fna & NVME_CTRL_FNA_FMT_ALL_NAMESPACES)
+                       || (ctrl.fna & NVME_CTRL_FNA_SEC_ALL_NAMESPACES);
+
+    g_debug ("erase scope of %s: nsid %u, NN %u, active %u, allocated %u%s, sysfs %u, "
+             "FNA 0x%x, CMIC 0x%x", device, nsid, le32toh (ctrl.nn), active, allocated,
+             have_allocated ? "" : " (not asked)", in_sysfs, ctrl.fna, ctrl.cmic);
+
+    if (g_str_equal (method, "format") && fmt_all && seen > 1)
+      {
+        g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                     "Format NVM on %s would erase all %u namespaces of the drive (its controller "
+                     "formats them together, FNA 0x%x), and only %s was named and held; "
+                     "erase by trim instead", device, seen, ctrl.fna, device);
+        return FALSE;
+      }
+    if (g_str_equal (method, "sanitize"))
+      {
+        /* One namespace for sure: the drive can have only one, or every list says
+         * so and no other controller can hide more. */
+        gboolean single = le32toh (ctrl.nn) == 1
+                          || (seen == 1 && (have_allocated
+                                            || !(ctrl.cmic & (NVME_CTRL_CMIC_MULTI_PORT
+                                                              | NVME_CTRL_CMIC_MULTI_CTRL))));
+
+        if (!single)
+          {
+            g_autofree char *count = seen > 1 ? g_strdup_printf ("all %u namespaces", seen)
+                                              : g_strdup ("every namespace");
+            g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                         "Sanitize on %s would erase %s of the drive's subsystem%s, and only %s "
+                         "was named and held; erase by format or trim instead", device, count,
+                         seen > 1 ? "" : " (other controllers may hold more than this host sees)",
+                         device);
+            return FALSE;
+          }
+      }
+  }
 
   if (g_strcmp0 (method, "format") == 0)
     {
@@ -482,12 +767,6 @@ nsc_nvme_erase (int            fd,
         .sanact = NVME_SANITIZE_SANACT_START_BLOCK_ERASE,
       };
 
-      if (!(le32toh (ctrl.sanicap) & NVME_CTRL_SANICAP_BES))
-        {
-          g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
-                       "%s does not support Sanitize block erase; use format or trim", device);
-          return FALSE;
-        }
       ret = nvme_sanitize_nvm (&args);
       if (ret != 0)
         return nvme_status_error (error, ret, "Sanitize block erase", device);

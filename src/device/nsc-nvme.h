@@ -95,9 +95,19 @@ GStrv        nsc_nvme_critical_warning_names (guint8    bits);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NscNvmeInfo, nsc_nvme_info_free)
 
+/* How many namespaces (distinct NSIDs) the kernel shows in the NVM subsystem of the
+ * namespace @ns_name ("nvme0n1"), across every controller of the subsystem under
+ * @sysfs_root; 0 when @ns_name is not an NVMe namespace there. */
+guint        nsc_nvme_subsystem_namespaces_at (const char *sysfs_root,
+                                               const char *ns_name);
+
 /* Erases the NVMe namespace open as @fd: "format" (Format NVM, user data erase, the
  * LBA format kept) or "sanitize" (block erase, waited for). Needs root; says plainly
- * when the controller does not support the method. */
+ * when the controller does not support the method. Refuses, with the reason: a
+ * descriptor not open read-write or not held exclusively (O_EXCL) through @device;
+ * a partition (the command would erase its whole namespace); a Format that the
+ * controller applies to every namespace (FNA) while the subsystem has more than one;
+ * a Sanitize (always subsystem-wide) unless the subsystem surely has one namespace. */
 gboolean     nsc_nvme_erase          (int                fd,
                                       const char        *device,
                                       const char        *method,

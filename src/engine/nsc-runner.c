@@ -63,6 +63,8 @@ struct _NscRunner
   guint64        region_base;    /* worker: steps run in [base, size) */
   NscEraseFunc   erase;
   gpointer       erase_data;
+  NscDeviceCheckFunc check_device;
+  gpointer       check_data;
 
   NscRunResult  *result;        /* main thread only */
   GTask         *task;
@@ -148,7 +150,7 @@ nsc_runner_finalize (GObject *object)
   g_free (self->target);
   g_free (self->destroy_data);
   g_free (self->erase_method);
-  if (self->device_fd > 0)
+  if (self->device_fd >= 0)
     close (self->device_fd);  /* handed over, but never run */
   g_free (self->budgets);
   g_clear_pointer (&self->result, nsc_run_result_free);
@@ -208,7 +210,9 @@ nsc_runner_new (const NscPreset     *preset,
   self->max_idle_ns = options->max_idle_ns;
   self->span_cap = options->span_cap;
   self->strict = options->strict;
-  self->device_fd = options->device_fd > 0 ? options->device_fd : -1;
+  self->device_fd = options->device_fd;
+  self->check_device = options->check_device;
+  self->check_data = options->check_data;
   self->read_temperature = options->read_temperature;
   self->erase_method = g_strdup (options->erase_method ? options->erase_method : "trim");
   self->erase = options->erase;
@@ -456,6 +460,24 @@ preset_reads (const NscPreset *preset)
     if (step_reads (&g_array_index (preset->steps, NscStep, i)))
       return TRUE;
   return FALSE;
+}
+
+static gboolean
+run_writes (const NscPreset *preset,
+            gboolean         erase_first,
+            guint64          leave_free,
+            const char      *destroy_data)
+{
+  return nsc_preset_writes (preset) || erase_first || leave_free > 0
+         || (destroy_data != NULL && preset_reads (preset));
+}
+
+gboolean
+nsc_run_writes (const NscPreset     *preset,
+                const NscRunOptions *options)
+{
+  g_return_val_if_fail (preset != NULL && options != NULL, TRUE);
+  return run_writes (preset, options->erase_first, options->leave_free, options->destroy_data);
 }
 
 static void
@@ -832,6 +854,16 @@ run_erase_step (NscRunner      *self,
   gint64 t0 = nsc_now_ns ();
   gboolean ok;
 
+  /* Erasing needs what writing needs: consent, and the device held exclusively. */
+  if (nsc_target_get_kind (target) == NSC_TARGET_DEVICE
+      && (!nsc_target_get_writable (target) || !nsc_target_get_exclusive (target)))
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
+                   "Erasing %s refused: it is not open for writing with consent to destroy "
+                   "its data", nsc_target_get_description (target));
+      return FALSE;
+    }
+
   if (self->region_base > 0 && !g_str_equal (method, "trim"))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
@@ -947,7 +979,7 @@ runner_thread (gpointer data)
   const NscPreset *preset = self->preset;
   g_autoptr(NscTarget) target = NULL;
   g_autoptr(NscTarget) filler = NULL;
-  NscTargetOptions topts = { 0 };
+  NscTargetOptions topts = NSC_TARGET_OPTIONS_INIT;
   GError *error = NULL;
   Event *done;
   gboolean first_job = TRUE;
@@ -956,7 +988,7 @@ runner_thread (gpointer data)
 
   topts.file_size = self->file_size;
   /* Consent to wipe a device also lets reads go to blocks written first. */
-  topts.need_write = nsc_preset_writes (preset) || (self->destroy_data && preset_reads (preset));
+  topts.need_write = run_writes (preset, self->erase_first, self->leave_free, self->destroy_data);
   topts.destroy_data = self->destroy_data;
   topts.no_tmpfile = self->no_tmpfile;
   topts.device_fd = self->device_fd;
@@ -967,7 +999,8 @@ runner_thread (gpointer data)
    * happens. */
   if (self->leave_free && g_file_test (self->target, G_FILE_TEST_IS_DIR))
     {
-      NscTargetOptions fopts = { .file_size = NSC_TARGET_SIZE_FREE, .no_tmpfile = self->no_tmpfile };
+      NscTargetOptions fopts = { .file_size = NSC_TARGET_SIZE_FREE, .no_tmpfile = self->no_tmpfile,
+                                 .device_fd = -1 };
       struct statvfs vfs;
       guint64 free_bytes;
 
@@ -978,6 +1011,20 @@ runner_thread (gpointer data)
           goto out;
         }
       free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
+      {
+        guint64 floor = nsc_target_free_space_floor ((guint64) vfs.f_blocks * vfs.f_frsize);
+
+        if (self->leave_free < floor)
+          {
+            g_autofree char *want = nsc_format_size (self->leave_free);
+            g_autofree char *need = nsc_format_size (floor);
+            g_set_error (&error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                         "Leaving only %s free would leave the filesystem of %s nearly full; "
+                         "leave at least %s free (2 %% of it, at least 1 GiB)",
+                         want, self->target, need);
+            goto out;
+          }
+      }
       if (free_bytes <= self->leave_free)
         {
           g_autofree char *want = nsc_format_size (self->leave_free);
@@ -1000,6 +1047,12 @@ runner_thread (gpointer data)
   target = nsc_target_open (self->target, &topts, &error);
   self->device_fd = -1;
   if (target == NULL)
+    goto out;
+  /* Held exclusively now: nothing can start using the device behind our back, so
+   * ask again what may have started using it since the front end asked. */
+  if (nsc_target_get_kind (target) == NSC_TARGET_DEVICE && nsc_target_get_writable (target)
+      && self->check_device != NULL
+      && !self->check_device (self->check_data, self->target, &error))
     goto out;
   post_target_info (self, target);
 

@@ -24,6 +24,15 @@ typedef gboolean (*NscEraseFunc) (gpointer       user_data,
                                   GCancellable  *cancellable,
                                   GError       **error);
 
+/* Proves that nothing else uses the block device @device (mounted, swap, held,
+ * backing a loop device, open in another process). Called on the runner's thread
+ * once a device that the run writes, trims or erases is held open exclusively, so
+ * that nothing can have started using it between the front end's check and the
+ * open. */
+typedef gboolean (*NscDeviceCheckFunc) (gpointer      user_data,
+                                        const char   *device,
+                                        GError      **error);
+
 typedef struct
 {
   const char *target;        /* folder, new file or block device */
@@ -36,8 +45,9 @@ typedef struct
   NscBackend  backend;
   const char *destroy_data;  /* the device the user agreed to wipe, or NULL */
   gboolean    no_tmpfile;
-  int         device_fd;     /* a device already opened for us (UDisks2), or 0; the runner
-                              * takes it over and closes it when the run ends */
+  int         device_fd;     /* a device already opened for us (UDisks2), or -1 (0 is a
+                              * descriptor); the runner takes it over and closes it when
+                              * the run ends */
   gboolean    strict;        /* the reviews' conditions: a preconditioning fill of the
                               * span, and a TRIM of its region before every job step */
   NscTemperatureFunc read_temperature;  /* NULL: no temperature series */
@@ -51,7 +61,12 @@ typedef struct
   NscEraseFunc erase;        /* does "format" and "sanitize"; NULL: they are refused */
   gpointer    erase_data;
   gpointer    temperature_data;
+  NscDeviceCheckFunc check_device;   /* NULL: the front end checked before the open only */
+  gpointer    check_data;
 } NscRunOptions;
+
+/* Options with nothing set: no descriptor handed over. */
+#define NSC_RUN_OPTIONS_INIT { .device_fd = -1 }
 
 #define NSC_TYPE_RUNNER (nsc_runner_get_type ())
 G_DECLARE_FINAL_TYPE (NscRunner, nsc_runner, NSC, RUNNER, GObject)
@@ -76,7 +91,17 @@ NscRunResult *nsc_runner_get_result     (NscRunner           *self);
 const NscPreset *nsc_runner_get_preset  (NscRunner           *self);
 gint64        nsc_runner_get_estimate_ns (NscRunner          *self);
 
-/* Whether any step of @preset writes (and so needs consent on a device). */
+/* Whether any step of @preset writes, trims or erases (fill, trim, erase, copy, a job
+ * or surface step with writes). */
 gboolean      nsc_preset_writes          (const NscPreset    *preset);
+
+/* The one answer to "does this run write, trim or erase its target?": a step of
+ * @preset does, or @options ask for a drive state (erase first, fill but leave
+ * free), or they carry consent and a step reads (consent lets reads meet data
+ * written first). On a block device such a run needs consent naming it, the in-use
+ * checks and an exclusive descriptor; the runner opens it so, and the front ends
+ * ask this before they ask the user. */
+gboolean      nsc_run_writes             (const NscPreset    *preset,
+                                          const NscRunOptions *options);
 
 G_END_DECLS

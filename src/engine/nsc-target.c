@@ -31,6 +31,7 @@ struct _NscTarget
   guint         dio_offset_align;
   gboolean      used_tmpfile;
   gboolean      writable;
+  gboolean      exclusive;      /* devices: O_RDWR | O_EXCL, held until freed */
   gboolean      fs_discard;     /* the file's filesystem is mounted with discard */
   dev_t         rdev;           /* devices: the device's number */
   NscExtents   *written;
@@ -205,6 +206,15 @@ mounted_with_discard (dev_t dev)
   return FALSE;
 }
 
+guint64
+nsc_target_free_space_floor (guint64 fs_bytes)
+{
+  /* Room for the filesystem to breathe: 2 % of it, at least 1 GiB (less on a tiny
+   * one), so that nothing else on the system fails. */
+  guint64 keep = MAX (fs_bytes / 50, G_GUINT64_CONSTANT (1) << 30);
+  return MIN (keep, fs_bytes / 4);
+}
+
 static int
 open_new_file (const char *dir,
                const char *name,
@@ -345,10 +355,7 @@ open_file_target (const char              *path,
   size = options->file_size;
   if (size == NSC_TARGET_SIZE_FREE)
     {
-      /* Fill the free space but leave the filesystem room to breathe: 2 % of it, at
-       * least 1 GiB (less on a tiny one), so nothing else on the system fails. */
-      guint64 keep = MAX ((guint64) vfs.f_blocks * vfs.f_frsize / 50, G_GUINT64_CONSTANT (1) << 30);
-      keep = MIN (keep, (guint64) vfs.f_blocks * vfs.f_frsize / 4);
+      guint64 keep = nsc_target_free_space_floor ((guint64) vfs.f_blocks * vfs.f_frsize);
       size = free_bytes > keep ? free_bytes - keep : 0;
       reserve = 0;
     }
@@ -362,7 +369,7 @@ open_file_target (const char              *path,
       return NULL;
     }
 
-  if (free_bytes < size + reserve)
+  if (size > free_bytes || free_bytes - size < reserve)
     {
       g_autofree char *need = nsc_format_size (size);
       g_autofree char *have = nsc_format_size (free_bytes);
@@ -406,7 +413,7 @@ open_device_target (const char              *path,
   int flags = O_DIRECT | O_CLOEXEC;
 
   /* A handed-over descriptor is ours from here on: freeing the target closes it. */
-  if (options->device_fd > 0)
+  if (options->device_fd >= 0)
     self->fd = options->device_fd;
 
   if (options->need_write)
@@ -444,6 +451,29 @@ open_device_target (const char              *path,
         {
           nsc_set_error_from_errno (error, errno, "Cannot use direct I/O on %s", path);
           return NULL;
+        }
+      if (options->need_write)
+        {
+          /* O_EXCL leaves no trace in the descriptor's flags, but while it holds the
+           * device a second exclusive open fails with EBUSY. Where we may not open the
+           * node at all (no root: the reason it was handed over), the service that
+           * opened it was asked for O_EXCL and the kernel enforces it. */
+          int probe = open (path, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+
+          if (probe >= 0)
+            {
+              close (probe);
+              g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
+                           "The descriptor for %s does not hold the device exclusively; "
+                           "nothing was written", path);
+              return NULL;
+            }
+          if (errno != EBUSY && errno != EACCES && errno != EPERM)
+            {
+              nsc_set_error_from_errno (error, errno, "Cannot check that %s is held exclusively",
+                                        path);
+              return NULL;
+            }
         }
     }
   else
@@ -496,6 +526,7 @@ open_device_target (const char              *path,
   self->logical_block_size = (guint) lbs;
   query_dio_alignment (self, (guint) lbs);
   self->writable = options->need_write;
+  self->exclusive = options->need_write;
   self->description = g_strdup (path);
 
   if (size == 0)
@@ -527,7 +558,7 @@ nsc_target_open (const char              *path,
 
   if (stat (path, &st) == 0 && S_ISBLK (st.st_mode))
     return open_device_target (path, &st, options, error);
-  if (options->device_fd > 0)
+  if (options->device_fd >= 0)
     {
       close (options->device_fd);
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
@@ -732,5 +763,6 @@ guint          nsc_target_get_dio_mem_align      (NscTarget *self) { return self
 const char    *nsc_target_get_filesystem  (NscTarget *self) { return self->filesystem; }
 gboolean       nsc_target_get_used_tmpfile (NscTarget *self) { return self->used_tmpfile; }
 gboolean       nsc_target_get_writable    (NscTarget *self) { return self->writable; }
+gboolean       nsc_target_get_exclusive   (NscTarget *self) { return self->exclusive; }
 const char    *nsc_target_get_caveat      (NscTarget *self) { return self->caveat; }
 NscExtents    *nsc_target_get_written     (NscTarget *self) { return self->written; }

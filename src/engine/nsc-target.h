@@ -23,12 +23,21 @@ typedef struct
   gboolean    need_write;    /* devices: open for writing (needs destroy_data) */
   const char *destroy_data;  /* devices: the device the user agreed to wipe */
   gboolean    no_tmpfile;    /* files: use create + unlink even where O_TMPFILE works */
-  int         device_fd;     /* devices: already open (UDisks2 OpenDevice), or 0 for none;
-                              * nsc_target_open () owns it from the call on, success or
-                              * not, and it must be @path's device */
+  int         device_fd;     /* devices: already open (UDisks2 OpenDevice), or -1 for none
+                              * (0 is a descriptor like any other); nsc_target_open ()
+                              * owns it from the call on, success or not, and it must be
+                              * @path's device */
 } NscTargetOptions;
 
+/* Options with nothing set: no descriptor handed over. */
+#define NSC_TARGET_OPTIONS_INIT { .device_fd = -1 }
+
 typedef struct _NscTarget NscTarget;
+
+/* The least free space a filesystem of @fs_bytes keeps when a test fills it (a
+ * write-fill's file, a nearly-full state's filler): 2 % of it, at least 1 GiB, at
+ * most a quarter of it. */
+guint64        nsc_target_free_space_floor (guint64 fs_bytes);
 
 /* @path: a folder (a hidden test file is made in it), a file name that does not
  * exist yet (made, then unlinked at once), or a block device. */
@@ -50,6 +59,9 @@ guint          nsc_target_get_dio_mem_align      (NscTarget *target);
 const char    *nsc_target_get_filesystem  (NscTarget *target);
 gboolean       nsc_target_get_used_tmpfile (NscTarget *target);
 gboolean       nsc_target_get_writable    (NscTarget *target);
+/* Devices: open for writing and held exclusively (O_EXCL) for as long as the target
+ * lives: what anything that writes, trims or erases a device needs. */
+gboolean       nsc_target_get_exclusive   (NscTarget *target);
 /* Why direct I/O on this file may not reach a drive (tmpfs, FUSE, NFS…), or NULL. */
 const char    *nsc_target_get_caveat      (NscTarget *target);
 NscExtents    *nsc_target_get_written     (NscTarget *target);

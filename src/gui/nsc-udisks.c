@@ -117,6 +117,15 @@ on_open_device (GObject      *source,
 
   g_variant_get (reply, "(h)", &handle);
   fd = fds != NULL ? g_unix_fd_list_get (fds, handle, &error) : -1;
+  /* Cancelled while UDisks2 answered: the descriptor is ours to close, or the
+   * drive stays open (and, exclusive, busy) as long as the app runs. */
+  if (fd >= 0 && g_cancellable_is_cancelled (g_task_get_cancellable (task)))
+    {
+      close (fd);
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                               _("Cancelled before the drive was opened"));
+      return;
+    }
   if (fd < 0)
     {
       g_task_return_new_error (task, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_FAILED,
@@ -288,6 +297,10 @@ nsc_udisks_open_device_async (const char          *devnode,
 
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, nsc_udisks_open_device_async);
+  /* GTask would turn a descriptor returned after a cancel into G_IO_ERROR_CANCELLED
+   * and drop it, open; on_open_device () closes it itself instead, and the caller
+   * closes one that arrives after it cancelled. */
+  g_task_set_check_cancellable (task, FALSE);
 
   if (stat (devnode, &st) != 0 || !S_ISBLK (st.st_mode))
     {

@@ -28,7 +28,8 @@ void   nsc_udisks_open_device_async   (const char          *devnode,
                                        GCancellable        *cancellable,
                                        GAsyncReadyCallback  callback,
                                        gpointer             user_data);
-/* The descriptor (the caller owns it), or -1 with @error set. */
+/* The descriptor (the caller owns it, also when it cancelled meanwhile: it must close
+ * it then), or -1 with @error set. */
 int    nsc_udisks_open_device_finish  (GAsyncResult        *result,
                                        GError             **error);
 

@@ -127,6 +127,19 @@ get_selected_preset (NscWindow *self)
   return item ? find_preset (self, gtk_string_object_get_string (item)) : NULL;
 }
 
+/* The engine's answer to "does this run write, trim or erase the drive?", the one the
+ * command line asks too. */
+static gboolean
+run_writes (NscWindow       *self,
+            const NscPreset *preset)
+{
+  NscRunOptions opts = NSC_RUN_OPTIONS_INIT;
+
+  opts.target = self->target;
+  opts.strict = self->prefs.strict;
+  return nsc_run_writes (preset, &opts);
+}
+
 /* Whether @preset can run on the target; if not, @why says why and what to do. */
 static gboolean
 preset_offered (NscWindow        *self,
@@ -137,7 +150,7 @@ preset_offered (NscWindow        *self,
   if (self->target_device == NULL)
     return TRUE;
 
-  if (nsc_preset_writes (preset))
+  if (run_writes (self, preset))
     {
       g_autofree char *refusal = nsc_device_row_refusal (self->target_device);
 
@@ -335,7 +348,7 @@ update_info (NscWindow *self)
       g_autofree char *refusal = nsc_device_row_refusal (dev);
       GString *text = g_string_new (NULL);
 
-      if (nsc_preset_writes (preset))
+      if (run_writes (self, preset))
         g_string_append_printf (text, _("This test writes over <b>%s</b> (%s): everything on "
                                         "it will be destroyed. You will be asked to confirm, "
                                         "then for permission to open the drive."),
@@ -1025,15 +1038,17 @@ start_runner (NscWindow       *self,
               int              device_fd,
               gboolean         destroy)
 {
-  NscRunOptions opts = { 0 };
+  NscRunOptions opts = NSC_RUN_OPTIONS_INIT;
   GApplication *app;
 
   g_assert (self->runner == NULL);
 
   opts.target = self->target;
-  opts.device_fd = device_fd >= 0 ? device_fd : 0;
+  opts.device_fd = device_fd;   /* -1: none; 0 would be a descriptor like any other */
   /* Consent names the device; the engine checks it is the very one opened. */
   opts.destroy_data = destroy ? self->target : NULL;
+  /* Once the drive is held, the same in-use check as before the confirmation. */
+  opts.check_device = nsc_device_check_func;
   /* The command line's overrides first, then the preferences. */
   opts.file_size = self->file_size ? self->file_size
                                    : self->prefs.custom ? self->prefs.test_size : 0;
@@ -1144,7 +1159,10 @@ on_device_opened (GObject      *source,
         fail_before_run (self, error->message, FALSE);
       return;
     }
-  if (self->close_when_done)
+  /* Cancelled after UDisks2 answered: the exclusive descriptor would keep the drive
+   * busy for as long as the app runs. */
+  if (self->close_when_done || self->cancellable == NULL
+      || g_cancellable_is_cancelled (self->cancellable))
     {
       close (fd);
       fail_before_run (self, _("Cancelled before the drive was opened"), TRUE);
@@ -1267,7 +1285,7 @@ nsc_window_run (NscWindow *self)
 
   self->pending = TRUE;
   self->pending_preset = preset;
-  self->pending_destroy = nsc_preset_writes (preset);
+  self->pending_destroy = run_writes (self, preset);
 
   if (self->fake_devices)
     {
@@ -1835,7 +1853,7 @@ bind_preset_row (GtkSignalListItemFactory *factory,
   if (preset == NULL)
     return;
   duration = format_duration_words (effective_estimate_ns (self, preset));
-  if (self->target_device != NULL && nsc_preset_writes (preset))
+  if (self->target_device != NULL && run_writes (self, preset))
     /* TRANSLATORS: "About 3 minutes · erases the drive" */
     text = g_strdup_printf (_("About %s · erases the drive"), duration);
   else

@@ -11,6 +11,12 @@ sysfs-laptop: an NVMe drive (PCIe 4.0 drive in a 3.0 slot) whose partition is /,
   as swap, a loop device held by dm-0 (mounted at /srv/vm), an unattached loop.
 sysfs-lvmroot: a virtio disk whose partition holds the LVM volume mounted at /.
 sysfs-multipath: a dual-port NVMe drive whose namespace head sits under nvme-subsys0.
+sysfs-inuse (with proc-inuse, a cut-down /proc): disks used in ways that claim
+  nothing, so that O_EXCL does not see them: sdb backs loop2 (mounted), sdc1
+  backs loop3, sdd is open in a VM, sde1 is a btrfs mounted under an anonymous
+  device number, sdf and sdg make one btrfs, sdh1 is open in a partition editor,
+  sdi is open only in the checking process itself (pid 100); nvme1 has two
+  namespaces in its subsystem, nvme2 one.
 """
 import os
 import shutil
@@ -157,7 +163,61 @@ def multipath(root):
               1875385008, lbs=4096, pbs=4096, extra={'nsid': '1'})
     link(f'{ns}/device', '..')
 
+def inuse(root):
+    def sata(name, dev, parts=()):
+        d = disk(root, f'devices/pci0000:00/0000:00:17.0/ata2/host1/target1:0:0/1:0:0:{dev}/block/{name}',
+                 name, f'8:{dev}', 2097152)
+        for i, p in enumerate(parts):
+            part(root, d, f'{name}{i + 1}', f'8:{dev + i + 1}', i + 1, 2048 + i * 1048576, 1048576)
+        return d
+    sata('sdb', 16, ('sdb1', 'sdb2'))
+    sata('sdc', 32, ('sdc1',))
+    sata('sdd', 48, ('sdd1',))
+    sata('sde', 64, ('sde1', 'sde2'))
+    sata('sdf', 80)
+    sata('sdg', 96)
+    sata('sdh', 112, ('sdh1', 'sdh2'))
+    sata('sdi', 128)
+    for n, backing in ((2, '/dev/sdb'), (3, '/dev/sdc1'), (4, '/home/user/disk.img')):
+        disk(root, f'devices/virtual/block/loop{n}', f'loop{n}', f'7:{n}', 2097152, rot=1,
+             extra={'loop/backing_file': backing, 'loop/offset': '1048576'})
+    # A btrfs over sdf and sdg: mountinfo names sdg only.
+    fs = f'{root}/fs/btrfs/4f1c2a9e-1d2b-4c55-9a0e-2b8f0c6d7e11'
+    for n in ('sdf', 'sdg'):
+        link(f'{fs}/devices/{n}', rel(f'{fs}/devices/{n}', f'{root}/class/block/{n}'))
+    # NVMe: nvme1 with namespaces 1 and 2, nvme2 with one.
+    for c, nsids in ((1, (1, 2)), (2, (1,))):
+        pci = f'{root}/devices/pci0000:00/0000:00:1c.{c}/0000:0{c}:00.0'
+        ctrl = f'{pci}/nvme/nvme{c}'
+        w(f'{ctrl}/dev', f'243:{c}')
+        w(f'{ctrl}/model', 'QEMU NVMe Ctrl')
+        link(f'{root}/class/nvme/nvme{c}', rel(f'{root}/class/nvme/nvme{c}', ctrl))
+        sub = f'{root}/devices/virtual/nvme-subsystem/nvme-subsys{c}'
+        w(f'{sub}/subsysnqn', f'nqn.2019-08.org.qemu:NSC{c}')
+        link(f'{sub}/nvme{c}', rel(f'{sub}/nvme{c}', ctrl))
+        link(f'{root}/class/nvme-subsystem/nvme-subsys{c}',
+             rel(f'{root}/class/nvme-subsystem/nvme-subsys{c}', sub))
+        for nsid in nsids:
+            ns = disk(root, f'devices/pci0000:00/0000:00:1c.{c}/0000:0{c}:00.0/nvme/nvme{c}/nvme{c}n{nsid}',
+                      f'nvme{c}n{nsid}', f'259:{c * 8 + nsid}', 65536, lbs=4096, pbs=4096,
+                      extra={'nsid': str(nsid)})
+            link(f'{ns}/device', '..')
+    part(root, f'{root}/devices/pci0000:00/0000:00:1c.2/0000:02:00.0/nvme/nvme2/nvme2n1',
+         'nvme2n1p1', '259:30', 1, 2048, 32768)
+
+def proc_inuse(root):
+    for pid, comm, fds in ((4242, 'qemu-system-x86', {0: '/dev/null', 12: '/dev/sdd'}),
+                           (777, 'gparted', {3: 'socket:[4711]', 5: '/dev/sdh1'}),
+                           (100, 'nandscope-cli', {3: '/dev/sdi'}),
+                           (555, 'bash', {0: '/dev/pts/0', 1: 'pipe:[99]',
+                                          2: '/home/user/disk.img'})):
+        w(f'{root}/{pid}/comm', comm)
+        for fd, target in fds.items():
+            link(f'{root}/{pid}/fd/{fd}', target)
+    w(f'{root}/self', '')   # not a number: skipped
+
 for name, fn in (('sysfs-laptop', laptop), ('sysfs-lvmroot', lvmroot),
-                 ('sysfs-multipath', multipath)):
+                 ('sysfs-multipath', multipath), ('sysfs-inuse', inuse),
+                 ('proc-inuse', proc_inuse)):
     shutil.rmtree(name, ignore_errors=True)
     fn(name)
