@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "nsc-device.h"
+#include "nsc-device-safety.h"
 #include "nsc-error.h"
+#include "nsc-nvme.h"
 
 typedef struct
 {
@@ -414,6 +416,222 @@ test_nvme_json (void)
                    ==, "temperature");
 }
 
+/* ---- in-use checks on captured trees ----------------------------------------- */
+
+typedef struct
+{
+  char *sysfs;
+  char *proc;
+  char *mountinfo;
+  char *swaps;
+  NscUsageTables t;
+} Tables;
+
+static void
+tables_load (Tables     *tb,
+             const char *tree,
+             const char *proc)
+{
+  g_autofree char *mi_name = g_strconcat (tree, ".mountinfo", NULL);
+  g_autofree char *sw_name = g_strconcat (tree, ".swaps", NULL);
+  g_autofree char *mi_path = g_test_build_filename (G_TEST_DIST, "data", mi_name, NULL);
+  g_autofree char *sw_path = g_test_build_filename (G_TEST_DIST, "data", sw_name, NULL);
+
+  tb->sysfs = g_test_build_filename (G_TEST_DIST, "data", tree, NULL);
+  tb->proc = g_test_build_filename (G_TEST_DIST, "data", proc, NULL);
+  g_assert_true (g_file_get_contents (mi_path, &tb->mountinfo, NULL, NULL));
+  g_assert_true (g_file_get_contents (sw_path, &tb->swaps, NULL, NULL));
+  tb->t = (NscUsageTables) { tb->sysfs, tb->proc, tb->mountinfo, tb->swaps, 100, FALSE };
+}
+
+static void
+tables_clear (Tables *tb)
+{
+  g_free (tb->sysfs);
+  g_free (tb->proc);
+  g_free (tb->mountinfo);
+  g_free (tb->swaps);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Tables, tables_clear)
+
+/* Refused, and the message names @what (what uses it) and @hint (the way out). */
+static void
+assert_busy (const NscUsageTables *t,
+             const char           *name,
+             const char           *what,
+             const char           *hint)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *node = g_strdup_printf ("/dev/%s", name);
+
+  g_test_message ("%s: expect refusal naming “%s”", name, what);
+  g_assert_false (nsc_device_check_unused_at (t, name, node, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_BUSY);
+  g_test_message ("  %s", error->message);
+  g_assert_nonnull (strstr (error->message, what));
+  if (hint)
+    g_assert_nonnull (strstr (error->message, hint));
+  /* One line, naming the target the user gave. */
+  g_assert_null (strchr (error->message, '\n'));
+  g_assert_nonnull (strstr (error->message, node));
+}
+
+static void
+assert_free (const NscUsageTables *t,
+             const char           *name)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_test_message ("%s: expect no refusal", name);
+  nsc_device_check_unused_at (t, name, NULL, &error);
+  g_assert_no_error (error);
+}
+
+/* What claims a device: mounts, swap, holders (the laptop tree). */
+static void
+test_inuse_claimed (void)
+{
+  g_auto(Tables) tb = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  tables_load (&tb, "sysfs-laptop", "proc-inuse");
+  assert_busy (&tb.t, "nvme0n1", "mounted at /boot/efi", "unmount it");
+  assert_busy (&tb.t, "nvme0n1p2", "mounted at / (the system drive)", NULL);
+  assert_busy (&tb.t, "sda", "/dev/sda1 is mounted at /data", NULL);
+  assert_busy (&tb.t, "sda2", "used as swap", "swapoff /dev/sda2");
+  assert_busy (&tb.t, "zram0", "used as swap", NULL);
+  assert_busy (&tb.t, "loop0", "held by dm-0", "stop that device");
+  assert_free (&tb.t, "sdb");
+
+  g_assert_false (nsc_device_check_unused_at (&tb.t, "sdz", "/dev/sdz", &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND);
+}
+
+/* What uses a device without claiming it, so that O_EXCL lets a writer in. */
+static void
+test_inuse_unclaimed (void)
+{
+  g_auto(Tables) tb = { 0 };
+
+  tables_load (&tb, "sysfs-inuse", "proc-inuse");
+  /* losetup /dev/sdb, the loop device mounted: the disk and both partitions. */
+  assert_busy (&tb.t, "sdb", "backs the loop device /dev/loop2, mounted at /mnt/image",
+               "losetup -d /dev/loop2");
+  assert_busy (&tb.t, "sdb1", "/dev/sdb backs the loop device /dev/loop2", NULL);
+  assert_busy (&tb.t, "sdb2", "/dev/sdb backs the loop device /dev/loop2", NULL);
+  /* A partition backs a loop device: the partition and its disk. */
+  assert_busy (&tb.t, "sdc1", "/dev/sdc1 backs the loop device /dev/loop3", "losetup -d /dev/loop3");
+  assert_busy (&tb.t, "sdc", "/dev/sdc1 backs the loop device /dev/loop3", NULL);
+  /* A VM's raw disk: the disk, and its partition through it. */
+  assert_busy (&tb.t, "sdd", "/dev/sdd is open in qemu-system-x86 (process 4242)", "close it");
+  assert_busy (&tb.t, "sdd1", "/dev/sdd is open in qemu-system-x86 (process 4242)", NULL);
+  /* btrfs: anonymous device numbers in mountinfo; the source names the device. */
+  assert_busy (&tb.t, "sde", "/dev/sde1 is mounted at /srv/pool", NULL);
+  assert_busy (&tb.t, "sde1", "mounted at /srv/pool", NULL);
+  assert_free (&tb.t, "sde2");   /* a sibling partition in use is no reason */
+  /* A two-device btrfs: mountinfo names sdg, sysfs lists sdf too. */
+  assert_busy (&tb.t, "sdg", "mounted at /srv/big", NULL);
+  assert_busy (&tb.t, "sdf", "belongs to the mounted btrfs filesystem", "unmount it");
+  /* A partition editor with one partition open. */
+  assert_busy (&tb.t, "sdh", "/dev/sdh1 is open in gparted (process 777)", NULL);
+  assert_busy (&tb.t, "sdh1", "open in gparted", NULL);
+  assert_free (&tb.t, "sdh2");
+  /* Open only in the checking process itself: its own exclusive hold. */
+  assert_free (&tb.t, "sdi");
+  {
+    NscUsageTables other = tb.t;
+    other.self_pid = 1;
+    assert_busy (&other, "sdi", "/dev/sdi is open in nandscope-cli (process 100)", NULL);
+  }
+  /* A loop device over a file; namespaces with nothing on them. */
+  assert_free (&tb.t, "nvme1n1");
+  assert_free (&tb.t, "nvme2n1");
+}
+
+/* How many namespaces an NVMe Format or Sanitize could reach. */
+static void
+test_nvme_namespaces (void)
+{
+  g_autofree char *inuse = g_test_build_filename (G_TEST_DIST, "data", "sysfs-inuse", NULL);
+  g_autofree char *laptop = g_test_build_filename (G_TEST_DIST, "data", "sysfs-laptop", NULL);
+  g_autofree char *multipath = g_test_build_filename (G_TEST_DIST, "data", "sysfs-multipath", NULL);
+
+  g_assert_cmpuint (nsc_nvme_subsystem_namespaces_at (inuse, "nvme1n1"), ==, 2);
+  g_assert_cmpuint (nsc_nvme_subsystem_namespaces_at (inuse, "nvme1n2"), ==, 2);
+  g_assert_cmpuint (nsc_nvme_subsystem_namespaces_at (inuse, "nvme2n1"), ==, 1);
+  /* A partition and a SATA disk are no namespaces. */
+  g_assert_cmpuint (nsc_nvme_subsystem_namespaces_at (inuse, "nvme2n1p1"), ==, 0);
+  g_assert_cmpuint (nsc_nvme_subsystem_namespaces_at (inuse, "sdb"), ==, 0);
+  /* No nvme-subsystem class: the controller's own namespaces. */
+  g_assert_cmpuint (nsc_nvme_subsystem_namespaces_at (laptop, "nvme0n1"), ==, 1);
+  /* A multipath head in its subsystem folder. */
+  g_assert_cmpuint (nsc_nvme_subsystem_namespaces_at (multipath, "nvme0n1"), ==, 1);
+}
+
+/* Whether a Format or Sanitize would reach namespaces nobody named. */
+static void
+test_nvme_erase_scope (void)
+{
+  /* QEMU 7.2's controller: FNA 0, NN 256, namespace management, one port. */
+  NscNvmeEraseScope qemu = { 0, 0, 256, 1, 1, TRUE, 1 };
+  NscNvmeEraseScope s;
+  GError *error = NULL;
+
+  g_assert_true (nsc_nvme_check_erase_scope (&qemu, "/dev/nvme0n1", "format", &error));
+  g_assert_no_error (error);
+  g_assert_true (nsc_nvme_check_erase_scope (&qemu, "/dev/nvme0n1", "sanitize", &error));
+  g_assert_no_error (error);
+
+  /* Two namespaces; Format per namespace: fine. Sanitize: never. */
+  s = qemu;
+  s.active = s.allocated = s.in_sysfs = 2;
+  g_assert_true (nsc_nvme_check_erase_scope (&s, "/dev/nvme0n1", "format", &error));
+  g_assert_no_error (error);
+  g_assert_false (nsc_nvme_check_erase_scope (&s, "/dev/nvme0n1", "sanitize", &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "all 2 namespaces"));
+  g_clear_error (&error);
+
+  /* A controller that formats every namespace together (FNA bit 0), or erases them
+   * all in a format's secure erase (bit 1): refused as soon as there are two, seen
+   * by any one count. */
+  for (guint bit = 0; bit < 2; bit++)
+    for (guint who = 0; who < 3; who++)
+      {
+        s = qemu;
+        s.fna = 1u << bit;
+        if (who == 0)
+          s.active = 2;
+        else if (who == 1)
+          s.allocated = 3;
+        else
+          s.in_sysfs = 2;
+        g_assert_false (nsc_nvme_check_erase_scope (&s, "/dev/nvme0n1", "format", &error));
+        g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+        g_assert_nonnull (strstr (error->message, "FNA"));
+        g_assert_nonnull (strstr (error->message, "erase by trim"));
+        g_clear_error (&error);
+      }
+  s = qemu;
+  s.fna = 0x3;
+  g_assert_true (nsc_nvme_check_erase_scope (&s, "/dev/nvme0n1", "format", &error));
+  g_assert_no_error (error);
+
+  /* One namespace seen, but a multi-port subsystem whose allocated list is unknown:
+   * another host's controller may hold more. One that can have one only: fine. */
+  s = qemu;
+  s.have_allocated = FALSE;
+  s.allocated = 0;
+  s.cmic = 0x1;
+  g_assert_false (nsc_nvme_check_erase_scope (&s, "/dev/nvme0n1", "sanitize", &error));
+  g_assert_nonnull (strstr (error->message, "other controllers"));
+  g_clear_error (&error);
+  s.nn = 1;
+  g_assert_true (nsc_nvme_check_erase_scope (&s, "/dev/nvme0n1", "sanitize", &error));
+  g_assert_no_error (error);
+}
+
 static void
 test_pcie_generation (void)
 {
@@ -477,6 +695,10 @@ main (int    argc,
   g_test_add_func ("/nsc/device/json", test_json);
   g_test_add_func ("/nsc/device/nvme-json", test_nvme_json);
   g_test_add_func ("/nsc/device/pcie-generation", test_pcie_generation);
+  g_test_add_func ("/nsc/device/in-use/claimed", test_inuse_claimed);
+  g_test_add_func ("/nsc/device/in-use/unclaimed", test_inuse_unclaimed);
+  g_test_add_func ("/nsc/device/nvme-namespaces", test_nvme_namespaces);
+  g_test_add_func ("/nsc/device/nvme-erase-scope", test_nvme_erase_scope);
   g_test_add_func ("/nsc/device/live-root", test_live_root);
   g_test_add_func ("/nsc/device/temperature-errors", test_temperature_errors);
   return g_test_run ();

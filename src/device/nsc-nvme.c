@@ -555,6 +555,48 @@ nsc_nvme_subsystem_namespaces_at (const char *sysfs_root,
   return MAX (g_hash_table_size (nsids), 1u);
 }
 
+gboolean
+nsc_nvme_check_erase_scope (const NscNvmeEraseScope  *scope,
+                            const char               *device,
+                            const char               *method,
+                            GError                  **error)
+{
+  guint seen = MAX (MAX (scope->active, scope->allocated), scope->in_sysfs);
+
+  if (g_strcmp0 (method, "format") == 0
+      && (scope->fna & (NVME_CTRL_FNA_FMT_ALL_NAMESPACES | NVME_CTRL_FNA_SEC_ALL_NAMESPACES))
+      && seen > 1)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "Format NVM on %s would erase all %u namespaces of the drive (its controller "
+                   "formats them together, FNA 0x%x), and only %s was named and held; "
+                   "erase by trim instead", device, seen, scope->fna, device);
+      return FALSE;
+    }
+  if (g_strcmp0 (method, "sanitize") == 0)
+    {
+      /* One namespace for sure: the drive can have only one, or every list says so
+       * and no other controller can hide more. */
+      gboolean single = scope->nn == 1
+                        || (seen == 1 && (scope->have_allocated
+                                          || !(scope->cmic & (NVME_CTRL_CMIC_MULTI_PORT
+                                                              | NVME_CTRL_CMIC_MULTI_CTRL))));
+
+      if (!single)
+        {
+          g_autofree char *count = seen > 1 ? g_strdup_printf ("all %u namespaces", seen)
+                                            : g_strdup ("every namespace");
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       "Sanitize on %s would erase %s of the drive's subsystem%s, and only %s "
+                       "was named and held; erase by format or trim instead", device, count,
+                       seen > 1 ? "" : " (other controllers may hold namespaces this host "
+                       "does not see)", device);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static guint
 count_ns_list (const struct nvme_ns_list *list)
 {
@@ -696,43 +738,14 @@ nsc_nvme_erase (int            fd,
     }
   in_sysfs = nsc_nvme_subsystem_namespaces_at ("/sys", name);
   {
-    guint seen = MAX (MAX (active, allocated), in_sysfs);
-    gboolean fmt_all = (ctrl.fna & NVME_CTRL_FNA_FMT_ALL_NAMESPACES)
-                       || (ctrl.fna & NVME_CTRL_FNA_SEC_ALL_NAMESPACES);
+    NscNvmeEraseScope scope = { ctrl.fna, ctrl.cmic, le32toh (ctrl.nn), active, allocated,
+                                have_allocated, in_sysfs };
 
     g_debug ("erase scope of %s: nsid %u, NN %u, active %u, allocated %u%s, sysfs %u, "
-             "FNA 0x%x, CMIC 0x%x", device, nsid, le32toh (ctrl.nn), active, allocated,
+             "FNA 0x%x, CMIC 0x%x", device, nsid, scope.nn, active, allocated,
              have_allocated ? "" : " (not asked)", in_sysfs, ctrl.fna, ctrl.cmic);
-
-    if (g_str_equal (method, "format") && fmt_all && seen > 1)
-      {
-        g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                     "Format NVM on %s would erase all %u namespaces of the drive (its controller "
-                     "formats them together, FNA 0x%x), and only %s was named and held; "
-                     "erase by trim instead", device, seen, ctrl.fna, device);
-        return FALSE;
-      }
-    if (g_str_equal (method, "sanitize"))
-      {
-        /* One namespace for sure: the drive can have only one, or every list says
-         * so and no other controller can hide more. */
-        gboolean single = le32toh (ctrl.nn) == 1
-                          || (seen == 1 && (have_allocated
-                                            || !(ctrl.cmic & (NVME_CTRL_CMIC_MULTI_PORT
-                                                              | NVME_CTRL_CMIC_MULTI_CTRL))));
-
-        if (!single)
-          {
-            g_autofree char *count = seen > 1 ? g_strdup_printf ("all %u namespaces", seen)
-                                              : g_strdup ("every namespace");
-            g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                         "Sanitize on %s would erase %s of the drive's subsystem%s, and only %s "
-                         "was named and held; erase by format or trim instead", device, count,
-                         seen > 1 ? "" : " (other controllers may hold more than this host sees)",
-                         device);
-            return FALSE;
-          }
-      }
+    if (!nsc_nvme_check_erase_scope (&scope, device, method, error))
+      return FALSE;
   }
 
   if (g_strcmp0 (method, "format") == 0)

@@ -101,6 +101,29 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (NscNvmeInfo, nsc_nvme_info_free)
 guint        nsc_nvme_subsystem_namespaces_at (const char *sysfs_root,
                                                const char *ns_name);
 
+/* What a Format or Sanitize of one namespace would reach, as the drive and the
+ * kernel tell it. */
+typedef struct
+{
+  guint8   fna;             /* Identify Controller FNA: bit 0 format, bit 1 secure erase
+                             * apply to all namespaces */
+  guint8   cmic;            /* bits 0-1: the subsystem may have other ports/controllers */
+  guint32  nn;              /* the largest NSID the controller supports */
+  guint    active;          /* this controller's active namespace list */
+  guint    allocated;       /* the subsystem's allocated list (namespace management) */
+  gboolean have_allocated;
+  guint    in_sysfs;        /* namespaces the kernel shows in the subsystem */
+} NscNvmeEraseScope;
+
+/* Refuses @method ("format", "sanitize") of the one namespace @device when it would
+ * reach others: a Format the controller applies to all namespaces (FNA) while more
+ * than one is seen; a Sanitize (always subsystem-wide) unless the subsystem surely
+ * has one namespace. The error says why and what to do instead. */
+gboolean     nsc_nvme_check_erase_scope (const NscNvmeEraseScope *scope,
+                                         const char              *device,
+                                         const char              *method,
+                                         GError                 **error);
+
 /* Erases the NVMe namespace open as @fd: "format" (Format NVM, user data erase, the
  * LBA format kept) or "sanitize" (block erase, waited for). Needs root; says plainly
  * when the controller does not support the method. Refuses, with the reason: a
