@@ -164,8 +164,11 @@ changed() {
 }
 
 tried=0 refused=0 read_only=0 bytes_changed=0
-# NSC_SAFETY_SITUATIONS=REGEX tries only the situations whose name matches.
+# NSC_SAFETY_SITUATIONS=REGEX tries only the situations whose name matches, and
+# NSC_SAFETY_RUNS=REGEX only the runs whose options match (a partial matrix, for a
+# quick look; the suite runs all of it).
 only=${NSC_SAFETY_SITUATIONS:-}
+only_runs=${NSC_SAFETY_RUNS:-}
 
 # try SITUATION TARGET CONSENT(- for none): every run against the situation set up.
 try_all() {
@@ -184,6 +187,7 @@ try_all() {
       cons=("--destroy-data=$consent")
     fi
     args=${args#readonly:}
+    [ -z "$only_runs" ] || [[ $args =~ $only_runs ]] || continue
     # shellcheck disable=SC2086
     timeout -k 5 "$call_timeout" "${runner[@]}" "$cli" run --target "$target" $args "${common[@]}" "${cons[@]}" \
       >/dev/null 2>"$work/err"
@@ -192,7 +196,8 @@ try_all() {
     msg=$(grep . "$work/err" | head -1)
     tried=$((tried + 1)); tried_here=$((tried_here + 1))
     bytes_changed=$((bytes_changed + n))
-    if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] && [ -n "$msg" ]; then
+    # Refused: stopped with a message before changing anything.
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] && [ -n "$msg" ] && [ "$n" -eq 0 ]; then
       refused=$((refused + 1)); refused_here=$((refused_here + 1))
       echo "$msg" | sed "s#$work#WORK#g; s#/dev/loop[0-9]*#/dev/loopN#g" >> "$work/messages"
     fi

@@ -46,7 +46,7 @@ for name, (rc, before, after) in cases.items():
     msg = (errs.get(name) or [''])[0]
     same = len(before) == 2 and before == after
     tried += 1
-    refused += rc in (1, 2) and bool(msg)
+    refused += rc in (1, 2) and bool(msg) and same
     changed += 0 if same else sum(b != c for b, c in zip(before, after)) or 1
     check(rc in (1, 2) and msg and same,
           f'{name}: exit {rc}, namespaces {"unchanged" if same else "CHANGED"}: {msg}')
@@ -60,7 +60,7 @@ for name, ns in fna_cases.items():
     other = 1 - ns
     tried += 1
     if fna is not None and fna & 1:
-        refused += rc in (1, 2)
+        refused += rc in (1, 2) and before == after
         changed += before != after
         check(rc in (1, 2) and before == after,
               f'{name}: FNA says a Format erases every namespace; refused (exit {rc}), '
@@ -83,5 +83,5 @@ if check(name in cases, f'{name} ran'):
           f'control: an allowed write changes namespace 2 only (exit {rc}, {before} -> {after})')
 
 print(f'# vm safety matrix: {tried} cases tried, {refused} refused, '
-      f'{changed} namespaces changed by a refused case')
+      f'{changed} namespace checksums changed where nothing may change')
 con.finish()
