@@ -404,8 +404,9 @@ target_is_block_device (const char *path)
 }
 
 /* Consent, then the in-use checks, for a run that writes, trims or erases the block
- * device @args->target. Exit 2 (usage) without consent naming the target; 1 when
- * the device is in use; 0 to go on. */
+ * device @args->target: exit 2 (usage) without --destroy-data; 1 when it names
+ * another device (as the engine has always refused it) or the device is in use; 0
+ * to go on. */
 static int
 check_consent (const RunArgs *args)
 {
@@ -421,11 +422,11 @@ check_consent (const RunArgs *args)
   if (stat (args->target, &target) != 0 || stat (args->destroy_data, &named) != 0
       || !S_ISBLK (named.st_mode) || named.st_rdev != target.st_rdev)
     {
-      fail_line ("--destroy-data=%s does not name the target %s, and consent covers only the "
-                 "device it names (a disk and its partitions are different devices); "
-                 "to agree, add --destroy-data=%s", args->destroy_data, args->target,
+      fail_line ("This test writes to %s and destroys everything on it, but --destroy-data=%s "
+                 "names another device (a disk and its partitions are different devices); "
+                 "to agree, pass --destroy-data=%s", args->target, args->destroy_data,
                  args->target);
-      return EXIT_USAGE;
+      return 1;
     }
   if (!nsc_device_check_writable (args->target, &error))
     {

@@ -416,7 +416,21 @@ nsc_device_check_unused_at (const NscUsageTables *t,
       return FALSE;
   if (!check_loops (t, mounts, devs, device, error))
     return FALSE;
-  return check_openers (t, devs, device, error);
+  /* udev probes a device for a moment after a writer closed it (blkid, a partition
+   * rescan): on the running system, an opener counts once it stays for 2 s. */
+  for (guint attempt = 0; ; attempt++)
+    {
+      g_autoptr(GError) local = NULL;
+
+      if (check_openers (t, devs, device, &local))
+        return TRUE;
+      if (!t->live || attempt >= 20)
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      g_usleep (G_USEC_PER_SEC / 10);
+    }
 }
 
 gboolean

@@ -161,20 +161,23 @@ if new_loop fs 128M; then
   done
 fi
 
-# Drive states: a folder filled to leave 96 MiB free (a hidden filler file, gone at
-# the end), and a device erased first or filled to its last 64 MiB.
+# Drive states: a folder filled to leave 128 MiB free (a hidden filler file, gone at
+# the end; less is refused on this 512 MiB ext4, whose floor is a quarter of it), and
+# a device erased first or filled to its last 64 MiB.
 if new_loop state 512M; then
   l4=$loop_dev
   mkfs.ext4 -q "$l4"
   mkdir "$work/mnt4" && mount "$l4" "$work/mnt4"
+  expect_fail 1 "nearly full" run --preset seq-qd --target "$work/mnt4" --state free:96m \
+    --size 32m --time 100ms
   before=$(df --output=avail -B1 "$work/mnt4" | tail -1)
-  if "$cli" run --preset seq-qd --target "$work/mnt4" --state free:96m --size 32m --time 100ms \
+  if "$cli" run --preset seq-qd --target "$work/mnt4" --state free:128m --size 32m --time 100ms \
        --quiet --json "$work/state.json" >/dev/null 2>"$work/err"; then
     got=$(json_get "$work/state.json" 'r["conditions"]["state"]["left_free"]')
     after=$(df --output=avail -B1 "$work/mnt4" | tail -1)
-    [ "$got" = 100663296 ] && [ -z "$(ls -A "$work/mnt4" | grep -v lost+found)" ] \
+    [ "$got" = 134217728 ] && [ -z "$(ls -A "$work/mnt4" | grep -v lost+found)" ] \
       && [ $(( before - after )) -lt 4194304 ] \
-      && ok "a folder filled to leave 96 MiB free; the filler is gone afterwards" \
+      && ok "a folder filled to leave 128 MiB free; the filler is gone afterwards" \
       || bad "folder state: left_free=$got, files: $(ls -A "$work/mnt4"), free $before → $after"
   else
     bad "folder state run failed: $(cat "$work/err")"
