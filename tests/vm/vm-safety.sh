@@ -74,7 +74,10 @@ erase sanitize-second-namespace sanitize \$n2
 mke2fs -q \${n1}p1 > /dev/null 2>&1
 mkdir -p /mnt
 if mount -t ext4 \${n1}p1 /mnt; then
+  # Frozen: still mounted, but the kernel writes nothing of its own there meanwhile
+  # (writeback of what the mount dirtied came 30 s later, inside a case).
   sync
+  fsfreeze --freeze /mnt || echo "@@NSC-ERROR fsfreeze /mnt failed@@"
   erase format-mounted-partition-disk format \$n1
   erase trim-mounted-partition-disk trim \$n1
   write write-mounted-partition-disk \$n1
@@ -82,6 +85,7 @@ if mount -t ext4 \${n1}p1 /mnt; then
   write write-sibling-of-mounted \${n1}p2
   erase format-sibling-of-mounted format \${n1}p2
   erase format-other-namespace-while-mounted format \$n2
+  fsfreeze --unfreeze /mnt
   umount /mnt
 else
   echo "@@NSC-ERROR mounting ext2 on \${n1}p1 failed@@"
