@@ -5,12 +5,14 @@
 # right capacity, block size and transport; a mounted loop device reported as such.
 set -u
 . "$(dirname "$0")/cli/lib.sh"
+. "$(dirname "$0")/cli/lib-devices.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "SKIP: creating zram and loop devices needs root"
   exit 77
 fi
 
+devices_snapshot
 work=$(mktemp -d "${G_TEST_BUILDDIR:-/tmp}/test-device-cli-XXXXXX")
 zram_id=
 loop=
@@ -22,6 +24,7 @@ cleanup() {
     echo "$zram_id" > /sys/class/zram-control/hot_remove 2>/dev/null
   fi
   rm -rf "$work"
+  devices_check
 }
 trap cleanup EXIT
 

@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "nsc-device-safety.h"
 #include "nsc-engine.h"
 
@@ -342,6 +347,74 @@ test_result_file (void)
   g_clear_error (&error);
 }
 
+/* Files from elsewhere (the history folder, Open, the chart command) may be hostile:
+ * nesting that would exhaust json-glib's recursion, a FIFO that never ends, a file
+ * too large to be a result, a device. Each is refused with a clear error, at once. */
+static void
+test_result_file_hostile (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("nsc-result-XXXXXX", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "fifo.json", NULL);
+  g_autofree char *huge = g_build_filename (dir, "huge.json", NULL);
+  g_autofree char *deep_path = g_build_filename (dir, "deep.json", NULL);
+  g_autoptr(GString) deep = g_string_new ("{\"schema\":1,\"steps\":");
+  g_autoptr(GString) brackets = g_string_new (NULL);
+  g_autofree char *in_string = NULL;
+  g_autoptr(JsonNode) ok = NULL;
+  GError *error = NULL;
+  int fd;
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  g_assert_null (nsc_result_file_parse (deep->str, -1, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "nests deeper than 64 levels"));
+  g_clear_error (&error);
+  g_assert_null (nsc_result_file_parse (deep->str, (gssize) deep->len, &error));
+  g_assert_nonnull (strstr (error->message, "nests deeper"));
+  g_clear_error (&error);
+  g_assert_true (g_file_set_contents (deep_path, deep->str, -1, NULL));
+  g_assert_null (nsc_result_file_load (deep_path, &error));
+  g_assert_nonnull (strstr (error->message, "nests deeper"));
+  g_clear_error (&error);
+
+  /* Brackets inside strings (an escaped quote too) are text, not nesting. */
+  for (guint i = 0; i < 200; i++)
+    g_string_append (brackets, "[{");
+  in_string = g_strdup_printf ("{\"schema\":1,\"steps\":[],\"preset\":{\"title\":\"\\\"%s\"},"
+                               "\"target\":{}}", brackets->str);
+  ok = nsc_result_file_parse (in_string, -1, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (ok);
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_null (nsc_result_file_load (fifo, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "not a regular file"));
+  g_clear_error (&error);
+
+  g_assert_null (nsc_result_file_load (dir, &error));
+  g_assert_nonnull (strstr (error->message, "not a regular file"));
+  g_clear_error (&error);
+  g_assert_null (nsc_result_file_load ("/dev/zero", &error));
+  g_assert_nonnull (strstr (error->message, "not a regular file"));
+  g_clear_error (&error);
+
+  fd = open (huge, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, (off_t) 300 << 20), ==, 0);
+  close (fd);
+  g_assert_null (nsc_result_file_load (huge, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "300 MiB, more than any Nandscope result"));
+  g_clear_error (&error);
+
+  g_unlink (fifo);
+  g_unlink (huge);
+  g_unlink (deep_path);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -355,6 +428,7 @@ main (int    argc,
   g_test_add_func ("/nsc/preset/errors", test_preset_errors);
   g_test_add_func ("/nsc/preset/suite", test_preset_suite);
   g_test_add_func ("/nsc/result/file", test_result_file);
+  g_test_add_func ("/nsc/result/file-hostile", test_result_file_hostile);
   g_test_add_func ("/nsc/device/mountinfo", test_mountinfo);
   return g_test_run ();
 }

@@ -1,11 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "nsc-error.h"
 #include "nsc-result.h"
 #include "nsc-result-file.h"
 
 #define MAX_FILE_SIZE ((gsize) 256 << 20)
+/* A result nests six levels deep (root, steps, step, read, lat_ns, percentiles);
+ * json-glib parses recursively, so tens of thousands of "[" would exhaust the stack. */
+#define MAX_DEPTH 64
 
 static gboolean G_GNUC_PRINTF (2, 3)
 invalid (GError    **error,
@@ -210,6 +218,37 @@ nsc_result_file_validate (JsonNode  *root,
   return TRUE;
 }
 
+/* The deepest nesting of arrays and objects in @data, outside strings, scanning no
+ * further than one level past @limit. */
+static guint
+nesting_depth (const char *data,
+               gsize       length,
+               guint       limit)
+{
+  guint depth = 0, deepest = 0;
+  gboolean in_string = FALSE;
+
+  for (gsize i = 0; i < length && deepest <= limit; i++)
+    {
+      char c = data[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '[' || c == '{')
+        deepest = MAX (deepest, ++depth);
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
+    }
+  return deepest;
+}
+
 JsonNode *
 nsc_result_file_parse (const char  *data,
                        gssize       length,
@@ -219,6 +258,15 @@ nsc_result_file_parse (const char  *data,
   g_autoptr(GError) local_error = NULL;
   JsonNode *root;
 
+  g_return_val_if_fail (data != NULL, NULL);
+
+  if (nesting_depth (data, length < 0 ? strlen (data) : (gsize) length, MAX_DEPTH) > MAX_DEPTH)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "This is not a Nandscope result: its JSON nests deeper than %d levels",
+                   MAX_DEPTH);
+      return NULL;
+    }
   if (!json_parser_load_from_data (parser, data, length, &local_error))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
@@ -231,30 +279,77 @@ nsc_result_file_parse (const char  *data,
   return json_node_ref (root);
 }
 
+/* Reads a result file: a regular file (not a FIFO that would block, nor a device
+ * that never ends), its size checked before anything is read. */
+static char *
+read_result_file (const char  *path,
+                  gsize       *length,
+                  GError     **error)
+{
+  g_autofree char *data = NULL;
+  struct stat st;
+  gsize got = 0;
+  int fd;
+
+  fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0)
+    {
+      int e = errno;
+      g_set_error (error, NSC_ERROR, e == ENOENT ? NSC_ERROR_NOT_FOUND : NSC_ERROR_FAILED,
+                   "Cannot read %s: %s", path, g_strerror (e));
+      return NULL;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "%s: not a regular file; choose a result saved by Nandscope (.json)", path);
+      close (fd);
+      return NULL;
+    }
+  if ((guint64) st.st_size > MAX_FILE_SIZE)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   "%s: %" G_GUINT64_FORMAT " MiB, more than any Nandscope result (at most %"
+                   G_GSIZE_FORMAT " MiB); choose a result saved by Nandscope",
+                   path, (guint64) st.st_size >> 20, MAX_FILE_SIZE >> 20);
+      close (fd);
+      return NULL;
+    }
+  /* One byte more than it said: a file that grows while read is cut at its size. */
+  data = g_malloc ((gsize) st.st_size + 1);
+  while (got < (gsize) st.st_size)
+    {
+      ssize_t n = read (fd, data + got, (gsize) st.st_size - got);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int e = errno;
+          g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED, "Cannot read %s: %s", path, g_strerror (e));
+          close (fd);
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      got += (gsize) n;
+    }
+  close (fd);
+  data[got] = '\0';
+  *length = got;
+  return g_steal_pointer (&data);
+}
+
 JsonNode *
 nsc_result_file_load (const char  *path,
                       GError     **error)
 {
   g_autofree char *data = NULL;
-  g_autoptr(GError) local_error = NULL;
-  gsize len;
+  gsize len = 0;
   GError *parse_error = NULL;
   JsonNode *root;
 
-  if (!g_file_get_contents (path, &data, &len, &local_error))
-    {
-      g_set_error (error, NSC_ERROR,
-                   g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT)
-                   ? NSC_ERROR_NOT_FOUND : NSC_ERROR_FAILED,
-                   "Cannot read %s: %s", path, local_error->message);
-      return NULL;
-    }
-  if (len > MAX_FILE_SIZE)
-    {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "%s is too large to be a Nandscope result", path);
-      return NULL;
-    }
+  if (!(data = read_result_file (path, &len, error)))
+    return NULL;
   root = nsc_result_file_parse (data, (gssize) len, &parse_error);
   if (root == NULL)
     {

@@ -9,10 +9,13 @@ G_BEGIN_DECLS
  * against schema 1 before anyone looks inside, so that code reading it may trust
  * the members' types, and a damaged or foreign file gets a clear error. */
 
-/* Loads and validates @path. Returns the root object's node. */
+/* Loads and validates @path: a regular file of at most 256 MiB (checked with fstat
+ * before reading; a FIFO or device is refused, never read). Returns the root
+ * object's node. */
 JsonNode *nsc_result_file_load     (const char  *path,
                                     GError     **error);
-/* The same for text already in memory (@length -1: NUL-terminated). */
+/* The same for text already in memory (@length -1: NUL-terminated). Nesting deeper
+ * than 64 arrays or objects is refused before json-glib, which recurses, sees it. */
 JsonNode *nsc_result_file_parse    (const char  *data,
                                     gssize       length,
                                     GError     **error);

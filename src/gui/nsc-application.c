@@ -357,6 +357,11 @@ open_results (NscApplication *self,
     {
       GtkWindow *history = nsc_window_show_history (win);
 
+      /* --history --quit-when-done: quit once the list has been read. */
+      if (self->show_history && !self->compare_paths && self->quit_when_done && !self->run_at_start)
+        g_signal_connect_object (history, "loaded", G_CALLBACK (g_application_quit), self,
+                                 G_CONNECT_SWAPPED);
+
       if (self->compare_paths
           && nsc_history_window_compare (NSC_HISTORY_WINDOW (history),
                                          (const char * const *) self->compare_paths) == NULL)

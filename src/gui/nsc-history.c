@@ -99,12 +99,14 @@ struct _NscHistoryWindow
   GPtrArray       *entries;       /* NscHistoryEntry */
   GPtrArray       *checks;        /* GtkCheckButton, parallel to entries (NULL for damaged) */
   int              units;
+  GCancellable    *loading;       /* the scan in progress, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (NscHistoryWindow, nsc_history_window, ADW_TYPE_WINDOW)
 
 enum {
   SIGNAL_OPEN_RESULT,
+  SIGNAL_LOADED,
   N_SIGNALS
 };
 static guint signals[N_SIGNALS];
@@ -221,21 +223,21 @@ nsc_history_window_set_units (NscHistoryWindow *self,
   self->units = units;
 }
 
-void
-nsc_history_window_reload (NscHistoryWindow *self)
+/* The rows, from the entries a scan found (on the main thread). */
+static void
+show_entries (NscHistoryWindow *self,
+              GPtrArray        *entries)
 {
-  g_autofree char *dir = nsc_history_dir ();
   g_autoptr(GPtrArray) drives = g_ptr_array_new_with_free_func (g_free);
   GtkWidget *child;
   GtkWidget *damaged_group = NULL;
-
-  g_return_if_fail (NSC_IS_HISTORY_WINDOW (self));
+  guint n_damaged = 0;
 
   while ((child = gtk_widget_get_first_child (self->groups_box)))
     gtk_box_remove (GTK_BOX (self->groups_box), child);
   g_clear_pointer (&self->entries, g_ptr_array_unref);
   g_ptr_array_set_size (self->checks, 0);
-  self->entries = nsc_history_scan (dir);
+  self->entries = entries;
 
   /* The drives in the order of their latest result. */
   for (guint i = 0; i < self->entries->len; i++)
@@ -279,6 +281,8 @@ nsc_history_window_reload (NscHistoryWindow *self)
 
       if (e->result != NULL)
         continue;
+      n_damaged++;
+      g_debug ("History: %s cannot be read: %s", e->path, e->error);
       if (damaged_group == NULL)
         {
           damaged_group = adw_preferences_group_new ();
@@ -294,6 +298,53 @@ nsc_history_window_reload (NscHistoryWindow *self)
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack),
                                     self->entries->len > 0 ? "list" : "empty");
   update_compare (self);
+  g_debug ("History: %u results listed, %u cannot be read", self->entries->len - n_damaged, n_damaged);
+}
+
+/* Reading and checking every file takes long in a full folder, and a file can be
+ * hostile: the scan runs in a worker thread, which touches no widget. */
+static void
+scan_thread (GTask        *task,
+             gpointer      source,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  g_task_return_pointer (task, nsc_history_scan (task_data), (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+on_scanned (GObject      *source,
+            GAsyncResult *res,
+            gpointer      user_data)
+{
+  NscHistoryWindow *self = NSC_HISTORY_WINDOW (source);
+  GPtrArray *entries = g_task_propagate_pointer (G_TASK (res), NULL);
+
+  /* NULL: cancelled, by a newer reload or the window going away. */
+  if (entries == NULL)
+    return;
+  g_clear_object (&self->loading);
+  show_entries (self, entries);
+  g_signal_emit (self, signals[SIGNAL_LOADED], 0);
+}
+
+void
+nsc_history_window_reload (NscHistoryWindow *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (NSC_IS_HISTORY_WINDOW (self));
+
+  if (self->loading)
+    g_cancellable_cancel (self->loading);
+  g_clear_object (&self->loading);
+  self->loading = g_cancellable_new ();
+  if (self->entries == NULL)
+    gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "loading");
+  task = g_task_new (self, self->loading, on_scanned, NULL);
+  g_task_set_source_tag (task, nsc_history_window_reload);
+  g_task_set_task_data (task, nsc_history_dir (), g_free);
+  g_task_run_in_thread (task, scan_thread);
 }
 
 static void
@@ -301,7 +352,10 @@ on_compare_message (NscChartPanel *panel,
                     const char    *text,
                     AdwToastOverlay *overlay)
 {
-  adw_toast_overlay_add_toast (overlay, adw_toast_new (text));
+  /* A toast's title is Pango markup; the message is plain text (file names). */
+  g_autofree char *escaped = g_markup_escape_text (text, -1);
+
+  adw_toast_overlay_add_toast (overlay, adw_toast_new (escaped));
 }
 
 GtkWindow *
@@ -376,7 +430,11 @@ open_comparison (NscHistoryWindow *self)
     return NULL;
   window = nsc_compare_window_new (GTK_WINDOW (self), results, paths, self->units, &error);
   if (window == NULL)
-    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
+    {
+      g_autofree char *escaped = g_markup_escape_text (error->message, -1);
+
+      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (escaped));
+    }
   return window;
 }
 
@@ -386,6 +444,11 @@ nsc_history_window_compare (NscHistoryWindow   *self,
 {
   g_return_val_if_fail (NSC_IS_HISTORY_WINDOW (self), NULL);
 
+  /* Scripted (--compare): the list must be there first. */
+  while (self->loading != NULL)
+    g_main_context_iteration (NULL, TRUE);
+  if (self->entries == NULL)
+    return NULL;
   for (guint i = 0; i < self->entries->len; i++)
     {
       NscHistoryEntry *e = g_ptr_array_index (self->entries, i);
@@ -396,6 +459,18 @@ nsc_history_window_compare (NscHistoryWindow   *self,
                                      paths == NULL || g_strv_contains (paths, e->path));
     }
   return open_comparison (self);
+}
+
+static void
+nsc_history_window_dispose (GObject *object)
+{
+  NscHistoryWindow *self = NSC_HISTORY_WINDOW (object);
+
+  if (self->loading)
+    g_cancellable_cancel (self->loading);
+  g_clear_object (&self->loading);
+
+  G_OBJECT_CLASS (nsc_history_window_parent_class)->dispose (object);
 }
 
 static void
@@ -415,11 +490,16 @@ nsc_history_window_class_init (NscHistoryWindowClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->dispose = nsc_history_window_dispose;
   object_class->finalize = nsc_history_window_finalize;
 
   signals[SIGNAL_OPEN_RESULT] =
     g_signal_new ("open-result", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  /* The list shows what the folder holds (after each reload). */
+  signals[SIGNAL_LOADED] =
+    g_signal_new ("loaded", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
@@ -465,6 +545,17 @@ nsc_history_window_init (NscHistoryWindow *self)
   gtk_widget_set_vexpand (self->stack, TRUE);
   gtk_stack_add_named (GTK_STACK (self->stack), scrolled, "list");
   gtk_stack_add_named (GTK_STACK (self->stack), empty, "empty");
+  {
+    GtkWidget *spinner = gtk_spinner_new ();
+
+    gtk_spinner_set_spinning (GTK_SPINNER (spinner), TRUE);
+    gtk_widget_set_size_request (spinner, 32, 32);
+    gtk_widget_set_halign (spinner, GTK_ALIGN_CENTER);
+    gtk_widget_set_valign (spinner, GTK_ALIGN_CENTER);
+    gtk_accessible_update_property (GTK_ACCESSIBLE (spinner), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                    _("Reading the saved results"), -1);
+    gtk_stack_add_named (GTK_STACK (self->stack), spinner, "loading");
+  }
 
   self->toast_overlay = ADW_TOAST_OVERLAY (adw_toast_overlay_new ());
   adw_toast_overlay_set_child (self->toast_overlay, self->stack);

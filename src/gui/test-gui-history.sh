@@ -162,6 +162,26 @@ check_png "$out/reopen.png" 1280 720 || fail "the reopened result's chart"
 grep -q "zz-damaged.json" "$tmp/reopen.log" || fail "the damaged file was not reported"
 echo "ok: the saved result reopens from the history beside a damaged file"
 
+# Hostile files in the history: nested 100 000 deep (json-glib's recursion would
+# overflow the stack), a FIFO (a read would block forever), a sparse 300 MiB file.
+# The history window reads them in a worker thread and lists each as damaged.
+python3 -c 'import sys; open(sys.argv[1], "w").write("[" * 100000)' "$results/zz-deep.json"
+mkfifo "$results/zz-fifo.json"
+truncate -s 300M "$results/zz-huge.json"
+chmod a+r "$results"/zz-*.json
+app "$tmp/history.log" --history --quit-when-done
+[ "$status" -eq 0 ] || fail "the history window with hostile files exited with status $status"
+for want in "zz-deep.json cannot be read: .*nests deeper than" \
+            "zz-fifo.json cannot be read: .*not a regular file" \
+            "zz-huge.json cannot be read: .*300 MiB, more than any" \
+            "zz-damaged.json cannot be read: .*damaged" \
+            "History: 1 results listed, 4 cannot be read"; do
+  grep -q "$want" "$tmp/history.log" || fail "the history did not say /$want/"
+done
+echo "ok: the history lists the deep, FIFO, huge and cut-short files as damaged:"
+grep -o "History: .*" "$tmp/history.log" | sed 's/^/    /'
+rm -f "$results"/zz-deep.json "$results"/zz-fifo.json "$results"/zz-huge.json
+
 app "$tmp/svg.log" --open "$saved" --chart latency --export-chart "$out/latency.svg" --dark \
     --quit-when-done
 [ "$status" -eq 0 ] || fail "exporting the latency chart as SVG exited with status $status"

@@ -66,6 +66,14 @@ expect_fail 1 "broken.json" chart "$work/broken.json" --out "$work/x.png"
 echo '{"schema": 7}' > "$work/future.json"
 expect_fail 1 "schema" chart "$work/future.json" --out "$work/x.png"
 expect_fail 1 "does not exist" chart "$work/nothing.json" --out "$work/x.png"
+# Hostile files: nesting that crashed json-glib, a FIFO that blocked the reader, a
+# sparse file too large to be a result.
+python3 -c 'import sys; open(sys.argv[1], "w").write("[" * 100000)' "$work/deep.json"
+mkfifo "$work/fifo.json"
+truncate -s 300M "$work/huge.json"
+expect_fail 1 "nests deeper than 64" chart "$work/deep.json" --out "$work/x.png"
+expect_fail 1 "fifo.json: not a regular file" chart "$work/fifo.json" --out "$work/x.png"
+expect_fail 1 "huge.json: 300 MiB, more than any" chart "$work/huge.json" --out "$work/x.png"
 [ -f "$work/qd.json" ] && expect_fail 1 "no data for a write-fill chart.*qd" chart "$work/qd.json" --kind write-fill --out "$work/x.png"
 [ -f "$work/qd.json" ] && expect_fail 1 "step 99" chart "$work/qd.json" --kind latency --step 99 --out "$work/x.png"
 expect_fail 2 "pixels" chart "$work/wf.json" --out "$work/x.png" --width 12

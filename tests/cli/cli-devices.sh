@@ -5,23 +5,30 @@
 # or partitioned-and-mounted, leaving its data intact.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-devices.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "SKIP: raw-device tests need root"
   exit 77
 fi
 
+devices_snapshot
 work=$(mktemp -d "${G_TEST_BUILDDIR:-/tmp}/cli-devices-XXXXXX")
 zram_id=
 loops=()
 cleanup() {
   for m in "$work"/mnt*; do mountpoint -q "$m" 2>/dev/null && umount "$m"; done
   for l in "${loops[@]}"; do swapoff "$l" 2>/dev/null; losetup -d "$l" 2>/dev/null; done
+  # Any loop device still over an image of ours, however it was attached.
+  for img in "$work"/*.img; do
+    for l in $(losetup -nO NAME -j "$img" 2>/dev/null); do losetup -d "$l"; done
+  done
   if [ -n "$zram_id" ]; then
     echo 1 > /sys/block/zram$zram_id/reset
     echo "$zram_id" > /sys/class/zram-control/hot_remove 2>/dev/null
   fi
   rm -rf "$work"
+  devices_check
 }
 trap cleanup EXIT
 
@@ -83,16 +90,18 @@ else
 fi
 
 # ---- loop devices ---------------------------------------------------------------
+# new_loop NAME SIZE: a loop device over a new sparse image, in $loop_dev. Attached in
+# this shell (not inside $(…)) so that the clean-up's list knows it.
 new_loop() {
   local img=$work/$1.img
+  loop_dev=
   truncate -s "$2" "$img"
-  local dev
-  dev=$(losetup -f --show -P "$img") || return 1
-  loops+=("$dev")
-  echo "$dev"
+  loop_dev=$(losetup -f --show -P "$img") || return 1
+  loops+=("$loop_dev")
 }
 
-if l1=$(new_loop plain 64M); then
+if new_loop plain 64M; then
+  l1=$loop_dev
   mkfs.ext4 -q "$l1"
   mkdir "$work/mnt1" && mount "$l1" "$work/mnt1"
   head -c 4M /dev/urandom > "$work/mnt1/data"
@@ -132,7 +141,8 @@ if l1=$(new_loop plain 64M); then
 fi
 
 # A file's TRIM reaches the drive only through a filesystem mounted with discard.
-if l3=$(new_loop fs 128M); then
+if new_loop fs 128M; then
+  l3=$loop_dev
   mkfs.ext4 -q "$l3"
   mkdir "$work/mnt3"
   for opt in nodiscard discard; do
@@ -154,7 +164,8 @@ fi
 # Drive states: a folder filled to leave 128 MiB free (a hidden filler file, gone at
 # the end; less is refused on this 512 MiB ext4, whose floor is a quarter of it), and
 # a device erased first or filled to its last 64 MiB.
-if l4=$(new_loop state 512M); then
+if new_loop state 512M; then
+  l4=$loop_dev
   mkfs.ext4 -q "$l4"
   mkdir "$work/mnt4" && mount "$l4" "$work/mnt4"
   expect_fail 1 "nearly full" run --preset seq-qd --target "$work/mnt4" --state free:96m \
@@ -195,7 +206,8 @@ if l4=$(new_loop state 512M); then
   expect_fail 2 "not a drive state" run --preset quick --target "$l4" --destroy-data="$l4" --state half
 fi
 
-if command -v sfdisk >/dev/null && l2=$(new_loop parts 64M); then
+if command -v sfdisk >/dev/null && new_loop parts 64M; then
+  l2=$loop_dev
   printf 'label: dos\n,16M\n,\n' | sfdisk -q "$l2" >/dev/null
   partx -u "$l2" 2>/dev/null
   udevadm settle 2>/dev/null

@@ -6,11 +6,13 @@
 # See tests/README.md for what the user sees in each case.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-devices.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (loop devices, mounts)"; exit 77; }
 command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null \
   || { echo "SKIP: needs losetup and mkfs.ext4"; exit 77; }
 
+devices_snapshot
 work=$(mktemp -d /var/tmp/cli-faults-XXXXXX)
 mnt=$work/mnt
 tmpfs=$work/tmpfs
@@ -21,6 +23,7 @@ cleanup() {
   umount "$mnt" 2>/dev/null
   umount "$tmpfs" 2>/dev/null
   rm -rf "$work"
+  devices_check
 }
 trap cleanup EXIT
 

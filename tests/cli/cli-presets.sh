@@ -4,7 +4,9 @@
 # a 4Kn device, with consent. Each result is checked for what its preset promises.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-devices.sh"
 
+devices_snapshot
 work=$(mktemp -d "${G_TEST_BUILDDIR:-/tmp}/cli-presets-XXXXXX")
 zram_id=
 loop=
@@ -15,6 +17,7 @@ cleanup() {
     echo "$zram_id" > /sys/class/zram-control/hot_remove 2>/dev/null
   fi
   rm -rf "$work"
+  devices_check
 }
 trap cleanup EXIT
 

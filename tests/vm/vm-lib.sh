@@ -176,3 +176,18 @@ vm_keep_console() {
   cp "$work/console.log" "${G_TEST_BUILDDIR:-/tmp}/$vm_name-console.log"
   echo "# the guest's console is in ${G_TEST_BUILDDIR:-/tmp}/$vm_name-console.log"
 }
+
+# vm_add_modules NAME…: more kernel modules in the initramfs (/lib/modules/NAME.ko),
+# for the guest's script to insmod in the order given; exit 77 when one is missing.
+vm_add_modules() {
+  local m ko
+  for m in "$@"; do
+    ko=$(find "$moddir/kernel" -name "$m.ko*" 2>/dev/null | head -1)
+    [ -n "$ko" ] || skip "module $m is missing under $moddir"
+    case $ko in
+      *.xz) xz -dc "$ko" > "$root/lib/modules/$m.ko" ;;
+      *.zst) zstd -dcq "$ko" > "$root/lib/modules/$m.ko" ;;
+      *) cp "$ko" "$root/lib/modules/$m.ko" ;;
+    esac
+  done
+}
