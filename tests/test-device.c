@@ -529,14 +529,15 @@ test_inuse_unclaimed (void)
   /* btrfs: anonymous device numbers in mountinfo; the source names the device. */
   assert_busy (&tb.t, "sde", "/dev/sde1 is mounted at /srv/pool", NULL);
   assert_busy (&tb.t, "sde1", "mounted at /srv/pool", NULL);
-  assert_free (&tb.t, "sde2");   /* a sibling partition in use is no reason */
+  /* A sibling partition in use: the disk is in use. */
+  assert_busy (&tb.t, "sde2", "/dev/sde1 is mounted at /srv/pool", NULL);
   /* A two-device btrfs: mountinfo names sdg, sysfs lists sdf too. */
   assert_busy (&tb.t, "sdg", "mounted at /srv/big", NULL);
   assert_busy (&tb.t, "sdf", "belongs to the mounted btrfs filesystem", "unmount it");
   /* A partition editor with one partition open. */
   assert_busy (&tb.t, "sdh", "/dev/sdh1 is open in gparted (process 777)", NULL);
   assert_busy (&tb.t, "sdh1", "open in gparted", NULL);
-  assert_free (&tb.t, "sdh2");
+  assert_busy (&tb.t, "sdh2", "/dev/sdh1 is open in gparted", NULL);
   /* Open only in the checking process itself: its own exclusive hold. */
   assert_free (&tb.t, "sdi");
   {

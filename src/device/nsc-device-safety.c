@@ -198,9 +198,17 @@ check_dev (const NscUsageTables *t,
 
   if (m != NULL)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
-                   "%s is mounted at %s%s; unmount it, or choose a test folder on it instead",
-                   node, m->mountpoint, g_str_equal (m->mountpoint, "/") ? " (the system drive)" : "");
+      const char *system = g_str_equal (m->mountpoint, "/") ? " (the system drive)" : "";
+
+      if (g_str_equal (node, device) || g_str_has_prefix (node, device))
+        g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
+                     "%s is mounted at %s%s; unmount it, or choose a test folder on it instead",
+                     node, m->mountpoint, system);
+      else
+        g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
+                     "%s is mounted at %s%s, on the same disk as %s; unmount it before a "
+                     "test that writes to %s, or choose a test folder on it instead",
+                     node, m->mountpoint, system, device, device);
       return FALSE;
     }
 
@@ -385,30 +393,33 @@ nsc_device_check_unused_at (const NscUsageTables *t,
     }
   g_ptr_array_add (devs, target);
 
-  if (is_partition_dir (real))
-    {
-      /* A partition: the whole disk under it counts too (a VM or a loop device on
-       * the whole disk reaches into the partition); its siblings do not. */
-      g_autofree char *parent = g_path_get_dirname (real);
-      Dev *whole = dev_new (parent);
+  {
+    /* A partition is checked with its whole disk and every sibling partition: a VM or
+     * a loop device on the whole disk reaches into it, and a sibling that is mounted
+     * or open means the disk is in use (its partition table, a mistaken partition
+     * number), so a writer must wait until the whole disk is free. */
+    g_autofree char *disk = is_partition_dir (real) ? g_path_get_dirname (real)
+                                                    : g_strdup (real);
+    g_autoptr(GDir) dir = g_dir_open (disk, 0, NULL);
+    const char *e;
 
-      if (whole != NULL)
-        g_ptr_array_add (devs, whole);
-    }
-  else
-    {
-      g_autoptr(GDir) dir = g_dir_open (real, 0, NULL);
-      const char *e;
+    if (g_strcmp0 (disk, real) != 0)
+      {
+        Dev *whole = dev_new (disk);
 
-      while (dir != NULL && (e = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *sub = g_build_filename (real, e, NULL);
-          Dev *part;
+        if (whole != NULL)
+          g_ptr_array_add (devs, whole);
+      }
+    while (dir != NULL && (e = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *sub = g_build_filename (disk, e, NULL);
+        Dev *part;
 
-          if (is_partition_dir (sub) && (part = dev_new (sub)) != NULL)
-            g_ptr_array_add (devs, part);
-        }
-    }
+        if (g_strcmp0 (sub, real) != 0 && is_partition_dir (sub)
+            && (part = dev_new (sub)) != NULL)
+          g_ptr_array_add (devs, part);
+      }
+  }
 
   mounts = parse_mounts (t->mountinfo);
   for (guint i = 0; i < devs->len; i++)

@@ -670,10 +670,15 @@ check_erase_descriptor (int          fd,
       g_autofree char *parent = g_path_get_dirname (real);
       g_autofree char *whole = g_path_get_basename (parent);
 
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "%s is a partition: NVMe %s would erase the whole namespace /dev/%s, not "
-                   "only the partition; erase by trim, or test the whole namespace", device,
-                   what, whole);
+      if (g_str_has_prefix (whole, "nvme"))
+        g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                     "%s is a partition: NVMe %s would erase the whole namespace /dev/%s, not "
+                     "only the partition; erase by trim, or test the whole namespace", device,
+                     what, whole);
+      else
+        g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                     "%s is a partition of /dev/%s, which is not an NVMe namespace: NVMe %s "
+                     "cannot erase it; erase by trim", device, whole, what);
       return FALSE;
     }
   *out_name = g_path_get_basename (real);
