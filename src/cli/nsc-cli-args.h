@@ -22,10 +22,12 @@ typedef struct
   guint64   span;
   gint64    idle_ns;
   gint64    max_idle_ns;
+  double    time_scale;
   NscBackend backend;
   gboolean  quiet;
   gboolean  no_tmpfile;
   gboolean  strict;
+  gboolean  cdm;
   gboolean  have_job;
   gboolean  bs_set;
   NscJob    job;

@@ -1041,7 +1041,8 @@ start_runner (NscWindow       *self,
   opts.time_ns = self->time_ns ? self->time_ns
                                : self->prefs.custom ? self->prefs.duration_seconds * G_GINT64_CONSTANT (1000000000) : 0;
   opts.idle_ns = self->prefs.idle_seconds * G_GINT64_CONSTANT (1000000000);
-  opts.strict = self->prefs.strict;
+  if (self->prefs.strict)
+    nsc_run_options_set_strict (&opts);
   opts.backend = NSC_BACKEND_AUTO;
 
   /* The app never runs as root: sysfs facts and the hwmon sensor, no NVMe admin
