@@ -41,6 +41,129 @@ test_strict_options (void)
   }
 }
 
+static NscJobResult *
+write_run (guint64 bytes,
+           double  bps)
+{
+  NscJobResult *j = g_new0 (NscJobResult, 1);
+
+  nsc_job_init (&j->job);
+  j->job.read_percent = 0;
+  j->dir[NSC_DIR_WRITE].bytes = bytes;
+  j->dir[NSC_DIR_WRITE].bw_bps = bps;
+  j->series = nsc_series_new (16);
+  for (guint d = 0; d < 2; d++)
+    {
+      j->dir[d].latency = g_new (NscHistogram, 1);
+      nsc_histogram_init (j->dir[d].latency);
+    }
+  return j;
+}
+
+static NscStepResult *
+write_step (const char *label,
+            guint64     written_before,
+            guint       n_runs,
+            guint64     bytes_per_run)
+{
+  NscStep step = { 0 };
+  NscStepResult *s;
+
+  step.kind = NSC_STEP_JOB;
+  nsc_job_init (&step.job);
+  step.job.read_percent = 0;
+  g_strlcpy (step.job.label, label, sizeof step.job.label);
+  s = nsc_step_result_new (&step);
+  s->written_before_bytes = written_before;
+  for (guint k = 0; k < n_runs; k++)
+    g_ptr_array_add (s->runs, write_run (bytes_per_run, 100e6 * (k + 1)));
+  return s;
+}
+
+static JsonObject *
+position_of (NscRunResult *r,
+             guint         step)
+{
+  JsonArray *a = json_object_get_array_member (json_node_get_object (r->analysis), "cache_position");
+
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      JsonObject *o = json_array_get_object_element (a, i);
+      if ((guint) json_object_get_int_member (o, "step") == step)
+        return o;
+    }
+  g_assert_not_reached ();
+}
+
+static const char *
+warning_position (NscRunResult *r,
+                  guint         step)
+{
+  for (guint i = 0; i < r->warnings->len; i++)
+    {
+      NscWarning *w = g_ptr_array_index (r->warnings, i);
+      if (w->step == (int) step && g_str_equal (w->code, "inside-slc-cache"))
+        return w->position;
+    }
+  return NULL;
+}
+
+/* A result is labelled by everything written since the drive last rested, not by what
+ * its step wrote alone: after tens of GB without idle, a small write is past the cache. */
+static void
+test_cache_position (void)
+{
+  g_autoptr(NscRunResult) r = nsc_run_result_new ();
+  g_autoptr(NscRunResult) unknown = nsc_run_result_new ();
+  JsonArray *runs;
+
+  r->history_cache_bytes = 1 * GiB;
+  g_ptr_array_add (r->steps, write_step ("inside", 0, 1, 512 * MiB));
+  g_ptr_array_add (r->steps, write_step ("across", 768 * MiB, 1, 512 * MiB));
+  g_ptr_array_add (r->steps, write_step ("after", 20 * GiB, 1, 100 * MiB));
+  /* Runs write one after the other: the third starts past the cache. */
+  g_ptr_array_add (r->steps, write_step ("runs", 0, 3, 400 * MiB));
+  nsc_run_result_analyze (r);
+
+  g_assert_cmpstr (json_object_get_string_member (position_of (r, 0), "position"), ==, "inside");
+  g_assert_cmpstr (json_object_get_string_member (position_of (r, 1), "position"), ==, "across");
+  g_assert_cmpstr (json_object_get_string_member (position_of (r, 2), "position"), ==, "after");
+  g_assert_cmpstr (json_object_get_string_member (position_of (r, 0), "cache_source"), ==, "history");
+  runs = json_object_get_array_member (position_of (r, 3), "runs");
+  g_assert_cmpuint (json_array_get_length (runs), ==, 3);
+  g_assert_cmpstr (json_array_get_string_element (runs, 0), ==, "inside");
+  g_assert_cmpstr (json_array_get_string_element (runs, 1), ==, "inside");
+  g_assert_cmpstr (json_array_get_string_element (runs, 2), ==, "across");
+  /* The headline (the median run, the second) was inside. */
+  g_assert_cmpstr (json_object_get_string_member (position_of (r, 3), "position"), ==, "inside");
+
+  g_assert_cmpstr (warning_position (r, 0), ==, "inside");
+  g_assert_cmpstr (warning_position (r, 1), ==, "across");
+  g_assert_null (warning_position (r, 2));
+
+  /* No cache known: unknown, and said so per step. */
+  g_ptr_array_add (unknown->steps, write_step ("w", 0, 1, 512 * MiB));
+  nsc_run_result_analyze (unknown);
+  g_assert_cmpstr (json_object_get_string_member (position_of (unknown, 0), "position"), ==, "unknown");
+  g_assert_cmpstr (warning_position (unknown, 0), ==, "unknown");
+
+  /* The position reaches the saved result. */
+  {
+    g_autoptr(JsonNode) root = nsc_run_result_to_json (r);
+    JsonArray *w = json_object_get_array_member (json_node_get_object (root), "warnings");
+    gboolean found = FALSE;
+
+    for (guint i = 0; i < json_array_get_length (w); i++)
+      {
+        JsonObject *o = json_array_get_object_element (w, i);
+        if (g_str_equal (json_object_get_string_member (o, "code"), "inside-slc-cache"))
+          found |= g_strcmp0 (json_object_get_string_member_with_default (o, "position", NULL),
+                              "across") == 0;
+      }
+    g_assert_true (found);
+  }
+}
+
 typedef struct
 {
   GMainLoop *loop;
@@ -129,6 +252,7 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/nsc/runner/strict-options", test_strict_options);
+  g_test_add_func ("/nsc/runner/cache-position", test_cache_position);
   g_test_add_func ("/nsc/runner/strict-run", test_strict_run);
   return g_test_run ();
 }
