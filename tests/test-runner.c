@@ -246,6 +246,53 @@ test_strict_run (void)
   g_rmdir (dir);
 }
 
+/* The drive's history: the newest write-fill of the same drive, by serial. */
+static void
+test_history_cache (void)
+{
+  static const char fmt[] =
+    "{\"schema\":1,\"steps\":[],\"preset\":{},\"target\":{},\"warnings\":[],"
+    "\"started\":\"%s\",\"device\":{\"serial\":\"%s\"},"
+    "\"analysis\":{\"slc\":{\"has_cache\":%s,\"cache_bytes\":%s}}}";
+  static const char *files[][5] = {
+    { "a.json", "2026-01-01T10:00:00Z", "S1", "true", "1000" },
+    { "b.json", "2026-03-01T10:00:00Z", "S1", "true", "3000" },   /* the newest of S1 */
+    { "c.json", "2026-05-01T10:00:00Z", "S2", "true", "5000" },   /* another drive */
+    { "d.json", "2026-06-01T10:00:00Z", "S1", "false", "0" },     /* no cache found */
+  };
+  g_autofree char *dir = g_dir_make_tmp ("nsc-history-XXXXXX", NULL);
+  g_autofree char *from = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, files[i][0], NULL);
+      g_autofree char *text = g_strdup_printf (fmt, files[i][1], files[i][2], files[i][3], files[i][4]);
+
+      g_assert_true (g_file_set_contents (path, text, -1, NULL));
+    }
+  {
+    g_autofree char *junk = g_build_filename (dir, "junk.json", NULL);
+    g_assert_true (g_file_set_contents (junk, "{", -1, NULL));
+  }
+
+  g_assert_cmpuint (nsc_result_history_cache_bytes (dir, "S1", &from), ==, 3000);
+  g_assert_true (g_str_has_suffix (from, "b.json"));
+  g_assert_cmpuint (nsc_result_history_cache_bytes (dir, "S2", NULL), ==, 5000);
+  g_assert_cmpuint (nsc_result_history_cache_bytes (dir, "S3", NULL), ==, 0);
+  g_assert_cmpuint (nsc_result_history_cache_bytes ("/nonexistent", "S1", NULL), ==, 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, files[i][0], NULL);
+      g_unlink (path);
+    }
+  {
+    g_autofree char *junk = g_build_filename (dir, "junk.json", NULL);
+    g_unlink (junk);
+  }
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -254,5 +301,6 @@ main (int    argc,
   g_test_add_func ("/nsc/runner/strict-options", test_strict_options);
   g_test_add_func ("/nsc/runner/cache-position", test_cache_position);
   g_test_add_func ("/nsc/runner/strict-run", test_strict_run);
+  g_test_add_func ("/nsc/runner/history-cache", test_history_cache);
   return g_test_run ();
 }

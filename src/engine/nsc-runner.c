@@ -901,7 +901,8 @@ run_job_step (NscRunner      *self,
       gboolean ok;
 
       /* CrystalDiskMark pauses between runs. */
-      if (r > 0 && self->cdm && !rest (self, CDM_INTERVAL_NS))
+      if (r > 0 && self->cdm
+          && !rest (self, self->max_idle_ns ? MIN (CDM_INTERVAL_NS, self->max_idle_ns) : CDM_INTERVAL_NS))
         return g_cancellable_set_error_if_cancelled (self->cancellable, error), FALSE;
       self->current_run = r;
       job.seed = nsc_mix64 (step->job.seed + r + index * 1000);
@@ -1374,6 +1375,9 @@ note_step_done (NscRunner           *self,
     self->written_since_quiet = 0;
   else if (step->kind == NSC_STEP_FILL)
     self->written_since_quiet += sr->prefilled_bytes;
+  else if (step->kind == NSC_STEP_SURFACE)
+    for (guint r = 0; r < sr->runs->len; r++)
+      self->written_since_quiet += ((NscJobResult *) g_ptr_array_index (sr->runs, r))->dir[NSC_DIR_WRITE].bytes;
   else if (step->kind == NSC_STEP_COPY)
     for (guint r = 0; r < sr->runs->len; r++)
       {

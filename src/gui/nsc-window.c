@@ -1054,6 +1054,12 @@ start_runner (NscWindow       *self,
       opts.read_temperature = nsc_device_temperature_func;
       opts.temperature_data = self->device->devnode;
     }
+  /* The drive's SLC cache from its saved results labels what this run writes. */
+  if (self->device && self->device->serial)
+    {
+      g_autofree char *dir = results_dir ();
+      opts.cache_bytes = nsc_result_history_cache_bytes (dir, self->device->serial, NULL);
+    }
 
   self->runner = nsc_runner_new (preset, &opts);
   if (self->cancellable == NULL)

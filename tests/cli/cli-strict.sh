@@ -118,6 +118,14 @@ for p in $presets; do
   if "$cli" run --preset "$p" --target "$loop" --destroy-data="$loop" --strict --time-scale $scale \
        --max-idle 30ms --span 64m --quiet --json "$work/$p.json" >"$work/out" 2>"$work/err"; then
     v=$(check "$p" "$work/$p.json")
+    if [ "$p" = review ]; then
+      # Rows are keyed by step: Quick's RND4K Q1T1 and the queue-depth sweep's do not
+      # overwrite each other, and results a warning concerns carry a mark.
+      n=$(grep -c '^RND4K Q1T1 ' "$work/out")
+      [ "$n" -ge 2 ] && ok "review's table keeps both RND4K Q1T1 rows" || bad "review table: $(cat "$work/out")"
+      grep -q '^\* a warning below concerns this result' "$work/out" && grep -q '[0-9]\*' "$work/out" \
+        && ok "marked cells are explained" || bad "no marks in $(cat "$work/out")"
+    fi
     secs=$(json_get "$work/$p.json" 'round(r["duration_ns"] / 1e9, 1)')
     [ "$v" = ok ] && ok "$p under --strict (${secs} s)" || bad "$p under --strict: $v"
   else
@@ -133,6 +141,17 @@ if "$cli" run --preset copy --target "$dir" --span 64m --max-idle 30ms --quiet \
   [ "$v" = True ] && ok "copy: the source settles before the copy" || bad "copy idles: $v"
 else
   bad "copy failed: $(cat "$work/err")"
+fi
+
+# CrystalDiskMark's way: 5 runs, 5 s apart (cut by --max-idle here), the best shown in MB/s.
+if "$cli" run --preset quick --target "$dir" --cdm --time 100ms --max-idle 10ms --span 64m \
+     --json "$work/cdm.json" >"$work/out" 2>"$work/err"; then
+  v=$(json_get "$work/cdm.json" '"ok" if r["conditions"]["headline"] == "best" and r["conditions"]["cdm_compatible"] and all(len(s["runs"]) == 5 and max(range(5), key=lambda k: s["runs"][k]["read"]["bw_bps"] + s["runs"][k]["write"]["bw_bps"]) == s["headline_run"] and s["conditions"]["idle_before_ns"] >= 0 for s in r["steps"]) else [(s["headline_run"], len(s["runs"])) for s in r["steps"]]')
+  [ "$v" = ok ] && ok "--cdm: 5 runs, the best is the headline" || bad "--cdm: $v"
+  grep -q 'Read MB/s' "$work/out" && grep -q 'the best shown' "$work/out" \
+    && ok "--cdm table in MB/s, says the best is shown" || bad "--cdm table: $(cat "$work/out")"
+else
+  bad "--cdm failed: $(cat "$work/err")"
 fi
 
 losetup -d "$loop" && loop=
