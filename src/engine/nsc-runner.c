@@ -1273,19 +1273,23 @@ start_group (NscRunner      *self,
       sr->strict_skipped = TRUE;
       post_skipped (self, first, head);
     }
-  else if (self->strict && writable)
+  else if (self->strict)
     {
       guint64 size = nsc_target_get_size (target) - self->region_base;
 
-      set_status (self, "TRIM before the test");
+      /* A drive open read-only gets the idle, not the TRIM. */
+      sr->strict_applied = TRUE;
       if (self->span_cap)
         size = MIN (size, self->span_cap);
-      if (!nsc_target_trim (target, self->region_base, size, self->cancellable,
-                            &sr->strict_trimmed_bytes, error))
-        return FALSE;
-      sr->trimmed_before_bytes += sr->strict_trimmed_bytes;
-      sr->strict_applied = TRUE;
-      self->written_since_quiet = 0;
+      if (writable)
+        {
+          set_status (self, "TRIM before the test");
+          if (!nsc_target_trim (target, self->region_base, size, self->cancellable,
+                                &sr->strict_trimmed_bytes, error))
+            return FALSE;
+          sr->trimmed_before_bytes += sr->strict_trimmed_bytes;
+          self->written_since_quiet = 0;
+        }
     }
 
   /* Settled reads' data first, then the idle that lets it settle, then fresh
