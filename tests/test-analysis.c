@@ -337,6 +337,10 @@ assert_no_cache (const Piece *pieces,
   g_assert_false (json_object_get_boolean_member (o, "has_cache"));
   g_assert_true (json_object_get_null_member (o, "in_cache_bps"));
   g_assert_true (json_object_get_null_member (o, "post_cache_bps"));
+  g_assert_true (json_object_get_null_member (o, "post_cache_avg_bps"));
+  g_assert_true (json_object_get_null_member (o, "drop_cause"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "bursts")), ==, 0);
+  g_assert_false (json_object_has_member (o, "throttle"));
 }
 
 static void
@@ -867,6 +871,480 @@ test_fill_dip_inside_cache (void)
   g_assert_cmpfloat (fabs (a->post_cache_bps - 40e6) / 40e6, <, 0.05);
 }
 
+/* A fill as the write-fill preset samples it: a sample closes every @interval_s or
+ * every @sample_bytes, whichever comes first, over pieces (end_bytes, bytes/s); each
+ * piece's speed off by a uniform ±@noise per sample. A sample that straddles a change
+ * gets the speed in between, as on a drive. */
+static void
+sample_fill (const double (*pieces)[2],
+             guint          n_pieces,
+             double         sample_bytes,
+             double         interval_s,
+             double         noise,
+             guint32        seed,
+             guint64      **pos,
+             double       **bps,
+             guint         *n)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  g_autoptr(GArray) p = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) v = g_array_new (FALSE, FALSE, sizeof (double));
+  double total = pieces[n_pieces - 1][0], at = 0;
+  guint k = 0;
+
+  while (at < total)
+    {
+      double factor = 1 + g_rand_double_range (rand, -noise, noise);
+      double start = at, time = 0;
+      guint64 end;
+
+      while (at < total && at - start < sample_bytes && time < interval_s)
+        {
+          double speed = pieces[k][1] * factor;
+          double limit = MIN (pieces[k][0], MIN (start + sample_bytes, at + speed * (interval_s - time)));
+
+          time += (limit - at) / speed;
+          at = limit;
+          if (at >= pieces[k][0] && k + 1 < n_pieces)
+            k++;
+          if (interval_s - time < 1e-12)
+            break;
+        }
+      end = (guint64) llround (at);
+      if (p->len > 0 && end <= g_array_index (p, guint64, p->len - 1))
+        break;
+      g_array_append_val (p, end);
+      {
+        double speed = (at - start) / time;
+        g_array_append_val (v, speed);
+      }
+    }
+  *n = p->len;
+  *pos = g_memdup2 (p->data, p->len * sizeof (guint64));
+  *bps = g_memdup2 (v->data, v->len * sizeof (double));
+}
+
+/* The preset's sample size for a fill of @amount: 1 GiB or amount / 256. */
+static double
+preset_sample_bytes (double amount)
+{
+  return MIN (GIB, amount / 256);
+}
+
+/* Bytes over time of the part of @pieces after @from. */
+static double
+pieces_avg_after (const double (*pieces)[2],
+                  guint          n_pieces,
+                  double         from)
+{
+  double bytes = 0, time = 0, start = 0;
+
+  for (guint k = 0; k < n_pieces; k++)
+    {
+      double lo = MAX (start, from), hi = pieces[k][0];
+
+      if (hi > lo)
+        {
+          bytes += hi - lo;
+          time += (hi - lo) / pieces[k][1];
+        }
+      start = pieces[k][0];
+    }
+  return bytes / time;
+}
+
+/* Small caches on fast drives last well under 2 s: a 128 GB drive's ~1.5 GB (the
+ * preset samples every 0.5 s or 500 MB there) and a PCIe 4.0 drive's 1.5 GB emptied
+ * at 6.5 GB/s in 0.23 s, sampled every 256 MiB (in 1 GiB samples it would be 1.4
+ * samples: below what any sampling resolves). */
+static void
+test_fill_short_cache (void)
+{
+  static const double small[][2] = { { 1.5e9, 900e6 }, { 128e9, 160e6 } };
+  static const double fast[][2] = { { 1.5e9, 6.5e9 }, { 256e9, 1.4e9 } };
+  static const struct { const double (*curve)[2]; double sample_bytes; } cases[] = {
+    { small, 128e9 / 256 }, { fast, 256 * MIB },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    for (guint32 seed = 1; seed <= 5; seed++)
+      {
+        g_autofree guint64 *pos = NULL;
+        g_autofree double *bps = NULL;
+        g_autoptr(NscSlcAnalysis) a = NULL;
+        guint n;
+
+        sample_fill (cases[c].curve, 2, cases[c].sample_bytes, 0.5, 0.05, seed,
+                     &pos, &bps, &n);
+        a = nsc_analyze_write_fill (pos, bps, n, NULL);
+        g_test_message ("%u samples: %s", n, a->summary);
+        g_assert_true (a->has_cache);
+        g_assert_cmpint (a->drop_cause, ==, NSC_DROP_CACHE_END);
+        assert_near ("short cache bytes", 1.5e9, a->cache_bytes);
+        assert_near ("short in-cache B/s", cases[c].curve[0][1], a->in_cache_bps);
+        assert_near ("short post-cache B/s", cases[c].curve[1][1], a->post_cache_bps);
+        g_assert_cmpuint (a->n_bursts, ==, 0);
+      }
+}
+
+/* What the start-of-queue guard must still refuse: a buffer's worth at the start,
+ * in fine samples (16 MiB) and coarse ones (the first 1 GiB sample a little fast
+ * from the queue filling the drive's DRAM). */
+static void
+test_fill_buffer_is_no_cache (void)
+{
+  static const double buffer[][2] = { { 96 * MIB, 3e9 }, { 64e9, 1e9 } };
+  static const double queue[][2] = { { 64 * MIB, 20e9 }, { 500e9, 2e9 } };
+  g_autofree guint64 *pos = NULL;
+  g_autofree double *bps = NULL;
+  g_autoptr(NscSlcAnalysis) a = NULL;
+  g_autoptr(NscSlcAnalysis) b = NULL;
+  guint n;
+
+  sample_fill (buffer, 2, 16 * MIB, 0.5, 0.05, 3, &pos, &bps, &n);
+  a = nsc_analyze_write_fill (pos, bps, n, NULL);
+  g_test_message ("%u samples: %s", n, a->summary);
+  g_assert_false (a->has_cache);
+  g_assert_cmpint (a->drop_cause, ==, NSC_DROP_NONE);
+  g_clear_pointer (&pos, g_free);
+  g_clear_pointer (&bps, g_free);
+
+  sample_fill (queue, 2, GIB, 0.5, 0.05, 4, &pos, &bps, &n);
+  b = nsc_analyze_write_fill (pos, bps, n, NULL);
+  g_test_message ("%u samples: %s", n, b->summary);
+  g_assert_false (b->has_cache);
+}
+
+/* After a 10 GB cache, a drive that frees cache in bursts while writing: three fast
+ * stretches of 2–2.3 s between slow ones. The cache is the first; the rest are
+ * bursts (a burst must span 5 samples to be seen: shorter ones count in the average). */
+static void
+test_fill_sawtooth (void)
+{
+  static const double curve[][2] = {
+    { 10e9, 3e9 },
+    { 25e9, 420e6 }, { 31e9, 2.8e9 },
+    { 46e9, 420e6 }, { 51e9, 2.5e9 },
+    { 66e9, 420e6 }, { 73e9, 3e9 },
+    { 120e9, 420e6 },
+  };
+  static const double burst_truth[][3] = {
+    { 25e9, 6e9, 2.8e9 }, { 46e9, 5e9, 2.5e9 }, { 66e9, 7e9, 3e9 },
+  };
+  g_autofree guint64 *pos = NULL;
+  g_autofree double *bps = NULL;
+  g_autoptr(NscSlcAnalysis) a = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *o;
+  JsonArray *bursts;
+  guint n;
+
+  /* 120 GB: 469 MB samples, or 0.5 s. */
+  sample_fill (curve, G_N_ELEMENTS (curve), preset_sample_bytes (120e9), 0.5, 0.05, 7, &pos, &bps, &n);
+  a = nsc_analyze_write_fill (pos, bps, n, NULL);
+  g_test_message ("%u samples: %s", n, a->summary);
+  g_assert_true (a->has_cache);
+  assert_near ("sawtooth cache bytes", 10e9, a->cache_bytes);
+  assert_near ("sawtooth in-cache B/s", 3e9, a->in_cache_bps);
+  assert_near ("sawtooth post-cache B/s", 420e6, a->post_cache_bps);
+  assert_near ("sawtooth post-cache avg", pieces_avg_after (curve, G_N_ELEMENTS (curve), 10e9),
+               a->post_cache_avg_bps);
+  g_assert_cmpuint (a->n_bursts, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_test_message ("burst %u: at %.2f GB, %.2f GB, %.2f GB/s (truth %.2f, %.2f, %.2f)", i,
+                      a->bursts[i].start_bytes / 1e9, a->bursts[i].bytes / 1e9, a->bursts[i].bps / 1e9,
+                      burst_truth[i][0] / 1e9, burst_truth[i][1] / 1e9, burst_truth[i][2] / 1e9);
+      assert_near ("burst start", burst_truth[i][0], a->bursts[i].start_bytes);
+      assert_near ("burst bytes", burst_truth[i][1], a->bursts[i].bytes);
+      assert_near ("burst B/s", burst_truth[i][2], a->bursts[i].bps);
+    }
+  assert_summary (a, "^SLC cache about 9\\.[2-4] GiB at 2[7-9][0-9][0-9] MiB/s; after it mostly "
+                     "(39|40)[0-9] MiB/s, with 3 later bursts at up to 2[7-9][0-9][0-9] MiB/s "
+                     "\\(1[6-7] GiB in all\\): 4[5-8][0-9] MiB/s on average$");
+
+  node = nsc_slc_analysis_to_json (a);
+  o = json_node_get_object (node);
+  g_assert_cmpstr (json_object_get_string_member (o, "drop_cause"), ==, "cache-end");
+  g_assert_cmpfloat (json_object_get_double_member (o, "post_cache_avg_bps"), ==, a->post_cache_avg_bps);
+  g_assert_false (json_object_has_member (o, "throttle"));
+  bursts = json_object_get_array_member (o, "bursts");
+  g_assert_cmpuint (json_array_get_length (bursts), ==, 3);
+  o = json_array_get_object_element (bursts, 2);
+  g_assert_cmpint (json_object_get_int_member (o, "start_bytes"), ==, (gint64) a->bursts[2].start_bytes);
+  g_assert_cmpint (json_object_get_int_member (o, "bytes"), ==, (gint64) a->bursts[2].bytes);
+  g_assert_cmpfloat (json_object_get_double_member (o, "bps"), ==, a->bursts[2].bps);
+}
+
+/* The shape of a drive whose bursts hold more bytes than the slow stretches between
+ * them: the speed after the cache is still the slow one, and the first burst, shorter
+ * than the slow stretch before it, does not make that stretch a dip in the cache. */
+static void
+test_fill_sawtooth_long_bursts (void)
+{
+  static const double curve[][2] = {
+    { 4e9, 2e9 },
+    { 6.5e9, 300e6 }, { 8e9, 1.9e9 },
+    { 10.5e9, 300e6 }, { 13.5e9, 1.8e9 },
+    { 16e9, 300e6 },
+  };
+  g_autofree guint64 *pos = NULL;
+  g_autofree double *bps = NULL;
+  g_autoptr(NscSlcAnalysis) a = NULL;
+  guint n;
+
+  sample_fill (curve, G_N_ELEMENTS (curve), 64 * MIB, 0.5, 0.05, 9, &pos, &bps, &n);
+  a = nsc_analyze_write_fill (pos, bps, n, NULL);
+  g_test_message ("%u samples: %s", n, a->summary);
+  g_assert_true (a->has_cache);
+  assert_near ("long bursts cache bytes", 4e9, a->cache_bytes);
+  assert_near ("long bursts post-cache B/s", 300e6, a->post_cache_bps);
+  g_assert_cmpuint (a->n_bursts, ==, 2);
+  assert_near ("long burst 2 bytes", 3e9, a->bursts[1].bytes);
+  assert_near ("long burst 2 B/s", 1.8e9, a->bursts[1].bps);
+}
+
+/* A cache with a second step after it (SLC, then TLC, then direct-to-QLC) has no
+ * bursts: each phase is slower than the last. */
+static void
+test_fill_second_step_no_bursts (void)
+{
+  static const double curve[][2] = { { 3e9, 2e9 }, { 20e9, 900e6 }, { 80e9, 150e6 } };
+  g_autofree guint64 *pos = NULL;
+  g_autofree double *bps = NULL;
+  g_autoptr(NscSlcAnalysis) a = NULL;
+  guint n;
+
+  sample_fill (curve, G_N_ELEMENTS (curve), preset_sample_bytes (80e9), 0.5, 0.05, 8, &pos, &bps, &n);
+  a = nsc_analyze_write_fill (pos, bps, n, NULL);
+  g_test_message ("%u samples: %s", n, a->summary);
+  g_assert_true (a->has_cache);
+  assert_near ("step cache bytes", 3e9, a->cache_bytes);
+  g_assert_cmpuint (a->n_phases, ==, 3);
+  assert_near ("step second start", 20e9, a->phases[2].start_bytes);
+  assert_near ("step second B/s", 150e6, a->phases[2].bps);
+  g_assert_cmpuint (a->n_bursts, ==, 0);
+}
+
+/* The drive's dynamic cache shrinks as it fills: on 1 TB with 20 % free (a fill of
+ * 200 GB, 781 MB samples) a 2 GB cache at 5 GB/s is 2.6 samples and 0.4 s long. */
+static void
+test_fill_dynamic_cache (void)
+{
+  static const double curve[][2] = { { 2e9, 5e9 }, { 200e9, 800e6 } };
+
+  for (guint32 seed = 1; seed <= 8; seed++)
+    {
+      g_autofree guint64 *pos = NULL;
+      g_autofree double *bps = NULL;
+      g_autoptr(NscSlcAnalysis) a = NULL;
+      guint n;
+
+      sample_fill (curve, 2, preset_sample_bytes (200e9), 0.5, 0.05, seed, &pos, &bps, &n);
+      a = nsc_analyze_write_fill (pos, bps, n, NULL);
+      g_test_message ("%u samples: %s", n, a->summary);
+      g_assert_true (a->has_cache);
+      assert_near ("dynamic cache bytes", 2e9, a->cache_bytes);
+      assert_near ("dynamic in-cache B/s", 5e9, a->in_cache_bps);
+      assert_near ("dynamic post-cache B/s", 800e6, a->post_cache_bps);
+    }
+}
+
+/* A fill sampled every 0.5 s at 1.5 GB/s until the drive reaches 75 °C at ~40 s, then
+ * 500 MB/s. With the drive's threshold at 75 °C the drop is throttling; with the
+ * temperature crossing it 30 s later, or no threshold known, it is the cache's end. */
+static void
+test_fill_thermal (void)
+{
+  static const double curve[][2] = { { 60e9, 1.5e9 }, { 120e9, 500e6 } };
+  const double threshold = 75;
+  g_autofree guint64 *pos = NULL;
+  g_autofree double *bps = NULL;
+  g_autofree double *t = NULL;
+  double temp_t[200], celsius[200], late[200];
+  NscFillTemperature temp = { 0 };
+  g_autoptr(NscSlcAnalysis) a = NULL;
+  g_autoptr(NscSlcAnalysis) b = NULL;
+  g_autoptr(NscSlcAnalysis) c = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *o, *thr;
+  double clock = 0.3;  /* the job starts a little after the step */
+  guint n;
+
+  sample_fill (curve, 2, preset_sample_bytes (120e9), 0.5, 0.05, 12, &pos, &bps, &n);
+  t = g_new (double, n);
+  for (guint i = 0; i < n; i++)
+    {
+      clock += (pos[i] - (i ? pos[i - 1] : 0)) / bps[i];
+      t[i] = clock;
+    }
+  /* One reading a second: 45 °C rising to 75 °C at 40.3 s, then held near it (the
+   * drive throttles to stay there); or the same rise stretched to reach it at 70 s. */
+  for (guint i = 0; i < 200; i++)
+    {
+      temp_t[i] = i + 0.5;
+      celsius[i] = MIN (45 + 30 * temp_t[i] / 40.3, 75.4 + 0.3 * sin (i));
+      late[i] = MIN (45 + 30 * temp_t[i] / 70.3, 75.4 + 0.3 * sin (i));
+    }
+  temp.t_s = t;
+  temp.temp_t_s = temp_t;
+  temp.celsius = celsius;
+  temp.n_temp = 200;
+  temp.thresholds_c = &threshold;
+  temp.n_thresholds = 1;
+
+  a = nsc_analyze_write_fill_thermal (pos, bps, n, &temp, NULL);
+  g_test_message ("%u samples: %s", n, a->summary);
+  g_assert_false (a->has_cache);
+  g_assert_cmpint (a->drop_cause, ==, NSC_DROP_THERMAL);
+  g_assert_cmpuint (a->cache_bytes, ==, 0);
+  assert_near ("throttle bytes", 60e9, a->throttle_bytes);
+  assert_near ("throttle B/s before", 1.5e9, a->throttle_bps_before);
+  assert_near ("throttle B/s after", 500e6, a->throttle_bps_after);
+  g_assert_cmpfloat (fabs (a->throttle_t_s - 40.3), <=, 1.0);
+  g_assert_cmpfloat (fabs (a->throttle_celsius - 75), <=, 1.0);
+  g_assert_cmpfloat (a->throttle_threshold_c, ==, 75);
+  assert_summary (a, "^No SLC cache end seen: the speed fell from 14[0-9][0-9] MiB/s to 4[6-9][0-9] "
+                     "MiB/s after 5[5-6] GiB as the drive reached 75 °C \\(its 75 °C throttle "
+                     "threshold\\): thermal throttling, not the cache's end$");
+  node = nsc_slc_analysis_to_json (a);
+  o = json_node_get_object (node);
+  g_assert_cmpstr (json_object_get_string_member (o, "drop_cause"), ==, "thermal-throttling");
+  g_assert_false (json_object_get_boolean_member (o, "has_cache"));
+  g_assert_true (json_object_get_null_member (o, "post_cache_avg_bps"));
+  thr = json_object_get_object_member (o, "throttle");
+  g_assert_cmpint (json_object_get_int_member (thr, "bytes"), ==, (gint64) a->throttle_bytes);
+  g_assert_cmpfloat (json_object_get_double_member (thr, "threshold_celsius"), ==, 75);
+  g_assert_cmpfloat (json_object_get_double_member (thr, "celsius"), ==, a->throttle_celsius);
+
+  /* The crossing 30 s after the drop: the drop is the cache's end. */
+  temp.celsius = late;
+  b = nsc_analyze_write_fill_thermal (pos, bps, n, &temp, NULL);
+  g_test_message ("late crossing: %s", b->summary);
+  g_assert_true (b->has_cache);
+  g_assert_cmpint (b->drop_cause, ==, NSC_DROP_CACHE_END);
+  assert_near ("late crossing cache bytes", 60e9, b->cache_bytes);
+
+  /* No threshold known: a warming drive's cache end looks alike; not called thermal. */
+  temp.celsius = celsius;
+  temp.n_thresholds = 0;
+  c = nsc_analyze_write_fill_thermal (pos, bps, n, &temp, NULL);
+  g_assert_true (c->has_cache);
+  g_assert_cmpint (c->drop_cause, ==, NSC_DROP_CACHE_END);
+
+  /* Bad temperature input is refused with a reason. */
+  {
+    g_autoptr(GError) error = NULL;
+    double bad[200];
+
+    memcpy (bad, celsius, sizeof bad);
+    bad[3] = NAN;
+    temp.celsius = bad;
+    temp.n_thresholds = 1;
+    g_assert_null (nsc_analyze_write_fill_thermal (pos, bps, n, &temp, &error));
+    g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  }
+}
+
+/* The run's analysis hands the fill step's temperature and the drive's WCTEMP to the
+ * write-fill analysis: a drop as the drive reaches it is reported as throttling,
+ * with a warning on the step; without the threshold it is the cache's end. */
+static NscRunResult *
+thermal_fill_run (gboolean with_threshold)
+{
+  static const double curve[][2] = { { 60e9, 1.5e9 }, { 120e9, 500e6 } };
+  NscRunResult *r = nsc_run_result_new ();
+  NscStep step = { 0 };
+  NscStepResult *sr;
+  NscJobResult *job = g_new0 (NscJobResult, 1);
+  g_autofree guint64 *pos = NULL;
+  g_autofree double *bps = NULL;
+  gint64 t = 0;
+  guint n;
+
+  step.kind = NSC_STEP_JOB;
+  nsc_job_init (&step.job);
+  g_strlcpy (step.job.label, "Write-fill", sizeof step.job.label);
+  g_strlcpy (step.analysis, "write-fill", sizeof step.analysis);
+  sr = nsc_step_result_new (&step);
+  g_ptr_array_add (r->steps, sr);
+
+  sample_fill (curve, 2, preset_sample_bytes (120e9), 0.5, 0.05, 12, &pos, &bps, &n);
+  job->job = step.job;
+  job->series = nsc_series_new (4096);
+  for (guint i = 0; i < n; i++)
+    {
+      NscSample x = { 0 };
+      guint64 b = pos[i] - (i ? pos[i - 1] : 0);
+
+      x.duration_ns = (gint64) llround (b / bps[i] * 1e9);
+      t += x.duration_ns;
+      x.t_ns = t;
+      x.bytes[NSC_DIR_WRITE] = b;
+      x.ios[NSC_DIR_WRITE] = b >> 20;
+      x.position = pos[i];
+      nsc_series_append (job->series, &x);
+    }
+  nsc_series_finish (job->series);
+  job->runtime_ns = t;
+  job->dir[NSC_DIR_WRITE].bytes = pos[n - 1];
+  job->dir[NSC_DIR_WRITE].bw_bps = pos[n - 1] * 1e9 / t;
+  g_ptr_array_add (sr->runs, job);
+  /* 45 °C rising to 75 °C at the drop (~40 s), then held there. */
+  for (guint i = 0; i < 150; i++)
+    {
+      NscTempSample ts = { (gint64) i * 1000000000 + 500000000, 0 };
+      double at = ts.t_ns / 1e9;
+
+      ts.celsius = MIN (45 + 30 * at / 40.2, 75.4);
+      g_array_append_val (sr->temperature, ts);
+    }
+  nsc_run_result_set_device (r, json_from_string (with_threshold
+                                                  ? "{\"nvme\": {\"identify\": {\"wctemp_c\": 75.0, \"cctemp_c\": 85.0}}}"
+                                                  : "{\"nvme\": {\"identify\": {\"wctemp_c\": null}}}", NULL));
+  nsc_run_result_analyze (r);
+  return r;
+}
+
+static void
+test_fill_thermal_run (void)
+{
+  for (guint with = 0; with < 2; with++)
+    {
+      g_autoptr(NscRunResult) r = thermal_fill_run (with);
+      JsonObject *slc = json_object_get_object_member (json_node_get_object (r->analysis), "slc");
+      const NscWarning *w = NULL;
+
+      for (guint i = 0; i < r->warnings->len; i++)
+        {
+          const NscWarning *c = g_ptr_array_index (r->warnings, i);
+          if (g_str_equal (c->code, "thermal-throttling"))
+            w = c;
+        }
+      g_test_message ("%s threshold: %s", with ? "with" : "without",
+                      json_object_get_string_member (slc, "summary"));
+      if (with)
+        {
+          JsonObject *thr = json_object_get_object_member (slc, "throttle");
+
+          g_assert_cmpstr (json_object_get_string_member (slc, "drop_cause"), ==, "thermal-throttling");
+          g_assert_false (json_object_get_boolean_member (slc, "has_cache"));
+          g_assert_cmpfloat (json_object_get_double_member (thr, "threshold_celsius"), ==, 75);
+          assert_near ("run throttle bytes", 60e9, json_object_get_int_member (thr, "bytes"));
+          g_assert_nonnull (w);
+          g_test_message ("warning: %s", w->message);
+          g_assert_cmpint (w->step, ==, 0);
+          g_assert_nonnull (strstr (w->message, "not the end of the SLC cache"));
+        }
+      else
+        {
+          g_assert_cmpstr (json_object_get_string_member (slc, "drop_cause"), ==, "cache-end");
+          g_assert_true (json_object_get_boolean_member (slc, "has_cache"));
+          g_assert_null (w);
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -892,5 +1370,13 @@ main (int   argc,
   g_test_add_func ("/nsc/analysis/fill/startup-spike", test_fill_startup_spike);
   g_test_add_func ("/nsc/analysis/fill/dip-inside-cache", test_fill_dip_inside_cache);
   g_test_add_func ("/nsc/analysis/fill/post-cache-stretch", test_fill_post_cache_stretch);
+  g_test_add_func ("/nsc/analysis/fill/short-cache", test_fill_short_cache);
+  g_test_add_func ("/nsc/analysis/fill/buffer-is-no-cache", test_fill_buffer_is_no_cache);
+  g_test_add_func ("/nsc/analysis/fill/sawtooth", test_fill_sawtooth);
+  g_test_add_func ("/nsc/analysis/fill/sawtooth-long-bursts", test_fill_sawtooth_long_bursts);
+  g_test_add_func ("/nsc/analysis/fill/second-step", test_fill_second_step_no_bursts);
+  g_test_add_func ("/nsc/analysis/fill/dynamic-cache", test_fill_dynamic_cache);
+  g_test_add_func ("/nsc/analysis/fill/thermal", test_fill_thermal);
+  g_test_add_func ("/nsc/analysis/fill/thermal-run", test_fill_thermal_run);
   return g_test_run ();
 }

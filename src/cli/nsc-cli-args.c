@@ -66,6 +66,8 @@ nsc_cli_parse_run_args (int       argc,
       /* Flags first; everything else takes a value, after = or as the next word. */
       if (g_str_equal (name, "--quiet"))
         { a->quiet = TRUE; continue; }
+      if (g_str_equal (name, "--dry-run"))
+        { a->dry_run = TRUE; continue; }
       if (g_str_equal (name, "--no-tmpfile"))
         { a->no_tmpfile = TRUE; continue; }
       if (g_str_equal (name, "--strict"))

@@ -25,6 +25,7 @@ typedef struct
   double    time_scale;
   NscBackend backend;
   gboolean  quiet;
+  gboolean  dry_run;   /* print what the run would write, and do nothing */
   gboolean  no_tmpfile;
   gboolean  strict;
   gboolean  cdm;

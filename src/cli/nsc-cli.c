@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "nsc-cli-args.h"
+#include "nsc-cli-budget.h"
 #include "nsc-cli-chart.h"
 #include "nsc-cli-devices.h"
 #include "nsc-device-safety.h"
@@ -82,6 +83,8 @@ print_usage (FILE *out)
          "  --cdm                  CrystalDiskMark's way: 5 runs of 5 s, 5 s apart, the best\n"
          "                         shown, in MB/s, on a 1 GiB region (devices too)\n"
          "  --quiet                no progress line\n"
+         "  --dry-run              print what the run would write (per step, in total, against\n"
+         "                         the drive's SMART counts) and stop; nothing is written\n"
          "  --no-tmpfile           create and unlink a named test file instead of O_TMPFILE\n"
          "\n"
          "Job options (one ad hoc test instead of a preset; fio's names in parentheses):\n"
@@ -474,6 +477,7 @@ run_one (const RunArgs   *args,
   g_autoptr(GCancellable) cancellable = NULL;
   NscRunResult *r;
   Cli cli = { 0 };
+  JsonNode *smart_before = NULL;
   guint sigint, sigterm;
   int status = 0;
 
@@ -495,6 +499,9 @@ run_one (const RunArgs   *args,
   sigint = g_unix_signal_add (SIGINT, on_signal, &cli);
   sigterm = g_unix_signal_add (SIGTERM, on_signal, &cli);
 
+  /* What the drive itself counts as written, before and after (NVMe SMART, root). */
+  if (dev && dev->controller)
+    smart_before = nsc_device_read_wear (dev, NULL);
   nsc_runner_run_async (runner, cancellable, on_run_done, &cli);
   g_main_loop_run (loop);
   g_source_remove (sigint);
@@ -502,6 +509,8 @@ run_one (const RunArgs   *args,
   clear_progress (&cli);
 
   r = nsc_runner_get_result (runner);
+  if (smart_before)
+    nsc_run_result_set_smart (r, g_steal_pointer (&smart_before), nsc_device_read_wear (dev, NULL));
   if (dev)
     {
       nsc_run_result_set_device (r, nsc_device_info_to_json (dev));
@@ -524,6 +533,7 @@ run_one (const RunArgs   *args,
         print_table (r, args->units ? args->units : args->cdm ? "mb" : NULL);
         break;
       }
+  nsc_cli_print_wear (r);
 
   if (json_path)
     {
@@ -577,6 +587,9 @@ cmd_run (int    argc,
       fail_line ("%s", error->message);
       return EXIT_USAGE;
     }
+
+  if (args.dry_run)
+    return nsc_cli_dry_run (&args, preset);
 
   if (args.destroy_data && !target_is_block_device (args.target))
     {

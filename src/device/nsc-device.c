@@ -1200,3 +1200,38 @@ nsc_device_temperature_func (gpointer  devnode,
   /* Called once a second: a drive without a sensor is not news each time. */
   return nsc_device_read_temperature (devnode, celsius, NULL);
 }
+
+JsonNode *
+nsc_device_read_wear (const NscDeviceInfo  *info,
+                      GError              **error)
+{
+  g_autoptr(NscNvmeInfo) n = NULL;
+  g_autoptr(JsonBuilder) b = NULL;
+
+  g_return_val_if_fail (info != NULL, NULL);
+  if (info->controller == NULL)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
+                   "%s is not an NVMe drive; its written total is not read", info->name);
+      return NULL;
+    }
+  n = nsc_nvme_query (info->controller, 0, error);
+  if (n == NULL)
+    return NULL;
+  if (!n->have_smart)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_PERMISSION,
+                   "The SMART log of %s could not be read (it needs root)", info->controller);
+      return NULL;
+    }
+  b = json_builder_new ();
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "data_units_written");
+  json_builder_add_int_value (b, (gint64) n->data_units_written);
+  json_builder_set_member_name (b, "bytes_written");
+  json_builder_add_int_value (b, (gint64) (n->data_units_written * 512000));
+  json_builder_set_member_name (b, "percentage_used");
+  json_builder_add_int_value (b, n->percent_used);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}

@@ -138,6 +138,12 @@ gboolean       nsc_device_read_temperature (const char  *devnode,
 gboolean       nsc_device_temperature_func (gpointer     devnode,
                                             double      *celsius);
 
+/* The drive's write counters from its NVMe SMART log, read now (root):
+ * {"data_units_written", "bytes_written" (units × 512 000), "percentage_used"}, or
+ * NULL with @error set when the drive has no such log or it cannot be read. */
+JsonNode      *nsc_device_read_wear    (const NscDeviceInfo *info,
+                                        GError             **error);
+
 /* PCIe generation of a sysfs link speed ("16.0 GT/s PCIe" → 4), 0 when unknown. */
 guint          nsc_pcie_generation     (const char *speed);
 

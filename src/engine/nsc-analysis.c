@@ -82,6 +82,10 @@ trimmed_mean (const double *x,
   double sum = 0;
 
   g_assert (n > 0);
+  /* A short segment (a small cache of a few samples, one of them straddling its
+   * end) loses its extremes too. */
+  if (n >= 3)
+    k = MAX (k, 1);
   qsort (v, n, sizeof *v, cmp_double);
   for (guint i = k; i < n - k; i++)
     sum += v[i];
@@ -518,15 +522,26 @@ append_phases (GString              *s,
     }
 }
 
-/* After the cache, the phase that holds most of the data. */
+static gboolean
+is_burst (const NscSlcAnalysis *a,
+          guint                 k)
+{
+  for (guint i = 0; i < a->n_bursts; i++)
+    if (a->bursts[i].start_bytes == a->phases[k].start_bytes)
+      return TRUE;
+  return FALSE;
+}
+
+/* After the cache, the phase that holds most of the data, bursts aside: a drive that
+ * writes a long burst now and then still writes at the slow speed in between. */
 static guint
 longest_post_phase (const NscSlcAnalysis *a)
 {
   guint longest = 1;
 
   for (guint k = 2; k < a->n_phases; k++)
-    if (a->phases[k].end_bytes - a->phases[k].start_bytes
-        > a->phases[longest].end_bytes - a->phases[longest].start_bytes)
+    if (!is_burst (a, k) && a->phases[k].end_bytes - a->phases[k].start_bytes
+                            > a->phases[longest].end_bytes - a->phases[longest].start_bytes)
       longest = k;
   return longest;
 }
@@ -536,7 +551,31 @@ build_summary (const NscSlcAnalysis *a)
 {
   GString *s = g_string_new (NULL);
 
-  if (a->has_cache)
+  if (a->has_cache && a->n_bursts > 0)
+    {
+      g_autofree char *size = format_size_approx (a->cache_bytes);
+      g_autofree char *in = format_speed (a->in_cache_bps);
+      g_autofree char *post = format_speed (a->post_cache_bps);
+      g_autofree char *avg = format_speed (a->post_cache_avg_bps);
+      g_autofree char *fastest = NULL;
+      g_autofree char *burst_bytes = NULL;
+      guint64 sum = 0;
+      double top = 0;
+
+      for (guint i = 0; i < a->n_bursts; i++)
+        {
+          sum += a->bursts[i].bytes;
+          top = MAX (top, a->bursts[i].bps);
+        }
+      fastest = format_speed (top);
+      burst_bytes = format_size_approx (sum);
+      /* The cache is the first fast stretch; what the drive frees later and writes
+       * fast again is named as bursts, with the average over all of it. */
+      g_string_append_printf (s, "SLC cache about %s at %s; after it mostly %s, with %u later "
+                              "burst%s at up to %s (%s in all): %s on average", size, in, post,
+                              a->n_bursts, a->n_bursts == 1 ? "" : "s", fastest, burst_bytes, avg);
+    }
+  else if (a->has_cache)
     {
       g_autofree char *size = format_size_approx (a->cache_bytes);
       g_autofree char *in = format_speed (a->in_cache_bps);
@@ -555,6 +594,17 @@ build_summary (const NscSlcAnalysis *a)
           append_phases (s, a, 1);
         }
     }
+  else if (a->drop_cause == NSC_DROP_THERMAL)
+    {
+      g_autofree char *at = format_size_approx (a->throttle_bytes);
+      g_autofree char *before = format_speed (a->throttle_bps_before);
+      g_autofree char *after = format_speed (a->throttle_bps_after);
+
+      g_string_append_printf (s, "No SLC cache end seen: the speed fell from %s to %s after %s "
+                              "as the drive reached %.0f °C (its %.0f °C throttle threshold): "
+                              "thermal throttling, not the cache's end",
+                              before, after, at, a->throttle_celsius, a->throttle_threshold_c);
+    }
   else if (a->n_phases == 1)
     {
       g_autofree char *v = format_speed (a->phases[0].bps);
@@ -570,11 +620,148 @@ build_summary (const NscSlcAnalysis *a)
   return g_string_free (s, FALSE);
 }
 
+static double
+interpolate (const double *t,
+             const double *v,
+             guint         n,
+             double        at)
+{
+  guint lo = 0, hi = n - 1;
+
+  if (at <= t[0])
+    return v[0];
+  if (at >= t[n - 1])
+    return v[n - 1];
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+      if (t[mid] <= at)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return v[lo] + (v[hi] - v[lo]) * (at - t[lo]) / (t[hi] - t[lo]);
+}
+
+static gboolean
+validate_times (const char   *what,
+                const double *t,
+                guint         n,
+                GError      **error)
+{
+  for (guint i = 0; i < n; i++)
+    if (!isfinite (t[i]) || (i > 0 && t[i] <= t[i - 1]))
+      {
+        g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                     "%s sample %u is at %g s, not after the previous one: times "
+                     "must increase", what, i, t[i]);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+static gboolean
+validate_celsius (const double *celsius,
+                  guint         n,
+                  GError      **error)
+{
+  for (guint i = 0; i < n; i++)
+    if (!isfinite (celsius[i]))
+      {
+        g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                     "Temperature sample %u is not a number", i);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* The upward crossing of one of @thresholds nearest to @at, if one lies within
+ * NSC_THROTTLE_COINCIDENCE_S of it. */
+static gboolean
+threshold_crossing (const double *temp_t_s,
+                    const double *celsius,
+                    guint         n_temp,
+                    const double *thresholds,
+                    guint         n_thresholds,
+                    double        at,
+                    double       *out_threshold)
+{
+  double best = INFINITY;
+
+  for (guint k = 0; k < n_thresholds; k++)
+    for (guint i = 1; i < n_temp; i++)
+      {
+        double thr = thresholds[k], c0 = celsius[i - 1], c1 = celsius[i];
+        double tc;
+
+        if (!(c0 < thr && c1 >= thr))
+          continue;
+        tc = temp_t_s[i - 1] + (temp_t_s[i] - temp_t_s[i - 1]) * (thr - c0) / (c1 - c0);
+        if (fabs (tc - at) <= NSC_THROTTLE_COINCIDENCE_S && fabs (tc - at) < best)
+          {
+            best = fabs (tc - at);
+            *out_threshold = thr;
+          }
+      }
+  return isfinite (best);
+}
+
+/* Seconds of writing until byte @p, from the samples' speeds; @t[i] is the end of
+ * sample i − 1. */
+static double
+time_at_bytes (const guint64 *position,
+               const double  *bps,
+               const double  *t,
+               guint          n,
+               guint64        p)
+{
+  for (guint i = 0; i < n; i++)
+    if (position[i] >= p)
+      {
+        guint64 start = i > 0 ? position[i - 1] : 0;
+        return t[i] + (double) (p > start ? p - start : 0) / bps[i];
+      }
+  return t[n];
+}
+
+/* Post-cache phases faster than both neighbours by a step as big as the cache's end:
+ * the drive freed some cache and wrote it fast again. */
+static void
+find_bursts (NscSlcAnalysis *a)
+{
+  double ratio = 1 - NSC_SLC_MIN_DROP;
+
+  a->bursts = g_new0 (NscBurst, MAX (a->n_phases, 1));
+  for (guint k = 2; k < a->n_phases; k++)
+    {
+      const NscPhase *p = &a->phases[k];
+
+      if (a->phases[k - 1].bps > ratio * p->bps)
+        continue;
+      if (k + 1 < a->n_phases && a->phases[k + 1].bps > ratio * p->bps)
+        continue;
+      a->bursts[a->n_bursts].start_bytes = p->start_bytes;
+      a->bursts[a->n_bursts].bytes = p->end_bytes - p->start_bytes;
+      a->bursts[a->n_bursts].bps = p->bps;
+      a->n_bursts++;
+    }
+}
+
 NscSlcAnalysis *
 nsc_analyze_write_fill (const guint64 *position,
                         const double  *bps,
                         guint          n,
                         GError       **error)
+{
+  return nsc_analyze_write_fill_thermal (position, bps, n, NULL, error);
+}
+
+NscSlcAnalysis *
+nsc_analyze_write_fill_thermal (const guint64             *position,
+                                const double              *bps,
+                                guint                      n,
+                                const NscFillTemperature  *temp,
+                                GError                   **error)
 {
   g_autoptr(NscSlcAnalysis) a = NULL;
   g_autofree double *x = NULL;
@@ -582,12 +769,21 @@ nsc_analyze_write_fill (const guint64 *position,
   double min_drop = -log (1 - NSC_SLC_MIN_DROP);
   double seconds = 0, cache_level = 0;
   g_autofree double *t = NULL;
+  gboolean thermal = FALSE;
   guint j, first_after, out;
 
   g_return_val_if_fail (n == 0 || (position != NULL && bps != NULL), NULL);
+  g_return_val_if_fail (temp == NULL || temp->n_temp == 0
+                        || (temp->temp_t_s != NULL && temp->celsius != NULL), NULL);
+  g_return_val_if_fail (temp == NULL || temp->n_thresholds == 0 || temp->thresholds_c != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   if (!validate_fill (position, bps, n, NSC_WRITE_FILL_MIN_SAMPLES, error))
+    return NULL;
+  if (temp != NULL &&
+      ((temp->t_s != NULL && !validate_times ("Speed", temp->t_s, n, error)) ||
+       !validate_times ("Temperature", temp->temp_t_s, temp->n_temp, error) ||
+       !validate_celsius (temp->celsius, temp->n_temp, error)))
     return NULL;
 
   a = g_new0 (NscSlcAnalysis, 1);
@@ -607,46 +803,89 @@ nsc_analyze_write_fill (const guint64 *position,
 
   /* The cache ends at the first step down that is big against both its neighbour
    * and everything before it, that is a step rather than a slope, and after which
-   * the drive stays slow (not a dip it recovers from). */
+   * the drive stays slow (not a short dip it recovers from). What counts is bytes
+   * and samples: a fast drive empties a small cache in a fraction of a second. */
   for (j = 1; j < segs->len; j++)
     {
       const Segment *prev = &g_array_index (segs, Segment, j - 1);
       const Segment *cur = &g_array_index (segs, Segment, j);
+      guint b = cur->start;
 
       if (prev->level - cur->level < min_drop)
         continue;
-      cache_level = trimmed_mean (x, 0, cur->start);
+      /* The last sample before the drop may straddle it: a small cache of a few
+       * samples would take its level from it. */
+      cache_level = trimmed_mean (x, 0, b > 2 ? b - 1 : b);
       if (cache_level - cur->level < min_drop)
         continue;
       if (!is_local_step (segs, j, x, min_drop))
         continue;
-      if (cache_level - median_of (x, cur->start, n) < min_drop)
+      if (cache_level - median_of (x, b, n) < min_drop)
         continue;
-      /* A burst shorter than this is a DRAM buffer or the start of the queue, not
-       * an SLC cache (the smallest of those last several seconds). */
-      if (t[cur->start] < NSC_SLC_MIN_SECONDS)
-        continue;
-      /* Nor is a slowdown in the last moments of a fill: too short to tell. */
-      if (t[n] - t[cur->start] < NSC_SLC_MIN_SECONDS)
-        continue;
-      /* A dip the drive recovers from, for a while, to near the cache's speed is
-       * not the cache's end. */
+      /* The first sample may be no more than the queue filling the drive's buffer:
+       * the fast stretch must go on after it, for samples and bytes no buffer holds. */
       {
-        gboolean recovers = FALSE;
+        guint64 fast_bytes = 0;
 
-        for (guint k = j + 1; k < segs->len && !recovers; k++)
+        for (guint i = 1; i < b; i++)
+          if (x[i] >= cur->level + min_drop)
+            fast_bytes += position[i] - position[i - 1];
+        if (fast_bytes < NSC_SLC_MIN_BYTES)
+          continue;
+      }
+      /* Nor is a slowdown in the last moments of a fill: too little to tell. */
+      if (a->total_bytes - position[b - 1] < NSC_SLC_MIN_BYTES)
+        continue;
+      /* A dip the drive recovers from to near the cache's speed is no cache end when
+       * it holds fewer bytes than the fast stretches either side of it. When it holds
+       * more, the cache has ended and the drive writes fast again only for a burst. */
+      {
+        gboolean dip = FALSE;
+
+        for (guint k = j + 1; k < segs->len; k++)
           {
             const Segment *later = &g_array_index (segs, Segment, k);
+            guint64 slow, fast_after;
+            guint e = k;
 
-            recovers = later->level >= cache_level + log (NSC_SLC_RECOVERY_SHARE)
-                    && t[later->end] - t[later->start] >= NSC_SLC_MIN_SECONDS;
+            if (later->level < cache_level + log (NSC_SLC_RECOVERY_SHARE))
+              continue;
+            while (e + 1 < segs->len &&
+                   g_array_index (segs, Segment, e + 1).level >= cache_level + log (NSC_SLC_RECOVERY_SHARE))
+              e++;
+            slow = position[later->start - 1] - position[b - 1];
+            fast_after = position[g_array_index (segs, Segment, e).end - 1] - position[later->start - 1];
+            dip = slow < position[b - 1] && slow < fast_after;
+            break;
           }
-        if (recovers)
+        if (dip)
           continue;
       }
       break;
     }
-  a->has_cache = j < segs->len;
+
+  /* A drop as the drive reaches a throttle temperature is throttling. */
+  if (j < segs->len && temp != NULL && temp->t_s != NULL && temp->n_temp > 0 && temp->n_thresholds > 0)
+    {
+      const Segment *cur = &g_array_index (segs, Segment, j);
+      double at = temp->t_s[cur->start - 1], thr = NAN;
+
+      if (threshold_crossing (temp->temp_t_s, temp->celsius, temp->n_temp,
+                              temp->thresholds_c, temp->n_thresholds, at, &thr))
+        {
+          thermal = TRUE;
+          a->throttle_t_s = at;
+          a->throttle_celsius = interpolate (temp->temp_t_s, temp->celsius, temp->n_temp, at);
+          a->throttle_threshold_c = thr;
+          a->throttle_bps_before = exp (cache_level);
+          a->throttle_bps_after = exp (cur->level);
+          a->throttle_bytes = refine_bytes (position, bps, cur->start,
+                                            exp (g_array_index (segs, Segment, j - 1).level),
+                                            exp (cur->level));
+        }
+    }
+  a->drop_cause = j == segs->len ? NSC_DROP_NONE : thermal ? NSC_DROP_THERMAL : NSC_DROP_CACHE_END;
+  a->has_cache = a->drop_cause == NSC_DROP_CACHE_END;
   first_after = a->has_cache ? j : 1;
 
   a->n_phases = a->has_cache ? segs->len - j + 1 : segs->len;
@@ -658,7 +897,8 @@ nsc_analyze_write_fill (const guint64 *position,
     {
       const Segment *prev = &g_array_index (segs, Segment, k - 1);
       const Segment *cur = &g_array_index (segs, Segment, k);
-      guint64 at = refine_bytes (position, bps, cur->start, exp (prev->level), exp (cur->level));
+      double va = a->has_cache && k == first_after ? cache_level : prev->level;
+      guint64 at = refine_bytes (position, bps, cur->start, exp (va), exp (cur->level));
 
       at = MAX (at, a->phases[out - 1].start_bytes);
       a->phases[out - 1].end_bytes = at;
@@ -669,11 +909,17 @@ nsc_analyze_write_fill (const guint64 *position,
 
   if (a->has_cache)
     {
+      double t_end;
+
       a->cache_bytes = a->phases[0].end_bytes;
       a->in_cache_bps = a->phases[0].bps;
+      find_bursts (a);
       /* After the cache, the phase that holds most of the data: a short stretch
        * right after the drop (a stall, the drive switching modes) is not its speed. */
       a->post_cache_bps = a->phases[longest_post_phase (a)].bps;
+      t_end = time_at_bytes (position, bps, t, n, a->cache_bytes);
+      a->post_cache_avg_bps = t[n] > t_end ? (a->total_bytes - a->cache_bytes) / (t[n] - t_end)
+                                           : a->post_cache_bps;
     }
   a->summary = build_summary (a);
   return g_steal_pointer (&a);
@@ -683,17 +929,35 @@ NscSlcAnalysis *
 nsc_analyze_write_fill_series (NscSeries  *series,
                                GError    **error)
 {
+  return nsc_analyze_write_fill_series_thermal (series, NULL, NULL, 0, NULL, 0, error);
+}
+
+NscSlcAnalysis *
+nsc_analyze_write_fill_series_thermal (NscSeries     *series,
+                                       const gint64  *temp_t_ns,
+                                       const double  *celsius,
+                                       guint          n_temp,
+                                       const double  *thresholds_c,
+                                       guint          n_thresholds,
+                                       GError       **error)
+{
   guint len, n = 0;
   g_autofree guint64 *position = NULL;
   g_autofree double *bps = NULL;
+  g_autofree double *t_s = NULL;
+  g_autofree double *temp_t_s = NULL;
+  NscFillTemperature temp = { 0 };
   guint64 prev_pos = 0;
   gint64 pending_ns = 0;
 
   g_return_val_if_fail (series != NULL, NULL);
+  g_return_val_if_fail (n_temp == 0 || (temp_t_ns != NULL && celsius != NULL), NULL);
+  g_return_val_if_fail (n_thresholds == 0 || thresholds_c != NULL, NULL);
 
   len = nsc_series_get_len (series);
   position = g_new (guint64, MAX (len, 1));
   bps = g_new (double, MAX (len, 1));
+  t_s = g_new (double, MAX (len, 1));
   for (guint i = 0; i < len; i++)
     {
       const NscSample *s = nsc_series_get (series, i);
@@ -707,11 +971,24 @@ nsc_analyze_write_fill_series (NscSeries  *series,
         }
       position[n] = s->position;
       bps[n] = ns > 0 && s->position > prev_pos ? (s->position - prev_pos) * 1e9 / ns : 0;
+      t_s[n] = s->t_ns / 1e9;
       prev_pos = s->position;
       pending_ns = 0;
       n++;
     }
-  return nsc_analyze_write_fill (position, bps, n, error);
+  if (n_temp == 0 || n_thresholds == 0)
+    return nsc_analyze_write_fill (position, bps, n, error);
+
+  temp_t_s = g_new (double, n_temp);
+  for (guint i = 0; i < n_temp; i++)
+    temp_t_s[i] = temp_t_ns[i] / 1e9;
+  temp.t_s = t_s;
+  temp.temp_t_s = temp_t_s;
+  temp.celsius = celsius;
+  temp.n_temp = n_temp;
+  temp.thresholds_c = thresholds_c;
+  temp.n_thresholds = n_thresholds;
+  return nsc_analyze_write_fill_thermal (position, bps, n, &temp, error);
 }
 
 void
@@ -720,6 +997,7 @@ nsc_slc_analysis_free (NscSlcAnalysis *analysis)
   if (analysis == NULL)
     return;
   g_free (analysis->phases);
+  g_free (analysis->bursts);
   g_free (analysis->summary);
   g_free (analysis);
 }
@@ -746,6 +1024,11 @@ nsc_slc_analysis_to_json (const NscSlcAnalysis *a)
     json_builder_add_double_value (b, a->post_cache_bps);
   else
     json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "post_cache_avg_bps");
+  if (a->has_cache)
+    json_builder_add_double_value (b, a->post_cache_avg_bps);
+  else
+    json_builder_add_null_value (b);
   json_builder_set_member_name (b, "average_bps");
   json_builder_add_double_value (b, a->average_bps);
   json_builder_set_member_name (b, "total_bytes");
@@ -764,6 +1047,45 @@ nsc_slc_analysis_to_json (const NscSlcAnalysis *a)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  json_builder_set_member_name (b, "bursts");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < a->n_bursts; i++)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "start_bytes");
+      json_builder_add_int_value (b, (gint64) a->bursts[i].start_bytes);
+      json_builder_set_member_name (b, "bytes");
+      json_builder_add_int_value (b, (gint64) a->bursts[i].bytes);
+      json_builder_set_member_name (b, "bps");
+      json_builder_add_double_value (b, a->bursts[i].bps);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "drop_cause");
+  if (a->drop_cause == NSC_DROP_CACHE_END)
+    json_builder_add_string_value (b, "cache-end");
+  else if (a->drop_cause == NSC_DROP_THERMAL)
+    json_builder_add_string_value (b, "thermal-throttling");
+  else
+    json_builder_add_null_value (b);
+  if (a->drop_cause == NSC_DROP_THERMAL)
+    {
+      json_builder_set_member_name (b, "throttle");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "bytes");
+      json_builder_add_int_value (b, (gint64) a->throttle_bytes);
+      json_builder_set_member_name (b, "t_s");
+      json_builder_add_double_value (b, a->throttle_t_s);
+      json_builder_set_member_name (b, "celsius");
+      json_builder_add_double_value (b, a->throttle_celsius);
+      json_builder_set_member_name (b, "threshold_celsius");
+      json_builder_add_double_value (b, a->throttle_threshold_c);
+      json_builder_set_member_name (b, "bps_before");
+      json_builder_add_double_value (b, a->throttle_bps_before);
+      json_builder_set_member_name (b, "bps_after");
+      json_builder_add_double_value (b, a->throttle_bps_after);
+      json_builder_end_object (b);
+    }
   json_builder_set_member_name (b, "summary");
   json_builder_add_string_value (b, a->summary);
   json_builder_end_object (b);
@@ -888,46 +1210,6 @@ nsc_steady_state (const double *rounds,
   return -1;
 }
 
-static double
-interpolate (const double *t,
-             const double *v,
-             guint         n,
-             double        at)
-{
-  guint lo = 0, hi = n - 1;
-
-  if (at <= t[0])
-    return v[0];
-  if (at >= t[n - 1])
-    return v[n - 1];
-  while (hi - lo > 1)
-    {
-      guint mid = (lo + hi) / 2;
-      if (t[mid] <= at)
-        lo = mid;
-      else
-        hi = mid;
-    }
-  return v[lo] + (v[hi] - v[lo]) * (at - t[lo]) / (t[hi] - t[lo]);
-}
-
-static gboolean
-validate_times (const char   *what,
-                const double *t,
-                guint         n,
-                GError      **error)
-{
-  for (guint i = 0; i < n; i++)
-    if (!isfinite (t[i]) || (i > 0 && t[i] <= t[i - 1]))
-      {
-        g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                     "%s sample %u is at %g s, not after the previous one: times "
-                     "must increase", what, i, t[i]);
-        return FALSE;
-      }
-  return TRUE;
-}
-
 GArray *
 nsc_detect_throttling (const NscThermalInput *in,
                        GError               **error)
@@ -964,13 +1246,8 @@ nsc_detect_throttling (const NscThermalInput *in,
                      i, in->bps[i]);
         return NULL;
       }
-  for (guint i = 0; i < in->n_temp; i++)
-    if (!isfinite (in->celsius[i]))
-      {
-        g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                     "Temperature sample %u is not a number", i);
-        return NULL;
-      }
+  if (!validate_celsius (in->celsius, in->n_temp, error))
+    return NULL;
 
   events = g_array_new (FALSE, FALSE, sizeof (NscThrottleEvent));
   x = filtered_log_speeds (in->bps, n);
@@ -981,7 +1258,7 @@ nsc_detect_throttling (const NscThermalInput *in,
       const Segment *prev = &g_array_index (segs, Segment, j - 1);
       const Segment *cur = &g_array_index (segs, Segment, j);
       double va = exp (prev->level), vb = exp (cur->level);
-      double tb, best = INFINITY;
+      double tb;
       NscThrottleEvent ev;
       guint b = cur->start;
 
@@ -1004,23 +1281,8 @@ nsc_detect_throttling (const NscThermalInput *in,
       ev.cause = NSC_THROTTLE_CAUSE_THRESHOLD;
 
       /* An upward crossing of a known threshold near the step, the nearest one. */
-      for (guint k = 0; k < in->n_thresholds; k++)
-        for (guint i = 1; i < in->n_temp; i++)
-          {
-            double thr = in->thresholds_c[k], c0 = in->celsius[i - 1], c1 = in->celsius[i];
-            double tc;
-
-            if (!(c0 < thr && c1 >= thr))
-              continue;
-            tc = in->temp_t_s[i - 1] +
-                 (in->temp_t_s[i] - in->temp_t_s[i - 1]) * (thr - c0) / (c1 - c0);
-            if (fabs (tc - tb) <= NSC_THROTTLE_COINCIDENCE_S && fabs (tc - tb) < best)
-              {
-                best = fabs (tc - tb);
-                ev.threshold_celsius = thr;
-              }
-          }
-      if (isfinite (best))
+      if (threshold_crossing (in->temp_t_s, in->celsius, in->n_temp, in->thresholds_c,
+                              in->n_thresholds, tb, &ev.threshold_celsius))
         {
           g_array_append_val (events, ev);
           continue;

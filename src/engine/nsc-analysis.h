@@ -12,10 +12,15 @@ G_BEGIN_DECLS
 
 /* A drop of at least this fraction (after ≤ 0.70 × before) ends the SLC cache. */
 #define NSC_SLC_MIN_DROP              0.30
-/* A fast start shorter than this (seconds of writing) is a DRAM buffer or the queue
- * filling, not an SLC cache; a later stretch this long is no passing dip. */
-#define NSC_SLC_MIN_SECONDS           2.0
-/* After a drop, a stretch back at this share of the cache's speed makes it a dip. */
+/* A cache is decided by bytes and samples, not seconds (a fast drive empties a small
+ * or shrunken cache in well under a second). Its fast samples after the first one
+ * (which may be no more than the queue filling the drive's buffer) must hold at least
+ * this many bytes, and so must the slow stretch after the drop. In samples, the
+ * segmentation asks for 3 in the first segment and 5 in any later one. */
+#define NSC_SLC_MIN_BYTES             (G_GUINT64_CONSTANT (128) << 20)
+/* After a drop, a stretch back at this share of the cache's speed makes the slow part
+ * a passing dip, if the dip holds fewer bytes than the fast stretch before it and the
+ * one after it; otherwise the drop ends the cache and the later stretch is a burst. */
 #define NSC_SLC_RECOVERY_SHARE        0.85
 /* Neighbouring segments whose speeds differ by less than this ratio are one phase. */
 #define NSC_SEGMENT_MERGE_RATIO       1.15
@@ -39,6 +44,21 @@ typedef struct
   double  bps;            /* robust level of the phase (outliers ignored) */
 } NscPhase;
 
+/* A later fast stretch after the cache (the drive freeing cache while writing). */
+typedef struct
+{
+  guint64 start_bytes;
+  guint64 bytes;
+  double  bps;
+} NscBurst;
+
+typedef enum
+{
+  NSC_DROP_NONE,              /* no sustained drop: no cache seen */
+  NSC_DROP_CACHE_END,         /* the first sustained drop ends the SLC cache */
+  NSC_DROP_THERMAL,           /* the drop came as the drive reached a throttle temperature */
+} NscDropCause;
+
 typedef struct
 {
   gboolean  has_cache;
@@ -49,8 +69,33 @@ typedef struct
   guint64   total_bytes;
   NscPhase *phases;         /* in order, contiguous from 0 to total_bytes */
   guint     n_phases;
+  /* Bytes after the cache over their time, bursts and slow stretches alike; 0 without
+   * a cache. */
+  double    post_cache_avg_bps;
+  NscBurst *bursts;         /* post-cache phases faster than both neighbours */
+  guint     n_bursts;
+  NscDropCause drop_cause;
+  /* With NSC_DROP_THERMAL: the drop (has_cache is then FALSE: the cache's end is not
+   * seen). throttle_threshold_c is the crossed threshold. */
+  guint64   throttle_bytes;
+  double    throttle_t_s;
+  double    throttle_celsius;
+  double    throttle_threshold_c;
+  double    throttle_bps_before;
+  double    throttle_bps_after;
   char     *summary;        /* "SLC cache about 6.5 GiB at 970 MiB/s; after it 470 MiB/s" */
 } NscSlcAnalysis;
+
+/* The drive's temperature during a fill, to tell throttling from the cache's end. */
+typedef struct
+{
+  const double *t_s;            /* end of each speed sample, on the clock of temp_t_s */
+  const double *temp_t_s;       /* temperature samples, increasing */
+  const double *celsius;
+  guint         n_temp;
+  const double *thresholds_c;   /* the drive's throttle temperatures (WCTEMP, TMT1…) */
+  guint         n_thresholds;
+} NscFillTemperature;
 
 /**
  * nsc_analyze_write_fill:
@@ -68,13 +113,40 @@ NscSlcAnalysis *nsc_analyze_write_fill        (const guint64        *position,
                                                const double         *bps,
                                                guint                 n,
                                                GError              **error);
+/**
+ * nsc_analyze_write_fill_thermal:
+ * @temperature: (nullable): the drive's temperature and throttle thresholds
+ *
+ * The same, and a first sustained drop that coincides (within
+ * %NSC_THROTTLE_COINCIDENCE_S) with the temperature crossing one of the thresholds
+ * upwards is thermal throttling, not the cache's end (drop_cause %NSC_DROP_THERMAL).
+ * Without thresholds no drop is called thermal: a drive warms as it fills, and its
+ * cache's end comes at its hottest point so far whether it throttles or not.
+ */
+NscSlcAnalysis *nsc_analyze_write_fill_thermal (const guint64             *position,
+                                                const double              *bps,
+                                                guint                      n,
+                                                const NscFillTemperature  *temperature,
+                                                GError                   **error);
 /* The same on a recorded series; samples that completed nothing (stalls) add their
  * time to the next sample instead of being dropped. */
 NscSlcAnalysis *nsc_analyze_write_fill_series (NscSeries            *series,
                                                GError              **error);
+/* …with the step's temperature (t_ns from the start of the step, as the series') and
+ * the drive's throttle thresholds; any of them may be empty. */
+NscSlcAnalysis *nsc_analyze_write_fill_series_thermal (NscSeries     *series,
+                                                       const gint64  *temp_t_ns,
+                                                       const double  *celsius,
+                                                       guint          n_temp,
+                                                       const double  *thresholds_c,
+                                                       guint          n_thresholds,
+                                                       GError       **error);
 void            nsc_slc_analysis_free         (NscSlcAnalysis       *analysis);
-/* {"has_cache", "cache_bytes", "in_cache_bps", "post_cache_bps", "average_bps",
- *  "total_bytes", "phases": [{"start_bytes", "end_bytes", "bps"}], "summary"};
+/* {"has_cache", "cache_bytes", "in_cache_bps", "post_cache_bps", "post_cache_avg_bps",
+ *  "average_bps", "total_bytes", "phases": [{"start_bytes", "end_bytes", "bps"}],
+ *  "bursts": [{"start_bytes", "bytes", "bps"}], "drop_cause": "cache-end" |
+ *  "thermal-throttling" | null, "throttle"?: {"bytes", "t_s", "celsius",
+ *  "threshold_celsius", "bps_before", "bps_after"}, "summary"};
  * the speeds of a missing cache are null. */
 JsonNode       *nsc_slc_analysis_to_json      (const NscSlcAnalysis *analysis);
 

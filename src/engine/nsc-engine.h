@@ -2,6 +2,7 @@
 #pragma once
 
 #include "nsc-analysis.h"
+#include "nsc-budget.h"
 #include "nsc-copy.h"
 #include "nsc-error.h"
 #include "nsc-extents.h"
@@ -17,3 +18,4 @@
 #include "nsc-series.h"
 #include "nsc-target.h"
 #include "nsc-units.h"
+#include "nsc-write-budget.h"

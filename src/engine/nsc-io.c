@@ -872,6 +872,22 @@ nsc_job_run (NscTarget      *target,
              NscJobResult  **out_result,
              GError        **error)
 {
+  return nsc_job_run_until (target, job_in, backend, on_sample, user_data, NULL, NULL,
+                            cancellable, out_result, error);
+}
+
+gboolean
+nsc_job_run_until (NscTarget      *target,
+                   const NscJob   *job_in,
+                   NscBackend      backend,
+                   NscSampleFunc   on_sample,
+                   gpointer        user_data,
+                   NscStopFunc     should_stop,
+                   gpointer        stop_data,
+                   GCancellable   *cancellable,
+                   NscJobResult  **out_result,
+                   GError        **error)
+{
   g_autoptr(NscJobResult) result = NULL;
   g_autofree char *note = NULL;
   GThreadFunc func;
@@ -1028,6 +1044,13 @@ nsc_job_run (NscTarget      *target,
           next_sample += interval;
           if (next_sample <= now)
             next_sample = now + interval;
+          if (should_stop && should_stop (stop_data))
+            {
+              g_mutex_unlock (&run.lock);
+              request_stop (&run);
+              g_mutex_lock (&run.lock);
+              continue;
+            }
         }
       if (phase != PHASE_STOP && now >= deadline)
         {

@@ -68,6 +68,22 @@ gboolean nsc_job_run      (NscTarget      *target,
                            NscJobResult  **out_result,
                            GError        **error);
 
+/* Asked on the job's thread after every sample (after @on_sample): TRUE ends the
+ * job there, as its own stop condition would. */
+typedef gboolean (*NscStopFunc) (gpointer user_data);
+
+/* nsc_job_run () that also stops when @should_stop says so. */
+gboolean nsc_job_run_until (NscTarget      *target,
+                            const NscJob   *job,
+                            NscBackend      backend,
+                            NscSampleFunc   on_sample,
+                            gpointer        user_data,
+                            NscStopFunc     should_stop,
+                            gpointer        stop_data,
+                            GCancellable   *cancellable,
+                            NscJobResult  **out_result,
+                            GError        **error);
+
 /* Writes incompressible data over the parts of [offset, offset+length) that the
  * target does not know to hold data, so reads there measure something real. */
 gboolean nsc_target_fill  (NscTarget      *target,

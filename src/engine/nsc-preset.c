@@ -242,7 +242,8 @@ parse_step (JsonObject  *obj,
       || !get_bool (obj, "once", &step->job.once, error)
       || !get_bool (obj, "shared", &step->job.shared_region, error)
       || !get_duration (obj, "time", &step->job.time_ns, &step->time_is_set, error)
-      || !get_duration (obj, "ramp", &step->job.ramp_ns, NULL, error))
+      || !get_duration (obj, "ramp", &step->job.ramp_ns, NULL, error)
+      || !nsc_stop_rule_parse (obj, &step->stop, error))
     return FALSE;
   {
     gboolean strict = TRUE;

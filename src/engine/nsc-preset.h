@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "nsc-budget.h"
 #include "nsc-job.h"
 #include "nsc-target.h"
 
@@ -13,6 +14,10 @@ G_BEGIN_DECLS
 #define NSC_STRICT_TIME_NS  (G_GINT64_CONSTANT (40) * 1000000000)
 #define NSC_STRICT_IDLE_NS  (G_GINT64_CONSTANT (15) * 60 * 1000000000)
 #define NSC_STRICT_SPAN     (G_GUINT64_CONSTANT (32) << 30)
+/* What Quick writes after its settled control's data when no cache was measured:
+ * more than the static caches of most drives up to 1 TB (002's 100 GB cache is the
+ * exception, and a write-fill in the same run or the drive's history replaces this). */
+#define NSC_SETTLED_FLUSH_DEFAULT (G_GUINT64_CONSTANT (8) << 30)
 
 typedef enum
 {
@@ -46,6 +51,7 @@ typedef struct
   guint       group_runs;    /* that preset's runs (0: the suite's) */
   gint64      group_settle_ns; /* that preset's idle between writing what it reads and reading */
   gboolean    no_strict;    /* "strict": false: no TRIM or idle of strict mode before it */
+  NscStopRule stop;         /* JOB: stop once the speed drop has held (nsc-budget) */
 } NscStep;
 
 typedef struct

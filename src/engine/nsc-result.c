@@ -44,6 +44,8 @@ nsc_run_result_free (NscRunResult *r)
   g_clear_pointer (&r->started, g_date_time_unref);
   g_ptr_array_unref (r->steps);
   g_ptr_array_unref (r->warnings);
+  g_clear_pointer (&r->smart_before, json_node_unref);
+  g_clear_pointer (&r->smart_after, json_node_unref);
   g_free (r->error);
   g_clear_pointer (&r->device, json_node_unref);
   g_clear_pointer (&r->analysis, json_node_unref);
@@ -65,6 +67,35 @@ nsc_run_result_set_bench (NscRunResult *r,
 {
   g_clear_pointer (&r->bench, json_node_unref);
   r->bench = bench;
+}
+
+void
+nsc_run_result_set_smart (NscRunResult *r,
+                          JsonNode     *before,
+                          JsonNode     *after)
+{
+  g_clear_pointer (&r->smart_before, json_node_unref);
+  g_clear_pointer (&r->smart_after, json_node_unref);
+  r->smart_before = before;
+  r->smart_after = after;
+}
+
+guint64
+nsc_run_result_bytes_written (const NscRunResult *r)
+{
+  guint64 total = r->setup_bytes_written;
+
+  for (guint i = 0; i < r->steps->len; i++)
+    {
+      const NscStepResult *s = g_ptr_array_index (r->steps, i);
+
+      total += s->prefilled_bytes;
+      /* A copy wrote its source first, as much as it copied. */
+      for (guint k = 0; s->runs && k < s->runs->len; k++)
+        total += ((const NscJobResult *) g_ptr_array_index (s->runs, k))->dir[NSC_DIR_WRITE].bytes
+                 * (s->step.kind == NSC_STEP_COPY ? 2 : 1);
+    }
+  return total;
 }
 
 void
@@ -434,6 +465,30 @@ add_step (JsonBuilder         *b,
   add_int (b, "written_before_bytes", (gint64) s->written_before_bytes);
   json_builder_end_object (b);
 
+  if (s->stop_reason != NSC_STOP_NONE)
+    {
+      json_builder_set_member_name (b, "stop_reason");
+      json_builder_add_string_value (b, nsc_stop_reason_to_string (s->stop_reason));
+    }
+  if (s->step.stop.enabled)
+    {
+      json_builder_set_member_name (b, "stop");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "below");
+      json_builder_add_double_value (b, s->step.stop.drop_share);
+      add_int (b, "samples", s->step.stop.hold_samples);
+      add_int (b, "past_bytes", (gint64) s->step.stop.hold_bytes);
+      add_int (b, "past_ns", s->step.stop.hold_ns);
+      add_int (b, "cap_bytes", (gint64) s->stop_cap_bytes);
+      json_builder_set_member_name (b, "reference_bps");
+      json_builder_add_double_value (b, s->stop_reference_bps);
+      json_builder_set_member_name (b, "drop_position");
+      if (s->drop_found)
+        json_builder_add_int_value (b, (gint64) s->drop_position);
+      else
+        json_builder_add_null_value (b);
+      json_builder_end_object (b);
+    }
   if (s->step.kind == NSC_STEP_COPY)
     {
       add_int (b, "files", s->copy_files);
@@ -567,6 +622,22 @@ nsc_run_result_to_json (const NscRunResult *r)
       json_builder_begin_object (b);
       json_builder_end_object (b);
     }
+
+  if (r->smart_before || r->smart_after)
+    {
+      json_builder_set_member_name (b, "smart_before");
+      if (r->smart_before)
+        json_builder_add_value (b, json_node_copy (r->smart_before));
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "smart_after");
+      if (r->smart_after)
+        json_builder_add_value (b, json_node_copy (r->smart_after));
+      else
+        json_builder_add_null_value (b);
+    }
+  json_builder_set_member_name (b, "bytes_written");
+  json_builder_add_int_value (b, (gint64) nsc_run_result_bytes_written (r));
 
   json_builder_set_member_name (b, "conditions");
   json_builder_begin_object (b);

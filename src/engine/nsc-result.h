@@ -64,6 +64,13 @@ typedef struct
   gboolean   flush_capped;       /* less than that, for --span */
   guint64    written_before_bytes; /* writes: since the last idle, erase or TRIM, to the first run */
   gboolean   headline_best;      /* the headline is the best run (CrystalDiskMark) */
+  /* Why the step's (last) run ended, and for a step that stops once it knows
+   * (step.stop), where its speed dropped and what bounded it. */
+  NscStopReason stop_reason;
+  guint64    stop_cap_bytes;     /* the cap applied; 0 without a rule */
+  double     stop_reference_bps; /* the level a drop was measured against */
+  gboolean   drop_found;         /* a drop was under way when it ended */
+  guint64    drop_position;      /* bytes written when it began */
 } NscStepResult;
 
 typedef struct
@@ -104,6 +111,9 @@ typedef struct
   JsonNode   *device;            /* facts about the drive, set by the caller, or NULL */
   JsonNode   *analysis;          /* set by nsc_run_result_analyze (), or NULL */
   JsonNode   *bench;             /* the test bench, set by the caller, or NULL */
+  guint64     setup_bytes_written; /* the test file, a drive state, a preconditioning */
+  JsonNode   *smart_before;      /* {data_units_written, bytes_written, percentage_used} */
+  JsonNode   *smart_after;       /*   read by the caller around the run, or NULL */
 } NscRunResult;
 
 NscRunResult        *nsc_run_result_new        (void);
@@ -119,6 +129,13 @@ void                 nsc_run_result_set_device (NscRunResult      *result,
 /* Takes @bench (CPU, kernel, mitigations, scheduler… from the device library). */
 void                 nsc_run_result_set_bench  (NscRunResult      *result,
                                                 JsonNode          *bench);
+/* Takes @before and @after (either may be NULL): the drive's SMART write counters
+ * read before and after the run. */
+void                 nsc_run_result_set_smart  (NscRunResult      *result,
+                                                JsonNode          *before,
+                                                JsonNode          *after);
+/* Bytes the run's own I/O wrote, every step and run counted. */
+guint64              nsc_run_result_bytes_written (const NscRunResult *result);
 NscStepResult       *nsc_step_result_new       (const NscStep      *step);
 void                 nsc_step_result_free      (NscStepResult      *result);
 /* The run whose total bandwidth is the median of the step's runs. */

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "nsc-analysis.h"
+#include "nsc-json.h"
 #include "nsc-run-analysis.h"
 #include "nsc-units.h"
 
@@ -48,22 +49,63 @@ set_double (JsonObject *o,
 
 /* ---- the SLC cache --------------------------------------------------------- */
 
+/* The drive's own temperature thresholds (NVMe WCTEMP and CCTEMP), in °C. */
+static guint
+drive_thresholds (NscRunResult *r,
+                  double        out[2])
+{
+  static const char *names[] = { "wctemp_c", "cctemp_c" };
+  JsonObject *device = r->device && JSON_NODE_HOLDS_OBJECT (r->device)
+                       ? json_node_get_object (r->device) : NULL;
+  JsonObject *identify = nsc_json_get_object (nsc_json_get_object (device, "nvme"), "identify");
+  guint n = 0;
+
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    {
+      JsonNode *v = identify ? json_object_get_member (identify, names[k]) : NULL;
+
+      if (v && JSON_NODE_HOLDS_VALUE (v) && json_node_get_value_type (v) == G_TYPE_DOUBLE
+          && isfinite (json_node_get_double (v)))
+        out[n++] = json_node_get_double (v);
+    }
+  return n;
+}
+
 static NscSlcAnalysis *
 analyze_fill (NscRunResult *r,
               JsonObject   *analysis,
               const char   *tag,
               const char   *member)
 {
+  double thresholds[2];
+  guint n_thresholds = drive_thresholds (r, thresholds);
+
   for (guint i = 0; i < r->steps->len; i++)
     {
       NscStepResult *s = g_ptr_array_index (r->steps, i);
       const NscJobResult *head = headline (s);
       g_autoptr(GError) error = NULL;
+      g_autofree gint64 *temp_t = NULL;
+      g_autofree double *celsius = NULL;
+      guint nt;
       NscSlcAnalysis *slc;
 
       if (!is (s, tag) || head == NULL)
         continue;
-      slc = nsc_analyze_write_fill_series (head->series, &error);
+      /* The temperature of the step, to tell throttling from the cache's end. */
+      nt = s->temperature ? s->temperature->len : 0;
+      temp_t = g_new (gint64, MAX (nt, 1u));
+      celsius = g_new (double, MAX (nt, 1u));
+      for (guint k = 0; k < nt; k++)
+        {
+          temp_t[k] = g_array_index (s->temperature, NscTempSample, k).t_ns;
+          celsius[k] = g_array_index (s->temperature, NscTempSample, k).celsius;
+        }
+      slc = nsc_analyze_write_fill_series_thermal (head->series, temp_t, celsius, nt,
+                                                   thresholds, n_thresholds, NULL);
+      /* Temperatures it cannot use do not cost the fill its analysis. */
+      if (slc == NULL)
+        slc = nsc_analyze_write_fill_series (head->series, &error);
       if (slc == NULL)
         {
           JsonObject *o = json_object_new ();
@@ -77,6 +119,18 @@ analyze_fill (NscRunResult *r,
         json_object_set_int_member (json_node_get_object (node), "step", i);
         json_object_set_member (analysis, member, node);
       }
+      if (slc->drop_cause == NSC_DROP_THERMAL)
+        {
+          g_autofree char *at = nsc_format_size (slc->throttle_bytes);
+
+          nsc_run_result_add_warning (r, (int) i, "thermal-throttling",
+                                      "%s: the speed fell from %.0f to %.0f MiB/s after %s as the "
+                                      "drive reached %.0f °C (its %.0f °C threshold): the drive "
+                                      "throttles, and this drop is not the end of the SLC cache",
+                                      s->step.job.label, mib (slc->throttle_bps_before),
+                                      mib (slc->throttle_bps_after), at,
+                                      slc->throttle_celsius, slc->throttle_threshold_c);
+        }
       return slc;
     }
   return NULL;

@@ -12,10 +12,6 @@
 #include "nsc-runner.h"
 #include "nsc-units.h"
 
-/* What Quick writes after its settled control's data when no cache was measured:
- * more than the static caches of most drives up to 1 TB (002's 100 GB cache is the
- * exception, and a write-fill in the same run or the drive's history replaces this). */
-#define SETTLED_FLUSH_DEFAULT (G_GUINT64_CONSTANT (8) << 30)
 /* CrystalDiskMark's pause between runs. */
 #define CDM_INTERVAL_NS (G_GINT64_CONSTANT (5) * 1000000000)
 
@@ -112,6 +108,11 @@ struct _NscRunner
   guint64        flush_bytes;    /* the group's settled control: written after its data */
   const char    *flush_source;
   gboolean       flush_capped;
+  guint64        setup_bytes;    /* written before the steps; read after the join */
+  guint64        fill_cache_bytes;  /* a write-fill's cache in this run, G_MAXUINT64: none yet */
+  double         fill_cache_bps;
+  NscStopState   stop_state;
+  gboolean       stop_active;
 };
 
 G_DEFINE_FINAL_TYPE (NscRunner, nsc_runner, G_TYPE_OBJECT)
@@ -213,6 +214,7 @@ nsc_runner_init (NscRunner *self)
 {
   g_mutex_init (&self->lock);
   g_queue_init (&self->events);
+  self->fill_cache_bytes = G_MAXUINT64;
 }
 
 NscRunner *
@@ -415,6 +417,7 @@ dispatch_events (gpointer data)
             GTask *task = g_steal_pointer (&self->task);
 
             g_thread_join (g_steal_pointer (&self->thread));
+            self->result->setup_bytes_written = self->setup_bytes;
             self->result->duration_ns = nsc_now_ns () - self->started_ns;
             self->result->cancelled = g_cancellable_is_cancelled (self->cancellable);
             /* Partial runs too: what was measured is analysed for what it is. */
@@ -664,6 +667,8 @@ on_job_sample (const NscSample *sample,
   ev->run = self->current_run;
   ev->sample = *sample;
   post (self, ev);
+  if (self->stop_active)
+    nsc_stop_state_feed (&self->stop_state, sample);
   sample_temperature (self);
   post_progress (self, self->phase_status);
 }
@@ -855,6 +860,103 @@ prepare_reads (NscRunner      *self,
   return TRUE;
 }
 
+/* ---- steps that stop when they know (nsc-budget) ---------------------------- */
+
+static gboolean
+stop_when_held (gpointer data)
+{
+  NscRunner *self = data;
+
+  return self->stop_state.held;
+}
+
+/* A step with a stop rule gets its cap, scaled to the cache a write-fill measured
+ * earlier in this run (else to its region), and the level its drop is measured
+ * against. TRUE when the cap is below what the step would write otherwise. */
+static gboolean
+apply_stop_rule (NscRunner     *self,
+                 const NscStep *step,
+                 NscJob        *job,
+                 NscStepResult *sr)
+{
+  guint64 bound = job->once ? job->region_length : G_MAXUINT64;
+  guint64 cap, queue;
+
+  if (!step->stop.enabled || !nsc_job_has_writes (job))
+    {
+      sr->step.stop.enabled = FALSE;
+      return FALSE;
+    }
+  if (job->bytes)
+    bound = MIN (bound, job->bytes);
+  sr->stop_reference_bps = self->fill_cache_bytes != G_MAXUINT64 && self->fill_cache_bytes > 0
+                           ? self->fill_cache_bps : 0;
+  if (bound == G_MAXUINT64)
+    return FALSE;
+  cap = nsc_stop_rule_cap (&step->stop, self->fill_cache_bytes, bound);
+  cap -= cap % job->block_size;
+  sr->stop_cap_bytes = cap;
+  if (cap == 0 || cap >= bound)
+    return FALSE;
+  job->bytes = cap;
+  /* A few hundred points over what it may write, as resolve_job does for the bound. */
+  queue = (guint64) job->block_size * job->queue_depth * job->workers;
+  if (step->job.sample_bytes)
+    job->sample_bytes = MIN (step->job.sample_bytes, MAX (cap / 256, 2 * queue));
+  return TRUE;
+}
+
+static void
+record_stop (NscRunner          *self,
+             const NscJob       *job,
+             const NscJobResult *res,
+             gboolean            ok,
+             gboolean            capped,
+             NscStepResult      *sr)
+{
+  guint64 done = res->dir[NSC_DIR_READ].bytes + res->dir[NSC_DIR_WRITE].bytes;
+
+  if (res->cancelled)
+    sr->stop_reason = NSC_STOP_CANCELLED;
+  else if (!ok || res->error_errno)
+    sr->stop_reason = NSC_STOP_ERROR;
+  else if (sr->step.stop.enabled && self->stop_state.held)
+    sr->stop_reason = NSC_STOP_DROP_HELD;
+  else if (job->bytes && done + job->block_size > job->bytes)
+    sr->stop_reason = capped ? NSC_STOP_CAP : NSC_STOP_BYTES;
+  else if (job->once && done + job->block_size > job->region_length)
+    sr->stop_reason = NSC_STOP_FULL;
+  else if (job->time_ns > 0)
+    sr->stop_reason = NSC_STOP_TIME;
+  else
+    sr->stop_reason = job->once ? NSC_STOP_FULL : NSC_STOP_BYTES;
+  if (sr->step.stop.enabled)
+    {
+      sr->drop_found = self->stop_state.dropped;
+      sr->drop_position = self->stop_state.dropped ? self->stop_state.drop_position : 0;
+      if (sr->stop_reference_bps == 0)
+        sr->stop_reference_bps = self->stop_state.reference_bps;
+    }
+}
+
+/* A write-fill's cache, for the caps and drop levels of the steps after it. */
+static void
+note_write_fill (NscRunner           *self,
+                 const NscStepResult *sr)
+{
+  const NscJobResult *head;
+  g_autoptr(NscSlcAnalysis) slc = NULL;
+
+  if (!g_str_equal (sr->step.analysis, "write-fill") || !sr->completed
+      || !(head = nsc_step_result_headline (sr)) || head->series == NULL)
+    return;
+  slc = nsc_analyze_write_fill_series (head->series, NULL);
+  if (slc == NULL)
+    return;
+  self->fill_cache_bytes = slc->has_cache ? slc->cache_bytes : 0;
+  self->fill_cache_bps = slc->has_cache ? slc->in_cache_bps : 0;
+}
+
 static gboolean
 run_job_step (NscRunner      *self,
               NscTarget      *target,
@@ -865,9 +967,13 @@ run_job_step (NscRunner      *self,
 {
   char scratch[64];
   NscJob job;
+  gboolean capped;
+  double reference_bps;
 
   if (!resolve_job (self, target, step, &job, sr, error))
     return FALSE;
+  capped = apply_stop_rule (self, step, &job, sr);
+  reference_bps = sr->stop_reference_bps;
   g_strlcpy (sr->step.job.label, nsc_job_get_label (&job, scratch, sizeof scratch),
              sizeof sr->step.job.label);
   sr->step.job.time_ns = job.time_ns;
@@ -906,11 +1012,17 @@ run_job_step (NscRunner      *self,
         return g_cancellable_set_error_if_cancelled (self->cancellable, error), FALSE;
       self->current_run = r;
       job.seed = nsc_mix64 (step->job.seed + r + index * 1000);
-      ok = nsc_job_run (target, &job, self->backend, on_job_sample, self, self->cancellable,
-                        &res, error);
+      self->stop_active = sr->step.stop.enabled;
+      if (self->stop_active)
+        nsc_stop_state_init (&self->stop_state, &sr->step.stop, reference_bps);
+      ok = nsc_job_run_until (target, &job, self->backend, on_job_sample, self,
+                              self->stop_active ? stop_when_held : NULL, self,
+                              self->cancellable, &res, error);
+      self->stop_active = FALSE;
       if (res)
         {
           self->written_since_quiet += res->dir[NSC_DIR_WRITE].bytes;
+          record_stop (self, &job, res, ok, capped, sr);
           if (res->backend_note && !self->fallback_reported)
             {
               post_warning (self, -1, "backend-fallback", res->backend_note);
@@ -1343,7 +1455,7 @@ start_group (NscRunner      *self,
 
       self->flush_source = self->measured_cache ? "this-run" : self->history_cache ? "history" : "default";
       want = self->measured_cache ? self->measured_cache
-           : self->history_cache ? self->history_cache : SETTLED_FLUSH_DEFAULT;
+           : self->history_cache ? self->history_cache : NSC_SETTLED_FLUSH_DEFAULT;
       /* A bit more than the cache: it is measured where its speed fell. */
       want += want / 8;
       if (self->span_cap && want > self->span_cap)
@@ -1417,6 +1529,8 @@ runner_thread (gpointer data)
   gboolean first_job = TRUE;
   gint64 idle_before = 0;
   guint64 trimmed_before = 0;
+  guint64 filled = 0;
+  gboolean setup_ok;
 
   topts.file_size = self->file_size;
   /* Consent to wipe a device also lets reads go to blocks written first. */
@@ -1456,8 +1570,10 @@ runner_thread (gpointer data)
       if (filler == NULL)
         goto out;
       set_status (self, "Filling the drive to the chosen state");
-      if (!nsc_target_fill (filler, 0, nsc_target_get_size (filler), self->backend, on_fill_sample,
-                            self, self->cancellable, NULL, &error))
+      setup_ok = nsc_target_fill (filler, 0, nsc_target_get_size (filler), self->backend, on_fill_sample,
+                            self, self->cancellable, &filled, &error);
+      self->setup_bytes += filled;
+      if (!setup_ok)
         goto out;
     }
 
@@ -1477,8 +1593,10 @@ runner_thread (gpointer data)
       && preset->prepare)
     {
       set_status (self, "Preparing the test file");
-      if (!nsc_target_fill (target, 0, nsc_target_get_size (target), self->backend,
-                            on_fill_sample, self, self->cancellable, NULL, &error))
+      setup_ok = nsc_target_fill (target, 0, nsc_target_get_size (target), self->backend,
+                            on_fill_sample, self, self->cancellable, &filled, &error);
+      self->setup_bytes += filled;
+      if (!setup_ok)
         goto out;
     }
 
@@ -1498,8 +1616,10 @@ runner_thread (gpointer data)
         }
       self->region_base = (size - self->leave_free) / align * align;
       set_status (self, "Filling the drive to the chosen state");
-      if (!nsc_target_fill (target, 0, self->region_base, self->backend, on_fill_sample, self,
-                            self->cancellable, NULL, &error))
+      setup_ok = nsc_target_fill (target, 0, self->region_base, self->backend, on_fill_sample, self,
+                            self->cancellable, &filled, &error);
+      self->setup_bytes += filled;
+      if (!setup_ok)
         goto out;
     }
   if (self->erase_first && self->backend != NSC_BACKEND_NULL
@@ -1518,11 +1638,12 @@ runner_thread (gpointer data)
   if (self->strict && nsc_target_get_writable (target) && self->backend != NSC_BACKEND_NULL
       && nsc_target_get_kind (target) == NSC_TARGET_DEVICE)
     {
-      guint64 filled = 0;
-
       set_status (self, "Preconditioning: writing the whole drive once");
-      if (!nsc_target_fill (target, 0, nsc_target_get_size (target), self->backend,
-                            on_fill_sample, self, self->cancellable, &filled, &error))
+      filled = 0;
+      setup_ok = nsc_target_fill (target, 0, nsc_target_get_size (target), self->backend,
+                                  on_fill_sample, self, self->cancellable, &filled, &error);
+      self->setup_bytes += filled;
+      if (!setup_ok)
         goto out;
       self->written_since_quiet += filled;
       post_precondition (self, "device");
@@ -1617,6 +1738,7 @@ runner_thread (gpointer data)
       sr->completed = ok;
       if (!ok && error)
         sr->error = g_strdup (error->message);
+      note_write_fill (self, sr);
       self->budget_done = nsc_duration_add (self->budget_done, self->budgets[i]);
       self->step_started_ns = 0;
 

@@ -293,6 +293,38 @@ set_action_enabled (NscWindow  *self,
 }
 
 /* The idle page, the header's subtitle and the tooltips say what Run will do. */
+/* What the preset will write on this target, and what that is against the drive's
+ * own written total where its SMART log was read: said before Start. */
+static char *
+write_budget_markup (NscWindow       *self,
+                     const NscPreset *preset)
+{
+  NscDeviceInfo *dev = self->target_device;
+  NscBudgetTarget t = { 0 };
+  g_autofree char *line = NULL;
+  g_autofree char *wear = NULL;
+  guint64 total = 0;
+
+  t.runs = effective_runs (self, preset);
+  t.time_ns = self->time_ns;
+  if (dev != NULL)
+    {
+      t.is_device = TRUE;
+      t.capacity = dev->capacity;
+    }
+  else if (self->target == NULL
+           || !nsc_write_budget_folder (self->target, self->file_size ? self->file_size : preset->file_size,
+                                        &t.capacity, &t.file_size, NULL))
+    return NULL;
+  line = nsc_write_budget_describe (preset, &t);
+  g_array_unref (nsc_write_budget (preset, &t, &total, NULL));
+  if (dev != NULL && dev->nvme != NULL && dev->nvme->have_smart && total > 0)
+    wear = nsc_write_budget_describe_wear (total, dev->nvme->data_units_written * 512000,
+                                           dev->nvme->percent_used);
+  return g_markup_printf_escaped ("%s.%s%s%s", line, wear ? " " : "", wear ? wear : "",
+                                  wear ? "." : "");
+}
+
 static void
 update_info (NscWindow *self)
 {
@@ -374,12 +406,19 @@ update_info (NscWindow *self)
     g_autofree char *text = g_markup_escape_text (preset->description, -1);
     g_autofree char *markup = NULL;
     g_autofree char *dd_tooltip = NULL;
+    g_autofree char *budget = write_budget_markup (self, preset);
 
     if (dev != NULL)
       markup = g_strdup_printf (_("<b>%s</b>: %s\n\nTakes about %s."), title, text, duration);
     else
       markup = g_strdup_printf (_("<b>%s</b>: %s\n\nTakes about %s, after the test file is "
                                   "written."), title, text, duration);
+    if (budget != NULL)
+      {
+        char *with = g_strdup_printf ("%s %s", markup, budget);
+        g_free (markup);
+        markup = with;
+      }
     gtk_label_set_markup (self->preset_label, markup);
     adw_window_title_set_subtitle (self->window_title, subtitle);
     dd_tooltip = g_strdup_printf (_("%s\nAbout %s"), preset->description, duration);
@@ -663,6 +702,25 @@ show_json_warnings (NscWindow *self,
     }
 }
 
+/* The drive's own count of what the run wrote (SMART, before and after) beside the
+ * run's, and a note when it is far above it. */
+static void
+append_wear_line (GString  *text,
+                  JsonNode *result)
+{
+  g_autofree char *amplified = NULL;
+  g_autofree char *line = NULL;
+
+  if (result == NULL || !JSON_NODE_HOLDS_OBJECT (result))
+    return;
+  line = nsc_wear_describe_result (json_node_get_object (result), &amplified);
+  if (line == NULL)
+    return;
+  g_string_append_printf (text, "\n%s", line);
+  if (amplified)
+    g_string_append_printf (text, "\n%s", amplified);
+}
+
 /* A saved result on the results page: its grid, warnings and charts. */
 static void
 show_result (NscWindow  *self,
@@ -691,6 +749,7 @@ show_result (NscWindow  *self,
       g_string_append_c (text, '\n');
       g_string_append_printf (text, _("Opened from %s"), where);
     }
+  append_wear_line (text, result);
   gtk_label_set_text (self->summary_label, text->str);
   gtk_widget_set_visible (GTK_WIDGET (self->summary_label), TRUE);
 
@@ -890,6 +949,11 @@ show_summary (NscWindow    *self,
       g_autofree char *where = display_path (saved);
       g_string_append_c (text, '\n');
       g_string_append_printf (text, _("Saved to %s"), where);
+    }
+  if (r->smart_before && r->smart_after)
+    {
+      g_autoptr(JsonNode) json = nsc_run_result_to_json (r);
+      append_wear_line (text, json);
     }
 
   gtk_label_set_text (self->summary_label, text->str);

@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <sys/statvfs.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nsc-budget.h"
+#include "nsc-error.h"
+#include "nsc-target.h"
+#include "nsc-units.h"
+#include "nsc-write-budget.h"
+
+void
+nsc_stop_rule_init (NscStopRule *rule)
+{
+  memset (rule, 0, sizeof *rule);
+  rule->drop_share = 0.70;
+  rule->early_samples = 4;
+  rule->hold_samples = 8;
+  rule->hold_bytes = G_GUINT64_CONSTANT (256) << 20;
+  rule->hold_ns = 3 * G_GINT64_CONSTANT (1000000000);
+  rule->min_samples = 12;
+  rule->cap_factor = 1.25;
+  rule->cap_margin = G_GUINT64_CONSTANT (1) << 30;
+  rule->cap_share = 0.5;
+}
+
+static gboolean
+bad (GError    **error,
+     const char *what)
+{
+  g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT, "“stop”: %s", what);
+  return FALSE;
+}
+
+static gboolean
+get_number (JsonObject *o,
+            const char *member,
+            double      lo,
+            double      hi,
+            double     *out)
+{
+  JsonNode *n = json_object_get_member (o, member);
+  double v;
+
+  if (n == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (n) || (json_node_get_value_type (n) != G_TYPE_DOUBLE
+                                     && json_node_get_value_type (n) != G_TYPE_INT64))
+    return FALSE;
+  v = json_node_get_value_type (n) == G_TYPE_DOUBLE ? json_node_get_double (n)
+                                                    : (double) json_node_get_int (n);
+  if (!(v >= lo && v <= hi))
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+gboolean
+nsc_stop_rule_parse (JsonObject   *step,
+                     NscStopRule  *rule,
+                     GError      **error)
+{
+  JsonNode *node = json_object_get_member (step, "stop");
+  JsonObject *o;
+  const char *when, *s;
+  double v;
+
+  nsc_stop_rule_init (rule);
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return bad (error, "must be an object such as {\"when\": \"drop-held\"}");
+  o = json_node_get_object (node);
+  when = json_object_get_string_member_with_default (o, "when", NULL);
+  if (when == NULL || !g_str_equal (when, "drop-held"))
+    return bad (error, "“when” must be \"drop-held\"");
+  rule->enabled = TRUE;
+
+  if (!get_number (o, "below", 0.05, 0.95, &rule->drop_share))
+    return bad (error, "“below” must be a share of the early speed from 0.05 to 0.95");
+  v = rule->hold_samples;
+  if (!get_number (o, "samples", 1, 1000, &v))
+    return bad (error, "“samples” must be a whole number from 1 to 1000");
+  rule->hold_samples = (guint) v;
+  v = rule->min_samples;
+  if (!get_number (o, "min_samples", 0, 10000, &v))
+    return bad (error, "“min_samples” must be a whole number from 0 to 10000");
+  rule->min_samples = (guint) v;
+  v = rule->early_samples;
+  if (!get_number (o, "early_samples", 1, G_N_ELEMENTS (((NscStopState *) 0)->early), &v))
+    return bad (error, "“early_samples” must be a whole number from 1 to 16");
+  rule->early_samples = (guint) v;
+  if ((s = json_object_get_string_member_with_default (o, "past_bytes", NULL))
+      && !nsc_parse_size (s, &rule->hold_bytes, error))
+    return FALSE;
+  if ((s = json_object_get_string_member_with_default (o, "past_time", NULL))
+      && !nsc_parse_duration (s, &rule->hold_ns, error))
+    return FALSE;
+  if (!get_number (o, "cap_cache_factor", 1.0, 100.0, &rule->cap_factor))
+    return bad (error, "“cap_cache_factor” must be a number from 1 to 100");
+  if ((s = json_object_get_string_member_with_default (o, "cap_margin", NULL))
+      && !nsc_parse_size (s, &rule->cap_margin, error))
+    return FALSE;
+  if (!get_number (o, "cap_share", 0.01, 1.0, &rule->cap_share))
+    return bad (error, "“cap_share” must be a share of the region from 0.01 to 1");
+  return TRUE;
+}
+
+guint64
+nsc_stop_rule_cap (const NscStopRule *rule,
+                   guint64            cache_bytes,
+                   guint64            bound)
+{
+  double cap;
+
+  if (!rule->enabled)
+    return bound;
+  if (cache_bytes == G_MAXUINT64)
+    cap = rule->cap_share * (double) bound;
+  else
+    cap = rule->cap_factor * (double) cache_bytes + (double) rule->cap_margin;
+  /* The hold itself must fit below the cap. */
+  cap = MAX (cap, (double) rule->hold_bytes * 2);
+  return cap >= (double) bound ? bound : (guint64) cap;
+}
+
+const char *
+nsc_stop_reason_to_string (NscStopReason reason)
+{
+  static const char *names[] = {
+    NULL, "drop-held", "cap", "time", "bytes", "full", "cancelled", "error",
+  };
+  return reason < G_N_ELEMENTS (names) ? names[reason] : NULL;
+}
+
+static int
+cmp_double (const void *a,
+            const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+void
+nsc_stop_state_init (NscStopState      *state,
+                     const NscStopRule *rule,
+                     double             reference_bps)
+{
+  memset (state, 0, sizeof *state);
+  state->rule = *rule;
+  state->rule.early_samples = CLAMP (rule->early_samples, 1u, G_N_ELEMENTS (state->early));
+  state->reference_bps = isfinite (reference_bps) && reference_bps > 0 ? reference_bps : 0;
+}
+
+gboolean
+nsc_stop_state_feed (NscStopState    *state,
+                     const NscSample *sample)
+{
+  const NscStopRule *rule = &state->rule;
+  double bps = nsc_sample_bps (sample);
+  guint64 done = sample->bytes[0] + sample->bytes[1];
+
+  if (!rule->enabled || state->held)
+    return state->held;
+  if (sample->duration_ns <= 0)
+    return FALSE;
+  state->n++;
+
+  if (state->reference_bps == 0)
+    {
+      double sorted[G_N_ELEMENTS (state->early)];
+
+      state->early[state->n_early++] = bps;
+      if (state->n_early < rule->early_samples)
+        return FALSE;
+      memcpy (sorted, state->early, state->n_early * sizeof (double));
+      qsort (sorted, state->n_early, sizeof (double), cmp_double);
+      state->reference_bps = state->n_early % 2 ? sorted[state->n_early / 2]
+                           : (sorted[state->n_early / 2 - 1] + sorted[state->n_early / 2]) / 2;
+      if (state->reference_bps <= 0)
+        {
+          /* A drive that wrote nothing at first has no level to drop from. */
+          state->n_early = 0;
+          state->reference_bps = 0;
+        }
+      return FALSE;
+    }
+
+  if (bps < rule->drop_share * state->reference_bps)
+    {
+      if (!state->dropped)
+        {
+          state->dropped = TRUE;
+          state->drop_position = sample->position - MIN (done, sample->position);
+          state->drop_t_ns = sample->t_ns - sample->duration_ns;
+          state->below = 0;
+        }
+      state->below++;
+    }
+  else
+    {
+      /* Back up: a passing dip, not the end of the cache. */
+      state->dropped = FALSE;
+      state->below = 0;
+    }
+
+  state->held = state->dropped
+             && state->below >= rule->hold_samples
+             && state->n >= rule->min_samples
+             && sample->position - state->drop_position >= rule->hold_bytes
+             && sample->t_ns - state->drop_t_ns >= rule->hold_ns;
+  return state->held;
+}
+
+/* ---- the budget ------------------------------------------------------------------ */
+
+static void
+add_item (GArray     *items,
+          int         step,
+          const char *label,
+          guint64     bytes)
+{
+  NscBudgetItem it = { 0 };
+
+  it.step = step;
+  g_strlcpy (it.label, label, sizeof it.label);
+  it.bytes = bytes;
+  g_array_append_val (items, it);
+}
+
+GArray *
+nsc_write_budget (const NscPreset       *preset,
+                  const NscBudgetTarget *t,
+                  guint64               *out_total,
+                  gboolean              *out_timed)
+{
+  GArray *items = g_array_new (FALSE, TRUE, sizeof (NscBudgetItem));
+  guint runs = t->runs ? t->runs : MAX (preset->runs, 1u);
+  guint64 size = t->is_device ? t->capacity : t->file_size;
+  guint64 total = 0, read_fills = 0;
+  gboolean timed = FALSE;
+
+  /* Before the steps: the test file written whole, or a drive state. */
+  if (!t->is_device && preset->prepare)
+    add_item (items, -1, "Preparing the test file", t->file_size);
+  if (t->leave_free && t->capacity > t->leave_free)
+    {
+      add_item (items, -1, "Filling the drive to the chosen state", t->capacity - t->leave_free);
+      if (t->is_device)
+        size = t->leave_free;
+    }
+  if (t->strict && t->is_device)
+    add_item (items, -1, "Preconditioning: writing the whole drive once", t->capacity);
+
+  for (guint i = 0; i < preset->steps->len; i++)
+    {
+      const NscStep *s = &g_array_index (preset->steps, NscStep, i);
+      guint64 basis = t->span_cap ? MIN (size, t->span_cap) : size;
+      guint64 region = s->span_pct >= 0 ? (guint64) (basis * s->span_pct)
+                     : s->job.region_length ? MIN (s->job.region_length, basis) : basis;
+      char scratch[64];
+      NscBudgetItem it = { 0 };
+
+      if (t->span_cap)
+        region = MIN (region, t->span_cap);
+      /* A settled control beside fresh reads (Quick): written past the cache after its
+       * data, where the group starts (the cache is not known yet: the default). */
+      if (i == 0 || s->group != g_array_index (preset->steps, NscStep, i - 1).group)
+        {
+          gboolean settled = FALSE, fresh = FALSE;
+
+          for (guint j = i; j < preset->steps->len
+                            && g_array_index (preset->steps, NscStep, j).group == s->group; j++)
+            {
+              settled |= g_str_equal (g_array_index (preset->steps, NscStep, j).analysis, "settled-read");
+              fresh |= g_str_equal (g_array_index (preset->steps, NscStep, j).analysis, "fresh-read");
+            }
+          if (settled && fresh)
+            {
+              guint64 flush = NSC_SETTLED_FLUSH_DEFAULT + NSC_SETTLED_FLUSH_DEFAULT / 8;
+
+              add_item (items, (int) i, "Writing past the SLC cache after the settled data",
+                        t->span_cap ? MIN (flush, t->span_cap) : flush);
+            }
+        }
+      it.step = (int) i;
+      g_strlcpy (it.label, nsc_job_get_label (&s->job, scratch, sizeof scratch), sizeof it.label);
+      switch (s->kind)
+        {
+        case NSC_STEP_JOB:
+          {
+            guint64 bound = G_MAXUINT64;
+            double share = (100 - s->job.read_percent) / 100.0;
+
+            /* The reads of a read step meet data written first (fill). */
+            /* Reads meet data written first, where nothing was written yet: all
+             * those fills together cover the target once at most. */
+            if (nsc_job_has_reads (&s->job) && !s->no_prefill && (t->is_device || !preset->prepare)
+                && read_fills < size)
+              {
+                guint64 fill = MIN (region, size - read_fills);
+
+                add_item (items, (int) i, "Writing the data that the test reads", fill);
+                read_fills += fill;
+              }
+            if (!nsc_job_has_writes (&s->job))
+              continue;
+            if (s->job.once)
+              bound = region;
+            if (s->job.bytes)
+              bound = MIN (bound, t->span_cap ? MIN (s->job.bytes, t->span_cap) : s->job.bytes);
+            if (bound == G_MAXUINT64)
+              {
+                it.timed = TRUE;
+                it.time_ns = t->time_ns ? t->time_ns : s->time_is_set ? s->job.time_ns : preset->time_ns;
+                timed = TRUE;
+              }
+            else
+              {
+                it.bytes = (guint64) ceil (bound * share) * runs;
+                it.stops_early = s->stop.enabled;
+              }
+          }
+          break;
+        case NSC_STEP_FILL:
+          it.bytes = region;
+          g_strlcpy (it.label, "Fill", sizeof it.label);
+          break;
+        case NSC_STEP_SURFACE:
+          if (!nsc_job_has_writes (&s->job))
+            continue;
+          it.timed = s->job.time_ns > 0 && !s->job.bytes;
+          it.bytes = it.timed ? 0 : (guint64) s->points * s->job.bytes;
+          it.time_ns = s->job.time_ns * s->points;
+          timed |= it.timed;
+          break;
+        case NSC_STEP_COPY:
+          {
+            /* A source written, then its copy; both scaled to half the free space. */
+            guint64 bytes = s->job.bytes ? s->job.bytes : G_GUINT64_CONSTANT (100000000000);
+
+            if (t->span_cap)
+              bytes = MIN (bytes, t->span_cap);
+            if (!t->is_device)
+              bytes = MIN (bytes, t->capacity / 2);
+            it.bytes = 2 * bytes;
+            g_strlcpy (it.label, s->job.label[0] ? s->job.label : "Copy", sizeof it.label);
+          }
+          break;
+        case NSC_STEP_IDLE:
+        case NSC_STEP_TRIM:
+        case NSC_STEP_ERASE:   /* a TRIM or the controller's erase: no data written */
+        default:
+          continue;
+        }
+      g_array_append_val (items, it);
+    }
+
+  for (guint i = 0; i < items->len; i++)
+    total += g_array_index (items, NscBudgetItem, i).bytes;
+  if (out_total)
+    *out_total = total;
+  if (out_timed)
+    *out_timed = timed;
+  return items;
+}
+
+gboolean
+nsc_write_budget_folder (const char *dir,
+                         guint64     file_size,
+                         guint64    *out_free,
+                         guint64    *out_file_size,
+                         GError    **error)
+{
+  struct statvfs vfs;
+  guint64 free_bytes, size = file_size;
+
+  if (statvfs (dir, &vfs) != 0)
+    {
+      nsc_set_error_from_errno (error, errno, "Cannot read the free space of %s", dir);
+      return FALSE;
+    }
+  free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
+  if (size == NSC_TARGET_SIZE_FREE)
+    {
+      /* As the target does it: all but 2 % of the filesystem, at least 1 GiB (a
+       * quarter of a tiny one). */
+      guint64 keep = MAX ((guint64) vfs.f_blocks * vfs.f_frsize / 50, G_GUINT64_CONSTANT (1) << 30);
+      keep = MIN (keep, (guint64) vfs.f_blocks * vfs.f_frsize / 4);
+      size = free_bytes > keep ? free_bytes - keep : 0;
+    }
+  *out_free = free_bytes;
+  *out_file_size = size;
+  return TRUE;
+}
+
+char *
+nsc_write_budget_describe (const NscPreset       *preset,
+                           const NscBudgetTarget *target)
+{
+  guint64 total = 0;
+  gboolean timed = FALSE;
+  g_autoptr(GArray) items = nsc_write_budget (preset, target, &total, &timed);
+  g_autofree char *size = nsc_format_size (total);
+  GString *out = g_string_new (NULL);
+  guint early = 0;
+  gint64 timed_ns = 0;
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      const NscBudgetItem *it = &g_array_index (items, NscBudgetItem, i);
+      early += it->stops_early;
+      if (it->timed)
+        timed_ns = nsc_duration_add (timed_ns, it->time_ns);
+    }
+  if (items->len == 0)
+    return g_strdup ("Writes nothing");
+  if (total > 0)
+    g_string_append_printf (out, "Writes at most %s", size);
+  if (timed)
+    {
+      g_autofree char *dur = nsc_format_duration (timed_ns);
+      g_string_append_printf (out, "%s for %s, as fast as the drive takes it",
+                              total > 0 ? ", plus writes" : "Writes", dur);
+    }
+  if (early)
+    g_string_append_printf (out, " (%u step%s stop%s once the speed drop has held, so usually less)",
+                            early, early == 1 ? "" : "s", early == 1 ? "s" : "");
+  return g_string_free (out, FALSE);
+}
+
+char *
+nsc_write_budget_describe_wear (guint64 budget,
+                                guint64 drive_written,
+                                int     percentage_used)
+{
+  g_autofree char *written = nsc_format_size (drive_written);
+
+  if (drive_written == 0)
+    return g_strdup_printf ("The drive reports nothing written so far and %d %% of its "
+                            "endurance used", percentage_used);
+  return g_strdup_printf ("That is %.2g %% of the %s this drive has written so far; it "
+                          "reports %d %% of its endurance used",
+                          100.0 * (double) budget / (double) drive_written, written,
+                          percentage_used);
+}
+
+char *
+nsc_wear_describe (guint64   run_bytes,
+                   guint64   smart_before_bytes,
+                   guint64   smart_after_bytes,
+                   char    **out_amplified)
+{
+  guint64 diff = smart_after_bytes > smart_before_bytes ? smart_after_bytes - smart_before_bytes : 0;
+  g_autofree char *d = nsc_format_size (diff);
+  g_autofree char *own = nsc_format_size (run_bytes);
+
+  if (out_amplified)
+    *out_amplified = NULL;
+  if (out_amplified && diff > 2 * run_bytes && diff - run_bytes > (G_GUINT64_CONSTANT (1) << 30))
+    *out_amplified = g_strdup_printf ("The drive counted %.1f× what the run wrote: write "
+                                      "amplification, or other writes to the drive during the run",
+                                      run_bytes ? (double) diff / (double) run_bytes : 0.0);
+  return g_strdup_printf ("Written: %s by this run's count, %s by the drive's (SMART data units, "
+                          "to 512 000 bytes)", own, d);
+}
+
+char *
+nsc_wear_describe_result (JsonObject  *result,
+                          char       **out_amplified)
+{
+  JsonObject *before, *after;
+
+  if (out_amplified)
+    *out_amplified = NULL;
+  if (!json_object_has_member (result, "smart_before") || !json_object_has_member (result, "smart_after")
+      || !JSON_NODE_HOLDS_OBJECT (json_object_get_member (result, "smart_before"))
+      || !JSON_NODE_HOLDS_OBJECT (json_object_get_member (result, "smart_after")))
+    return NULL;
+  before = json_object_get_object_member (result, "smart_before");
+  after = json_object_get_object_member (result, "smart_after");
+  return nsc_wear_describe ((guint64) json_object_get_int_member_with_default (result, "bytes_written", 0),
+                            (guint64) json_object_get_int_member_with_default (before, "bytes_written", 0),
+                            (guint64) json_object_get_int_member_with_default (after, "bytes_written", 0),
+                            out_amplified);
+}

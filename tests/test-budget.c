@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "nsc-engine.h"
+
+#define MIB (G_GUINT64_CONSTANT (1) << 20)
+#define GIB (G_GUINT64_CONSTANT (1) << 30)
+#define S   G_GINT64_CONSTANT (1000000000)
+
+/* Feeds samples of 0.5 s at @fast_bps until @drop_at bytes, then @slow_bps, into a
+ * state, up to @limit bytes. Returns the bytes written when it said stop (0: never). */
+static guint64
+feed_curve (NscStopState *st,
+            double        fast_bps,
+            double        slow_bps,
+            guint64       drop_at,
+            guint64       limit)
+{
+  NscSample s = { 0 };
+  guint64 pos = 0;
+  gint64 t = 0;
+
+  while (pos < limit)
+    {
+      double bps = pos < drop_at ? fast_bps : slow_bps;
+      guint64 b = (guint64) (bps / 2);
+
+      /* A sample that crosses the drop ends at it, as the sampler's byte trigger does. */
+      if (pos < drop_at && pos + b > drop_at)
+        b = drop_at - pos;
+      s.duration_ns = (gint64) (b / bps * S);
+      t += s.duration_ns;
+      pos += b;
+      s.t_ns = t;
+      s.bytes[1] = b;
+      s.position = pos;
+      if (nsc_stop_state_feed (st, &s))
+        return pos;
+    }
+  return 0;
+}
+
+static void
+test_stop_drop_held (void)
+{
+  NscStopRule rule;
+  NscStopState st;
+  guint64 stopped;
+
+  nsc_stop_rule_init (&rule);
+  rule.enabled = TRUE;
+  nsc_stop_state_init (&st, &rule, 0);
+  /* 1 GiB/s, dropping to 200 MiB/s at 2 GiB. */
+  stopped = feed_curve (&st, 1024.0 * MIB, 200.0 * MIB, 2 * GIB, 64 * GIB);
+  g_assert_true (st.held);
+  g_assert_cmpuint (st.drop_position, ==, 2 * GIB);
+  g_assert_cmpfloat_with_epsilon (st.reference_bps, 1024.0 * MIB, 1.0);
+  /* Held after 8 samples below (4 s, 800 MiB), which is more than the 256 MiB and 3 s
+   * past the drop: at the eighth slow sample, not one later. */
+  g_assert_cmpuint (stopped - 2 * GIB, ==, 8 * 100 * MIB);
+}
+
+static void
+test_stop_dip_is_not_a_drop (void)
+{
+  NscStopRule rule;
+  NscStopState st;
+  NscSample s = { 0 };
+  guint64 pos = 0;
+
+  nsc_stop_rule_init (&rule);
+  rule.enabled = TRUE;
+  nsc_stop_state_init (&st, &rule, 0);
+  /* Fast, with a dip of 5 slow samples every 20: never held. */
+  for (guint i = 0; i < 400; i++)
+    {
+      double bps = (i % 20) >= 15 ? 100.0 * MIB : 1000.0 * MIB;
+      s.duration_ns = S / 2;
+      s.bytes[1] = (guint64) (bps / 2);
+      pos += s.bytes[1];
+      s.position = pos;
+      s.t_ns = (i + 1) * S / 2;
+      g_assert_false (nsc_stop_state_feed (&st, &s));
+    }
+  g_assert_false (st.held);
+}
+
+static void
+test_stop_never_drops (void)
+{
+  NscStopRule rule;
+  NscStopState st;
+
+  nsc_stop_rule_init (&rule);
+  rule.enabled = TRUE;
+  nsc_stop_state_init (&st, &rule, 0);
+  g_assert_cmpuint (feed_curve (&st, 500.0 * MIB, 500.0 * MIB, 0, 16 * GIB), ==, 0);
+  g_assert_false (st.dropped);
+}
+
+static void
+test_stop_reference_from_fill (void)
+{
+  NscStopRule rule;
+  NscStopState st;
+
+  /* Nothing recovered: slow from the start, measured against the fill's cache speed. */
+  nsc_stop_rule_init (&rule);
+  rule.enabled = TRUE;
+  nsc_stop_state_init (&st, &rule, 1000.0 * MIB);
+  g_assert_cmpuint (feed_curve (&st, 150.0 * MIB, 150.0 * MIB, 0, 16 * GIB), >, 0);
+  g_assert_cmpuint (st.drop_position, ==, 0);
+  /* The same step with its own early level as the reference would never stop. */
+  nsc_stop_state_init (&st, &rule, 0);
+  g_assert_cmpuint (feed_curve (&st, 150.0 * MIB, 150.0 * MIB, 0, 16 * GIB), ==, 0);
+}
+
+static void
+test_stop_cap (void)
+{
+  NscStopRule rule;
+
+  nsc_stop_rule_init (&rule);
+  g_assert_cmpuint (nsc_stop_rule_cap (&rule, 0, 100 * GIB), ==, 100 * GIB);  /* no rule */
+  rule.enabled = TRUE;
+  /* 1.25 × a 4 GiB cache + 1 GiB. */
+  g_assert_cmpuint (nsc_stop_rule_cap (&rule, 4 * GIB, 100 * GIB), ==, 6 * GIB);
+  /* Never more than the step's own bound. */
+  g_assert_cmpuint (nsc_stop_rule_cap (&rule, 40 * GIB, 3 * GIB), ==, 3 * GIB);
+  /* No cache measured: half the region. */
+  g_assert_cmpuint (nsc_stop_rule_cap (&rule, G_MAXUINT64, 100 * GIB), ==, 50 * GIB);
+  /* A drive without a cache: the margin, room for the hold at least. */
+  g_assert_cmpuint (nsc_stop_rule_cap (&rule, 0, 100 * GIB), ==, 1 * GIB);
+}
+
+static void
+test_stop_parse (void)
+{
+  static const struct { const char *json; gboolean ok; } cases[] = {
+    { "{}", TRUE },
+    { "{\"stop\": {\"when\": \"drop-held\"}}", TRUE },
+    { "{\"stop\": {\"when\": \"drop-held\", \"below\": 0.6, \"samples\": 4, \"past_bytes\": \"1g\","
+      " \"past_time\": \"5s\", \"cap_cache_factor\": 2, \"cap_margin\": \"2g\", \"cap_share\": 0.25}}", TRUE },
+    { "{\"stop\": {\"when\": \"later\"}}", FALSE },
+    { "{\"stop\": \"drop-held\"}", FALSE },
+    { "{\"stop\": {\"when\": \"drop-held\", \"below\": 1.5}}", FALSE },
+    { "{\"stop\": {\"when\": \"drop-held\", \"past_bytes\": \"lots\"}}", FALSE },
+    { "{\"stop\": {\"when\": \"drop-held\", \"cap_cache_factor\": 0.5}}", FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonNode) node = json_from_string (cases[i].json, NULL);
+      g_autoptr(GError) error = NULL;
+      NscStopRule rule;
+      gboolean ok = nsc_stop_rule_parse (json_node_get_object (node), &rule, &error);
+
+      g_assert_cmpint (ok, ==, cases[i].ok);
+      if (!ok)
+        g_assert_true (g_str_has_prefix (error->message, "“stop”") || error->domain == NSC_ERROR);
+    }
+  {
+    g_autoptr(JsonNode) node = json_from_string (cases[2].json, NULL);
+    NscStopRule rule;
+
+    g_assert_true (nsc_stop_rule_parse (json_node_get_object (node), &rule, NULL));
+    g_assert_true (rule.enabled);
+    g_assert_cmpfloat (rule.drop_share, ==, 0.6);
+    g_assert_cmpuint (rule.hold_samples, ==, 4);
+    g_assert_cmpuint (rule.hold_bytes, ==, GIB);
+    g_assert_cmpint (rule.hold_ns, ==, 5 * S);
+    g_assert_cmpuint (nsc_stop_rule_cap (&rule, GIB, 100 * GIB), ==, 4 * GIB);
+  }
+}
+
+/* The presets whose purpose is to find a drop carry a rule; the budget on a 3 GiB
+ * drive is bounded by the drive, not by a fixed 32 GiB a step. */
+static void
+test_budget_presets (void)
+{
+  NscBudgetTarget t = { .is_device = TRUE, .capacity = 3 * GIB };
+  static const struct { const char *name; guint early; guint64 total; } cases[] = {
+    { "cache-recovery", 5, 18 * GIB },     /* the fill, then at most the drive 5 times */
+    { "write-fill", 0, 3 * GIB },
+    { "write-fill-twice", 1, 6 * GIB },
+    { "hardcore", 1, 6 * GIB },
+    { "quick", 0, 12 * GIB },              /* the reads' data once, 9 GiB past the cache; timed writes */
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(NscPreset) p = nsc_preset_lookup (cases[i].name, NULL);
+      g_autoptr(GArray) items = NULL;
+      guint64 total = 0;
+      gboolean timed = FALSE;
+      guint early = 0;
+
+      g_assert_nonnull (p);
+      items = nsc_write_budget (p, &t, &total, &timed);
+      for (guint k = 0; k < items->len; k++)
+        early += g_array_index (items, NscBudgetItem, k).stops_early;
+      g_test_message ("%s: %" G_GUINT64_FORMAT " bytes, %u early", cases[i].name, total, early);
+      g_assert_cmpuint (early, ==, cases[i].early);
+      if (cases[i].total)
+        g_assert_cmpuint (total, ==, cases[i].total);
+    }
+}
+
+static void
+test_budget_file (void)
+{
+  g_autoptr(NscPreset) p = nsc_preset_lookup ("quick", NULL);
+  NscBudgetTarget t = { .capacity = 100 * GIB, .file_size = GIB };
+  g_autoptr(GArray) items = NULL;
+  g_autofree char *line = NULL;
+  guint64 total = 0;
+  gboolean timed = FALSE;
+
+  items = nsc_write_budget (p, &t, &total, &timed);
+  g_assert_true (timed);
+  /* The test file written whole first, 9 GiB past the cache after the settled
+   * control's data; the timed writes said as such. */
+  g_assert_cmpuint (total, ==, 10 * GIB);
+  g_assert_cmpint (g_array_index (items, NscBudgetItem, 0).step, ==, -1);
+  line = nsc_write_budget_describe (p, &t);
+  g_assert_nonnull (strstr (line, "10 GiB"));
+  g_assert_nonnull (strstr (line, "plus writes for"));
+}
+
+static void
+test_wear_lines (void)
+{
+  g_autofree char *a = NULL, *b = NULL, *amp = NULL;
+
+  a = nsc_wear_describe (3 * GIB, 1000 * GIB, 1000 * GIB + 3 * GIB + 100 * MIB, &amp);
+  g_assert_null (amp);
+  g_assert_nonnull (strstr (a, "3 GiB by this run"));
+  /* Four times what the run wrote, and more than 1 GiB above it: a note. */
+  b = nsc_wear_describe (GIB, 0, 4 * GIB, &amp);
+  g_assert_nonnull (amp);
+  g_assert_nonnull (strstr (amp, "4.0×"));
+  g_clear_pointer (&amp, g_free);
+  /* Far above in ratio but not in bytes: no note. */
+  g_clear_pointer (&b, g_free);
+  b = nsc_wear_describe (10 * MIB, 0, 500 * MIB, &amp);
+  g_assert_null (amp);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/budget/stop/drop-held", test_stop_drop_held);
+  g_test_add_func ("/budget/stop/dip-is-not-a-drop", test_stop_dip_is_not_a_drop);
+  g_test_add_func ("/budget/stop/never-drops", test_stop_never_drops);
+  g_test_add_func ("/budget/stop/reference-from-fill", test_stop_reference_from_fill);
+  g_test_add_func ("/budget/stop/cap", test_stop_cap);
+  g_test_add_func ("/budget/stop/parse", test_stop_parse);
+  g_test_add_func ("/budget/presets", test_budget_presets);
+  g_test_add_func ("/budget/file", test_budget_file);
+  g_test_add_func ("/budget/wear-lines", test_wear_lines);
+  return g_test_run ();
+}

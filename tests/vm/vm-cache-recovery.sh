@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Steps that stop when they know, on a drive whose speed drops at a known byte count:
+# QEMU's emulated NVMe (3 GiB) whose write throttle qmp-throttle.py switches from
+# FAST to SLOW once CACHE bytes were written since the drive last sat idle for
+# 2 s, and back to FAST after such an idle (a cache that recovers whole). The
+# guest runs
+#
+#   nandscope-cli run --preset cache-recovery   (a write-fill, then four recovery
+#                                                steps after an idle each)
+#   nandscope-cli run --preset write-fill-twice (a second pass with no idle: slow
+#                                                from its first byte)
+#
+# and the host checks, against the byte counts at which QEMU switched: every
+# recovery step stopped because its drop held, found the drop within 64 MiB of the
+# truth, stopped no more than its margin past it (256 MiB, 8 samples and 3 s, plus
+# 64 MiB) and below its cap; the recovery analysis still measures the cache; the
+# second pass stopped soon after its start; the drive's SMART count matches the run's
+# own; --dry-run's budget bounds what was written. Prints the bytes per step.
+# QEMU 7.2's throttled NVMe namespace now and then stops completing writes on a
+# loaded host (seen here at load 3 to 11 on 2 cores, with and without QMP): the
+# guest then gets 8 MiB through per NVMe timeout and reset, every ~60 s, and the
+# test fails by its timeout rather than pass; qmp-throttle.py's log, kept beside the
+# console, shows where.
+# Exit 77 (skip) when QEMU, the kernel or busybox-static are missing.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+vm_timeout_default=600
+. "$here/vm-lib.sh"
+lba=4096
+size=$((3 * 1024 * 1024 * 1024))
+cache=$((768 * 1024 * 1024))
+fast=300000000
+slow=75000000
+serial=NSCRECOV1
+
+vm_prepare vm-cache-recovery
+vm_init_script "$(cat <<INIT
+dev=\$(ns_of $serial)
+section dry-run nandscope-cli run --preset cache-recovery --target \$dev --dry-run
+section run-recovery nandscope-cli run --preset cache-recovery --target \$dev --destroy-data=\$dev \
+  --max-idle 3s --json /tmp/recovery.json --quiet
+section result-recovery cat /tmp/recovery.json
+section run-twice nandscope-cli run --preset write-fill-twice --target \$dev --destroy-data=\$dev \
+  --max-idle 3s --json /tmp/twice.json --quiet
+section result-twice cat /tmp/twice.json
+INIT
+)"
+
+img=$(vm_disk drive.img "$size") || exit 1
+python3 "$here/qmp-throttle.py" "$work/qmp.sock" --device d0 --fast "$fast" --slow "$slow" \
+  --cache "$cache" --idle 2.0 --log "$work/throttle.log" &
+driver=$!
+vm_boot "file=$img,id=d0,if=none,format=raw,cache=$vm_cache,aio=threads,discard=unmap,throttling.bps-write=$fast" \
+  "nvme,serial=$serial,drive=d0,logical_block_size=$lba,physical_block_size=$lba" \
+  -qmp "unix:$work/qmp.sock,server=on,wait=off" || {
+    kill "$driver" 2>/dev/null; wait "$driver"
+    cp "$work/throttle.log" "${G_TEST_BUILDDIR:-/tmp}/vm-cache-recovery-throttle.log"
+    echo "# QEMU's switches are in ${G_TEST_BUILDDIR:-/tmp}/vm-cache-recovery-throttle.log"
+    exit 1
+  }
+wait "$driver"
+
+python3 "$here/vm-cache-recovery-check.py" "$work/console.log" "$work/throttle.log" \
+  --cache "$cache" --fast "$fast" --slow "$slow" --size "$size"
+rc=$?
+if [ $rc -ne 0 ]; then
+  vm_keep_console
+  cp "$work/throttle.log" "${G_TEST_BUILDDIR:-/tmp}/vm-cache-recovery-throttle.log"
+fi
+exit $rc
