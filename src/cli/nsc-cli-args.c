@@ -72,6 +72,8 @@ nsc_cli_parse_run_args (int       argc,
         { a->no_tmpfile = TRUE; continue; }
       if (g_str_equal (name, "--strict"))
         { a->strict = TRUE; continue; }
+      if (g_str_equal (name, "--cdm"))
+        { a->cdm = TRUE; continue; }
       if (g_str_equal (name, "--shared"))
         { a->job.shared_region = TRUE; a->have_job = TRUE; continue; }
       if (g_str_equal (name, "--once"))
@@ -207,6 +209,18 @@ nsc_cli_parse_run_args (int       argc,
               return FALSE;
             }
           g_free (a->erase), a->erase = g_strdup (value);
+        }
+      else if (IS ("--time-scale"))
+        {
+          char *end = NULL;
+
+          a->time_scale = g_ascii_strtod (value, &end);
+          if (end == value || *end != '\0' || !(a->time_scale > 0 && a->time_scale <= 1))
+            {
+              g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                           "--time-scale takes a factor above 0 and at most 1, not “%s”", value);
+              return FALSE;
+            }
         }
       else if (IS ("--max-idle"))
         {

@@ -22,11 +22,13 @@ typedef struct
   guint64   span;
   gint64    idle_ns;
   gint64    max_idle_ns;
+  double    time_scale;
   NscBackend backend;
   gboolean  quiet;
   gboolean  dry_run;   /* print what the run would write, and do nothing */
   gboolean  no_tmpfile;
   gboolean  strict;
+  gboolean  cdm;
   gboolean  have_job;
   gboolean  bs_set;
   NscJob    job;

@@ -70,6 +70,8 @@ print_usage (FILE *out)
          "  --size SIZE            test file size, e.g. 1g, 512m (file targets)\n"
          "  --idle DURATION        idle time before every test but the first\n"
          "  --max-idle DURATION    cut the idle steps of a preset to at most this long\n"
+         "  --time-scale FACTOR    shorten every timed test by FACTOR (0 to 1), keeping their\n"
+         "                         proportions; the result records both lengths\n"
          "  --span SIZE            cover at most this much of the target in every test\n"
          "  --backend NAME         auto (default), io_uring, psync or null\n"
          "  --units mib|mb         MiB/s (binary, default) or MB/s (decimal, as CrystalDiskMark)\n"
@@ -77,8 +79,11 @@ print_usage (FILE *out)
          "                         and free:SIZE (filled, SIZE left free), e.g. empty,free:100g\n"
          "  --erase METHOD         how erase steps erase a device: trim (default), or NVMe\n"
          "                         format (user data erase) or sanitize (block erase)\n"
-         "  --strict               the reviews' conditions: precondition the span, TRIM before\n"
-         "                         every test, 32 GiB span, 40 s per test, 15 min idle between\n"
+         "  --strict               the reviews' conditions: precondition the drive, then before\n"
+         "                         each preset a TRIM and 15 min idle; 32 GiB span; 40 s for\n"
+         "                         tests without a length of their own\n"
+         "  --cdm                  CrystalDiskMark's way: 5 runs of 5 s, 5 s apart, the best\n"
+         "                         shown, in MB/s, on a 1 GiB region (devices too)\n"
          "  --quiet                no progress line\n"
          "  --dry-run              print what the run would write (per step, in total, against\n"
          "                         the drive's SMART counts) and stop; nothing is written\n"
@@ -183,8 +188,30 @@ on_step_finished (NscRunner *runner,
 typedef struct
 {
   char label[64];
+  guint group;                  /* the preset of a suite the row's steps come from */
   const NscJobResult *dir[2];
+  gboolean mark[2];             /* a warning concerns this result */
 } Row;
+
+/* Warnings that say a result is not what it seems: its cell gets a mark. */
+static gboolean
+step_is_marked (NscRunResult *r,
+                guint         step)
+{
+  static const char *codes[] = { "fresh-reads", "inside-slc-cache", "read-inflation",
+                                 "read-inflation-not-verified", "cache-exhausted-during-test",
+                                 "unverified-contents", "strict-skipped", NULL };
+
+  for (guint i = 0; i < r->warnings->len; i++)
+    {
+      NscWarning *w = g_ptr_array_index (r->warnings, i);
+
+      if (w->step == (int) step && g_strv_contains (codes, w->code)
+          && g_strcmp0 (w->position, "after") != 0)
+        return TRUE;
+    }
+  return FALSE;
+}
 
 static void
 print_surface (const NscStepResult *sr)
@@ -295,6 +322,7 @@ print_table (NscRunResult *r,
   g_autofree char *read_head = g_strdup_printf ("Read %s", unit);
   g_autofree char *write_head = g_strdup_printf ("Write %s", unit);
   const char *backend = NULL;
+  gboolean marks = FALSE;
   int width = 16;
 
   for (guint i = 0; i < r->steps->len; i++)
@@ -307,20 +335,32 @@ print_table (NscRunResult *r,
           || head == NULL)
         continue;
       backend = nsc_backend_to_string (head->backend);
-      for (guint j = 0; j < rows->len; j++)
-        if (g_str_equal (g_array_index (rows, Row, j).label, sr->step.job.label))
-          row = &g_array_index (rows, Row, j);
+      /* A read and a write of the same test in the same preset share a row; the same
+       * label in another preset of a suite, or a second result for a cell, gets its own. */
+      for (guint j = 0; j < rows->len && row == NULL; j++)
+        {
+          Row *cand = &g_array_index (rows, Row, j);
+
+          if (g_str_equal (cand->label, sr->step.job.label) && cand->group == sr->step.group
+              && (!nsc_job_has_reads (&head->job) || cand->dir[NSC_DIR_READ] == NULL)
+              && (!nsc_job_has_writes (&head->job) || cand->dir[NSC_DIR_WRITE] == NULL))
+            row = cand;
+        }
       if (row == NULL)
         {
           Row fresh = { 0 };
           g_strlcpy (fresh.label, sr->step.job.label, sizeof fresh.label);
+          fresh.group = sr->step.group;
           g_array_append_val (rows, fresh);
           row = &g_array_index (rows, Row, rows->len - 1);
         }
-      if (nsc_job_has_reads (&head->job))
-        row->dir[NSC_DIR_READ] = head;
-      if (nsc_job_has_writes (&head->job))
-        row->dir[NSC_DIR_WRITE] = head;
+      for (guint d = 0; d < 2; d++)
+        if (d == NSC_DIR_READ ? nsc_job_has_reads (&head->job) : nsc_job_has_writes (&head->job))
+          {
+            row->dir[d] = head;
+            row->mark[d] = step_is_marked (r, i);
+            marks |= row->mark[d];
+          }
     }
 
   printf ("Nandscope %s · %s · %s (%s%s%s) · %s\n", PACKAGE_VERSION,
@@ -332,8 +372,9 @@ print_table (NscRunResult *r,
     printf ("Drive %s%s%s\n", json_object_get_string_member (dev, "name"),
             json_object_get_string_member_with_default (dev, "model", NULL) ? " · " : "",
             json_object_get_string_member_with_default (dev, "model", ""));
-  printf ("Backend %s · %u run%s of %s per test, the median shown\n\n",
-          backend ? backend : "-", r->runs, r->runs == 1 ? "" : "s", dur);
+  printf ("Backend %s · %u run%s of %s per test, the %s shown%s\n\n",
+          backend ? backend : "-", r->runs, r->runs == 1 ? "" : "s", dur,
+          r->cdm ? "best" : "median", r->cdm ? " (CrystalDiskMark's way)" : "");
   for (guint j = 0; j < rows->len; j++)
     width = MAX (width, (int) g_utf8_strlen (g_array_index (rows, Row, j).label, -1));
   printf ("%-*s %12s %12s %11s %11s %11s %11s\n", width, "Test", read_head, write_head,
@@ -355,6 +396,12 @@ print_table (NscRunResult *r,
               continue;
             }
           cells[d] = format_rate (res->dir[d].bw_bps, units);
+          if (row->mark[d])
+            {
+              char *marked = g_strconcat (cells[d], "*", NULL);
+              g_free (cells[d]);
+              cells[d] = marked;
+            }
           cells[2 + d] = g_strdup_printf ("%.0f", res->dir[d].iops);
           cells[4 + d] = res->dir[d].latency->count
                        ? g_strdup_printf ("%.1f", nsc_histogram_mean (res->dir[d].latency) / 1000.0)
@@ -366,6 +413,8 @@ print_table (NscRunResult *r,
         g_free (cells[k]);
     }
 
+  if (marks)
+    printf ("* a warning below concerns this result\n");
   print_analysis (r);
 
   for (guint i = 0; i < r->warnings->len; i++)
@@ -507,7 +556,7 @@ run_one (const RunArgs   *args,
   for (guint i = 0; i < r->steps->len; i++)
     if (nsc_step_result_headline (g_ptr_array_index (r->steps, i)))
       {
-        print_table (r, args->units);
+        print_table (r, args->units ? args->units : args->cdm ? "mb" : NULL);
         break;
       }
   nsc_cli_print_wear (r);
@@ -580,6 +629,7 @@ cmd_run (int    argc,
   opts.time_ns = args.time_ns;
   opts.idle_ns = args.idle_ns;
   opts.max_idle_ns = args.max_idle_ns;
+  opts.time_scale = args.time_scale;
   opts.span_cap = args.have_job ? 0 : args.span;
   opts.backend = args.backend;
   opts.destroy_data = args.destroy_data;
@@ -587,17 +637,11 @@ cmd_run (int    argc,
   opts.erase_method = args.erase;
   opts.erase = nsc_nvme_erase_func;
   opts.check_device = nsc_device_check_func;
+  /* The reviews' conditions, where the user did not say otherwise. */
   if (args.strict)
-    {
-      /* The reviews' conditions, where the user did not say otherwise. */
-      opts.strict = TRUE;
-      if (opts.time_ns == 0)
-        opts.time_ns = 40 * G_GINT64_CONSTANT (1000000000);
-      if (args.idle_ns == 0)
-        opts.idle_ns = 15 * 60 * G_GINT64_CONSTANT (1000000000);
-      if (opts.span_cap == 0 && !args.have_job)
-        opts.span_cap = G_GUINT64_CONSTANT (32) << 30;
-    }
+    nsc_run_options_set_strict (&opts);
+  if (args.cdm)
+    nsc_run_options_set_cdm (&opts);
 
   /* The drive behind the target: its facts go into the result, its temperature into
    * every step's series. NVMe Identify and SMART need root; without it, sysfs. */
@@ -611,6 +655,13 @@ cmd_run (int    argc,
     {
       opts.read_temperature = nsc_device_temperature_func;
       opts.temperature_data = dev->devnode;
+    }
+  /* The drive's SLC cache from its saved results (the app's folder), to label results
+   * and size Quick's settled control when this run measures none. */
+  if (dev && dev->serial)
+    {
+      g_autofree char *history = g_build_filename (g_get_user_data_dir (), "nandscope", "results", NULL);
+      opts.cache_bytes = nsc_result_history_cache_bytes (history, dev->serial, NULL);
     }
 
   /* Drive states (002: empty, and nearly full): one run each, side by side. Every

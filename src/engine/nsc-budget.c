@@ -254,8 +254,7 @@ nsc_write_budget (const NscPreset       *preset,
         size = t->leave_free;
     }
   if (t->strict && t->is_device)
-    add_item (items, -1, "Preconditioning: writing the test span once",
-              t->span_cap ? MIN (size, t->span_cap) : size);
+    add_item (items, -1, "Preconditioning: writing the whole drive once", t->capacity);
 
   for (guint i = 0; i < preset->steps->len; i++)
     {
@@ -268,6 +267,26 @@ nsc_write_budget (const NscPreset       *preset,
 
       if (t->span_cap)
         region = MIN (region, t->span_cap);
+      /* A settled control beside fresh reads (Quick): written past the cache after its
+       * data, where the group starts (the cache is not known yet: the default). */
+      if (i == 0 || s->group != g_array_index (preset->steps, NscStep, i - 1).group)
+        {
+          gboolean settled = FALSE, fresh = FALSE;
+
+          for (guint j = i; j < preset->steps->len
+                            && g_array_index (preset->steps, NscStep, j).group == s->group; j++)
+            {
+              settled |= g_str_equal (g_array_index (preset->steps, NscStep, j).analysis, "settled-read");
+              fresh |= g_str_equal (g_array_index (preset->steps, NscStep, j).analysis, "fresh-read");
+            }
+          if (settled && fresh)
+            {
+              guint64 flush = NSC_SETTLED_FLUSH_DEFAULT + NSC_SETTLED_FLUSH_DEFAULT / 8;
+
+              add_item (items, (int) i, "Writing past the SLC cache after the settled data",
+                        t->span_cap ? MIN (flush, t->span_cap) : flush);
+            }
+        }
       it.step = (int) i;
       g_strlcpy (it.label, nsc_job_get_label (&s->job, scratch, sizeof scratch), sizeof it.label);
       switch (s->kind)

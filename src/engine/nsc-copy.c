@@ -257,6 +257,20 @@ nsc_copy_run (const char         *dir,
             }
         }
     }
+  /* The review copied data that had settled on the drive, not data still in its
+   * cache: the sources reach the drive, then it is left alone. */
+  if (spec->settle_ns > 0)
+    {
+      gint64 end;
+
+      for (guint i = 0; i < sizes->len; i++)
+        fdatasync (src[i]);
+      end = nsc_now_ns () + spec->settle_ns;
+      while (nsc_now_ns () < end && !g_cancellable_is_cancelled (cancellable))
+        g_usleep (MIN ((end - nsc_now_ns ()) / 1000 + 1, 50000));
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        goto out;
+    }
   for (guint i = 0; i < sizes->len; i++)
     if ((dst[i] = open_tmp (dir)) < 0)
       {

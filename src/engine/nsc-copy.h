@@ -12,6 +12,7 @@ typedef struct
   NscDataPattern data;         /* random or zeros */
   gint64         interval_ns;  /* sampling; 0: 0.5 s */
   guint64        seed;
+  gint64         settle_ns;    /* idle between writing the sources and copying them */
 } NscCopySpec;
 
 typedef struct

@@ -245,6 +245,13 @@ parse_step (JsonObject  *obj,
       || !get_duration (obj, "ramp", &step->job.ramp_ns, NULL, error)
       || !nsc_stop_rule_parse (obj, &step->stop, error))
     return FALSE;
+  {
+    gboolean strict = TRUE;
+
+    if (!get_bool (obj, "strict", &strict, error))
+      return FALSE;
+    step->no_strict = !strict;
+  }
 
   if (step->kind == NSC_STEP_FILL || step->kind == NSC_STEP_TRIM || step->kind == NSC_STEP_ERASE)
     {
@@ -275,6 +282,7 @@ preset_new_from_data (const char  *data,
   JsonNode *steps_node;
   JsonArray *steps;
   const char *s;
+  guint own_group;
 
   if (!json_parser_load_from_data (parser, data, (gssize) length, &local_error))
     {
@@ -313,7 +321,8 @@ preset_new_from_data (const char  *data,
   if (!get_bool (root, "destructive", &preset->destructive, error)
       || !get_bool (root, "prepare", &preset->prepare, error)
       || !get_uint (root, "runs", 1000, &preset->runs, error)
-      || !get_duration (root, "time", &preset->time_ns, NULL, error))
+      || !get_duration (root, "time", &preset->time_ns, NULL, error)
+      || !get_duration (root, "settle", &preset->settle_ns, NULL, error))
     return NULL;
   if (preset->runs == 0)
     preset->runs = 1;
@@ -345,11 +354,23 @@ preset_new_from_data (const char  *data,
             }
           if (!(part = preset_lookup (json_node_get_string (n), FALSE, error)))
             return NULL;
+          /* A part keeps its own length, runs and settling: a suite's defaults do not
+           * change what Quick measures inside it. */
+          for (guint k = 0; k < part->steps->len; k++)
+            {
+              NscStep *ps = &g_array_index (part->steps, NscStep, k);
+
+              ps->group = i;
+              ps->group_time_ns = part->time_ns;
+              ps->group_runs = part->runs;
+              ps->group_settle_ns = part->settle_ns;
+            }
           g_array_append_vals (preset->steps, part->steps->data, part->steps->len);
         }
     }
 
   steps_node = json_object_get_member (root, "steps");
+  own_group = preset->steps->len > 0 ? g_array_index (preset->steps, NscStep, preset->steps->len - 1).group + 1 : 0;
   if (steps_node == NULL && preset->steps->len > 0)
     return g_steal_pointer (&preset);
   if (steps_node == NULL || !JSON_NODE_HOLDS_ARRAY (steps_node)
@@ -379,6 +400,8 @@ preset_new_from_data (const char  *data,
                        "Step %u of preset “%s”: %s", i + 1, preset->name, step_error->message);
           return NULL;
         }
+      step.group = own_group;
+      step.group_settle_ns = preset->settle_ns;
       g_array_append_val (preset->steps, step);
     }
 
@@ -402,7 +425,7 @@ nsc_preset_list_names (void)
   static const char *first[] = {
     "quick", "quick-nvme", "quick-random", "seq-qd", "rnd-qd", "bs-sweep", "bs-sweep-classic",
     "mixed", "write-fill", "write-fill-twice", "cache-recovery", "degradation", "fill-state",
-    "trim-latency", "response-time", "workers", "thermal", "surface", "review",
+    "trim-latency", "response-time", "workers", "thermal", "surface", "surface-write", "review",
     "compressibility", "mixed-block", "seq-qd-64k", "thermal-qd4", "hardcore", "recovery-no-trim", "erase", "copy",
     NULL,
   };
@@ -524,9 +547,11 @@ nsc_preset_estimate_ns (const NscPreset *preset,
       if (step->kind == NSC_STEP_IDLE)
         total = nsc_duration_add (total, step->idle_ns);
       else if (step->kind == NSC_STEP_JOB && !step->job.once && !step->job.bytes)
-        total = nsc_duration_add (total, nsc_duration_mul (nsc_duration_add (step->time_is_set ? step->job.time_ns : time_ns,
+        total = nsc_duration_add (total, nsc_duration_mul (nsc_duration_add (step->time_is_set ? step->job.time_ns
+                                                                             : step->group_time_ns ? step->group_time_ns
+                                                                             : time_ns,
                                                                              step->job.ramp_ns),
-                                                           runs));
+                                                           step->group_runs ? step->group_runs : runs));
       else if (step->kind == NSC_STEP_SURFACE && step->job.time_ns > 0)
         total = nsc_duration_add (total, nsc_duration_mul (step->job.time_ns, step->points));
     }

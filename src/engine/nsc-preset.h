@@ -9,6 +9,16 @@
 
 G_BEGIN_DECLS
 
+/* The reviews' conditions (000, 004): 40 s per test that names no length of its own,
+ * 15 minutes of idle before each test, a 32 GiB span. */
+#define NSC_STRICT_TIME_NS  (G_GINT64_CONSTANT (40) * 1000000000)
+#define NSC_STRICT_IDLE_NS  (G_GINT64_CONSTANT (15) * 60 * 1000000000)
+#define NSC_STRICT_SPAN     (G_GUINT64_CONSTANT (32) << 30)
+/* What Quick writes after its settled control's data when no cache was measured:
+ * more than the static caches of most drives up to 1 TB (002's 100 GB cache is the
+ * exception, and a write-fill in the same run or the drive's history replaces this). */
+#define NSC_SETTLED_FLUSH_DEFAULT (G_GUINT64_CONSTANT (8) << 30)
+
 typedef enum
 {
   NSC_STEP_JOB,
@@ -34,6 +44,13 @@ typedef struct
   gboolean    no_prefill;   /* reads meet whatever is there (after a TRIM, on purpose) */
   gboolean    skip_unaligned; /* a block size the target cannot do skips the step */
   char        analysis[32]; /* what the run analysis makes of it: "write-fill", "settled-read", … */
+  /* The preset a step came from, in a suite: conditions (strict TRIM and idle, reads
+   * written and settled) apply where a new one starts. */
+  guint       group;
+  gint64      group_time_ns; /* that preset's length of a timed step (0: the suite's) */
+  guint       group_runs;    /* that preset's runs (0: the suite's) */
+  gint64      group_settle_ns; /* that preset's idle between writing what it reads and reading */
+  gboolean    no_strict;    /* "strict": false: no TRIM or idle of strict mode before it */
   NscStopRule stop;         /* JOB: stop once the speed drop has held (nsc-budget) */
 } NscStep;
 
@@ -47,6 +64,7 @@ typedef struct
   guint64   file_size;      /* default test file size, or NSC_TARGET_SIZE_FREE */
   guint     runs;
   gint64    time_ns;        /* default duration of a job step */
+  gint64    settle_ns;      /* idle between writing the data its reads read and the reads */
   GArray   *steps;          /* NscStep */
 } NscPreset;
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "nsc-error.h"
+#include "nsc-json.h"
 #include "nsc-result.h"
 #include "nsc-result-file.h"
 
@@ -357,4 +358,55 @@ nsc_result_file_load (const char  *path,
       return NULL;
     }
   return root;
+}
+
+guint64
+nsc_result_history_cache_bytes (const char  *dir,
+                                const char  *serial,
+                                char       **from_path)
+{
+  g_autoptr(GDir) d = NULL;
+  g_autoptr(GDateTime) newest = NULL;
+  guint64 cache = 0;
+  const char *name;
+
+  if (from_path)
+    *from_path = NULL;
+  if (dir == NULL || serial == NULL || serial[0] == '\0' || !(d = g_dir_open (dir, 0, NULL)))
+    return 0;
+  while ((name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = NULL;
+      g_autoptr(JsonNode) root = NULL;
+      g_autoptr(GDateTime) when = NULL;
+      JsonObject *o, *dev, *analysis, *slc;
+      const char *started;
+
+      if (!g_str_has_suffix (name, ".json"))
+        continue;
+      path = g_build_filename (dir, name, NULL);
+      if (!(root = nsc_result_file_load (path, NULL)))
+        continue;  /* not a result, or damaged: the history is what can be read */
+      o = json_node_get_object (root);
+      dev = nsc_json_get_object (o, "device");
+      analysis = nsc_json_get_object (o, "analysis");
+      slc = analysis ? nsc_json_get_object (analysis, "slc") : NULL;
+      started = nsc_json_get_string (o, "started");
+      if (dev == NULL || g_strcmp0 (nsc_json_get_string (dev, "serial"), serial) != 0
+          || slc == NULL || !json_object_get_boolean_member_with_default (slc, "has_cache", FALSE)
+          || json_object_get_int_member_with_default (slc, "cache_bytes", 0) <= 0
+          || started == NULL || !(when = g_date_time_new_from_iso8601 (started, NULL)))
+        continue;
+      if (newest && g_date_time_compare (when, newest) <= 0)
+        continue;
+      g_clear_pointer (&newest, g_date_time_unref);
+      newest = g_steal_pointer (&when);
+      cache = (guint64) json_object_get_int_member (slc, "cache_bytes");
+      if (from_path)
+        {
+          g_free (*from_path);
+          *from_path = g_steal_pointer (&path);
+        }
+    }
+  return cache;
 }

@@ -24,4 +24,10 @@ JsonNode *nsc_result_file_parse    (const char  *data,
 gboolean  nsc_result_file_validate (JsonNode    *root,
                                     GError     **error);
 
+/* The drive's history: the SLC cache that the newest write-fill among the results in
+ * @dir measured on the drive with @serial, or 0 when none did. @from_path: that file. */
+guint64   nsc_result_history_cache_bytes (const char  *dir,
+                                          const char  *serial,
+                                          char       **from_path);
+
 G_END_DECLS

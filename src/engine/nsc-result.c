@@ -13,6 +13,7 @@ warning_free (gpointer data)
 
   g_free (w->code);
   g_free (w->message);
+  g_free (w->position);
   g_free (w);
 }
 
@@ -39,6 +40,7 @@ nsc_run_result_free (NscRunResult *r)
   g_free (r->filesystem);
   g_free (r->caveat);
   g_free (r->backend_requested);
+  g_free (r->precondition);
   g_clear_pointer (&r->started, g_date_time_unref);
   g_ptr_array_unref (r->steps);
   g_ptr_array_unref (r->warnings);
@@ -166,6 +168,8 @@ nsc_step_result_headline (const NscStepResult *r)
   for (guint i = 0; i < r->runs->len; i++)
     g_ptr_array_add (sorted, g_ptr_array_index (r->runs, i));
   g_ptr_array_sort (sorted, compare_bw);
+  if (r->headline_best)
+    return g_ptr_array_index (sorted, sorted->len - 1);
   return g_ptr_array_index (sorted, (sorted->len - 1) / 2);
 }
 
@@ -363,6 +367,8 @@ add_temperature (JsonBuilder         *b,
   json_builder_end_object (b);
 }
 
+static void add_string (JsonBuilder *b, const char *name, const char *value);
+
 static void
 add_step (JsonBuilder         *b,
           guint                index,
@@ -424,6 +430,39 @@ add_step (JsonBuilder         *b,
   json_builder_set_member_name (b, "fresh_data");
   json_builder_add_boolean_value (b, s->fresh_data);
   add_int (b, "trimmed_before_bytes", (gint64) s->trimmed_before_bytes);
+  json_builder_set_member_name (b, "strict_applied");
+  json_builder_add_boolean_value (b, s->strict_applied);
+  if (s->strict_skipped)
+    {
+      json_builder_set_member_name (b, "strict_skipped");
+      json_builder_add_boolean_value (b, TRUE);
+    }
+  add_int (b, "strict_trimmed_bytes", (gint64) s->strict_trimmed_bytes);
+  add_int (b, "strict_idle_ns", s->strict_idle_ns);
+  if (s->time_source)
+    {
+      add_string (b, "time_source", s->time_source);
+      add_int (b, "own_time_ns", s->own_time_ns);
+      add_int (b, "planned_time_ns", s->planned_time_ns);
+    }
+  if (s->data_expected)
+    {
+      add_string (b, "data_expected", s->data_expected);
+      json_builder_set_member_name (b, "idle_since_data_ns");
+      if (s->idle_since_data_ns >= 0)
+        json_builder_add_int_value (b, s->idle_since_data_ns);
+      else
+        json_builder_add_null_value (b);
+      add_string (b, "settled_by", s->settled_by);
+    }
+  if (s->flush_source)
+    {
+      add_int (b, "flush_bytes", (gint64) s->flush_bytes);
+      add_string (b, "flush_source", s->flush_source);
+      json_builder_set_member_name (b, "flush_capped");
+      json_builder_add_boolean_value (b, s->flush_capped);
+    }
+  add_int (b, "written_before_bytes", (gint64) s->written_before_bytes);
   json_builder_end_object (b);
 
   if (s->stop_reason != NSC_STOP_NONE)
@@ -613,6 +652,39 @@ nsc_run_result_to_json (const NscRunResult *r)
   json_builder_add_int_value (b, r->idle_ns);
   json_builder_set_member_name (b, "strict");
   json_builder_add_boolean_value (b, r->strict);
+  add_int (b, "default_time_ns", r->default_time_ns);
+  add_int (b, "max_idle_ns", r->max_idle_ns);
+  json_builder_set_member_name (b, "time_scale");
+  json_builder_add_double_value (b, r->time_scale > 0 ? r->time_scale : 1.0);
+  add_int (b, "span_cap", (gint64) r->span_cap);
+  json_builder_set_member_name (b, "headline");
+  json_builder_add_string_value (b, r->cdm ? "best" : "median");
+  json_builder_set_member_name (b, "cdm_compatible");
+  json_builder_add_boolean_value (b, r->cdm);
+  if (r->history_cache_bytes)
+    add_int (b, "history_cache_bytes", (gint64) r->history_cache_bytes);
+  if (r->strict)
+    {
+      /* What the reviews ask for, and what this run did of it (options scale it). */
+      json_builder_set_member_name (b, "strict_conditions");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "requested");
+      json_builder_begin_object (b);
+      add_int (b, "time_ns", NSC_STRICT_TIME_NS);
+      add_int (b, "idle_ns", NSC_STRICT_IDLE_NS);
+      add_int (b, "span", (gint64) NSC_STRICT_SPAN);
+      add_string (b, "precondition", "device");
+      add_string (b, "trim", "before each preset");
+      json_builder_end_object (b);
+      json_builder_set_member_name (b, "applied");
+      json_builder_begin_object (b);
+      add_int (b, "time_ns", r->default_time_ns);
+      add_int (b, "idle_ns", r->strict_idle_ns);
+      add_int (b, "span", (gint64) r->span_cap);
+      add_string (b, "precondition", r->precondition);
+      json_builder_end_object (b);
+      json_builder_end_object (b);
+    }
   json_builder_set_member_name (b, "state");
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "erased_first");
@@ -653,6 +725,8 @@ nsc_run_result_to_json (const NscRunResult *r)
         json_builder_add_int_value (b, w->step);
       else
         json_builder_add_null_value (b);
+      if (w->position)
+        add_string (b, "position", w->position);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

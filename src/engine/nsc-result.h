@@ -15,6 +15,7 @@ typedef struct
   char *code;     /* stable: "unverified-contents", "not-direct-to-drive", "backend-fallback", … */
   char *message;  /* for people */
   int   step;     /* the step it concerns, -1 for the whole run */
+  char *position; /* "inside-slc-cache": inside, across, after or unknown; else NULL */
 } NscWarning;
 
 typedef struct
@@ -47,6 +48,22 @@ typedef struct
   gboolean   completed;
   gboolean   skipped;            /* not run: the target cannot do it (a warning says why) */
   char      *error;
+  /* Conditions, as they applied (see DESIGN.md). */
+  gboolean   strict_applied;     /* strict TRIM and idle right before (a preset starts) */
+  gboolean   strict_skipped;     /* the step opted out of conditions it would have got */
+  guint64    strict_trimmed_bytes;
+  gint64     strict_idle_ns;
+  const char *time_source;       /* timed jobs: "option", "own", "strict" or "preset" */
+  gint64     own_time_ns;        /* the step's own length in its preset, 0 none */
+  gint64     planned_time_ns;    /* before --time-scale */
+  const char *data_expected;     /* reads: "settled", "fresh" or "any" */
+  gint64     idle_since_data_ns; /* reads: idle between the newest write to the region and now */
+  const char *settled_by;        /* reads: "idle", "written-after" or NULL (fresh) */
+  guint64    flush_bytes;        /* settled control: written after its data to leave the cache */
+  const char *flush_source;      /* how much that had to be: "this-run", "history", "default" */
+  gboolean   flush_capped;       /* less than that, for --span */
+  guint64    written_before_bytes; /* writes: since the last idle, erase or TRIM, to the first run */
+  gboolean   headline_best;      /* the headline is the best run (CrystalDiskMark) */
   /* Why the step's (last) run ended, and for a step that stops once it knows
    * (step.stop), where its speed dropped and what bounded it. */
   NscStopReason stop_reason;
@@ -75,6 +92,14 @@ typedef struct
   guint64     file_size;
   gint64      idle_ns;
   gboolean    strict;
+  gint64      default_time_ns;   /* timed steps without a length of their own, 0 the preset's */
+  gint64      max_idle_ns;
+  double      time_scale;        /* 0, or the factor on every timed step */
+  guint64     span_cap;
+  gint64      strict_idle_ns;    /* strict's idle before each preset, as applied */
+  char       *precondition;      /* strict: "device", "span", "test file" or NULL */
+  guint64     history_cache_bytes; /* the drive's SLC cache from an earlier result, 0 unknown */
+  gboolean    cdm;               /* CrystalDiskMark-compatible: best of 5 runs */
   gboolean    erased_first;      /* state "empty": erased before the first step */
   guint64     leave_free;        /* state "filled": only this much was left free */
   GDateTime  *started;

@@ -13,6 +13,8 @@
 #define SECOND 1e9
 /* Reads of data written less than this long before may come from the SLC cache. */
 #define FRESH_DATA_NS (G_GINT64_CONSTANT (60) * 1000000000)
+/* An idle this long lets an SM2263-class drive flush its cache (004: several seconds). */
+#define SETTLED_IDLE_NS (G_GINT64_CONSTANT (30) * 1000000000)
 
 static const NscJobResult *
 headline (const NscStepResult *s)
@@ -134,15 +136,65 @@ analyze_fill (NscRunResult *r,
   return NULL;
 }
 
+/* Where a run's writes fell against the SLC cache: everything written since the
+ * drive last rested (idle, erase, TRIM) counts, across steps and runs. */
+static const char *
+cache_position (guint64 before,
+                guint64 written,
+                guint64 cache)
+{
+  if (cache == 0)
+    return "unknown";
+  if (before + written <= cache)
+    return "inside";
+  if (before >= cache)
+    return "after";
+  return "across";
+}
+
+static void
+add_position_warning (NscRunResult *r,
+                      guint         step,
+                      const char   *position,
+                      const char   *format,
+                      ...) G_GNUC_PRINTF (4, 5);
+
+static void
+add_position_warning (NscRunResult *r,
+                      guint         step,
+                      const char   *position,
+                      const char   *format,
+                      ...)
+{
+  g_autofree char *msg = NULL;
+  NscWarning *w;
+  va_list args;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  nsc_run_result_add_warning (r, (int) step, "inside-slc-cache", "%s", msg);
+  w = g_ptr_array_index (r->warnings, r->warnings->len - 1);
+  w->position = g_strdup (position);
+}
+
 /* A write result that fits in the cache measured the cache; one whose speed fell
- * inside the step measured a mix. */
+ * inside the step measured a mix; one after tens of GB written without rest measured
+ * what follows the cache, whatever the step alone wrote. */
 static void
 label_writes (NscRunResult         *r,
               JsonObject           *analysis,
               const NscSlcAnalysis *slc)
 {
-  g_autoptr(GString) unknown = NULL;
   JsonArray *inside = NULL;
+  JsonArray *positions = NULL;
+  guint64 cache = 0;
+  const char *source = NULL;
+
+  if (slc && slc->has_cache)
+    cache = slc->cache_bytes, source = "this-run";
+  else if (r->history_cache_bytes)
+    cache = r->history_cache_bytes, source = "history";
 
   for (guint i = 0; i < r->steps->len; i++)
     {
@@ -150,14 +202,54 @@ label_writes (NscRunResult         *r,
       const NscJobResult *head = headline (s);
       g_autoptr(NscSlcAnalysis) within = NULL;
       g_autofree char *written = NULL;
+      g_autofree char *before_s = NULL;
+      g_autofree char *cache_s = NULL;
       const char *label = s->step.job.label;
+      const char *position = NULL;
+      guint64 before = s->written_before_bytes, head_before = 0;
+      JsonArray *runs;
+      JsonObject *o;
 
       if (head == NULL || head->dir[NSC_DIR_WRITE].bytes == 0 || is (s, "write-fill")
-          || g_str_has_prefix (s->step.analysis, "copy")
+          || s->step.kind != NSC_STEP_JOB
           || is (s, "write-fill-second") || is (s, "cache-recovery") || is (s, "degradation"))
         continue;
-      written = nsc_format_size (head->dir[NSC_DIR_WRITE].bytes);
 
+      runs = json_array_new ();
+      for (guint k = 0; k < s->runs->len; k++)
+        {
+          const NscJobResult *run = g_ptr_array_index (s->runs, k);
+          const char *pos;
+
+          /* CrystalDiskMark's way rests between runs. */
+          if (k > 0 && s->headline_best)
+            before = 0;
+          pos = cache_position (before, run->dir[NSC_DIR_WRITE].bytes, cache);
+          json_array_add_string_element (runs, pos);
+          if (run == head)
+            position = pos, head_before = before;
+          before += run->dir[NSC_DIR_WRITE].bytes;
+        }
+      o = json_object_new ();
+      json_object_set_int_member (o, "step", i);
+      json_object_set_string_member (o, "position", position);
+      json_object_set_int_member (o, "written_before_bytes", (gint64) head_before);
+      if (cache)
+        json_object_set_int_member (o, "cache_bytes", (gint64) cache);
+      else
+        json_object_set_null_member (o, "cache_bytes");
+      if (source)
+        json_object_set_string_member (o, "cache_source", source);
+      else
+        json_object_set_null_member (o, "cache_source");
+      json_object_set_array_member (o, "runs", runs);
+      if (positions == NULL)
+        positions = json_array_new ();
+      json_array_add_object_element (positions, o);
+
+      written = nsc_format_size (head->dir[NSC_DIR_WRITE].bytes);
+      before_s = nsc_format_size (head_before);
+      cache_s = nsc_format_size (cache);
       if (nsc_series_get_len (head->series) >= NSC_WRITE_FILL_MIN_SAMPLES)
         within = nsc_analyze_write_fill_series (head->series, NULL);
       if (within && within->has_cache)
@@ -167,37 +259,34 @@ label_writes (NscRunResult         *r,
                                       "%s: the write speed fell from %.0f to %.0f MiB/s after %s; "
                                       "the result mixes the SLC cache and what follows it",
                                       label, mib (within->in_cache_bps), mib (within->post_cache_bps), at);
+          continue;
         }
-      else if (slc && slc->has_cache && head->dir[NSC_DIR_WRITE].bytes <= slc->cache_bytes)
-        {
-          g_autofree char *cache = nsc_format_size (slc->cache_bytes);
-          nsc_run_result_add_warning (r, (int) i, "inside-slc-cache",
-                                      "%s: all %s written fit in the measured SLC cache (%s): "
-                                      "this is the cache's speed, not the flash's",
-                                      label, written, cache);
-          if (inside == NULL)
-            inside = json_array_new ();
-          json_array_add_int_element (inside, i);
-        }
-      else if (slc == NULL && head->job.read_percent == 0)
-        {
-          if (unknown == NULL)
-            unknown = g_string_new (NULL);
-          g_string_append_printf (unknown, "%s%s", unknown->len ? ", " : "", label);
-          if (inside == NULL)
-            inside = json_array_new ();
-          json_array_add_int_element (inside, i);
-        }
+      if (g_str_equal (position, "inside"))
+        add_position_warning (r, i, position,
+                              "%s: the %s it wrote, after %s written since the drive last "
+                              "rested, fit in the measured SLC cache (%s): this is the cache's "
+                              "speed, not the flash's", label, written, before_s, cache_s);
+      else if (g_str_equal (position, "across"))
+        add_position_warning (r, i, position,
+                              "%s: it began inside the measured SLC cache (%s; %s written since "
+                              "the drive last rested) and ended past it: the result mixes both",
+                              label, cache_s, before_s);
+      else if (g_str_equal (position, "unknown") && head->job.read_percent == 0)
+        add_position_warning (r, i, position,
+                              "%s: this drive's SLC cache was not measured (no write-fill in "
+                              "this run or in its saved results), so this may be the cache's "
+                              "speed", label);
+      else
+        continue;
+      if (inside == NULL)
+        inside = json_array_new ();
+      json_array_add_int_element (inside, i);
     }
 
-  /* Without a fill the cache size is unknown: one sentence for all such steps. */
-  if (unknown)
-    nsc_run_result_add_warning (r, -1, "inside-slc-cache",
-                                "The write results (%s) held their speed throughout; this "
-                                "drive's SLC cache was not measured, so they are likely the "
-                                "cache's speed (write-fill measures it)", unknown->str);
   if (inside)
     json_object_set_array_member (analysis, "inside_slc_cache", inside);
+  if (positions)
+    json_object_set_array_member (analysis, "cache_position", positions);
 }
 
 static void
@@ -297,6 +386,14 @@ analyze_read_inflation (NscRunResult *r,
           json_object_set_int_member (o, "settled_data_age_ns", settled->data_age_ns);
           json_object_set_int_member (o, "settled_bytes_written_since",
                                       (gint64) settled->bytes_written_since);
+          if (settled->settled_by)
+            json_object_set_string_member (o, "settled_by", settled->settled_by);
+          if (settled->flush_source)
+            {
+              json_object_set_string_member (o, "flush_source", settled->flush_source);
+              json_object_set_int_member (o, "flush_bytes", (gint64) settled->flush_bytes);
+              json_object_set_boolean_member (o, "flush_capped", settled->flush_capped);
+            }
 
           if (nsc_read_inflation (f, st, &ratio))
             {
@@ -305,6 +402,12 @@ analyze_read_inflation (NscRunResult *r,
               nsc_run_result_add_warning (r, (int) j, "read-inflation", "%s: %s", base, msg);
               json_object_set_string_member (o, "verdict", "inflated");
             }
+          else if ((g_strcmp0 (settled->settled_by, "written-after") == 0 && !settled->flush_capped)
+                   || (g_strcmp0 (settled->settled_by, "idle") == 0
+                       && settled->idle_since_data_ns >= SETTLED_IDLE_NS))
+            /* Alike, and the settled data had left the cache (more than it was written
+             * after it) or rested: the fresh reads are clean. */
+            json_object_set_string_member (o, "verdict", "not-inflated");
           else
             {
               /* Alike, but the "settled" data may still sit in a cache larger than

@@ -12,9 +12,19 @@
 #include "nsc-runner.h"
 #include "nsc-units.h"
 
+/* CrystalDiskMark's pause between runs. */
+#define CDM_INTERVAL_NS (G_GINT64_CONSTANT (5) * 1000000000)
+
+typedef struct
+{
+  gint64 start;
+  gint64 end;
+} IdleSpan;
+
 typedef enum
 {
   EVENT_TARGET,
+  EVENT_CONDITIONS,
   EVENT_WARNING,
   EVENT_STEP_STARTED,
   EVENT_SAMPLE,
@@ -52,7 +62,12 @@ struct _NscRunner
   gint64         max_idle_ns;
   guint64        span_cap;
   gboolean       time_override;
+  gint64         default_time_ns;
+  double         time_scale;
+  gboolean       runs_override;
   gboolean       strict;
+  gboolean       cdm;
+  guint64        history_cache;
   int            device_fd;
   NscBackend     backend;
   gboolean       no_tmpfile;
@@ -89,6 +104,12 @@ struct _NscRunner
   NscStepResult *current_sr;
   gint64         last_temp_ns;
   gboolean       fallback_reported;
+  GArray        *idles;          /* IdleSpan: when the drive was left alone */
+  guint64        written_since_quiet; /* since the last idle, erase or TRIM */
+  guint64        measured_cache; /* by a write-fill earlier in this run */
+  guint64        flush_bytes;    /* the group's settled control: written after its data */
+  const char    *flush_source;
+  gboolean       flush_capped;
   guint64        setup_bytes;    /* written before the steps; read after the join */
   guint64        fill_cache_bytes;  /* a write-fill's cache in this run, G_MAXUINT64: none yet */
   double         fill_cache_bps;
@@ -138,6 +159,7 @@ preset_copy (const NscPreset *p)
   c->file_size = p->file_size;
   c->runs = p->runs;
   c->time_ns = p->time_ns;
+  c->settle_ns = p->settle_ns;
   c->steps = g_array_copy (p->steps);
   return c;
 }
@@ -159,6 +181,7 @@ nsc_runner_finalize (GObject *object)
   if (self->device_fd >= 0)
     close (self->device_fd);  /* handed over, but never run */
   g_free (self->budgets);
+  g_clear_pointer (&self->idles, g_array_unref);
   g_clear_pointer (&self->result, nsc_run_result_free);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->context, g_main_context_unref);
@@ -213,6 +236,11 @@ nsc_runner_new (const NscPreset     *preset,
   self->runs = options->runs ? options->runs : MAX (preset->runs, 1u);
   self->time_ns = options->time_ns ? options->time_ns : preset->time_ns;
   self->time_override = options->time_ns != 0;
+  self->default_time_ns = options->default_time_ns;
+  self->time_scale = options->time_scale > 0 && options->time_scale < 1 ? options->time_scale : 0;
+  self->runs_override = options->runs != 0;
+  self->cdm = options->cdm;
+  self->history_cache = options->cache_bytes;
   self->idle_ns = options->idle_ns;
   self->max_idle_ns = options->max_idle_ns;
   self->span_cap = options->span_cap;
@@ -230,7 +258,73 @@ nsc_runner_new (const NscPreset     *preset,
   self->backend = options->backend;
   self->no_tmpfile = options->no_tmpfile;
   self->result = nsc_run_result_new ();
+  self->idles = g_array_new (FALSE, FALSE, sizeof (IdleSpan));
   return self;
+}
+
+void
+nsc_run_options_set_strict (NscRunOptions *options)
+{
+  g_return_if_fail (options != NULL);
+  options->strict = TRUE;
+  if (options->default_time_ns == 0)
+    options->default_time_ns = NSC_STRICT_TIME_NS;
+  if (options->span_cap == 0)
+    options->span_cap = NSC_STRICT_SPAN;
+}
+
+void
+nsc_run_options_set_cdm (NscRunOptions *options)
+{
+  g_return_if_fail (options != NULL);
+  options->cdm = TRUE;
+  if (options->runs == 0)
+    options->runs = 5;
+  if (options->default_time_ns == 0)
+    options->default_time_ns = 5 * G_GINT64_CONSTANT (1000000000);
+  /* Quick's two halves of 1 GiB each: CrystalDiskMark's 1 GiB test file. */
+  if (options->span_cap == 0)
+    options->span_cap = G_GUINT64_CONSTANT (2) << 30;
+}
+
+/* How long a timed job step runs, and why: an option for every step, the step's own
+ * length, a default for steps without one (strict's 40 s), or its preset's. */
+static gint64 step_time_planned (NscRunner *self, const NscStep *s, const char **source);
+
+/* The planned length, scaled by --time-scale (at least 1 ms). */
+static gint64
+step_time (NscRunner     *self,
+           const NscStep *s,
+           const char   **source)
+{
+  gint64 t = step_time_planned (self, s, source);
+
+  return self->time_scale > 0 ? MAX ((gint64) (t * self->time_scale), (gint64) 1000000) : t;
+}
+
+static gint64
+step_time_planned (NscRunner     *self,
+                   const NscStep *s,
+                   const char   **source)
+{
+  const char *dummy;
+
+  source = source ? source : &dummy;
+  if (self->time_override)
+    return *source = "option", self->time_ns;
+  if (s->time_is_set)
+    return *source = "own", s->job.time_ns;
+  if (self->default_time_ns)
+    return *source = self->strict ? "strict" : "default", self->default_time_ns;
+  *source = "preset";
+  return s->group_time_ns ? s->group_time_ns : self->time_ns;
+}
+
+static guint
+step_runs (NscRunner     *self,
+           const NscStep *s)
+{
+  return self->runs_override || s->group_runs == 0 ? self->runs : s->group_runs;
 }
 
 const NscPreset *
@@ -295,6 +389,15 @@ dispatch_events (gpointer data)
         {
         case EVENT_TARGET:
           take_target_info (self->result, ev->target_info);
+          break;
+        case EVENT_CONDITIONS:
+          if (ev->target_info->precondition)
+            {
+              g_free (self->result->precondition);
+              self->result->precondition = g_steal_pointer (&ev->target_info->precondition);
+            }
+          if (ev->target_info->strict_idle_ns)
+            self->result->strict_idle_ns = ev->target_info->strict_idle_ns;
           break;
         case EVENT_WARNING:
           g_ptr_array_add (self->result->warnings, g_steal_pointer (&ev->warning));
@@ -438,6 +541,41 @@ idle_wait (NscRunner *self,
   return !g_cancellable_is_cancelled (self->cancellable);
 }
 
+/* An idle the drive gets: recorded, so that a read knows how long its data settled,
+ * and a write how much was written since the drive last rested. */
+static gboolean
+rest (NscRunner *self,
+      gint64     ns)
+{
+  IdleSpan span;
+  gboolean ok;
+
+  span.start = nsc_now_ns ();
+  ok = idle_wait (self, ns);
+  span.end = nsc_now_ns ();
+  g_array_append_val (self->idles, span);
+  self->written_since_quiet = 0;
+  return ok;
+}
+
+/* Idle time since @since (monotonic ns). */
+static gint64
+idle_since (NscRunner *self,
+            gint64     since)
+{
+  gint64 total = 0;
+
+  for (guint i = 0; i < self->idles->len; i++)
+    {
+      IdleSpan *sp = &g_array_index (self->idles, IdleSpan, i);
+      gint64 start = MAX (sp->start, since);
+
+      if (sp->end > start)
+        total += sp->end - start;
+    }
+  return total;
+}
+
 static gboolean
 step_writes (const NscStep *s)
 {
@@ -459,6 +597,20 @@ nsc_preset_writes (const NscPreset *preset)
     if (step_writes (&g_array_index (preset->steps, NscStep, i)))
       return TRUE;
   return FALSE;
+}
+
+/* What a read step's data should be: "settled" (written, then an idle, then read),
+ * "fresh" (CrystalDiskMark's way, on purpose) or "any" (whatever the drive holds). */
+static const char *
+data_expected (const NscStep *s)
+{
+  if (!step_reads (s))
+    return NULL;
+  if (s->no_prefill || s->kind == NSC_STEP_SURFACE)
+    return "any";
+  if (g_str_equal (s->analysis, "fresh-read"))
+    return "fresh";
+  return "settled";
 }
 
 static gboolean
@@ -624,8 +776,11 @@ resolve_job (NscRunner      *self,
       gboolean timed = step->time_is_set ? job->time_ns > 0 : (job->bytes == 0 && !job->once);
 
       if (timed)
-        job->time_ns = self->time_override ? self->time_ns
-                     : step->time_is_set ? job->time_ns : self->time_ns;
+        {
+          job->time_ns = step_time (self, step, &sr->time_source);
+          sr->planned_time_ns = step_time_planned (self, step, NULL);
+          sr->own_time_ns = step->time_is_set ? step->job.time_ns : 0;
+        }
       if (job->bytes && self->span_cap && job->bytes > self->span_cap)
         job->bytes = self->span_cap;
     }
@@ -638,6 +793,47 @@ resolve_job (NscRunner      *self,
       job->sample_bytes = MIN (job->sample_bytes, MAX (amount / 256, 2 * queue));
     }
   return TRUE;
+}
+
+/* How fresh is what the step reads (the SLC cache may still hold it), and whether it
+ * settled as its preset means it to; a read of fresh data that should have settled
+ * says so in a warning. */
+static void
+note_data_age (NscRunner     *self,
+               NscTarget     *target,
+               guint          index,
+               const NscJob  *job,
+               NscStepResult *sr)
+{
+  char scratch[64];
+
+  sr->data_age_ns = -1;
+  sr->idle_since_data_ns = -1;
+  sr->data_expected = data_expected (&sr->step);
+  if (!nsc_target_last_write (target, job->region_offset, job->region_length,
+                              &sr->data_age_ns, &sr->bytes_written_since))
+    return;
+  sr->idle_since_data_ns = idle_since (self, nsc_now_ns () - sr->data_age_ns);
+  if (sr->idle_since_data_ns > 0)
+    sr->settled_by = "idle";
+  else if (self->flush_source && g_strcmp0 (sr->data_expected, "settled") == 0
+           && sr->bytes_written_since >= self->flush_bytes)
+    sr->settled_by = "written-after";
+  if (self->flush_source && g_strcmp0 (sr->data_expected, "settled") == 0)
+    {
+      sr->flush_bytes = self->flush_bytes;
+      sr->flush_source = self->flush_source;
+      sr->flush_capped = self->flush_capped;
+    }
+  if (g_strcmp0 (sr->data_expected, "settled") == 0 && sr->settled_by == NULL)
+    {
+      g_autofree char *age = nsc_format_duration (sr->data_age_ns);
+      g_autofree char *msg =
+        g_strdup_printf ("%s reads data written %s before, with no idle since: the SLC cache "
+                         "may still hold it, and the result may be faster than reads of "
+                         "settled data", nsc_job_get_label (job, scratch, sizeof scratch), age);
+      post_warning (self, (int) index, "fresh-reads", msg);
+    }
 }
 
 /* Reads must meet data we wrote; where we may not write, the step says so. */
@@ -658,9 +854,18 @@ prepare_reads (NscRunner      *self,
     }
   if (nsc_target_get_writable (target))
     {
-      set_status (self, "Writing the data that the test reads");
-      if (!nsc_target_fill (target, job->region_offset, job->region_length, self->backend,
-                            on_fill_sample, self, self->cancellable, &sr->prefilled_bytes, error))
+      guint64 filled = 0;
+      gboolean ok;
+
+      if (!nsc_extents_covers (nsc_target_get_written (target), job->region_offset,
+                               job->region_length))
+        set_status (self, "Writing the data that the test reads");
+      ok = nsc_target_fill (target, job->region_offset, job->region_length, self->backend,
+                            on_fill_sample, self, self->cancellable, &filled, error);
+
+      sr->prefilled_bytes += filled;
+      self->written_since_quiet += filled;
+      if (!ok)
         return FALSE;
       sr->contents_verified = TRUE;
     }
@@ -673,10 +878,7 @@ prepare_reads (NscRunner      *self,
       post_warning (self, (int) index, "unverified-contents", msg);
     }
 
-  /* How fresh is what the step reads: the SLC cache may still hold it. */
-  sr->data_age_ns = -1;
-  nsc_target_last_write (target, job->region_offset, job->region_length,
-                         &sr->data_age_ns, &sr->bytes_written_since);
+  note_data_age (self, target, index, job, sr);
   return TRUE;
 }
 
@@ -799,21 +1001,6 @@ run_job_step (NscRunner      *self,
   sr->step.job.time_ns = job.time_ns;
   sr->step.job.block_size = job.block_size;
 
-  /* The reviews TRIM before every test so that each starts from the same state. */
-  if (self->strict && nsc_target_get_writable (target) && !step->no_prefill)
-    {
-      guint64 trimmed = 0;
-      gboolean ok;
-
-      set_status (self, "TRIM before the test");
-      ok = nsc_target_trim (target, job.region_offset, job.region_length, self->cancellable,
-                            &trimmed, error);
-
-      sr->trimmed_before_bytes += trimmed;
-      if (!ok)
-        return FALSE;
-    }
-
   if (step->skip_unaligned && job.block_size % nsc_target_get_dio_offset_align (target) != 0)
     {
       g_autofree char *msg =
@@ -828,19 +1015,23 @@ run_job_step (NscRunner      *self,
   if (step->no_prefill)
     {
       sr->contents_verified = FALSE;
-      sr->data_age_ns = -1;
-      nsc_target_last_write (target, job.region_offset, job.region_length,
-                             &sr->data_age_ns, &sr->bytes_written_since);
+      note_data_age (self, target, index, &job, sr);
     }
   else if (!prepare_reads (self, target, index, &job, sr, error))
     return FALSE;
 
   set_status (self, sr->step.job.label);
-  for (guint r = 0; r < self->runs; r++)
+  sr->written_before_bytes = self->written_since_quiet;
+  sr->headline_best = self->cdm;
+  for (guint r = 0; r < step_runs (self, step); r++)
     {
       NscJobResult *res = NULL;
       gboolean ok;
 
+      /* CrystalDiskMark pauses between runs. */
+      if (r > 0 && self->cdm
+          && !rest (self, self->max_idle_ns ? MIN (CDM_INTERVAL_NS, self->max_idle_ns) : CDM_INTERVAL_NS))
+        return g_cancellable_set_error_if_cancelled (self->cancellable, error), FALSE;
       self->current_run = r;
       job.seed = nsc_mix64 (step->job.seed + r + index * 1000);
       self->stop_active = sr->step.stop.enabled;
@@ -852,6 +1043,7 @@ run_job_step (NscRunner      *self,
       self->stop_active = FALSE;
       if (res)
         {
+          self->written_since_quiet += res->dir[NSC_DIR_WRITE].bytes;
           record_stop (self, &job, res, ok, capped, sr);
           if (res->backend_note && !self->fallback_reported)
             {
@@ -1049,6 +1241,11 @@ run_copy_step (NscRunner      *self,
   spec.data = step->job.data;
   spec.interval_ns = step->job.sample_interval_ns;
   spec.seed = nsc_mix64 (index + 1);
+  /* The preset's settling idle between writing the source and copying it. */
+  spec.settle_ns = step->group_settle_ns;
+  if (self->max_idle_ns && spec.settle_ns > self->max_idle_ns)
+    spec.settle_ns = self->max_idle_ns;
+  sr->idle_before_ns += spec.settle_ns;
   g_strlcpy (sr->step.job.label, step->job.label[0] ? step->job.label : "Copy",
              sizeof sr->step.job.label);
   set_status (self, spec.files > 1 ? "Writing the folder to copy" : "Writing the file to copy");
@@ -1087,6 +1284,268 @@ run_copy_step (NscRunner      *self,
   sr->copy_scaled = copy->scaled;
   sr->contents_verified = TRUE;
   return ok;
+}
+
+static void
+post_precondition (NscRunner  *self,
+                   const char *what)
+{
+  Event *ev = event_new (EVENT_CONDITIONS);
+
+  ev->target_info = nsc_run_result_new ();
+  ev->target_info->precondition = g_strdup (what);
+  post (self, ev);
+}
+
+static void
+post_strict_idle (NscRunner *self,
+                  gint64     ns)
+{
+  Event *ev = event_new (EVENT_CONDITIONS);
+
+  ev->target_info = nsc_run_result_new ();
+  ev->target_info->strict_idle_ns = ns;
+  post (self, ev);
+}
+
+static void
+post_skipped (NscRunner     *self,
+              guint          index,
+              const NscStep *step)
+{
+  char scratch[64];
+  g_autofree char *msg =
+    g_strdup_printf ("%s ran without the TRIM or idle that the chosen conditions put before "
+                     "tests: its preset measures the drive without them",
+                     nsc_job_get_label (&step->job, scratch, sizeof scratch));
+
+  post_warning (self, (int) index, "strict-skipped", msg);
+}
+
+/* Writes a region once more, whatever it holds. */
+static gboolean
+rewrite_region (NscRunner  *self,
+                NscTarget  *target,
+                guint64     offset,
+                guint64     length,
+                guint64    *written,
+                GError    **error)
+{
+  g_autoptr(NscJobResult) res = NULL;
+  NscJob job;
+  gboolean ok;
+
+  nsc_job_init (&job);
+  g_strlcpy (job.label, "fill", sizeof job.label);
+  job.pattern = NSC_PATTERN_SEQUENTIAL;
+  job.read_percent = 0;
+  job.block_size = length >= (1u << 20) ? (1u << 20) : nsc_target_get_dio_offset_align (target);
+  job.queue_depth = 8;
+  job.region_offset = offset;
+  job.region_length = length - length % job.block_size;
+  job.time_ns = 0;
+  job.once = TRUE;
+  job.seed = nsc_mix64 (offset + *written);
+  ok = nsc_job_run (target, &job, self->backend, on_fill_sample, self, self->cancellable,
+                    &res, error);
+  if (res)
+    *written += res->dir[NSC_DIR_WRITE].bytes;
+  return ok && res && res->dir[NSC_DIR_WRITE].bytes > 0;
+}
+
+/* The idle where a preset starts: strict's 15 minutes, or the preset's "settle" when
+ * it reads data it wrote; both cut to max_idle_ns. */
+static gboolean
+settle (NscRunner      *self,
+        const NscStep  *head,
+        NscStepResult  *sr,
+        gboolean        have_settled,
+        GError        **error)
+{
+  gint64 idle = 0;
+  g_autofree char *left = NULL;
+  g_autofree char *status = NULL;
+
+  if (sr->strict_applied)
+    idle = NSC_STRICT_IDLE_NS;
+  else if (have_settled && head->group_settle_ns > 0)
+    idle = head->group_settle_ns;
+  if (idle > 0 && self->max_idle_ns)
+    idle = MIN (idle, self->max_idle_ns);
+  if (idle <= 0)
+    return TRUE;
+  left = nsc_format_duration (idle);
+  status = g_strdup_printf ("Idle for %s before the test", left);
+  set_status (self, status);
+  if (!rest (self, idle))
+    return !g_cancellable_set_error_if_cancelled (self->cancellable, error);
+  sr->idle_before_ns += idle;
+  if (sr->strict_applied)
+    {
+      sr->strict_idle_ns = idle;
+      post_strict_idle (self, idle);
+    }
+  return TRUE;
+}
+
+/* Where a preset starts (each one of a suite): strict's TRIM of the span; the data
+ * its reads read, written now (a settled control's first, then enough after it to
+ * leave the SLC cache); then the idle that lets it settle (strict's 15 minutes, or
+ * the preset's "settle"). */
+static gboolean
+start_group (NscRunner      *self,
+             NscTarget      *target,
+             guint           first,
+             NscStepResult  *sr,
+             GError        **error)
+{
+  GArray *steps = self->preset->steps;
+  const NscStep *head = &g_array_index (steps, NscStep, first);
+  gboolean writable = nsc_target_get_writable (target) && self->backend != NSC_BACKEND_NULL;
+  gboolean have_settled = FALSE, have_fresh = FALSE;
+  guint64 fresh_off = 0, fresh_len = 0;
+  guint end = first;
+
+  while (end < steps->len && g_array_index (steps, NscStep, end).group == head->group)
+    end++;
+  self->flush_source = NULL;
+  self->flush_bytes = 0;
+  self->flush_capped = FALSE;
+
+  if (self->strict && head->no_strict)
+    {
+      sr->strict_skipped = TRUE;
+      post_skipped (self, first, head);
+    }
+  else if (self->strict)
+    {
+      guint64 size = nsc_target_get_size (target) - self->region_base;
+
+      /* A drive open read-only gets the idle, not the TRIM. */
+      sr->strict_applied = TRUE;
+      if (self->span_cap)
+        size = MIN (size, self->span_cap);
+      if (writable)
+        {
+          set_status (self, "TRIM before the test");
+          if (!nsc_target_trim (target, self->region_base, size, self->cancellable,
+                                &sr->strict_trimmed_bytes, error))
+            return FALSE;
+          sr->trimmed_before_bytes += sr->strict_trimmed_bytes;
+          self->written_since_quiet = 0;
+        }
+    }
+
+  /* Settled reads' data first, then the idle that lets it settle, then fresh
+   * reads' data. */
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      for (guint j = first; writable && j < end; j++)
+        {
+          const NscStep *s = &g_array_index (steps, NscStep, j);
+          const char *want = data_expected (s);
+          g_autoptr(GError) local_error = NULL;
+          NscStepResult *scratch;
+          guint64 filled = 0;
+          NscJob job;
+          gboolean ok;
+
+          if (want == NULL || g_str_equal (want, "any")
+              || g_str_equal (want, "settled") != (pass == 0))
+            continue;
+          scratch = nsc_step_result_new (s);
+          ok = resolve_job (self, target, s, &job, scratch, &local_error);
+          nsc_step_result_free (scratch);
+          if (!ok || (s->skip_unaligned && job.block_size % nsc_target_get_dio_offset_align (target)))
+            continue;  /* the step itself says why, when it runs */
+          if (pass == 0)
+            have_settled = TRUE;
+          else if (!have_fresh)
+            {
+              have_fresh = TRUE;
+              fresh_off = job.region_offset;
+              fresh_len = job.region_length;
+            }
+          set_status (self, "Writing the data that the tests read");
+          ok = nsc_target_fill (target, job.region_offset, job.region_length, self->backend,
+                                on_fill_sample, self, self->cancellable, &filled, error);
+          sr->prefilled_bytes += filled;
+          self->written_since_quiet += filled;
+          if (!ok)
+            return FALSE;
+        }
+      if (pass == 0 && !settle (self, head, sr, have_settled, error))
+        return FALSE;
+    }
+
+  /* A settled control beside fresh reads (Quick): enough written after its data to
+   * push it out of the cache, as measured in this run, in the drive's history, or a
+   * documented default. */
+  if (have_settled && have_fresh && fresh_len > 0)
+    {
+      guint64 want, done = 0;
+
+      self->flush_source = self->measured_cache ? "this-run" : self->history_cache ? "history" : "default";
+      want = self->measured_cache ? self->measured_cache
+           : self->history_cache ? self->history_cache : NSC_SETTLED_FLUSH_DEFAULT;
+      /* A bit more than the cache: it is measured where its speed fell. */
+      want += want / 8;
+      if (self->span_cap && want > self->span_cap)
+        {
+          want = self->span_cap;
+          self->flush_capped = TRUE;
+        }
+      set_status (self, "Writing past the SLC cache after the settled data");
+      while (done < want)
+        {
+          guint64 before = done;
+
+          if (!rewrite_region (self, target, fresh_off, MIN (fresh_len, want - done), &done, error))
+            return FALSE;
+          if (done == before)
+            break;
+        }
+      sr->prefilled_bytes += done;
+      self->written_since_quiet += done;
+      self->flush_bytes = done;
+    }
+  return TRUE;
+}
+
+/* After a step: what it wrote since the drive last rested, and the cache a write-fill
+ * measured, for the steps after it. */
+static void
+note_step_done (NscRunner           *self,
+                const NscStep       *step,
+                const NscStepResult *sr)
+{
+  if (step->kind == NSC_STEP_ERASE || step->kind == NSC_STEP_TRIM)
+    self->written_since_quiet = 0;
+  else if (step->kind == NSC_STEP_FILL)
+    self->written_since_quiet += sr->prefilled_bytes;
+  else if (step->kind == NSC_STEP_SURFACE)
+    for (guint r = 0; r < sr->runs->len; r++)
+      self->written_since_quiet += ((NscJobResult *) g_ptr_array_index (sr->runs, r))->dir[NSC_DIR_WRITE].bytes;
+  else if (step->kind == NSC_STEP_COPY)
+    for (guint r = 0; r < sr->runs->len; r++)
+      {
+        guint64 copied = ((NscJobResult *) g_ptr_array_index (sr->runs, r))->dir[NSC_DIR_WRITE].bytes;
+
+        /* The source was written, then (after an idle, if any) copied. */
+        if (sr->idle_before_ns > 0)
+          self->written_since_quiet = copied;
+        else
+          self->written_since_quiet += 2 * copied;
+      }
+
+  if (g_str_equal (step->analysis, "write-fill") && sr->runs->len > 0)
+    {
+      const NscJobResult *head = nsc_step_result_headline (sr);
+      g_autoptr(NscSlcAnalysis) slc = head ? nsc_analyze_write_fill_series (head->series, NULL) : NULL;
+
+      if (slc && slc->has_cache)
+        self->measured_cache = slc->cache_bytes;
+    }
 }
 
 static gpointer
@@ -1227,21 +1686,23 @@ runner_thread (gpointer data)
         goto out;
     }
 
-  /* The reviews' "used drive": the span written once before the first test. */
+  /* The reviews' "used drive": the whole device written once before the first test
+   * (a test file was written whole above). */
   if (self->strict && nsc_target_get_writable (target) && self->backend != NSC_BACKEND_NULL
       && nsc_target_get_kind (target) == NSC_TARGET_DEVICE)
     {
-      guint64 span = nsc_target_get_size (target);
-
-      if (self->span_cap)
-        span = MIN (span, self->span_cap);
-      set_status (self, "Preconditioning: writing the test span once");
-      setup_ok = nsc_target_fill (target, 0, span, self->backend, on_fill_sample, self,
-                            self->cancellable, &filled, &error);
+      set_status (self, "Preconditioning: writing the whole drive once");
+      filled = 0;
+      setup_ok = nsc_target_fill (target, 0, nsc_target_get_size (target), self->backend,
+                                  on_fill_sample, self, self->cancellable, &filled, &error);
       self->setup_bytes += filled;
       if (!setup_ok)
         goto out;
+      self->written_since_quiet += filled;
+      post_precondition (self, "device");
     }
+  else if (self->strict && nsc_target_get_kind (target) == NSC_TARGET_FILE && preset->prepare)
+    post_precondition (self, "test file");
 
   for (guint i = 0; i < preset->steps->len; i++)
     {
@@ -1249,14 +1710,16 @@ runner_thread (gpointer data)
       NscStepResult *sr;
       Event *ev;
       gboolean ok = TRUE;
+      gboolean skip_idle = step->no_strict && step->kind == NSC_STEP_JOB && !first_job
+                           && self->idle_ns > 0;
 
       if (g_cancellable_set_error_if_cancelled (self->cancellable, &error))
         break;
 
-      if (step->kind == NSC_STEP_JOB && !first_job && self->idle_ns > 0)
+      if (step->kind == NSC_STEP_JOB && !first_job && self->idle_ns > 0 && !step->no_strict)
         {
           set_status (self, "Idle between tests");
-          if (!idle_wait (self, self->idle_ns))
+          if (!rest (self, self->idle_ns))
             continue;
           idle_before += self->idle_ns;
         }
@@ -1273,6 +1736,14 @@ runner_thread (gpointer data)
       sr->idle_before_ns = idle_before;
       sr->trimmed_before_bytes = trimmed_before;
       self->current_sr = sr;
+      if (skip_idle)
+        {
+          sr->strict_skipped = TRUE;
+          post_skipped (self, i, step);
+        }
+      if (i == 0 || step->group != g_array_index (preset->steps, NscStep, i - 1).group)
+        ok = start_group (self, target, i, sr, &error);
+      if (ok)
       switch (step->kind)
         {
         case NSC_STEP_JOB:
@@ -1290,7 +1761,7 @@ runner_thread (gpointer data)
 
             set_status (self, status);
             sr->duration_ns = ns;
-            ok = idle_wait (self, ns);
+            ok = rest (self, ns);
             if (!ok)
               g_cancellable_set_error_if_cancelled (self->cancellable, &error);
           }
@@ -1309,6 +1780,7 @@ runner_thread (gpointer data)
           g_assert_not_reached ();
         }
       self->current_sr = NULL;
+      note_step_done (self, step, sr);
 
       idle_before = step->kind == NSC_STEP_IDLE ? idle_before + sr->duration_ns : 0;
       /* TRIMs and erases count for the steps after them, until one that does I/O. */
@@ -1381,6 +1853,12 @@ nsc_runner_run_async (NscRunner           *self,
   r->file_size = self->file_size;
   r->idle_ns = self->idle_ns;
   r->strict = self->strict;
+  r->default_time_ns = self->default_time_ns;
+  r->time_scale = self->time_scale;
+  r->max_idle_ns = self->max_idle_ns;
+  r->span_cap = self->span_cap;
+  r->cdm = self->cdm;
+  r->history_cache_bytes = self->history_cache;
   r->leave_free = self->leave_free;
   r->erased_first = self->erase_first;
   r->started = g_date_time_new_now_local ();
@@ -1394,10 +1872,9 @@ nsc_runner_run_async (NscRunner           *self,
         self->budgets[i] = self->max_idle_ns ? MIN (s->idle_ns, self->max_idle_ns) : s->idle_ns;
       else if (s->kind == NSC_STEP_JOB && (s->time_is_set ? s->job.time_ns > 0
                                            : (!s->job.bytes && !s->job.once)))
-        self->budgets[i] = nsc_duration_mul (nsc_duration_add (self->time_override || !s->time_is_set
-                                                               ? self->time_ns : s->job.time_ns,
+        self->budgets[i] = nsc_duration_mul (nsc_duration_add (step_time (self, s, NULL),
                                                                s->job.ramp_ns),
-                                             self->runs);
+                                             step_runs (self, s));
       self->budget_total = nsc_duration_add (self->budget_total, self->budgets[i]);
     }
 

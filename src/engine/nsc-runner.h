@@ -39,8 +39,11 @@ typedef struct
   guint64     file_size;     /* 0: the preset's */
   guint       runs;          /* 0: the preset's */
   gint64      time_ns;       /* 0: the preset's; else the length of every timed job step */
+  gint64      default_time_ns; /* 0, or the length of timed steps that name none of their own */
   gint64      idle_ns;       /* idle before every job step but the first */
   gint64      max_idle_ns;   /* 0, or the longest an idle step may last */
+  double      time_scale;    /* 0, or a factor on every timed step's length (a scaled-down
+                              * run that keeps the lengths' proportions; recorded) */
   guint64     span_cap;      /* 0, or the largest region a step may cover */
   NscBackend  backend;
   const char *destroy_data;  /* the device the user agreed to wipe, or NULL */
@@ -48,8 +51,9 @@ typedef struct
   int         device_fd;     /* a device already opened for us (UDisks2), or -1 (0 is a
                               * descriptor); the runner takes it over and closes it when
                               * the run ends */
-  gboolean    strict;        /* the reviews' conditions: a preconditioning fill of the
-                              * span, and a TRIM of its region before every job step */
+  gboolean    strict;        /* the reviews' conditions: see nsc_run_options_set_strict () */
+  gboolean    cdm;           /* CrystalDiskMark's way: see nsc_run_options_set_cdm () */
+  guint64     cache_bytes;   /* 0, or this drive's SLC cache from an earlier result */
   NscTemperatureFunc read_temperature;  /* NULL: no temperature series */
   /* Drive state (002: empty against nearly full). @erase_first: erase the target
    * before the first step. @leave_free: fill the drive first so that only this many
@@ -90,6 +94,16 @@ gboolean      nsc_runner_run_finish     (NscRunner           *self,
 NscRunResult *nsc_runner_get_result     (NscRunner           *self);
 const NscPreset *nsc_runner_get_preset  (NscRunner           *self);
 gint64        nsc_runner_get_estimate_ns (NscRunner          *self);
+
+/* The reviews' conditions, the one definition both front ends use: the drive
+ * preconditioned (a device written whole once), then before each preset a TRIM of the
+ * span and 15 minutes of idle (cut by max_idle_ns, which the result records), a 32 GiB
+ * span (unless span_cap is set) and 40 s for every timed step that names no length of
+ * its own. Steps that say "strict": false get no TRIM or idle inserted before them. */
+void          nsc_run_options_set_strict (NscRunOptions      *options);
+/* CrystalDiskMark's way of measuring: 5 runs of 5 s with 5 s between them, the best
+ * run shown, a 1 GiB test region on devices too (unless set otherwise). */
+void          nsc_run_options_set_cdm    (NscRunOptions      *options);
 
 /* Whether any step of @preset writes, trims or erases (fill, trim, erase, copy, a job
  * or surface step with writes). */

@@ -215,8 +215,8 @@ nsc_preferences_window_new (GtkWindow       *parent,
   row = adw_action_row_new ();
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Strict Conditions"));
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
-                               _("As the reviews test: the region is filled first and trimmed "
-                                 "before every test"));
+                               _("As the reviews test: the drive is written once, then every "
+                                 "test set starts from a TRIM and 15 minutes of idle, 40 s a test"));
   e->strict = gtk_switch_new ();
   gtk_widget_set_valign (e->strict, GTK_ALIGN_CENTER);
   gtk_switch_set_active (GTK_SWITCH (e->strict), prefs->strict);

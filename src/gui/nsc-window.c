@@ -1120,7 +1120,8 @@ start_runner (NscWindow       *self,
   opts.time_ns = self->time_ns ? self->time_ns
                                : self->prefs.custom ? self->prefs.duration_seconds * G_GINT64_CONSTANT (1000000000) : 0;
   opts.idle_ns = self->prefs.idle_seconds * G_GINT64_CONSTANT (1000000000);
-  opts.strict = self->prefs.strict;
+  if (self->prefs.strict)
+    nsc_run_options_set_strict (&opts);
   opts.backend = NSC_BACKEND_AUTO;
 
   /* The app never runs as root: sysfs facts and the hwmon sensor, no NVMe admin
@@ -1131,6 +1132,12 @@ start_runner (NscWindow       *self,
     {
       opts.read_temperature = nsc_device_temperature_func;
       opts.temperature_data = self->device->devnode;
+    }
+  /* The drive's SLC cache from its saved results labels what this run writes. */
+  if (self->device && self->device->serial)
+    {
+      g_autofree char *dir = results_dir ();
+      opts.cache_bytes = nsc_result_history_cache_bytes (dir, self->device->serial, NULL);
     }
 
   self->runner = nsc_runner_new (preset, &opts);
