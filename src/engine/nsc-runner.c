@@ -714,7 +714,7 @@ run_job_step (NscRunner      *self,
                         &res, error);
       if (res)
         {
-          if (res->backend_note && !self->fallback_reported)
+          if (res->backend_fallback && !self->fallback_reported)
             {
               post_warning (self, -1, "backend-fallback", res->backend_note);
               self->fallback_reported = TRUE;
