@@ -286,7 +286,8 @@ print_table (NscRunResult *r,
   g_autofree char *dur = nsc_format_duration (r->time_ns);
   g_autofree char *read_head = g_strdup_printf ("Read %s", unit);
   g_autofree char *write_head = g_strdup_printf ("Write %s", unit);
-  const char *backend = NULL;
+  g_autoptr(GString) backend = g_string_new (NULL);
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
   int width = 16;
 
   for (guint i = 0; i < r->steps->len; i++)
@@ -298,7 +299,19 @@ print_table (NscRunResult *r,
       if ((sr->step.kind != NSC_STEP_JOB && sr->step.kind != NSC_STEP_COPY) || sr->skipped
           || head == NULL)
         continue;
-      backend = nsc_backend_to_string (head->backend);
+      /* auto picks per job: every backend that ran, and why, once each. */
+      {
+        const char *name = nsc_backend_to_string (head->backend);
+        g_autofree char *list = g_strdup_printf (", %s, ", backend->str);
+        g_autofree char *needle = g_strdup_printf (", %s, ", name);
+        g_autofree char *note = head->backend_note
+                              ? g_strdup_printf ("%s: %s", name, head->backend_note) : NULL;
+
+        if (strstr (list, needle) == NULL)
+          g_string_append_printf (backend, "%s%s", backend->len ? ", " : "", name);
+        if (note && !g_ptr_array_find_with_equal_func (notes, note, g_str_equal, NULL))
+          g_ptr_array_add (notes, g_steal_pointer (&note));
+      }
       for (guint j = 0; j < rows->len; j++)
         if (g_str_equal (g_array_index (rows, Row, j).label, sr->step.job.label))
           row = &g_array_index (rows, Row, j);
@@ -325,7 +338,7 @@ print_table (NscRunResult *r,
             json_object_get_string_member_with_default (dev, "model", NULL) ? " · " : "",
             json_object_get_string_member_with_default (dev, "model", ""));
   printf ("Backend %s · %u run%s of %s per test, the median shown\n\n",
-          backend ? backend : "-", r->runs, r->runs == 1 ? "" : "s", dur);
+          backend->len ? backend->str : "-", r->runs, r->runs == 1 ? "" : "s", dur);
   for (guint j = 0; j < rows->len; j++)
     width = MAX (width, (int) g_utf8_strlen (g_array_index (rows, Row, j).label, -1));
   printf ("%-*s %12s %12s %11s %11s %11s %11s\n", width, "Test", read_head, write_head,
@@ -357,6 +370,9 @@ print_table (NscRunResult *r,
       for (guint k = 0; k < 6; k++)
         g_free (cells[k]);
     }
+
+  for (guint j = 0; j < notes->len; j++)
+    printf ("%sBackend %s\n", j == 0 ? "\n" : "", (const char *) g_ptr_array_index (notes, j));
 
   print_analysis (r);
 
