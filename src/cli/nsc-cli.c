@@ -321,7 +321,8 @@ print_table (NscRunResult *r,
   g_autofree char *dur = nsc_format_duration (r->time_ns);
   g_autofree char *read_head = g_strdup_printf ("Read %s", unit);
   g_autofree char *write_head = g_strdup_printf ("Write %s", unit);
-  const char *backend = NULL;
+  g_autoptr(GString) backend = g_string_new (NULL);
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
   gboolean marks = FALSE;
   int width = 16;
 
@@ -334,7 +335,19 @@ print_table (NscRunResult *r,
       if ((sr->step.kind != NSC_STEP_JOB && sr->step.kind != NSC_STEP_COPY) || sr->skipped
           || head == NULL)
         continue;
-      backend = nsc_backend_to_string (head->backend);
+      /* auto picks per job: every backend that ran, and why, once each. */
+      {
+        const char *name = nsc_backend_to_string (head->backend);
+        g_autofree char *list = g_strdup_printf (", %s, ", backend->str);
+        g_autofree char *needle = g_strdup_printf (", %s, ", name);
+        g_autofree char *note = head->backend_note
+                              ? g_strdup_printf ("%s: %s", name, head->backend_note) : NULL;
+
+        if (strstr (list, needle) == NULL)
+          g_string_append_printf (backend, "%s%s", backend->len ? ", " : "", name);
+        if (note && !g_ptr_array_find_with_equal_func (notes, note, g_str_equal, NULL))
+          g_ptr_array_add (notes, g_steal_pointer (&note));
+      }
       /* A read and a write of the same test in the same preset share a row; the same
        * label in another preset of a suite, or a second result for a cell, gets its own. */
       for (guint j = 0; j < rows->len && row == NULL; j++)
@@ -373,7 +386,7 @@ print_table (NscRunResult *r,
             json_object_get_string_member_with_default (dev, "model", NULL) ? " · " : "",
             json_object_get_string_member_with_default (dev, "model", ""));
   printf ("Backend %s · %u run%s of %s per test, the %s shown%s\n\n",
-          backend ? backend : "-", r->runs, r->runs == 1 ? "" : "s", dur,
+          backend->len ? backend->str : "-", r->runs, r->runs == 1 ? "" : "s", dur,
           r->cdm ? "best" : "median", r->cdm ? " (CrystalDiskMark's way)" : "");
   for (guint j = 0; j < rows->len; j++)
     width = MAX (width, (int) g_utf8_strlen (g_array_index (rows, Row, j).label, -1));
@@ -415,6 +428,9 @@ print_table (NscRunResult *r,
 
   if (marks)
     printf ("* a warning below concerns this result\n");
+  for (guint j = 0; j < notes->len; j++)
+    printf ("%sBackend %s\n", j == 0 ? "\n" : "", (const char *) g_ptr_array_index (notes, j));
+
   print_analysis (r);
 
   for (guint i = 0; i < r->warnings->len; i++)

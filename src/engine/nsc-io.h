@@ -12,7 +12,7 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  NSC_BACKEND_AUTO,      /* io_uring, or psync where io_uring is refused */
+  NSC_BACKEND_AUTO,      /* per job: psync at QD1 and on devices without NOWAIT, else io_uring */
   NSC_BACKEND_IO_URING,
   NSC_BACKEND_PSYNC,     /* a pool of threads doing pread/pwrite, one per queue slot */
   NSC_BACKEND_NULL,      /* completes every I/O at once: measures the engine itself */
@@ -36,7 +36,8 @@ typedef struct
 {
   NscJob       job;              /* as run: region resolved to bytes */
   NscBackend   backend;          /* the backend that ran */
-  char        *backend_note;     /* why another backend than requested, or NULL */
+  char        *backend_note;     /* why this backend: auto's reason or a fallback's, or NULL */
+  gboolean     backend_fallback; /* io_uring was refused: a backend other than intended ran */
   gboolean     registered_buffers;
   gint64       start_time_us;    /* wall clock, g_get_real_time () */
   gint64       runtime_ns;       /* measured part, after the ramp */
@@ -95,6 +96,24 @@ gboolean nsc_target_fill  (NscTarget      *target,
                            GCancellable   *cancellable,
                            guint64        *out_filled,
                            GError        **error);
+
+/* What auto runs for @job on @target, and why (a sentence for backend_note). Probes
+ * the target with one untimed non-blocking read (RWF_NOWAIT): a device that refuses it
+ * (zram, some device-mapper and md targets) would have io_uring hand every request to
+ * kernel workers. Returns NSC_BACKEND_AUTO with @error set when io_uring was asked for
+ * and is not available. */
+NscBackend nsc_backend_resolve (NscTarget     *target,
+                                const NscJob  *job,
+                                NscBackend     requested,
+                                char         **out_note,
+                                gboolean      *out_fallback,
+                                GError       **error);
+
+/* 1: @fd takes non-blocking I/O, 0: it refuses it (EOPNOTSUPP), -1: unknown. */
+int      nsc_fd_probe_nowait (int      fd,
+                              guint64  offset,
+                              guint64  length,
+                              guint    align);
 
 /* CLOCK_MONOTONIC in ns, the engine's one clock. */
 gint64   nsc_now_ns       (void);

@@ -525,6 +525,11 @@ add_step (JsonBuilder         *b,
       add_int (b, "headline_run", idx);
       json_builder_set_member_name (b, "backend");
       json_builder_add_string_value (b, nsc_backend_to_string (head->backend));
+      if (head->backend_note)
+        {
+          json_builder_set_member_name (b, "backend_note");
+          json_builder_add_string_value (b, head->backend_note);
+        }
       add_int (b, "runtime_ns", head->runtime_ns);
       add_dir (b, "read", &head->dir[NSC_DIR_READ]);
       add_dir (b, "write", &head->dir[NSC_DIR_WRITE]);

@@ -1045,7 +1045,7 @@ run_job_step (NscRunner      *self,
         {
           self->written_since_quiet += res->dir[NSC_DIR_WRITE].bytes;
           record_stop (self, &job, res, ok, capped, sr);
-          if (res->backend_note && !self->fallback_reported)
+          if (res->backend_fallback && !self->fallback_reported)
             {
               post_warning (self, -1, "backend-fallback", res->backend_note);
               self->fallback_reported = TRUE;

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What the auto backend runs, on real parts: a file on the build directory's
+ * filesystem (takes non-blocking I/O) and a zram device of the test's own (refuses
+ * it, so io_uring would punt every request to kernel workers). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "nsc-engine.h"
+
+#define MiB (G_GUINT64_CONSTANT (1) << 20)
+#define MS  G_GINT64_CONSTANT (1000000)
+
+static char *test_dir;
+
+static gboolean
+io_uring_usable (void)
+{
+  g_autofree char *disabled = NULL;
+
+  /* kernel.io_uring_disabled (6.6+): 2 refuses every ring. */
+  if (g_file_get_contents ("/proc/sys/kernel/io_uring_disabled", &disabled, NULL, NULL))
+    return atoi (disabled) == 0;
+  return TRUE;
+}
+
+static void
+job_for (NscJob     *job,
+         const char *rw,
+         guint       qd)
+{
+  nsc_job_init (job);
+  g_assert_true (nsc_job_set_rw (job, rw, NULL));
+  job->block_size = 4096;
+  job->queue_depth = qd;
+  job->time_ns = 200 * MS;
+}
+
+static NscBackend
+resolve (NscTarget    *t,
+         const NscJob *job,
+         NscBackend    requested,
+         char        **note)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean fallback = TRUE;
+  NscBackend b = nsc_backend_resolve (t, job, requested, note, &fallback, &error);
+
+  g_assert_no_error (error);
+  g_assert_false (fallback);
+  return b;
+}
+
+static NscJobResult *
+run_ok (NscTarget    *t,
+        const NscJob *job)
+{
+  g_autoptr(GError) error = NULL;
+  NscJobResult *res = NULL;
+
+  g_assert_true (nsc_job_run (t, job, NSC_BACKEND_AUTO, NULL, NULL, NULL, &res, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (res->dir[NSC_DIR_READ].ios + res->dir[NSC_DIR_WRITE].ios, >, 0);
+  return res;
+}
+
+static void
+test_file (void)
+{
+  g_autoptr(GError) error = NULL;
+  NscTargetOptions opts = { .file_size = 16 * MiB };
+  g_autoptr(NscTarget) t = nsc_target_open (test_dir, &opts, &error);
+  g_autofree char *note1 = NULL, *note8 = NULL, *note_forced = NULL;
+  g_autoptr(NscJobResult) res = NULL;
+  NscJob job;
+
+  g_assert_no_error (error);
+  if (!io_uring_usable ())
+    {
+      g_test_skip ("io_uring is disabled on this machine");
+      return;
+    }
+  g_assert_cmpint (nsc_fd_probe_nowait (nsc_target_get_fd (t), 0, 4096, 4096), ==, 1);
+
+  /* Queue depth 1: the synchronous loop, and it says why. */
+  job_for (&job, "randread", 1);
+  g_assert_cmpint (resolve (t, &job, NSC_BACKEND_AUTO, &note1), ==, NSC_BACKEND_PSYNC);
+  g_assert_nonnull (strstr (note1, "queue depth 1"));
+  /* Deeper: io_uring, on a file that takes non-blocking I/O. */
+  job_for (&job, "randwrite", 8);
+  g_assert_cmpint (resolve (t, &job, NSC_BACKEND_AUTO, &note8), ==, NSC_BACKEND_IO_URING);
+  g_assert_nonnull (strstr (note8, "non-blocking"));
+  /* A backend asked for by name is what runs, with no note. */
+  job_for (&job, "randread", 1);
+  g_assert_cmpint (resolve (t, &job, NSC_BACKEND_IO_URING, &note_forced), ==, NSC_BACKEND_IO_URING);
+  g_assert_null (note_forced);
+
+  /* And the job run records the choice and its reason. */
+  job_for (&job, "randwrite", 8);
+  res = run_ok (t, &job);
+  g_assert_cmpint (res->backend, ==, NSC_BACKEND_IO_URING);
+  g_assert_false (res->backend_fallback);
+  g_assert_cmpstr (res->backend_note, ==, note8);
+  g_clear_pointer (&res, nsc_job_result_free);
+  job_for (&job, "randread", 1);
+  res = run_ok (t, &job);
+  g_assert_cmpint (res->backend, ==, NSC_BACKEND_PSYNC);
+  g_assert_cmpstr (res->backend_note, ==, note1);
+}
+
+/* sysfs takes a write in place (g_file_set_contents renames a temporary file). */
+static gboolean
+sysfs_write (const char *path,
+             const char *text)
+{
+  int fd = open (path, O_WRONLY | O_CLOEXEC);
+  gboolean ok;
+
+  if (fd < 0)
+    return FALSE;
+  ok = write (fd, text, strlen (text)) == (ssize_t) strlen (text);
+  close (fd);
+  return ok;
+}
+
+/* A zram device of the test's own (hot_add), so nobody else's zram is touched. */
+static char *
+zram_add (int *id)
+{
+  g_autofree char *text = NULL, *dev_text = NULL, *size_path = NULL, *dev_path = NULL;
+  char *node;
+  guint maj, min;
+  struct stat st;
+
+  if (!g_file_get_contents ("/sys/class/zram-control/hot_add", &text, NULL, NULL))
+    return NULL;
+  *id = atoi (text);
+  size_path = g_strdup_printf ("/sys/block/zram%d/disksize", *id);
+  g_assert_true (sysfs_write (size_path, "64M"));
+  node = g_strdup_printf ("/dev/zram%d", *id);
+  if (stat (node, &st) != 0)
+    {
+      dev_path = g_strdup_printf ("/sys/block/zram%d/dev", *id);
+      g_assert_true (g_file_get_contents (dev_path, &dev_text, NULL, NULL));
+      g_assert_cmpint (sscanf (dev_text, "%u:%u", &maj, &min), ==, 2);
+      g_assert_cmpint (mknod (node, S_IFBLK | 0600, makedev (maj, min)), ==, 0);
+    }
+  return node;
+}
+
+static void
+zram_remove (const char *node,
+             int         id)
+{
+  g_autofree char *reset = g_strdup_printf ("/sys/block/zram%d/reset", id);
+  g_autofree char *num = g_strdup_printf ("%d", id);
+
+  sysfs_write (reset, "1");
+  sysfs_write ("/sys/class/zram-control/hot_remove", num);
+  g_unlink (node);
+}
+
+static void
+test_zram (void)
+{
+  g_autofree char *node = NULL;
+  g_autofree char *note1 = NULL, *note8 = NULL, *note_forced = NULL;
+  g_autoptr(GError) error = NULL;
+  NscTargetOptions opts = { 0 };
+  NscTarget *t;
+  NscJobResult *res;
+  NscJob job;
+  int id = -1;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("needs root for a zram device");
+      return;
+    }
+  if (!io_uring_usable ())
+    {
+      g_test_skip ("io_uring is disabled on this machine");
+      return;
+    }
+  node = zram_add (&id);
+  if (node == NULL)
+    {
+      g_test_skip ("no zram (modprobe zram)");
+      return;
+    }
+  opts.need_write = TRUE;
+  opts.destroy_data = node;
+  t = nsc_target_open (node, &opts, &error);
+  g_assert_no_error (error);
+
+  /* zram refuses RWF_NOWAIT: io_uring would punt it to its workers. */
+  g_assert_cmpint (nsc_fd_probe_nowait (nsc_target_get_fd (t), 0, 4096, 4096), ==, 0);
+
+  job_for (&job, "randread", 1);
+  g_assert_cmpint (resolve (t, &job, NSC_BACKEND_AUTO, &note1), ==, NSC_BACKEND_PSYNC);
+  g_assert_nonnull (strstr (note1, "queue depth 1"));
+  job_for (&job, "randread", 8);
+  g_assert_cmpint (resolve (t, &job, NSC_BACKEND_AUTO, &note8), ==, NSC_BACKEND_PSYNC);
+  g_assert_nonnull (strstr (note8, "NOWAIT"));
+  g_assert_nonnull (strstr (note8, node));
+  g_assert_cmpint (resolve (t, &job, NSC_BACKEND_IO_URING, &note_forced), ==, NSC_BACKEND_IO_URING);
+  g_assert_null (note_forced);
+
+  job_for (&job, "randwrite", 8);
+  res = run_ok (t, &job);
+  g_assert_cmpint (res->backend, ==, NSC_BACKEND_PSYNC);
+  g_assert_false (res->backend_fallback);
+  g_assert_nonnull (strstr (res->backend_note, "NOWAIT"));
+  nsc_job_result_free (res);
+
+  nsc_target_free (t);
+  zram_remove (node, id);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char *build = g_getenv ("G_TEST_BUILDDIR");
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  test_dir = g_build_filename (build ? build : ".", "backend-auto-XXXXXX", NULL);
+  g_assert_nonnull (g_mkdtemp (test_dir));
+
+  g_test_add_func ("/nsc/backend/auto/file", test_file);
+  g_test_add_func ("/nsc/backend/auto/zram", test_zram);
+
+  ret = g_test_run ();
+  g_rmdir (test_dir);
+  g_free (test_dir);
+  return ret;
+}
