@@ -74,7 +74,7 @@ static void
 test_file (void)
 {
   g_autoptr(GError) error = NULL;
-  NscTargetOptions opts = { .file_size = 16 * MiB };
+  NscTargetOptions opts = { .file_size = 16 * MiB, .device_fd = -1 };
   g_autoptr(NscTarget) t = nsc_target_open (test_dir, &opts, &error);
   g_autofree char *note1 = NULL, *note8 = NULL, *note_forced = NULL;
   g_autoptr(NscJobResult) res = NULL;
@@ -172,7 +172,7 @@ test_zram (void)
   g_autofree char *node = NULL;
   g_autofree char *note1 = NULL, *note8 = NULL, *note_forced = NULL;
   g_autoptr(GError) error = NULL;
-  NscTargetOptions opts = { 0 };
+  NscTargetOptions opts = NSC_TARGET_OPTIONS_INIT;
   NscTarget *t;
   NscJobResult *res;
   NscJob job;

@@ -12,8 +12,8 @@
 static void
 test_strict_options (void)
 {
-  NscRunOptions o = { 0 };
-  NscRunOptions mine = { 0 };
+  NscRunOptions o = NSC_RUN_OPTIONS_INIT;
+  NscRunOptions mine = NSC_RUN_OPTIONS_INIT;
 
   nsc_run_options_set_strict (&o);
   g_assert_true (o.strict);
@@ -31,7 +31,7 @@ test_strict_options (void)
   g_assert_cmpint (mine.default_time_ns, ==, 1000000);
 
   {
-    NscRunOptions cdm = { 0 };
+    NscRunOptions cdm = NSC_RUN_OPTIONS_INIT;
 
     nsc_run_options_set_cdm (&cdm);
     g_assert_true (cdm.cdm);
@@ -198,7 +198,7 @@ test_strict_run (void)
   g_autofree char *dir = g_dir_make_tmp ("nsc-runner-XXXXXX", NULL);
   g_autoptr(NscRunner) runner = NULL;
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
-  NscRunOptions o = { 0 };
+  NscRunOptions o = NSC_RUN_OPTIONS_INIT;
   NscRunResult *r;
   Wait w = { loop, FALSE, NULL };
 
