@@ -39,6 +39,7 @@ nsc_prefs_load (NscPrefs  *prefs,
   prefs->runs = 3;
   prefs->idle_seconds = 0;
   prefs->strict = FALSE;
+  prefs->cdm = FALSE;
   prefs->units = NSC_UNITS_MIB;
   if (settings == NULL)
     return;
@@ -49,6 +50,7 @@ nsc_prefs_load (NscPrefs  *prefs,
   prefs->runs = g_settings_get_uint (settings, "runs");
   prefs->idle_seconds = g_settings_get_uint (settings, "idle-between-tests-seconds");
   prefs->strict = g_settings_get_boolean (settings, "strict-conditions");
+  prefs->cdm = g_settings_get_boolean (settings, "crystaldiskmark-mode");
   units = g_settings_get_string (settings, "units");
   prefs->units = nsc_units_from_string (units);
 }
@@ -66,6 +68,7 @@ nsc_prefs_save (const NscPrefs *prefs,
   g_settings_set_uint (settings, "runs", prefs->runs);
   g_settings_set_uint (settings, "idle-between-tests-seconds", prefs->idle_seconds);
   g_settings_set_boolean (settings, "strict-conditions", prefs->strict);
+  g_settings_set_boolean (settings, "crystaldiskmark-mode", prefs->cdm);
   g_settings_set_string (settings, "units", nsc_units_to_string (prefs->units));
   g_settings_apply (settings);
 }
@@ -83,6 +86,7 @@ typedef struct
   GtkAdjustment   *runs;
   GtkAdjustment   *idle;
   GtkWidget       *strict;
+  GtkWidget       *cdm;
   GtkWidget       *units;
 } Editor;
 
@@ -105,6 +109,7 @@ on_changed (Editor *e)
   e->prefs->runs = (guint) gtk_adjustment_get_value (e->runs);
   e->prefs->idle_seconds = (guint) gtk_adjustment_get_value (e->idle);
   e->prefs->strict = gtk_switch_get_active (GTK_SWITCH (e->strict));
+  e->prefs->cdm = gtk_switch_get_active (GTK_SWITCH (e->cdm));
   e->prefs->units = adw_combo_row_get_selected (ADW_COMBO_ROW (e->units));
   nsc_prefs_save (e->prefs, e->settings);
   if (e->changed)
@@ -223,6 +228,19 @@ nsc_preferences_window_new (GtkWindow       *parent,
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), e->strict);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), e->strict);
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (conditions), row);
+
+  row = adw_action_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("CrystalDiskMark's Way"));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
+                               _("5 runs of 5 s with 5 s between them, the best run shown, "
+                                 "a 1 GiB test region on drives too: numbers to compare with "
+                                 "CrystalDiskMark screenshots"));
+  e->cdm = gtk_switch_new ();
+  gtk_widget_set_valign (e->cdm, GTK_ALIGN_CENTER);
+  gtk_switch_set_active (GTK_SWITCH (e->cdm), prefs->cdm);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), e->cdm);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), e->cdm);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (conditions), row);
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (conditions));
 
   /* Display */
@@ -249,6 +267,7 @@ nsc_preferences_window_new (GtkWindow       *parent,
   g_signal_connect_swapped (e->runs, "value-changed", G_CALLBACK (on_changed), e);
   g_signal_connect_swapped (e->idle, "value-changed", G_CALLBACK (on_changed), e);
   g_signal_connect_swapped (e->strict, "notify::active", G_CALLBACK (on_changed), e);
+  g_signal_connect_swapped (e->cdm, "notify::active", G_CALLBACK (on_changed), e);
   g_signal_connect_swapped (e->units, "notify::selected", G_CALLBACK (on_changed), e);
 
   return GTK_WINDOW (window);

@@ -17,6 +17,7 @@ typedef struct
   guint     runs;
   guint     idle_seconds;
   gboolean  strict;
+  gboolean  cdm;       /* CrystalDiskMark's way: 5 runs of 5 s, the best shown */
   NscUnits  units;
 } NscPrefs;
 

@@ -54,8 +54,15 @@ format_value (NscResultsGrid *self,
 static char *
 format_tooltip (Row      *row,
                 guint     d,
-                guint     runs)
+                guint     runs,
+                gboolean  best)
 {
+  if (runs > 1 && best)
+    /* TRANSLATORS: the best run is shown as CrystalDiskMark shows it */
+    return g_strdup_printf (_("%.1f MiB/s, %.1f MB/s, %.0f IOPS, %.1f µs mean latency: "
+                              "the best of %u runs, as CrystalDiskMark shows"),
+                            row->bw[d] / 1048576.0, row->bw[d] / 1e6, row->iops[d],
+                            row->lat[d] / 1e3, runs);
   if (runs > 1)
     return g_strdup_printf (_("%.1f MiB/s, %.1f MB/s, %.0f IOPS, %.1f µs mean latency: "
                               "the median of %u runs"),
@@ -200,6 +207,7 @@ nsc_results_grid_show_result (NscResultsGrid *self,
 {
   g_autoptr(GPtrArray) rows = NULL;
   guint runs = 1;
+  gboolean best = FALSE;
 
   g_return_if_fail (NSC_IS_RESULTS_GRID (self));
   g_return_if_fail (result != NULL);
@@ -212,6 +220,9 @@ nsc_results_grid_show_result (NscResultsGrid *self,
                                                             "conditions");
     if (conditions && json_object_has_member (conditions, "runs"))
       runs = (guint) json_object_get_int_member (conditions, "runs");
+    if (conditions)
+      best = g_strcmp0 (json_object_get_string_member_with_default (conditions, "headline",
+                                                                    "median"), "best") == 0;
   }
   for (guint i = 0; i < rows->len; i++)
     {
@@ -235,7 +246,7 @@ nsc_results_grid_show_result (NscResultsGrid *self,
           row->lat[d] = info->lat_mean_ns[d];
           row->valued[d] = row->final[d] = TRUE;
           text = format_value (self, row, d);
-          tooltip = format_tooltip (row, d, runs);
+          tooltip = format_tooltip (row, d, runs, best);
           set_cell (row, d, text, info->completed ? NULL : "partial", tooltip);
         }
     }
@@ -402,7 +413,7 @@ nsc_results_grid_step_finished (NscResultsGrid      *self,
       text = format_value (self, row, d);
       if (result->completed)
         {
-          tooltip = format_tooltip (row, d, result->runs->len);
+          tooltip = format_tooltip (row, d, result->runs->len, result->headline_best);
           set_cell (row, d, text, NULL, tooltip);
         }
       else

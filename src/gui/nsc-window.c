@@ -941,7 +941,11 @@ show_summary (NscWindow    *self,
     g_string_append_printf (text, _("Finished in %s"), took);
 
   g_string_append (text, " · ");
-  if (r->runs > 1)
+  if (r->runs > 1 && r->cdm)
+    /* TRANSLATORS: the best run is shown as CrystalDiskMark shows it */
+    g_string_append_printf (text, _("%u runs of %s per test, the best shown (CrystalDiskMark's way)"),
+                            r->runs, per_test);
+  else if (r->runs > 1)
     g_string_append_printf (text, _("%u runs of %s per test, the median shown"), r->runs, per_test);
   else
     g_string_append_printf (text, _("1 run of %s per test"), per_test);
@@ -1122,6 +1126,8 @@ start_runner (NscWindow       *self,
   opts.idle_ns = self->prefs.idle_seconds * G_GINT64_CONSTANT (1000000000);
   if (self->prefs.strict)
     nsc_run_options_set_strict (&opts);
+  if (self->prefs.cdm)
+    nsc_run_options_set_cdm (&opts);
   opts.backend = NSC_BACKEND_AUTO;
 
   /* The app never runs as root: sysfs facts and the hwmon sensor, no NVMe admin
