@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "nsc-cli-args.h"
@@ -287,3 +289,16 @@ nsc_cli_parse_run_args (int       argc,
   return TRUE;
 }
 
+
+void
+nsc_cli_fail (const char *format,
+              ...)
+{
+  g_autofree char *msg = NULL;
+  va_list args;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  fprintf (stderr, "nandscope-cli: %s\n", msg);
+}

@@ -43,4 +43,8 @@ gboolean nsc_cli_parse_run_args (int       argc,
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RunArgs, nsc_cli_run_args_clear)
 
+/* One line on stderr, "nandscope-cli: " and the reason: every command's errors. */
+void nsc_cli_fail (const char *format,
+                   ...) G_GNUC_PRINTF (1, 2);
+
 G_END_DECLS

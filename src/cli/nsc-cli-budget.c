@@ -14,19 +14,6 @@
 #include "nsc-device.h"
 #include "nsc-engine.h"
 
-static void G_GNUC_PRINTF (1, 2)
-fail_line (const char *format,
-           ...)
-{
-  g_autofree char *msg = NULL;
-  va_list args;
-
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  fprintf (stderr, "nandscope-cli: %s\n", msg);
-}
-
 int
 nsc_cli_dry_run (const RunArgs   *args,
                  const NscPreset *preset)
@@ -57,7 +44,7 @@ nsc_cli_dry_run (const RunArgs   *args,
         if (g_str_has_prefix (g_strstrip (states[i]), "free:")
             && !nsc_parse_size (states[i] + 5, &t.leave_free, &error))
           {
-            fail_line ("--state free:SIZE needs a size, not “%s”", states[i] + 5);
+            nsc_cli_fail ("--state free:SIZE needs a size, not “%s”", states[i] + 5);
             return 2;
           }
     }
@@ -73,7 +60,7 @@ nsc_cli_dry_run (const RunArgs   *args,
           int errsv = errno;
           if (fd >= 0)
             close (fd);
-          fail_line ("Cannot read the size of %s: %s; run as a user who may read it",
+          nsc_cli_fail ("Cannot read the size of %s: %s; run as a user who may read it",
                      args->target, g_strerror (errsv));
           return 1;
         }
@@ -90,14 +77,14 @@ nsc_cli_dry_run (const RunArgs   *args,
                                                            : g_path_get_dirname (args->target);
       if (!g_file_test (where, G_FILE_TEST_IS_DIR))
         {
-          fail_line ("The folder %s does not exist; name an existing folder, a new file in one, "
+          nsc_cli_fail ("The folder %s does not exist; name an existing folder, a new file in one, "
                      "or a block device", where);
           return 1;
         }
       if (!nsc_write_budget_folder (where, file_size ? file_size : G_GUINT64_CONSTANT (1) << 30,
                                     &t.capacity, &t.file_size, &error))
         {
-          fail_line ("%s", error->message);
+          nsc_cli_fail ("%s", error->message);
           return 1;
         }
     }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "nsc-chart.h"
+#include "nsc-cli-args.h"
 #include "nsc-cli-chart.h"
 #include "nsc-result-file.h"
 
@@ -34,20 +35,6 @@ usage (FILE *out)
          "  --no-caption         leave out the drive and date line\n", out);
 }
 
-static void G_GNUC_PRINTF (1, 2)
-fail_line (const char *format,
-           ...)
-{
-  va_list args;
-  g_autofree char *msg = NULL;
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  /* One line, whatever the message held. */
-  g_strdelimit (msg, "\n\r", ' ');
-  fprintf (stderr, "nandscope-cli: %s\n", msg);
-}
-
 static gboolean
 parse_pixels (const char *opt,
               const char *text,
@@ -59,7 +46,7 @@ parse_pixels (const char *opt,
   v = text ? strtol (text, &end, 10) : 0;
   if (text == NULL || *text == '\0' || *end != '\0' || errno != 0 || v < 100 || v > 16384)
     {
-      fail_line ("%s “%s” is not a size in pixels from 100 to 16384", opt, text ? text : "");
+      nsc_cli_fail ("%s “%s” is not a size in pixels from 100 to 16384", opt, text ? text : "");
       return FALSE;
     }
   *out = (int) v;
@@ -73,12 +60,12 @@ load (const char *path)
   JsonNode *node;
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
-      fail_line ("%s does not exist", path);
+      nsc_cli_fail ("%s does not exist", path);
       return NULL;
     }
   node = nsc_result_file_load (path, &error);
   if (node == NULL)
-    fail_line ("%s", error->message);
+    nsc_cli_fail ("%s", error->message);
   return node;
 }
 
@@ -116,7 +103,7 @@ nsc_cli_chart (int    argc,
         {
           if (input != NULL)
             {
-              fail_line ("chart takes one result file (“%s” and “%s”); add others with --compare",
+              nsc_cli_fail ("chart takes one result file (“%s” and “%s”); add others with --compare",
                          input, arg);
               return EXIT_USAGE;
             }
@@ -134,7 +121,7 @@ nsc_cli_chart (int    argc,
             value = argv[++i];
           else
             {
-              fail_line ("%s needs a value", name);
+              nsc_cli_fail ("%s needs a value", name);
               return EXIT_USAGE;
             }
         }
@@ -149,7 +136,7 @@ nsc_cli_chart (int    argc,
           guint64 v = g_ascii_strtoull (value, &end, 10);
           if (*value == '\0' || *end != '\0' || v > 100000)
             {
-              fail_line ("--step “%s” is not a step number (0, 1, 2…)", value);
+              nsc_cli_fail ("--step “%s” is not a step number (0, 1, 2…)", value);
               return EXIT_USAGE;
             }
           step = (guint) v;
@@ -172,7 +159,7 @@ nsc_cli_chart (int    argc,
         {
           if (!nsc_chart_theme_from_string (value, &style.theme))
             {
-              fail_line ("--theme “%s”: say light, dark, high-contrast or high-contrast-dark", value);
+              nsc_cli_fail ("--theme “%s”: say light, dark, high-contrast or high-contrast-dark", value);
               return EXIT_USAGE;
             }
         }
@@ -184,7 +171,7 @@ nsc_cli_chart (int    argc,
             style.units = NSC_CHART_UNITS_MB;
           else
             {
-              fail_line ("--units “%s”: say mib (MiB/s, binary) or mb (MB/s, decimal)", value);
+              nsc_cli_fail ("--units “%s”: say mib (MiB/s, binary) or mb (MB/s, decimal)", value);
               return EXIT_USAGE;
             }
         }
@@ -194,30 +181,30 @@ nsc_cli_chart (int    argc,
         legend = value;
       else
         {
-          fail_line ("Unknown option %s for chart (see chart --help)", name);
+          nsc_cli_fail ("Unknown option %s for chart (see chart --help)", name);
           return EXIT_USAGE;
         }
     }
 
   if (input == NULL)
     {
-      fail_line ("chart needs a result file: nandscope-cli chart RESULT.json --out FILE.png");
+      nsc_cli_fail ("chart needs a result file: nandscope-cli chart RESULT.json --out FILE.png");
       return EXIT_USAGE;
     }
   if (out == NULL)
     {
-      fail_line ("chart needs --out FILE.png or --out FILE.svg");
+      nsc_cli_fail ("chart needs --out FILE.png or --out FILE.svg");
       return EXIT_USAGE;
     }
   if (!g_str_has_suffix (out, ".png") && !g_str_has_suffix (out, ".svg")
       && !g_str_has_suffix (out, ".PNG") && !g_str_has_suffix (out, ".SVG"))
     {
-      fail_line ("--out %s: the file name must end in .png or .svg", out);
+      nsc_cli_fail ("--out %s: the file name must end in .png or .svg", out);
       return EXIT_USAGE;
     }
   if (kind_name && !nsc_chart_kind_from_string (kind_name, &kind))
     {
-      fail_line ("--kind “%s” is not a chart; the kinds are write-fill, qd, bs, time, mixed and latency",
+      nsc_cli_fail ("--kind “%s” is not a chart; the kinds are write-fill, qd, bs, time, mixed and latency",
                  kind_name);
       return EXIT_USAGE;
     }
@@ -232,7 +219,7 @@ nsc_cli_chart (int    argc,
       g_autofree NscChartKind *kinds = nsc_chart_kinds_for_result (result, &n);
       if (n == 0)
         {
-          fail_line ("%s has no data to chart (no finished test with samples or results)", input);
+          nsc_cli_fail ("%s has no data to chart (no finished test with samples or results)", input);
           return EXIT_FAILED;
         }
       kind = kinds[0];
@@ -241,7 +228,7 @@ nsc_cli_chart (int    argc,
   chart = nsc_chart_new_for_result (result, kind, step, &error);
   if (chart == NULL)
     {
-      fail_line ("%s: %s", input, error->message);
+      nsc_cli_fail ("%s: %s", input, error->message);
       return EXIT_FAILED;
     }
   if (legend)
@@ -254,14 +241,14 @@ nsc_cli_chart (int    argc,
         return EXIT_FAILED;
       if (!nsc_chart_add_result (chart, other, NULL, &error))
         {
-          fail_line ("%s: %s", path, error->message);
+          nsc_cli_fail ("%s: %s", path, error->message);
           return EXIT_FAILED;
         }
     }
 
   if (!nsc_chart_export_with_style (chart, out, width, height, &style, &error))
     {
-      fail_line ("%s", error->message);
+      nsc_cli_fail ("%s", error->message);
       return EXIT_FAILED;
     }
   return 0;

@@ -33,19 +33,6 @@ typedef struct
   double        last_bps;
 } Cli;
 
-static void G_GNUC_PRINTF (1, 2)
-fail_line (const char *format,
-           ...)
-{
-  g_autofree char *msg = NULL;
-  va_list args;
-
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  fprintf (stderr, "nandscope-cli: %s\n", msg);
-}
-
 static void
 print_usage (FILE *out)
 {
@@ -483,14 +470,14 @@ check_consent (const RunArgs *args)
 
   if (args->destroy_data == NULL)
     {
-      fail_line ("This test writes to %s and destroys everything on it; "
+      nsc_cli_fail ("This test writes to %s and destroys everything on it; "
                  "to agree, add --destroy-data=%s", args->target, args->target);
       return EXIT_USAGE;
     }
   if (stat (args->target, &target) != 0 || stat (args->destroy_data, &named) != 0
       || !S_ISBLK (named.st_mode) || named.st_rdev != target.st_rdev)
     {
-      fail_line ("This test writes to %s and destroys everything on it, but --destroy-data=%s "
+      nsc_cli_fail ("This test writes to %s and destroys everything on it, but --destroy-data=%s "
                  "names another device (a disk and its partitions are different devices); "
                  "to agree, pass --destroy-data=%s", args->target, args->destroy_data,
                  args->target);
@@ -498,7 +485,7 @@ check_consent (const RunArgs *args)
     }
   if (!nsc_device_check_writable (args->target, &error))
     {
-      fail_line ("%s", error->message);
+      nsc_cli_fail ("%s", error->message);
       return 1;
     }
   return 0;
@@ -582,7 +569,7 @@ run_one (const RunArgs   *args,
       g_autoptr(GError) save_error = NULL;
       if (!nsc_run_result_save (r, json_path, &save_error))
         {
-          fail_line ("%s", save_error->message);
+          nsc_cli_fail ("%s", save_error->message);
           status = 1;
         }
     }
@@ -590,9 +577,9 @@ run_one (const RunArgs   *args,
   if (cli.error)
     {
       if (g_error_matches (cli.error, NSC_ERROR, NSC_ERROR_CANCELLED))
-        fail_line ("Cancelled%s", json_path && r->steps->len ? "; the partial result was saved" : "");
+        nsc_cli_fail ("Cancelled%s", json_path && r->steps->len ? "; the partial result was saved" : "");
       else
-        fail_line ("%s", cli.error->message);
+        nsc_cli_fail ("%s", cli.error->message);
       status = g_error_matches (cli.error, NSC_ERROR, NSC_ERROR_CANCELLED) ? 130 : 1;
       g_clear_error (&cli.error);
     }
@@ -618,7 +605,7 @@ cmd_run (int    argc,
 
   if (!nsc_cli_parse_run_args (argc, argv, &args, &error))
     {
-      fail_line ("%s", error->message);
+      nsc_cli_fail ("%s", error->message);
       return EXIT_USAGE;
     }
 
@@ -626,7 +613,7 @@ cmd_run (int    argc,
     preset = nsc_preset_new_single (&args.job);
   else if (!(preset = nsc_preset_lookup (args.preset ? args.preset : "quick", &error)))
     {
-      fail_line ("%s", error->message);
+      nsc_cli_fail ("%s", error->message);
       return EXIT_USAGE;
     }
 
@@ -635,7 +622,7 @@ cmd_run (int    argc,
 
   if (args.destroy_data && !target_is_block_device (args.target))
     {
-      fail_line ("--destroy-data is only for block devices; %s is not one", args.target);
+      nsc_cli_fail ("--destroy-data is only for block devices; %s is not one", args.target);
       return EXIT_USAGE;
     }
 
@@ -706,7 +693,7 @@ cmd_run (int    argc,
             g_autofree char *size = NULL;
             if (!nsc_parse_size (s + 5, &o->leave_free, &error) || o->leave_free == 0)
               {
-                fail_line ("--state free:SIZE needs a size larger than zero, not “%s”", s + 5);
+                nsc_cli_fail ("--state free:SIZE needs a size larger than zero, not “%s”", s + 5);
                 return EXIT_USAGE;
               }
             size = nsc_format_size (o->leave_free);
@@ -714,7 +701,7 @@ cmd_run (int    argc,
           }
         else if (n > 0)
           {
-            fail_line ("“%s” is not a drive state; use empty or free:SIZE (e.g. free:100g)", s);
+            nsc_cli_fail ("“%s” is not a drive state; use empty or free:SIZE (e.g. free:100g)", s);
             return EXIT_USAGE;
           }
         else
@@ -778,7 +765,7 @@ cmd_list_presets (void)
 
       if (p == NULL)
         {
-          fail_line ("Built-in preset %s is broken: %s", names[i], error->message);
+          nsc_cli_fail ("Built-in preset %s is broken: %s", names[i], error->message);
           return 1;
         }
       dur = nsc_format_duration (nsc_preset_estimate_ns (p, p->runs, p->time_ns));
@@ -831,7 +818,7 @@ main (int    argc,
   if (g_str_equal (argv[1], "chart"))
     return nsc_cli_chart (argc - 2, argv + 2);
 
-  fail_line ("Unknown command “%s”; the commands are run, list-presets, devices and chart "
+  nsc_cli_fail ("Unknown command “%s”; the commands are run, list-presets, devices and chart "
              "(see --help)", argv[1]);
   return EXIT_USAGE;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "nsc-device-safety.h"
+#include "nsc-device-private.h"
 #include "nsc-error.h"
 
 char *
@@ -51,18 +52,6 @@ dev_free (Dev *d)
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Dev, dev_free)
-
-static char *
-resolve_link (const char *path)
-{
-  g_autofree char *target = g_file_read_link (path, NULL);
-  g_autofree char *parent = NULL;
-
-  if (target == NULL)
-    return g_canonicalize_filename (path, NULL);
-  parent = g_path_get_dirname (path);
-  return g_canonicalize_filename (target, parent);
-}
 
 static gboolean
 read_dev_file (const char *dir,
@@ -294,7 +283,7 @@ check_loops (const NscUsageTables *t,
 
           if (!names_dev (t, backing, d))
             continue;
-          real = resolve_link (loopdir);
+          real = _nsc_sysfs_resolve (loopdir);
           loop = dev_new (real);
           m = loop ? find_mount (t, mounts, loop) : NULL;
           if (m != NULL)
@@ -383,7 +372,7 @@ nsc_device_check_unused_at (const NscUsageTables *t,
     device = name;
 
   link = g_build_filename (t->sysfs_root, "class", "block", name, NULL);
-  real = resolve_link (link);
+  real = _nsc_sysfs_resolve (link);
   if (!g_file_test (real, G_FILE_TEST_IS_DIR) || (target = dev_new (real)) == NULL)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND,
@@ -478,7 +467,7 @@ nsc_device_check_writable (const char  *device,
   t.swaps = swaps;
 
   sysdir = g_strdup_printf ("/sys/dev/block/%u:%u", major (st.st_rdev), minor (st.st_rdev));
-  real = resolve_link (sysdir);
+  real = _nsc_sysfs_resolve (sysdir);
   name = g_path_get_basename (real);
   return nsc_device_check_unused_at (&t, name, device, error);
 }

@@ -8,6 +8,7 @@
 #include <sys/sysmacros.h>
 
 #include "nsc-device.h"
+#include "nsc-device-private.h"
 #include "nsc-error.h"
 
 /* ---- small sysfs helpers ------------------------------------------------------- */
@@ -53,8 +54,8 @@ read_dev (const char *dir,
 /* Follows a symlink (sysfs is made of them) and returns a canonical path; @path
  * itself when it is not a link. Relative targets resolve against the link's folder,
  * which is what makes captured trees under any root work. */
-static char *
-resolve (const char *path)
+char *
+_nsc_sysfs_resolve (const char *path)
 {
   g_autofree char *target = g_file_read_link (path, NULL);
   g_autofree char *parent = NULL;
@@ -288,14 +289,14 @@ collect_usage (const Ctx     *c,
     return;
   /* /sys/class/block/X is a link to the device folder, partitions included. */
   {
-    g_autofree char *real = resolve (blockdir);
+    g_autofree char *real = _nsc_sysfs_resolve (blockdir);
     hdir = g_build_filename (real, "holders", NULL);
   }
   held_by = list_dir (hdir);
   for (guint i = 0; held_by[i]; i++)
     {
       g_autofree char *hpath = g_build_filename (c->root, "class", "block", held_by[i], NULL);
-      g_autofree char *hreal = resolve (hpath);
+      g_autofree char *hreal = _nsc_sysfs_resolve (hpath);
       guint hma = 0, hmi = 0;
 
       add_unique (holders, held_by[i]);
@@ -451,7 +452,7 @@ fill_identity (NscDeviceInfo *info,
   if (!g_file_test (devlink, G_FILE_TEST_EXISTS))
     devlink[0] = '\0';
   else
-    devdir = resolve (devlink);
+    devdir = _nsc_sysfs_resolve (devlink);
 
   if (g_str_equal (t, "nvme") && devdir)
     {
@@ -486,7 +487,7 @@ fill_identity (NscDeviceInfo *info,
       if (ctrl)
         {
           g_autofree char *cpath = g_build_filename (root, "class", "nvme", ctrl, NULL);
-          g_autofree char *creal = resolve (cpath);
+          g_autofree char *creal = _nsc_sysfs_resolve (cpath);
           double c;
 
           info->controller = g_steal_pointer (&ctrl);
@@ -499,7 +500,7 @@ fill_identity (NscDeviceInfo *info,
           pcilink = g_build_filename (creal, "device", NULL);
           if (g_file_test (pcilink, G_FILE_TEST_EXISTS))
             {
-              g_autofree char *pcidir = resolve (pcilink);
+              g_autofree char *pcidir = _nsc_sysfs_resolve (pcilink);
               read_link (info, pcidir);
             }
           if (read_hwmon (creal, &c))
@@ -652,7 +653,7 @@ device_new (const Ctx        *c,
                    "There is no block device %s (no %s)", name, link);
       return NULL;
     }
-  devpath = resolve (link);
+  devpath = _nsc_sysfs_resolve (link);
 
   info = g_new0 (NscDeviceInfo, 1);
   info->name = g_strdup (name);
@@ -817,7 +818,7 @@ whole_disk_name (guint ma,
                  guint mi)
 {
   g_autofree char *link = g_strdup_printf ("/sys/dev/block/%u:%u", ma, mi);
-  g_autofree char *real = resolve (link);
+  g_autofree char *real = _nsc_sysfs_resolve (link);
   g_autofree char *part = g_build_filename (real, "partition", NULL);
 
   if (!g_file_test (real, G_FILE_TEST_IS_DIR))
@@ -1154,11 +1155,11 @@ nsc_device_read_temperature (const char  *devnode,
         {
           g_autofree char *dlink = NULL;
           link = g_build_filename ("/sys/class/block", name, NULL);
-          real = resolve (link);
+          real = _nsc_sysfs_resolve (link);
           dlink = g_build_filename (real, "device", NULL);
           if (g_file_test (dlink, G_FILE_TEST_EXISTS))
             {
-              g_autofree char *devdir = resolve (dlink);
+              g_autofree char *devdir = _nsc_sysfs_resolve (dlink);
               if (read_hwmon (devdir, celsius))
                 return TRUE;
               if (g_str_has_prefix (name, "nvme"))
@@ -1176,7 +1177,7 @@ nsc_device_read_temperature (const char  *devnode,
   if (ctrl && g_str_has_prefix (ctrl, "nvme") && !g_str_has_prefix (ctrl, "nvme-"))
     {
       g_autofree char *cdir = g_build_filename ("/sys/class/nvme", ctrl, NULL);
-      g_autofree char *creal = resolve (cdir);
+      g_autofree char *creal = _nsc_sysfs_resolve (cdir);
       g_autofree char *cnode = g_strdup_printf ("/dev/%s", ctrl);
 
       if (read_hwmon (creal, celsius))

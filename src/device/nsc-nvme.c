@@ -12,6 +12,7 @@
 #include <libnvme.h>
 
 #include "nsc-error.h"
+#include "nsc-device-private.h"
 #include "nsc-nvme.h"
 
 void
@@ -459,18 +460,6 @@ is_namespace_name (const char *name)
   return *p == '\0';
 }
 
-static char *
-resolve_sysfs (const char *path)
-{
-  g_autofree char *target = g_file_read_link (path, NULL);
-  g_autofree char *parent = NULL;
-
-  if (target == NULL)
-    return g_canonicalize_filename (path, NULL);
-  parent = g_path_get_dirname (path);
-  return g_canonicalize_filename (target, parent);
-}
-
 /* Adds the NSIDs of the namespaces in the folder @dir (a controller's or a
  * subsystem's) to @nsids. */
 static void
@@ -503,7 +492,7 @@ nsc_nvme_subsystem_namespaces_at (const char *sysfs_root,
                                   const char *ns_name)
 {
   g_autofree char *link = g_build_filename (sysfs_root, "class", "block", ns_name, NULL);
-  g_autofree char *real = resolve_sysfs (link);
+  g_autofree char *real = _nsc_sysfs_resolve (link);
   g_autofree char *parent = g_path_get_dirname (real);
   g_autofree char *pname = g_path_get_basename (parent);
   g_autofree char *classdir = g_build_filename (sysfs_root, "class", "nvme-subsystem", NULL);
@@ -527,7 +516,7 @@ nsc_nvme_subsystem_namespaces_at (const char *sysfs_root,
           g_autofree char *member = g_build_filename (sdir, pname, NULL);
 
           if (g_file_test (member, G_FILE_TEST_EXISTS))
-            subsys = resolve_sysfs (sdir);
+            subsys = _nsc_sysfs_resolve (sdir);
         }
     }
 
@@ -548,7 +537,7 @@ nsc_nvme_subsystem_namespaces_at (const char *sysfs_root,
           if (!g_str_has_prefix (e, "nvme") || is_namespace_name (e))
             continue;
           cdir = g_build_filename (subsys, e, NULL);
-          creal = resolve_sysfs (cdir);
+          creal = _nsc_sysfs_resolve (cdir);
           collect_nsids (creal, nsids);
         }
     }
@@ -663,7 +652,7 @@ check_erase_descriptor (int          fd,
     }
 
   sysdir = g_strdup_printf ("/sys/dev/block/%u:%u", major (st.st_rdev), minor (st.st_rdev));
-  real = resolve_sysfs (sysdir);
+  real = _nsc_sysfs_resolve (sysdir);
   part = g_build_filename (real, "partition", NULL);
   if (g_file_test (part, G_FILE_TEST_EXISTS))
     {
