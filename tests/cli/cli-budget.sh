@@ -31,8 +31,14 @@ for p in quick cache-recovery write-fill-twice copy; do
 done
 out=$("$cli" run --target "$work/dir" --preset cache-recovery --dry-run)
 n=$(printf '%s\n' "$out" | grep -c 'stops once its speed drop has held')
-[ "$n" -eq 4 ] && ok "cache-recovery: its 4 recovery steps stop once their drop has held" \
-               || bad "cache-recovery: $n steps said to stop early: $out"
+# One recovery step per idle of METHODOLOGY.md's SNIA schedule (5, 10, 15, 25, 50 s),
+# each with a stop rule in the preset.
+want=$(python3 -c 'import json,sys
+print(sum(1 for s in json.load(open(sys.argv[1]))["steps"] if "stop" in s))' \
+  "$G_TEST_SRCDIR/../data/presets/cache-recovery.json")
+[ "$want" -eq 5 ] && [ "$n" -eq "$want" ] \
+  && ok "cache-recovery: its $n recovery steps stop once their drop has held" \
+  || bad "cache-recovery: $n of $want steps said to stop early: $out"
 expect_fail 1 "does not exist" run --target "$work/nowhere/x" --preset quick --dry-run
 
 if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null; then
