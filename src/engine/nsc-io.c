@@ -22,10 +22,7 @@
 
 enum { PHASE_RAMP, PHASE_MEASURE, PHASE_STOP };
 
-/* Longer than the kernel's own I/O timeout (30 s for NVMe and SCSI): when a device
- * drops a completion interrupt the kernel finds the request at its timeout by
- * polling, and the run ends with the stall in its drain time instead of an error. */
-#define DRAIN_LIMIT_NS   (G_GINT64_CONSTANT (60) * 1000000000)
+#define DRAIN_LIMIT_NS   (G_GINT64_CONSTANT (30) * 1000000000)
 #define WAIT_SLICE_NS    (100 * 1000000)
 #define SERIES_MAX       16384
 #define STAMP_UNIT       4096
@@ -617,7 +614,7 @@ uring_thread (gpointer data)
         {
           /* The device stopped answering. Leave the ring to the kernel, which reaps
            * what is still in flight on its own when the ring is torn down. */
-          thread_fail (t, ETIMEDOUT, 0, "the device did not complete I/O for 60 s");
+          thread_fail (t, ETIMEDOUT, 0, "the device did not complete I/O for 30 s");
           break;
         }
     }

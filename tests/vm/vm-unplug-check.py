@@ -9,8 +9,8 @@ import re
 
 from vmcommon import Console
 
-# The engine's 60 s drain limit, and slack for a TCG guest on a busy host.
-MAX_SECONDS = 60 + 10
+# The engine's 30 s drain limit, and slack for a TCG guest on a busy host.
+MAX_SECONDS = 30 + 10
 # What a user needs to read: the drive is gone (issue 6: "device disappeared"), or at
 # least that I/O failed. Not "No space left on device": ENOSPC is what Linux returns
 # for a write past the end of a block device, whose size drops to 0 when it is
