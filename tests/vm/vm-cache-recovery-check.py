@@ -48,7 +48,8 @@ def main():
         c.finish()
     steps = [s for s in rec['steps'] if s['kind'] == 'job']
     fill, recovery = steps[0], steps[1:]
-    c.check(len(recovery) == 4 and len(truth) >= 5,
+    # One recovery step per SNIA idle (5, 10, 15, 25, 50 s), each a switch to slow.
+    c.check(len(recovery) == 5 and len(truth) >= 6,
             f'{len(recovery)} recovery steps, {len(truth)} switches to slow seen by QEMU')
     c.check(fill.get('stop_reason') == 'full' and fill['write']['bytes'] == a.size,
             f'the write-fill wrote the drive once: {fill["write"]["bytes"] // MIB} MiB, '

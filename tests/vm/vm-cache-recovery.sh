@@ -6,7 +6,7 @@
 # 2 s, and back to FAST after such an idle (a cache that recovers whole). The
 # guest runs
 #
-#   nandscope-cli run --preset cache-recovery   (a write-fill, then four recovery
+#   nandscope-cli run --preset cache-recovery   (a write-fill, then five recovery
 #                                                steps after an idle each)
 #   nandscope-cli run --preset write-fill-twice (a second pass with no idle: slow
 #                                                from its first byte)
