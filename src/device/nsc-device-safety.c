@@ -109,61 +109,16 @@ names_dev (const NscUsageTables *t,
 
 /* ---- one device: mounts, swap, holders, btrfs ------------------------------------ */
 
-typedef struct
-{
-  guint major;
-  guint minor;
-  char *mountpoint;
-  char *source;
-} Mount;
-
-static void
-mount_free (Mount *m)
-{
-  g_free (m->mountpoint);
-  g_free (m->source);
-  g_free (m);
-}
-
-/* mountinfo: "id parent major:minor root mountpoint options [optional…] - fstype source super". */
-static GPtrArray *
-parse_mounts (const char *text)
-{
-  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) mount_free);
-  g_auto(GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
-
-  for (guint i = 0; lines[i]; i++)
-    {
-      g_auto(GStrv) f = g_strsplit (lines[i], " ", -1);
-      guint n = g_strv_length (f), sep;
-      Mount *m;
-      guint ma, mi;
-
-      if (n < 5 || sscanf (f[2], "%u:%u", &ma, &mi) != 2)
-        continue;
-      for (sep = 6; sep < n && !g_str_equal (f[sep], "-"); sep++)
-        ;
-      m = g_new0 (Mount, 1);
-      m->major = ma;
-      m->minor = mi;
-      m->mountpoint = g_strcompress (f[4]);   /* octal escapes such as \040 */
-      if (sep + 2 < n)
-        m->source = g_strcompress (f[sep + 2]);
-      g_ptr_array_add (out, m);
-    }
-  return out;
-}
-
 /* Where @d is mounted, or NULL: by number, or by the mount's source (btrfs shows
  * anonymous numbers, 0:N, in mountinfo). */
-static const Mount *
+static const MountEntry *
 find_mount (const NscUsageTables *t,
             GPtrArray            *mounts,
             const Dev            *d)
 {
   for (guint i = 0; i < mounts->len; i++)
     {
-      const Mount *m = g_ptr_array_index (mounts, i);
+      const MountEntry *m = g_ptr_array_index (mounts, i);
 
       if ((m->major == d->major && m->minor == d->minor) || names_dev (t, m->source, d))
         return m;
@@ -182,7 +137,7 @@ check_dev (const NscUsageTables *t,
   g_autofree char *hdir = g_build_filename (d->sysdir, "holders", NULL);
   g_autofree char *btrfs = g_build_filename (t->sysfs_root, "fs", "btrfs", NULL);
   g_autoptr(GDir) dir = NULL;
-  const Mount *m = find_mount (t, mounts, d);
+  const MountEntry *m = find_mount (t, mounts, d);
   const char *e;
 
   if (m != NULL)
@@ -279,7 +234,7 @@ check_loops (const NscUsageTables *t,
           const Dev *d = g_ptr_array_index (devs, i);
           g_autofree char *real = NULL;
           g_autoptr(Dev) loop = NULL;
-          const Mount *m;
+          const MountEntry *m;
 
           if (!names_dev (t, backing, d))
             continue;
@@ -410,7 +365,7 @@ nsc_device_check_unused_at (const NscUsageTables *t,
       }
   }
 
-  mounts = parse_mounts (t->mountinfo);
+  mounts = _nsc_mountinfo_parse (t->mountinfo);
   for (guint i = 0; i < devs->len; i++)
     if (!check_dev (t, mounts, g_ptr_array_index (devs, i), device, error))
       return FALSE;

@@ -112,18 +112,6 @@ ptr_array_to_strv (GPtrArray *arr)
 
 /* ---- tables ---------------------------------------------------------------------- */
 
-typedef struct
-{
-  guint major;
-  guint minor;
-  char *source;       /* the mount source field, e.g. "/dev/sda1" */
-  guint src_major;    /* the source node's device number, when it is one (live system) */
-  guint src_minor;
-  gboolean have_src;
-  char *mountpoint;
-  char *fstype;
-} MountEntry;
-
 static void
 mount_entry_free (MountEntry *m)
 {
@@ -133,9 +121,8 @@ mount_entry_free (MountEntry *m)
   g_free (m);
 }
 
-/* mountinfo: "id parent major:minor root mountpoint options [optional…] - fstype source super". */
-static GPtrArray *
-parse_mountinfo (const char *text)
+GPtrArray *
+_nsc_mountinfo_parse (const char *text)
 {
   GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) mount_entry_free);
   g_auto(GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
@@ -207,7 +194,7 @@ ctx_init (Ctx        *c,
 {
   c->root = g_canonicalize_filename (sysfs_root, NULL);
   c->live = g_str_equal (c->root, "/sys");
-  c->mounts = parse_mountinfo (mountinfo);
+  c->mounts = _nsc_mountinfo_parse (mountinfo);
   /* btrfs reports anonymous device numbers (0:N) in mountinfo, so on the running
    * system the source node (/dev/mapper/luks-…, /dev/nvme0n1p2) is asked too. */
   for (guint i = 0; c->live && i < c->mounts->len; i++)
@@ -857,7 +844,7 @@ nsc_device_info_for_path (const char       *path,
   if (name == NULL && !S_ISBLK (st.st_mode))
     {
       /* btrfs and overlay report anonymous device numbers: take the mount's source. */
-      g_autoptr(GPtrArray) mounts = parse_mountinfo (mountinfo);
+      g_autoptr(GPtrArray) mounts = _nsc_mountinfo_parse (mountinfo);
       for (guint i = 0; i < mounts->len && name == NULL; i++)
         {
           MountEntry *m = g_ptr_array_index (mounts, i);
