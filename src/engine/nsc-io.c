@@ -1172,8 +1172,29 @@ nsc_job_run_until (NscTarget      *target,
         }
 
       wake = phase == PHASE_RAMP ? measure_start : MIN (next_sample, deadline);
-      if (run.job.sample_bytes > 0)
-        wake = MIN (wake, now + 10 * G_GINT64_CONSTANT (1000000));
+      if (phase == PHASE_MEASURE && run.job.sample_bytes > 0)
+        {
+          /* On a fast small target a point's bytes take a few milliseconds: wake
+           * when, at the speed so far, they should be done, not a fixed 10 ms later. */
+          Totals cur;
+          guint64 done = 0, all = 0;
+          gint64 byte_wake = 10 * G_GINT64_CONSTANT (1000000);
+
+          read_totals (&run, &cur);
+          for (guint d = 0; d < 2; d++)
+            {
+              done += cur.bytes[d] - prev.bytes[d];
+              all += cur.bytes[d] - base.bytes[d];
+            }
+          if (all > 0 && now > measure_start && done < run.job.sample_bytes)
+            {
+              double ns_per_byte = (double) (now - measure_start) / (double) all;
+              gint64 left = (gint64) (ns_per_byte * (double) (run.job.sample_bytes - done));
+
+              byte_wake = CLAMP (left, G_GINT64_CONSTANT (1000000), byte_wake);
+            }
+          wake = MIN (wake, now + byte_wake);
+        }
       if (phase == PHASE_STOP)
         wake = now + WAIT_SLICE_NS;
       if (run.running > 0)

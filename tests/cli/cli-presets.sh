@@ -64,7 +64,7 @@ if p == "hardcore" and ("summary" not in a.get("slc_second_pass", {}) or "summar
 if p in ("write-fill", "write-fill-twice", "cache-recovery", "review"):
     if "summary" not in a.get("slc", {}): problems.append("no SLC analysis: %s" % a.get("slc"))
 if p == "write-fill-twice" and "summary" not in a.get("slc_second_pass", {}): problems.append("no second pass")
-if p == "cache-recovery" and len(a.get("cache_recovery", {}).get("points", [])) not in (0, 4):
+if p == "cache-recovery" and len(a.get("cache_recovery", {}).get("points", [])) not in (0, 5):
     problems.append("recovery points")
 if p == "mixed":
     m = a.get("mixed", {})
