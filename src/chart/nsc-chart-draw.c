@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "nsc-chart-private.h"
+#include "nsc-sheet-private.h"
 #include "nsc-error.h"
 #include "nsc-units.h"
 
@@ -194,8 +195,73 @@ show_text (Ctx        *c,
   width = text_width (c, text);
   baseline = pango_layout_get_baseline (c->layout) / (double) PANGO_SCALE;
   cairo_move_to (c->cr, x - align * width, y - baseline);
+  {
+    NscChartTextBox box;
+    _nsc_chart_layout_device_box (c->cr, c->layout, &box);
+    g_array_append_val (c->chart->text_boxes, box);
+  }
   pango_cairo_show_layout (c->cr, c->layout);
   g_ptr_array_add (c->chart->texts, g_strdup (text));
+}
+
+void
+_nsc_chart_layout_device_box (cairo_t         *cr,
+                              PangoLayout     *layout,
+                              NscChartTextBox *box)
+{
+  PangoRectangle ink;
+  double x0, y0, x1 = -G_MAXDOUBLE, y1 = -G_MAXDOUBLE, cx, cy;
+
+  pango_layout_get_extents (layout, &ink, NULL);
+  cairo_get_current_point (cr, &cx, &cy);
+  x0 = y0 = G_MAXDOUBLE;
+  /* The four corners through the matrix: rotated text gets its bounding box. */
+  for (guint k = 0; k < 4; k++)
+    {
+      double px = cx + (ink.x + ((k & 1) ? ink.width : 0)) / (double) PANGO_SCALE;
+      double py = cy + (ink.y + ((k & 2) ? ink.height : 0)) / (double) PANGO_SCALE;
+      cairo_user_to_device (cr, &px, &py);
+      x0 = MIN (x0, px);
+      y0 = MIN (y0, py);
+      x1 = MAX (x1, px);
+      y1 = MAX (y1, py);
+    }
+  box->x = x0;
+  box->y = y0;
+  box->width = ink.width > 0 ? x1 - x0 : 0;
+  box->height = ink.height > 0 ? y1 - y0 : 0;
+}
+
+void
+_nsc_chart_theme_color (NscChartTheme theme,
+                        NscChartColor which,
+                        guint         index,
+                        double        rgb[3])
+{
+  const Palette *pal = palettes[(guint) theme < NSC_CHART_N_THEMES ? theme : NSC_CHART_THEME_LIGHT];
+  const Rgb *c;
+  switch (which)
+    {
+    case NSC_CHART_COLOR_BG:
+      c = &pal->bg;
+      break;
+    case NSC_CHART_COLOR_TEXT:
+      c = &pal->text;
+      break;
+    case NSC_CHART_COLOR_MUTED:
+      c = &pal->muted;
+      break;
+    case NSC_CHART_COLOR_GRID:
+      c = &pal->grid;
+      break;
+    case NSC_CHART_COLOR_SERIES:
+    default:
+      c = &pal->series[index % G_N_ELEMENTS (pal->series)];
+      break;
+    }
+  rgb[0] = c->r;
+  rgb[1] = c->g;
+  rgb[2] = c->b;
 }
 
 static char *
@@ -1340,11 +1406,20 @@ draw_chart (Ctx *c)
       Tick *t = &g_array_index (yt, Tick, i);
       show_text (c, t->label, chart->plot.x - fs * 0.5, map_y (chart, &chart->ay, t->value) + fs * 0.3, 1);
     }
-  for (guint i = 0; i < xt->len; i++)
-    {
-      Tick *t = &g_array_index (xt, Tick, i);
-      show_text (c, t->label, map_x (chart, t->value), chart->plot.y + chart->plot.height + fs * 1.25, 0.5);
-    }
+  {
+    /* Ticks crowd where a scale bunches them (the percentile axis: 1 % and 50 %
+     * close together): a label that would touch the one before is left out. */
+    double last_right = -G_MAXDOUBLE;
+    for (guint i = 0; i < xt->len; i++)
+      {
+        Tick *t = &g_array_index (xt, Tick, i);
+        double X = map_x (chart, t->value), half = text_width (c, t->label) / 2;
+        if (X - half < last_right + fs * 0.5)
+          continue;
+        show_text (c, t->label, X, chart->plot.y + chart->plot.height + fs * 1.25, 0.5);
+        last_right = X + half;
+      }
+  }
   if (c->have_secondary)
     {
       set_rgb (cr, c->multi ? &c->pal->text : &c->pal->temperature, 0.9);
@@ -1456,6 +1531,8 @@ nsc_chart_draw (NscChart            *chart,
     pango_cairo_context_set_font_options (pango_layout_get_context (c.layout), style->font_options);
   g_clear_pointer (&chart->texts, g_ptr_array_unref);
   chart->texts = g_ptr_array_new_with_free_func (g_free);
+  g_clear_pointer (&chart->text_boxes, g_array_unref);
+  chart->text_boxes = g_array_new (FALSE, FALSE, sizeof (NscChartTextBox));
   draw_chart (&c);
   g_object_unref (c.layout);
   pango_font_description_free (c.font);
@@ -1504,18 +1581,25 @@ _nsc_chart_get_texts (NscChart *chart)
   return chart->texts;
 }
 
+GArray *
+_nsc_chart_get_text_boxes (NscChart *chart)
+{
+  return chart->text_boxes;
+}
+
 /* ---- export ------------------------------------------------------------- */
 
 /* Cairo draws SVG text as glyph outlines: the title goes in as <title>, and the
  * caption, axis titles and legend of the draw as <desc>, one a line, so that the
  * file says in words (and in the language it was drawn in) what it shows. */
-static gboolean
-svg_add_metadata (NscChart   *chart,
-                  const char *path,
-                  GError    **error)
+gboolean
+_nsc_svg_add_metadata (const char *path,
+                       const char *title,
+                       const char *desc,
+                       GError    **error)
 {
   g_autofree char *data = NULL;
-  g_autofree char *title = NULL, *desc = NULL, *meta = NULL, *out = NULL;
+  g_autofree char *etitle = NULL, *edesc = NULL, *meta = NULL, *out = NULL;
   gsize len = 0;
   char *open, *end;
 
@@ -1529,17 +1613,23 @@ svg_add_metadata (NscChart   *chart,
       g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED, _("Cairo wrote no <svg> element to %s; export again"), path);
       return FALSE;
     }
-  /* Translators: the title of an exported chart without one */
-  title = g_markup_escape_text (chart->title ? chart->title : _("Nandscope chart"), -1);
-  {
-    g_autofree char *text = g_strdup_printf ("%s%s%s", chart->caption ? chart->caption : "",
-                                             chart->caption ? "\n" : "",
-                                             chart->description ? chart->description : "");
-    desc = g_markup_escape_text (text, -1);
-  }
-  meta = g_strdup_printf ("\n<title>%s</title>\n<desc>%s</desc>", title, desc);
+  etitle = g_markup_escape_text (title, -1);
+  edesc = g_markup_escape_text (desc, -1);
+  meta = g_strdup_printf ("\n<title>%s</title>\n<desc>%s</desc>", etitle, edesc);
   out = g_strdup_printf ("%.*s%s%s", (int) (end + 1 - data), data, meta, end + 1);
   return g_file_set_contents (path, out, -1, error);
+}
+
+static gboolean
+svg_add_metadata (NscChart   *chart,
+                  const char *path,
+                  GError    **error)
+{
+  g_autofree char *text = g_strdup_printf ("%s%s%s", chart->caption ? chart->caption : "",
+                                           chart->caption ? "\n" : "",
+                                           chart->description ? chart->description : "");
+  /* Translators: the title of an exported chart without one */
+  return _nsc_svg_add_metadata (path, chart->title ? chart->title : _("Nandscope chart"), text, error);
 }
 
 gboolean
