@@ -6,6 +6,7 @@
  * export as PDF that poppler renders, SVG that says its words, and PNG at 1× and 2×. */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <locale.h>
 #include <math.h>
@@ -459,6 +460,64 @@ test_sheet_compare (void)
     }
 }
 
+static void
+use_language (const char *language)
+{
+  if (language)
+    g_setenv ("LANGUAGE", language, TRUE);
+  else
+    g_unsetenv ("LANGUAGE");
+  /* C.UTF-8 needs no generated locale; gettext follows LANGUAGE with it. A change
+   * of locale drops gettext's cached translations. */
+  g_assert_nonnull (setlocale (LC_ALL, "C"));
+  g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
+}
+
+/* In Russian: the sheet's own words and its charts' are translated, and the
+ * longer words still overlap nothing. */
+static void
+test_sheet_translated (void)
+{
+  const char *localedir = g_getenv ("NSC_TEST_LOCALEDIR");
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "review-loop.json", NULL);
+  g_autoptr(JsonNode) result = nsc_result_file_load (path, NULL);
+  g_autoptr(NscSheet) sheet = NULL;
+
+  if (localedir == NULL)
+    {
+      g_test_skip ("NSC_TEST_LOCALEDIR is not set (run through meson test)");
+      return;
+    }
+  g_assert_nonnull (bindtextdomain (GETTEXT_PACKAGE, localedir));
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  use_language ("ru");
+  sheet = nsc_sheet_new (result, NULL);
+  for (guint l = 0; l < NSC_SHEET_N_LAYOUTS; l++)
+    {
+      double w, h;
+      cairo_surface_t *surface;
+      cairo_t *cr;
+      nsc_sheet_layout_get_size (l, &w, &h);
+      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) w, (int) h);
+      cr = cairo_create (surface);
+      nsc_sheet_draw (sheet, cr, l, NULL);
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+      assert_text (sheet, "drive", "Прошивка: не сообщается", path);
+      assert_text (sheet, "bench", "Тестовый стенд и условия", path);
+      assert_text (sheet, "bench", "Строгие условия: нет", path);
+      assert_text (sheet, "headline", "Тест, МиБ/с", path);
+      assert_text (sheet, "warnings", "Предупреждения", path);
+      assert_text (sheet, "footer", "Измерено: Nandscope", path);
+      assert_text (sheet, "chart qd", "Глубина очереди", path);
+      g_assert_false (has_text (sheet, NULL, "Firmware"));
+      g_assert_false (has_text (sheet, NULL, "Test bench"));
+      g_assert_false (has_text (sheet, NULL, "Speed, MiB/s"));
+      check_no_overlap (sheet, w, h, "ru");
+    }
+  use_language (NULL);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -469,5 +528,6 @@ main (int    argc,
   g_test_add_func ("/nsc/sheet/overlap-caught", test_sheet_overlap_caught);
   g_test_add_func ("/nsc/sheet/export", test_sheet_export);
   g_test_add_func ("/nsc/sheet/compare", test_sheet_compare);
+  g_test_add_func ("/nsc/sheet/translated", test_sheet_translated);
   return g_test_run ();
 }
