@@ -433,6 +433,30 @@ test_sheet_compare (void)
   json_object_set_string_member (dev, "model", "Second Drive 2TB");
   g_assert_true (nsc_sheet_add_result (sheet, b, NULL, &error));
   g_assert_no_error (error);
+  /* As many as a sheet takes, then one too many. */
+  {
+    g_autoptr(NscSheet) full = nsc_sheet_new (a, NULL);
+    for (guint i = 1; i < NSC_SHEET_MAX_RESULTS; i++)
+      g_assert_true (nsc_sheet_add_result (full, b, NULL, NULL));
+    g_assert_false (nsc_sheet_add_result (full, b, NULL, &error));
+    g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+    for (guint l = 0; l < NSC_SHEET_N_LAYOUTS; l++)
+      {
+        double w, h;
+        nsc_sheet_layout_get_size (l, &w, &h);
+        surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) w, (int) h);
+        cr = cairo_create (surface);
+        nsc_sheet_draw (full, cr, l, NULL);
+        cairo_destroy (cr);
+        cairo_surface_destroy (surface);
+        {
+          g_autofree char *last = g_strdup_printf ("Write %d", NSC_SHEET_MAX_RESULTS);
+          assert_text (full, "headline", last, path);
+        }
+        check_no_overlap (full, w, h, "the most drives");
+      }
+  }
   g_assert_false (nsc_sheet_add_result (sheet, other, NULL, &error));
   g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (error->message, "quick"));

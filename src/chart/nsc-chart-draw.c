@@ -539,10 +539,16 @@ line_dash (Ctx          *c,
 {
   double dash[2] = { c->fs * 0.6, c->fs * 0.35 };
   double dots[2] = { c->fs * 0.12, c->fs * 0.3 };
+  double long_dash[2] = { c->fs * 1.2, c->fs * 0.35 };
+  double dash_dot[4] = { c->fs * 0.6, c->fs * 0.25, c->fs * 0.12, c->fs * 0.25 };
   if (line->secondary)
     cairo_set_dash (c->cr, dots, 2, 0);
-  else if (c->multi && i % 2 == 1)
+  else if (c->multi && i % 4 == 1)
     cairo_set_dash (c->cr, dash, 2, 0);
+  else if (c->multi && i % 4 == 2)
+    cairo_set_dash (c->cr, long_dash, 2, 0);
+  else if (c->multi && i % 4 == 3)
+    cairo_set_dash (c->cr, dash_dot, 4, 0);
   else
     cairo_set_dash (c->cr, NULL, 0, 0);
 }
@@ -898,9 +904,18 @@ draw_annotation_box (Ctx        *c,
   NscChart *chart = c->chart;
   cairo_t *cr = c->cr;
   double lh = c->fs * 1.3, w = 0, h, x, y;
+  guint fit = (guint) MAX (0, floor ((chart->plot.height - c->fs * 1.8) / lh));
 
-  if (lines->len == 0)
+  if (lines->len == 0 || fit == 0)
     return;
+  /* A small plot (a comparison of many drives on a sheet): the lines that fit,
+   * and a last one that says there is more. */
+  if (lines->len > fit)
+    {
+      g_ptr_array_set_size (lines, fit);
+      g_free (g_ptr_array_index (lines, fit - 1));
+      g_ptr_array_index (lines, fit - 1) = g_strdup ("…");
+    }
   font (c, c->fs * 0.85, FALSE);
   for (guint i = 0; i < lines->len; i++)
     w = MAX (w, text_width (c, g_ptr_array_index (lines, i)));
@@ -1005,18 +1020,21 @@ legend_entries (Ctx *c)
 {
   NscChart *chart = c->chart;
   GArray *entries = g_array_new (FALSE, TRUE, sizeof (LegendEntry));
+  /* Compact: the drives' colours are told elsewhere (a sheet's legend); the
+   * chart's says only what each dash means, once. */
+  gboolean compact = c->multi && chart->compact_legend;
   g_array_set_clear_func (entries, legend_entry_clear);
-  for (guint d = 0; d < chart->datasets->len; d++)
+  for (guint d = 0; d < (compact ? MIN (1, chart->datasets->len) : chart->datasets->len); d++)
     {
       NscChartDataset *ds = g_ptr_array_index (chart->datasets, d);
       for (guint i = 0; i < ds->lines->len; i++)
         {
           NscChartLine *line = g_ptr_array_index (ds->lines, i);
-          LegendEntry e = { NULL, line_color (c, d, i, line), i, line->scatter, line->markers,
-                            line->secondary };
+          LegendEntry e = { NULL, compact ? c->pal->muted : line_color (c, d, i, line), i,
+                            line->scatter, line->markers, line->secondary };
           GString *s = g_string_new (NULL);
           g_autofree char *name = _nsc_chart_line_label (line);
-          if (c->multi)
+          if (c->multi && !compact)
             g_string_append_printf (s, "%s — ", ds->legend ? ds->legend : "?");
           if (line->scatter && !line->secondary)
             {
@@ -1048,7 +1066,8 @@ legend_layout (Ctx    *c,
   double x = x0, rows = 1;
 
   /* A single line with nothing to tell apart needs no legend. */
-  if (entries->len == 1 && !c->multi && !g_array_index (entries, LegendEntry, 0).dots)
+  if (entries->len == 1 && (!c->multi || c->chart->compact_legend)
+      && !g_array_index (entries, LegendEntry, 0).dots)
     return 0;
   font (c, c->fs * 0.85, FALSE);
   for (guint i = 0; i < entries->len; i++)
@@ -1401,11 +1420,19 @@ draw_chart (Ctx *c)
 
   font (c, fs * 0.85, FALSE);
   set_rgb (cr, &c->pal->text, 0.9);
-  for (guint i = 0; i < yt->len; i++)
-    {
-      Tick *t = &g_array_index (yt, Tick, i);
-      show_text (c, t->label, chart->plot.x - fs * 0.5, map_y (chart, &chart->ay, t->value) + fs * 0.3, 1);
-    }
+  {
+    /* A short plot: a tick label that would touch the one below is left out. */
+    double last_top = G_MAXDOUBLE;
+    for (guint i = 0; i < yt->len; i++)
+      {
+        Tick *t = &g_array_index (yt, Tick, i);
+        double Y = map_y (chart, &chart->ay, t->value) + fs * 0.3;
+        if (Y > last_top - fs * 0.15)
+          continue;
+        show_text (c, t->label, chart->plot.x - fs * 0.5, Y, 1);
+        last_top = Y - fs;
+      }
+  }
   {
     /* Ticks crowd where a scale bunches them (the percentile axis: 1 % and 50 %
      * close together): a label that would touch the one before is left out. */
@@ -1585,6 +1612,13 @@ GArray *
 _nsc_chart_get_text_boxes (NscChart *chart)
 {
   return chart->text_boxes;
+}
+
+void
+_nsc_chart_set_compact_legend (NscChart *chart,
+                               gboolean  compact)
+{
+  chart->compact_legend = compact;
 }
 
 /* ---- export ------------------------------------------------------------- */

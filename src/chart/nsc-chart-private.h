@@ -86,6 +86,7 @@ struct _NscChart
   guint              path_ops;     /* path elements of data drawn: the decimation's bound */
   GPtrArray         *texts;        /* every string the last draw laid out, in order */
   GArray            *text_boxes;   /* their ink extents in device space (NscChartTextBox) */
+  gboolean           compact_legend; /* comparisons: the lines' dashes once, no drives */
   char              *description;  /* its axis titles and legend, one a line (SVG <desc>) */
 };
 
@@ -113,6 +114,10 @@ typedef struct
 
 /* The boxes of _nsc_chart_get_texts (), in the same order. */
 GArray          *_nsc_chart_get_text_boxes (NscChart      *chart);
+/* In a comparison, a legend of the lines' dashes only (one entry per line of the
+ * first result, in a neutral colour): for pages that name the drives themselves. */
+void             _nsc_chart_set_compact_legend (NscChart  *chart,
+                                          gboolean         compact);
 /* The ink extents of @layout drawn at @cr's current point, in device space. */
 void             _nsc_chart_layout_device_box (cairo_t     *cr,
                                           PangoLayout     *layout,

@@ -577,7 +577,7 @@ table (Page      *p,
       total = 0;
       for (guint c = 0; c < ncol; c++)
         total += colw[c] + (c ? gap : 0);
-      if (total <= width || size < p->fs * 0.6)
+      if (total <= width || size < p->fs * 0.45)
         break;
       size *= 0.92;
     }
@@ -820,16 +820,24 @@ bench_block (Page    *p,
   g_autoptr(GArray) colors = g_array_new (FALSE, FALSE, sizeof (int));
   gboolean multi = sheet->results->len > 1;
 
-  for (guint d = 0; d < sheet->results->len; d++)
+  /* Said once when every drive shares it, else per drive, numbered. */
+  for (guint k = 0; k < 2; k++)
     {
-      JsonNode *r = g_ptr_array_index (sheet->results, d);
-      g_autofree char *bench = bench_text (r);
-      g_autofree char *cond = conditions_text (r);
-      int color = multi ? (int) d : -1;
-      g_ptr_array_add (lines, multi ? g_strdup_printf ("%u: %s", d + 1, bench) : g_strdup (bench));
-      g_array_append_val (colors, color);
-      g_ptr_array_add (lines, multi ? g_strdup_printf ("%u: %s", d + 1, cond) : g_strdup (cond));
-      g_array_append_val (colors, color);
+      char *(*text) (JsonNode *) = k == 0 ? bench_text : conditions_text;
+      g_autofree char *first = text (g_ptr_array_index (sheet->results, 0));
+      gboolean same = TRUE;
+      for (guint d = 1; d < sheet->results->len && same; d++)
+        {
+          g_autofree char *other = text (g_ptr_array_index (sheet->results, d));
+          same = g_str_equal (first, other);
+        }
+      for (guint d = 0; d < (same ? 1 : sheet->results->len); d++)
+        {
+          g_autofree char *one = text (g_ptr_array_index (sheet->results, d));
+          int color = multi && !same ? (int) d : -1;
+          g_ptr_array_add (lines, multi && !same ? g_strdup_printf ("%u: %s", d + 1, one) : g_strdup (one));
+          g_array_append_val (colors, color);
+        }
     }
   /* Translators: a heading of a review sheet */
   return paragraphs (p, "bench", _("Test bench and conditions"), lines, colors, x, y, width,
@@ -878,6 +886,59 @@ header_block (Page    *p,
           line = t;
         }
 
+      if (sheet->results->len > 1)
+        {
+          /* A comparison: one line per drive, its facts after its name when
+           * they fit there. */
+          double nw, fw, rest;
+          indent = p->fs * 2.4;
+          set_font (p, p->fs * 1.05, TRUE);
+          nw = text_width (p, name);
+          set_font (p, p->fs * 0.92, FALSE);
+          fw = text_width (p, line);
+          rest = width - indent - nw - p->fs;
+          if (draw)
+            {
+              set_color (p, NSC_CHART_COLOR_SERIES, d, 1);
+              cairo_set_line_width (p->cr, MAX (2, p->fs * 0.22));
+              cairo_move_to (p->cr, x, y + h + p->fs * 0.7);
+              cairo_line_to (p->cr, x + p->fs * 1.8, y + h + p->fs * 0.7);
+              cairo_stroke (p->cr);
+              set_font (p, p->fs * 1.05, TRUE);
+              set_color (p, NSC_CHART_COLOR_TEXT, 0, 1);
+              put (p, "drive", name, x + indent, y + h, width - indent, TRUE, 0);
+            }
+          set_font (p, p->fs * 1.05, TRUE);
+          if (fw <= rest)
+            {
+              /* Same line, the smaller text on the name's baseline. */
+              double base_n, base_f;
+              pango_layout_set_text (p->layout, name, -1);
+              base_n = pango_layout_get_baseline (p->layout) / (double) PANGO_SCALE;
+              set_font (p, p->fs * 0.92, FALSE);
+              pango_layout_set_text (p->layout, line, -1);
+              base_f = pango_layout_get_baseline (p->layout) / (double) PANGO_SCALE;
+              if (draw)
+                {
+                  set_color (p, NSC_CHART_COLOR_MUTED, 0, 1);
+                  put (p, "drive", line, x + indent + nw + p->fs, y + h + base_n - base_f, rest, TRUE, 0);
+                }
+              set_font (p, p->fs * 1.05, TRUE);
+              h += measure (p, name, -1, TRUE) + p->fs * 0.3;
+            }
+          else
+            {
+              h += measure (p, name, width - indent, TRUE);
+              set_font (p, p->fs * 0.92, FALSE);
+              if (draw)
+                {
+                  set_color (p, NSC_CHART_COLOR_MUTED, 0, 1);
+                  put (p, "drive", line, x + indent, y + h, width - indent, FALSE, 0);
+                }
+              h += measure (p, line, width - indent, FALSE) + p->fs * 0.3;
+            }
+          continue;
+        }
       set_font (p, p->fs * 1.25, TRUE);
       if (sheet->results->len > 1)
         {
@@ -1004,6 +1065,7 @@ build_charts (NscSheet *sheet)
               nsc_chart_add_result (chart, g_ptr_array_index (sheet->results, d), number, NULL);
             }
           nsc_chart_set_legend (chart, 0, sheet->results->len > 1 ? "1" : g_ptr_array_index (sheet->legends, 0));
+          _nsc_chart_set_compact_legend (chart, TRUE);
           n_time += specs[k].kind == NSC_CHART_TIME;
           n_latency += specs[k].kind == NSC_CHART_LATENCY;
           g_ptr_array_add (sheet->charts, g_steal_pointer (&chart));
@@ -1169,16 +1231,26 @@ draw_page (Page *p)
 
   if (info == &layouts[NSC_SHEET_LAYOUT_A4])
     {
-      /* Numbers left, bench right; charts; warnings; the foot. */
+      /* Numbers left, bench right (a comparison's wider grid: one under the
+       * other); charts; warnings; the foot. */
       double colw = (W - 2 * m - gap) / 2, bottom = H - m - fh - gap, hh, bh, wh, grid_h;
+      double warnings_h = H * (sheet->results->len > 1 ? 0.14 : 0.2);
       guint n = sheet->charts->len;
-      hh = headline_block (p, m, y, colw, FALSE);
-      bh = bench_block (p, m + colw + gap, y, colw, H * 0.2, FALSE);
-      headline_block (p, m, y, colw, TRUE);
-      bench_block (p, m + colw + gap, y, colw, H * 0.2, TRUE);
-      y += MAX (hh, bh) + gap;
+      if (sheet->results->len > 1)
+        {
+          y += headline_block (p, m, y, W - 2 * m, TRUE) + gap;
+          y += bench_block (p, m, y, W - 2 * m, H * 0.15, TRUE) + gap;
+        }
+      else
+        {
+          hh = headline_block (p, m, y, colw, FALSE);
+          bh = bench_block (p, m + colw + gap, y, colw, H * 0.2, FALSE);
+          headline_block (p, m, y, colw, TRUE);
+          bench_block (p, m + colw + gap, y, colw, H * 0.2, TRUE);
+          y += MAX (hh, bh) + gap;
+        }
       /* Warnings take what they need up to a fifth of the page; charts the rest. */
-      wh = warnings_block (p, m, 0, W - 2 * m, H * 0.2, FALSE);
+      wh = warnings_block (p, m, 0, W - 2 * m, warnings_h, FALSE);
       grid_h = bottom - y - (wh > 0 ? wh + gap : 0);
       /* A chart no taller than wide: a short run leaves room, not stretched plots. */
       if (n > 0)
@@ -1191,7 +1263,7 @@ draw_page (Page *p)
       else
         charts_grid (p, m, y, W - 2 * m, p->fs * 2, 1);
       y += (n > 0 ? grid_h : p->fs * 2) + gap;
-      warnings_block (p, m, y, W - 2 * m, H * 0.2, TRUE);
+      warnings_block (p, m, y, W - 2 * m, warnings_h, TRUE);
     }
   else
     {
@@ -1293,6 +1365,14 @@ nsc_sheet_add_result (NscSheet   *sheet,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
   if (!check_result (other, error))
     return FALSE;
+  if (sheet->results->len >= NSC_SHEET_MAX_RESULTS)
+    {
+      /* Translators: comparing results on a review sheet; %d is the most */
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   _("A sheet compares at most %d results; make another sheet for the rest"),
+                   NSC_SHEET_MAX_RESULTS);
+      return FALSE;
+    }
   first = g_ptr_array_index (sheet->results, 0);
   a = nsc_json_get_string (nsc_json_get_object (root_of (first), "preset"), "name");
   b = nsc_json_get_string (nsc_json_get_object (root_of (other), "preset"), "name");

@@ -21,6 +21,9 @@ typedef enum
 
 typedef struct _NscSheet NscSheet;
 
+/* The most results one sheet compares: each gets a colour, a line and columns. */
+#define NSC_SHEET_MAX_RESULTS 4
+
 /* "a4", "16:9" */
 const char   *nsc_sheet_layout_to_string   (NscSheetLayout   layout);
 gboolean      nsc_sheet_layout_from_string (const char      *name,
