@@ -187,6 +187,11 @@ check_no_overlap (NscSheet   *sheet,
   for (guint i = 0; i < texts->len; i++)
     {
       NscSheetText *a = g_ptr_array_index (texts, i);
+      /* Titles, the drive and the foot are shown whole. */
+      if (a->cut && (g_str_equal (a->element, "title") || g_str_equal (a->element, "chart-title")
+                     || g_str_equal (a->element, "footer")
+                     || (g_str_equal (a->element, "drive") && !strstr (path, "drives"))))
+        g_error ("%s: “%s” (%s) is cut short", path, a->text, a->element);
       if (a->box.width <= 0)
         continue;
       if (a->box.x < -slack || a->box.y < -slack || a->box.x + a->box.width > width + slack

@@ -14,6 +14,7 @@ typedef struct
   char           *element;
   char           *text;
   NscChartTextBox box;
+  gboolean        cut;      /* ellipsized: the page shows only its start */
 } NscSheetText;
 
 /* Every string the last draw laid out, the charts' own included (tests). */

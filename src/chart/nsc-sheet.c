@@ -532,6 +532,7 @@ put (Page       *p,
       pango_layout_get_pixel_extents (p->layout, NULL, &logical);
       x += MAX (0, (width - logical.width) * align);
     }
+  t->cut = pango_layout_is_ellipsized (p->layout);
   cairo_move_to (p->cr, x, y);
   _nsc_chart_layout_device_box (p->cr, p->layout, &t->box);
   pango_cairo_show_layout (p->cr, p->layout);
@@ -1099,7 +1100,8 @@ charts_grid (Page  *p,
 {
   NscSheet *sheet = p->sheet;
   guint n = sheet->charts->len, rows;
-  double gap = p->fs * 1.2, cw, ch, title_h;
+  double gap = p->fs * 1.2, cw, ch, title_h = 0;
+  g_autofree double *title_size = NULL;
   PangoFontDescription *chart_font;
   NscChartStyle style;
 
@@ -1114,8 +1116,20 @@ charts_grid (Page  *p,
   rows = (n + cols - 1) / cols;
   cw = (width - gap * (cols - 1)) / cols;
   ch = (height - gap * (rows - 1)) / rows;
-  set_font (p, p->fs, TRUE);
-  title_h = measure (p, "Ag", -1, TRUE) + p->fs * 0.3;
+  /* A long title in a narrow cell gets smaller, then wraps: every title of the
+   * grid gets the room of the tallest, so the plots line up. */
+  title_size = g_new0 (double, n);
+  for (guint i = 0; i < n; i++)
+    {
+      NscChart *chart = g_ptr_array_index (sheet->charts, i);
+      const char *title = nsc_chart_get_title (chart) ? nsc_chart_get_title (chart) : "";
+      double size = p->fs;
+      set_font (p, size, TRUE);
+      while (text_width (p, title) > cw && size > p->fs * 0.85)
+        set_font (p, size *= 0.95, TRUE);
+      title_size[i] = size;
+      title_h = MAX (title_h, measure (p, title, cw, FALSE) + p->fs * 0.3);
+    }
 
   nsc_chart_style_init (&style, FALSE);
   style.theme = p->theme;
@@ -1134,10 +1148,10 @@ charts_grid (Page  *p,
       GPtrArray *texts;
       GArray *boxes;
 
-      set_font (p, p->fs, TRUE);
+      set_font (p, title_size[i], TRUE);
       set_color (p, NSC_CHART_COLOR_TEXT, 0, 1);
       put (p, "chart-title", nsc_chart_get_title (chart) ? nsc_chart_get_title (chart) : "", cx, cy,
-           cw, TRUE, 0);
+           cw, FALSE, 0);
       cairo_save (p->cr);
       cairo_rectangle (p->cr, cx, cy + title_h, cw, ch - title_h);
       cairo_clip (p->cr);
