@@ -198,6 +198,12 @@ check_no_overlap (NscSheet   *sheet,
           || a->box.y + a->box.height > height + slack)
         g_error ("%s: “%s” (%s) is off the page: %.1f,%.1f %.1f×%.1f", path, a->text, a->element,
                  a->box.x, a->box.y, a->box.width, a->box.height);
+      /* A chart's words stay in its cell (a cut axis title is cut text). */
+      if (a->cell.width > 0
+          && (a->box.x < a->cell.x - slack || a->box.y < a->cell.y - slack
+              || a->box.x + a->box.width > a->cell.x + a->cell.width + slack
+              || a->box.y + a->box.height > a->cell.y + a->cell.height + slack))
+        g_error ("%s: “%s” (%s) leaves its chart's cell", path, a->text, a->element);
       for (guint j = i + 1; j < texts->len; j++)
         {
           NscSheetText *b = g_ptr_array_index (texts, j);
@@ -489,6 +495,55 @@ test_sheet_compare (void)
     }
 }
 
+/* Thermal with temperature: a drive's sensor (NVMe, not a loop device) gives the
+ * thermal steps a temperature series; the sheet's thermal chart draws it on its
+ * right-hand axis. The series is added to the loop device's run here. */
+static void
+test_sheet_thermal (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "review-loop.json", NULL);
+  g_autoptr(JsonNode) result = nsc_result_file_load (path, NULL);
+  JsonArray *steps = nsc_json_get_array (json_node_get_object (result), "steps");
+  g_autoptr(NscSheet) sheet = NULL;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  guint thermal = 0;
+
+  for (guint i = 0; i < json_array_get_length (steps); i++)
+    {
+      JsonObject *s = json_array_get_object_element (steps, i);
+      JsonArray *t = nsc_json_get_array (nsc_json_get_object (s, "series"), "t_ns");
+      JsonObject *temp;
+      JsonArray *tt, *tc;
+      if (g_strcmp0 (nsc_json_get_string (s, "analysis"), "thermal") != 0 || t == NULL)
+        continue;
+      temp = json_object_new ();
+      tt = json_array_new ();
+      tc = json_array_new ();
+      for (guint k = 0; k < json_array_get_length (t); k++)
+        {
+          json_array_add_int_element (tt, json_array_get_int_element (t, k));
+          json_array_add_double_element (tc, 45.0 + 25.0 * k / json_array_get_length (t));
+        }
+      json_object_set_array_member (temp, "t_ns", tt);
+      json_object_set_array_member (temp, "celsius", tc);
+      json_object_set_object_member (s, "temperature", temp);
+      thermal++;
+    }
+  g_assert_cmpuint (thermal, ==, 2);
+  sheet = nsc_sheet_new (result, NULL);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1240, 1754);
+  cr = cairo_create (surface);
+  nsc_sheet_draw (sheet, cr, NSC_SHEET_LAYOUT_A4, NULL);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  assert_text (sheet, "chart-title", "Thermal: speed and temperature · SEQ1M Q32T1 write", path);
+  assert_text (sheet, "chart-title", "Thermal: speed and temperature · SEQ1M Q32T1 read", path);
+  assert_text (sheet, "chart time", "Temperature, °C (right axis)", path);
+  assert_text (sheet, "chart-title", "Degradation under a sustained load", path);
+  check_no_overlap (sheet, 1240, 1754, "thermal");
+}
+
 static void
 use_language (const char *language)
 {
@@ -557,6 +612,7 @@ main (int    argc,
   g_test_add_func ("/nsc/sheet/overlap-caught", test_sheet_overlap_caught);
   g_test_add_func ("/nsc/sheet/export", test_sheet_export);
   g_test_add_func ("/nsc/sheet/compare", test_sheet_compare);
+  g_test_add_func ("/nsc/sheet/thermal", test_sheet_thermal);
   g_test_add_func ("/nsc/sheet/translated", test_sheet_translated);
   return g_test_run ();
 }

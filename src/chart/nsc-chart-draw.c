@@ -181,6 +181,19 @@ text_width (Ctx        *c,
   return logical.width;
 }
 
+/* Bold at @size, or smaller (to 60 %) until @text is no wider than @width. */
+static void
+fit_font (Ctx        *c,
+          const char *text,
+          double      size,
+          double      width)
+{
+  double s = size;
+  font (c, s, TRUE);
+  while (text_width (c, text) > width && s > size * 0.6)
+    font (c, s *= 0.93, TRUE);
+}
+
 /* @align: 0 left, 0.5 centre, 1 right; @y is the baseline. */
 static void
 show_text (Ctx        *c,
@@ -1063,13 +1076,20 @@ legend_layout (Ctx    *c,
 {
   cairo_t *cr = c->cr;
   double sw = c->fs * 2.0, gap = c->fs * 1.2, lh = c->fs * 1.45;
-  double x = x0, rows = 1;
+  double x = x0, rows = 1, size = c->fs * 0.85, widest = 0;
 
   /* A single line with nothing to tell apart needs no legend. */
   if (entries->len == 1 && (!c->multi || c->chart->compact_legend)
       && !g_array_index (entries, LegendEntry, 0).dots)
     return 0;
-  font (c, c->fs * 0.85, FALSE);
+  /* An entry wider than the chart (a long translation in a small chart) makes
+   * the legend's text smaller, to 60 %. */
+  font (c, size, FALSE);
+  for (guint i = 0; i < entries->len; i++)
+    widest = MAX (widest, text_width (c, g_array_index (entries, LegendEntry, i).label));
+  if (widest > 0 && sw + c->fs * 0.4 + widest > maxw)
+    size = MAX (size * 0.6, size * (maxw - sw - c->fs * 0.4) / widest);
+  font (c, size, FALSE);
   for (guint i = 0; i < entries->len; i++)
     {
       LegendEntry *e = &g_array_index (entries, LegendEntry, i);
@@ -1102,7 +1122,7 @@ legend_layout (Ctx    *c,
           cairo_set_dash (cr, NULL, 0, 0);
           if (e->markers)
             draw_marker (c, x + sw / 2, my, e->color);
-          font (c, c->fs * 0.85, FALSE);
+          font (c, size, FALSE);
           set_rgb (cr, &c->pal->text, 1);
           show_text (c, e->label, x + sw + c->fs * 0.4, y, 0);
           cairo_restore (cr);
@@ -1458,14 +1478,19 @@ draw_chart (Ctx *c)
         }
     }
 
-  /* Axis titles */
-  font (c, fs * 0.9, TRUE);
+  /* Axis titles: a long one in a small chart (a sheet's cell) gets smaller to
+   * stay in the picture, centred on its axis. */
   set_rgb (cr, &c->pal->text, 1);
+  {
+    double cx = chart->plot.x + chart->plot.width / 2;
+    fit_font (c, x_title, fs * 0.9, 2 * MIN (cx - pad * 0.5, c->width - cx - pad * 0.5));
+  }
   show_text (c, x_title, chart->plot.x + chart->plot.width / 2,
              chart->plot.y + chart->plot.height + fs * 1.25 + fs * 1.5, 0.5);
   cairo_save (cr);
   cairo_translate (cr, pad + fs * 0.95, chart->plot.y + chart->plot.height / 2);
   cairo_rotate (cr, -G_PI / 2);
+  fit_font (c, y_title, fs * 0.9, chart->plot.height + fs);
   show_text (c, y_title, 0, 0, 0.5);
   cairo_restore (cr);
   if (c->have_secondary && y2_title)
@@ -1473,6 +1498,7 @@ draw_chart (Ctx *c)
       cairo_save (cr);
       cairo_translate (cr, c->width - pad - fs * 0.3, chart->plot.y + chart->plot.height / 2);
       cairo_rotate (cr, -G_PI / 2);
+      fit_font (c, y2_title, fs * 0.9, chart->plot.height + fs);
       show_text (c, y2_title, 0, 0, 0.5);
       cairo_restore (cr);
     }

@@ -15,6 +15,7 @@ typedef struct
   char           *text;
   NscChartTextBox box;
   gboolean        cut;      /* ellipsized: the page shows only its start */
+  NscChartTextBox cell;     /* a chart's string: its chart's cell, device space */
 } NscSheetText;
 
 /* Every string the last draw laid out, the charts' own included (tests). */

@@ -1147,11 +1147,22 @@ charts_grid (Page  *p,
       double cx = x + (i % cols) * (cw + gap), cy = y + (i / cols) * (ch + gap);
       GPtrArray *texts;
       GArray *boxes;
+      NscChartTextBox cell;
 
       set_font (p, title_size[i], TRUE);
       set_color (p, NSC_CHART_COLOR_TEXT, 0, 1);
       put (p, "chart-title", nsc_chart_get_title (chart) ? nsc_chart_get_title (chart) : "", cx, cy,
            cw, FALSE, 0);
+      {
+        /* The cell in device space, which the chart's words must stay in. */
+        double x0 = cx, y0 = cy + title_h, x1 = cx + cw, y1 = cy + ch;
+        cairo_user_to_device (p->cr, &x0, &y0);
+        cairo_user_to_device (p->cr, &x1, &y1);
+        cell.x = MIN (x0, x1);
+        cell.y = MIN (y0, y1);
+        cell.width = fabs (x1 - x0);
+        cell.height = fabs (y1 - y0);
+      }
       cairo_save (p->cr);
       cairo_rectangle (p->cr, cx, cy + title_h, cw, ch - title_h);
       cairo_clip (p->cr);
@@ -1168,10 +1179,42 @@ charts_grid (Page  *p,
           st->element = g_strdup_printf ("chart %s", nsc_chart_kind_to_string (nsc_chart_get_kind (chart)));
           st->text = g_strdup (g_ptr_array_index (texts, t));
           st->box = g_array_index (boxes, NscChartTextBox, t);
+          st->cell = cell;
           g_ptr_array_add (sheet->texts, st);
         }
     }
   pango_font_description_free (chart_font);
+}
+
+/* No taller than this share of their width: a short run leaves room on the
+ * page rather than stretched plots. */
+#define CHART_MAX_ASPECT 0.8
+
+/* The columns of a grid of @n charts in @width × @height: the largest useful
+ * cells, each no narrower than 22 text lines. */
+static guint
+grid_columns (Page  *p,
+              guint  n,
+              double width,
+              double height)
+{
+  guint best = 1;
+  double best_area = 0;
+  for (guint cols = 1; cols <= MAX (1, MIN (n, 4)); cols++)
+    {
+      guint rows = (n + cols - 1) / cols;
+      double cw = width / cols, ch = MIN (cw * CHART_MAX_ASPECT, height / rows);
+      /* Width beyond 2.5 times the height adds nothing: a flat plot is no better. */
+      double area = MIN (cw, ch * 2.5) * ch;
+      if (cols > 1 && cw < p->fs * 22)
+        break;
+      if (area > best_area * 1.02)
+        {
+          best = cols;
+          best_area = area;
+        }
+    }
+  return best;
 }
 
 /* ---- the page ----------------------------------------------------------- */
@@ -1269,9 +1312,9 @@ draw_page (Page *p)
       /* A chart no taller than wide: a short run leaves room, not stretched plots. */
       if (n > 0)
         {
-          guint cols = n == 1 ? 1 : 2, rows = (n + cols - 1) / cols;
+          guint cols = grid_columns (p, n, W - 2 * m, grid_h), rows = (n + cols - 1) / cols;
           double cw = (W - 2 * m - p->fs * 1.2 * (cols - 1)) / cols;
-          grid_h = MIN (grid_h, rows * cw * 0.62 + (rows - 1) * p->fs * 1.2);
+          grid_h = MIN (grid_h, rows * cw * CHART_MAX_ASPECT + (rows - 1) * p->fs * 1.2);
           charts_grid (p, m, y, W - 2 * m, grid_h, cols);
         }
       else
@@ -1284,9 +1327,7 @@ draw_page (Page *p)
       /* A column of words at the left, the charts at the right. */
       double side = round ((W - 2 * m) * 0.3), bottom = H - m - fh - gap, sy = y, room;
       double cx = m + side + gap * 1.5, cwidth = W - m - cx;
-      guint n = sheet->charts->len, cols = n <= 1 ? 1 : n <= 4 ? 2 : n <= 6 ? 3 : 4;
-      if (n == 3)
-        cols = 3;
+      guint n = sheet->charts->len, cols = grid_columns (p, n, cwidth, bottom - y);
       sy += headline_block (p, m, sy, side, TRUE) + gap;
       room = bottom - sy;
       sy += bench_block (p, m, sy, side, room * 0.45, TRUE) + gap;
