@@ -141,6 +141,7 @@ typedef struct
   gboolean             binary;
   gboolean             have_secondary;
   gboolean             multi;    /* several datasets: colour by dataset */
+  cairo_rectangle_t    box;      /* the write-fill's summary box; empty: none */
   guint                path_ops;
 } Ctx;
 
@@ -822,6 +823,18 @@ draw_line (Ctx          *c,
 
 /* ---- write-fill annotation ---------------------------------------------- */
 
+/* Whether a label's rectangle would fall under the summary box. */
+static gboolean
+under_box (Ctx   *c,
+           double x,
+           double y,
+           double w,
+           double h)
+{
+  const cairo_rectangle_t *b = &c->box;
+  return b->width > 0 && x < b->x + b->width && x + w > b->x && y < b->y + b->height && y + h > b->y;
+}
+
 static void
 draw_cache_regions (Ctx *c)
 {
@@ -849,8 +862,11 @@ draw_cache_regions (Ctx *c)
           g_autofree char *size = format_bytes (c, ds->cache_bytes);
           /* Translators: the shaded region of a write-fill chart; %s is a size, "4 GiB" */
           g_autofree char *label = g_strdup_printf (_("SLC cache %s"), size);
+          double tw;
           font (c, c->fs * 0.85, TRUE);
-          if (text_width (c, label) + c->fs < x1 - x0)
+          tw = text_width (c, label);
+          if (tw + c->fs < x1 - x0
+              && !under_box (c, (x0 + x1) / 2 - tw / 2, chart->plot.y + c->fs * 0.3, tw, c->fs * 1.2))
             {
               set_rgb (cr, &c->pal->text, 0.85);
               show_text (c, label, (x0 + x1) / 2, chart->plot.y + c->fs * 1.3, 0.5);
@@ -898,12 +914,19 @@ draw_phases (Ctx *c)
           font (c, c->fs * 0.75, FALSE);
           if (text_width (c, label) + c->fs * 0.5 < xb - xa)
             {
-              double tw = text_width (c, label);
-              cairo_rectangle (cr, (xa + xb) / 2 - tw / 2 - 3, Y - c->fs * 1.25, tw + 6, c->fs * 1.05);
-              set_rgb (cr, &c->pal->bg, 0.8);
-              cairo_fill (cr);
-              set_rgb (cr, &c->pal->text, 0.95);
-              show_text (c, label, (xa + xb) / 2, Y - c->fs * 0.45, 0.5);
+              double tw = text_width (c, label), lx = (xa + xb) / 2 - tw / 2 - 3;
+              /* Above the line, else below it, never under the summary box. */
+              double ly = Y - c->fs * 1.25;
+              if (under_box (c, lx, ly, tw + 6, c->fs * 1.05))
+                ly = Y + c->fs * 0.2;
+              if (!under_box (c, lx, ly, tw + 6, c->fs * 1.05))
+                {
+                  cairo_rectangle (cr, lx, ly, tw + 6, c->fs * 1.05);
+                  set_rgb (cr, &c->pal->bg, 0.8);
+                  cairo_fill (cr);
+                  set_rgb (cr, &c->pal->text, 0.95);
+                  show_text (c, label, (xa + xb) / 2, ly + c->fs * 0.8, 0.5);
+                }
             }
           cairo_restore (cr);
         }
@@ -912,7 +935,8 @@ draw_phases (Ctx *c)
 
 static void
 draw_annotation_box (Ctx        *c,
-                     GPtrArray  *lines)
+                     GPtrArray  *lines,
+                     gboolean    draw)
 {
   NscChart *chart = c->chart;
   cairo_t *cr = c->cr;
@@ -938,6 +962,9 @@ draw_annotation_box (Ctx        *c,
   y = chart->plot.y + c->fs * 0.6;
   if (x < chart->plot.x)
     x = chart->plot.x;
+  c->box = (cairo_rectangle_t) { x, y, w, h };
+  if (!draw)
+    return;
   cairo_rectangle (cr, x, y, w, h);
   set_rgb (cr, &c->pal->bg, 0.88);
   cairo_fill_preserve (cr);
@@ -952,8 +979,10 @@ draw_annotation_box (Ctx        *c,
     }
 }
 
+/* Lays the summary box out (its place in c->box), and draws it when @draw. */
 static void
-draw_slc_summary (Ctx *c)
+draw_slc_summary (Ctx     *c,
+                  gboolean draw)
 {
   NscChart *chart = c->chart;
   g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
@@ -1009,8 +1038,9 @@ draw_slc_summary (Ctx *c)
         /* Translators: the write-fill summary box; %s is a speed */
         g_ptr_array_add (lines, g_strdup_printf (_("Average: %s"), avg));
     }
-  draw_annotation_box (c, lines);
+  draw_annotation_box (c, lines, draw);
 }
+
 
 /* ---- legend ------------------------------------------------------------- */
 
@@ -1398,6 +1428,8 @@ draw_chart (Ctx *c)
   cairo_clip (cr);
   if (chart->kind == NSC_CHART_WRITE_FILL)
     {
+      /* The summary box goes on top; the labels under it find other places. */
+      draw_slc_summary (c, FALSE);
       draw_cache_regions (c);
       draw_phases (c);
     }
@@ -1414,7 +1446,7 @@ draw_chart (Ctx *c)
           }
     }
   if (chart->kind == NSC_CHART_WRITE_FILL)
-    draw_slc_summary (c);
+    draw_slc_summary (c, TRUE);
   if (empty)
     {
       font (c, fs, FALSE);
