@@ -408,6 +408,16 @@ test_sheet_export (void)
         g_assert_nonnull (strstr (text, "Measured with Nandscope"));
       }
     }
+  /* The names every front end checks with the library's rule. */
+  g_assert_true (nsc_sheet_path_is_supported ("a.pdf"));
+  g_assert_true (nsc_sheet_path_is_supported ("A.SVG"));
+  g_assert_true (nsc_sheet_path_is_supported ("dir.d/b.Png"));
+  g_assert_false (nsc_sheet_path_is_supported ("a.jpg"));
+  g_assert_false (nsc_sheet_path_is_supported (".pdf"));
+  g_assert_false (nsc_sheet_path_is_supported ("pdf"));
+  g_assert_true (nsc_sheet_path_is_png ("a.PNG"));
+  g_assert_false (nsc_sheet_path_is_png ("a.pdf"));
+
   /* Vector files take no scale; unknown extensions are refused. */
   g_assert_false (nsc_sheet_export (sheet, pdf, NSC_SHEET_LAYOUT_A4, &style, 2, &error));
   g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);

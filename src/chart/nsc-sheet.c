@@ -1510,6 +1510,28 @@ nsc_sheet_draw (NscSheet            *sheet,
   sheet->description = g_string_free (desc, FALSE);
 }
 
+static gboolean
+has_extension (const char *path,
+               const char *ext)
+{
+  gsize n = strlen (path), e = strlen (ext);
+  return n > e && g_ascii_strcasecmp (path + n - e, ext) == 0;
+}
+
+gboolean
+nsc_sheet_path_is_supported (const char *path)
+{
+  g_return_val_if_fail (path != NULL, FALSE);
+  return has_extension (path, ".pdf") || has_extension (path, ".svg") || has_extension (path, ".png");
+}
+
+gboolean
+nsc_sheet_path_is_png (const char *path)
+{
+  g_return_val_if_fail (path != NULL, FALSE);
+  return has_extension (path, ".png");
+}
+
 gboolean
 nsc_sheet_export (NscSheet            *sheet,
                   const char          *path,
@@ -1530,11 +1552,11 @@ nsc_sheet_export (NscSheet            *sheet,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
   info = &layouts[layout];
 
-  if (g_str_has_suffix (path, ".png") || g_str_has_suffix (path, ".PNG"))
+  if (has_extension (path, ".png"))
     format = PNG;
-  else if (g_str_has_suffix (path, ".svg") || g_str_has_suffix (path, ".SVG"))
+  else if (has_extension (path, ".svg"))
     format = SVG;
-  else if (g_str_has_suffix (path, ".pdf") || g_str_has_suffix (path, ".PDF"))
+  else if (has_extension (path, ".pdf"))
     format = PDF;
   else
     {

@@ -53,6 +53,11 @@ void          nsc_sheet_draw               (NscSheet        *sheet,
                                             NscSheetLayout   layout,
                                             const NscChartStyle *style);
 
+/* Whether @path names a file a sheet can be written to: .pdf, .svg or .png. */
+gboolean      nsc_sheet_path_is_supported  (const char      *path);
+/* Whether @path names a PNG (the only format with a scale). */
+gboolean      nsc_sheet_path_is_png        (const char      *path);
+
 /* Writes the page as PDF, SVG or PNG, from @path's extension. @scale multiplies a
  * PNG's pixels (1 or 2: HiDPI screens and print); vector files take 1. */
 gboolean      nsc_sheet_export             (NscSheet        *sheet,

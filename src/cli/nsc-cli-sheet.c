@@ -30,16 +30,6 @@ usage (FILE *out)
          "                       1920 × 1080) or 2 (HiDPI screens, print at 300 dpi)\n", out);
 }
 
-static gboolean
-known_extension (const char *out)
-{
-  static const char *const ext[] = { ".pdf", ".svg", ".png", ".PDF", ".SVG", ".PNG" };
-  for (guint i = 0; i < G_N_ELEMENTS (ext); i++)
-    if (g_str_has_suffix (out, ext[i]))
-      return TRUE;
-  return FALSE;
-}
-
 int
 nsc_cli_sheet (int    argc,
                char **argv)
@@ -147,12 +137,12 @@ nsc_cli_sheet (int    argc,
       nsc_cli_fail ("sheet needs --out FILE.pdf, FILE.svg or FILE.png");
       return EXIT_USAGE;
     }
-  if (!known_extension (out))
+  if (!nsc_sheet_path_is_supported (out))
     {
       nsc_cli_fail ("--out %s: the file name must end in .pdf, .svg or .png", out);
       return EXIT_USAGE;
     }
-  if (scale != 1 && !g_str_has_suffix (out, ".png") && !g_str_has_suffix (out, ".PNG"))
+  if (scale != 1 && !nsc_sheet_path_is_png (out))
     {
       nsc_cli_fail ("--scale %d: PDF and SVG are drawn in vectors; --scale is for a .png", scale);
       return EXIT_USAGE;

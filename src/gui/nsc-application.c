@@ -9,6 +9,7 @@
 #include "nsc-chart.h"
 #include "nsc-engine.h"
 #include "nsc-history.h"
+#include "nsc-sheet.h"
 #include "nsc-window.h"
 
 #define EXIT_USAGE 2
@@ -180,8 +181,7 @@ nsc_application_handle_local_options (GApplication *app,
     }
   if (g_variant_dict_lookup (options, "export-sheet", "^&ay", &text))
     {
-      if (!g_str_has_suffix (text, ".pdf") && !g_str_has_suffix (text, ".svg")
-          && !g_str_has_suffix (text, ".png"))
+      if (!nsc_sheet_path_is_supported (text))
         return usage_error (_("--export-sheet writes a .pdf, .svg or .png file"));
       g_free (self->sheet_path);
       self->sheet_path = g_canonicalize_filename (text, NULL);

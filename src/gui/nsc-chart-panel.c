@@ -461,7 +461,7 @@ nsc_chart_panel_export_sheet (NscChartPanel  *self,
     return FALSE;
   nsc_chart_style_init (&style, dark);
   style.units = chart_units (self);
-  png = g_str_has_suffix (path, ".png") || g_str_has_suffix (path, ".PNG");
+  png = nsc_sheet_path_is_png (path);
   /* A PNG at twice the pixels: sharp on HiDPI screens and in print. */
   return nsc_sheet_export (sheet, path, NSC_SHEET_LAYOUT_A4, &style, png ? 2 : 1, error);
 }
@@ -532,9 +532,7 @@ on_chooser_response (GtkNativeDialog *native,
   else if (path != NULL && g_strcmp0 (self->chooser_what, "sheet") == 0)
     {
       /* The format follows the name; a name without one gets a PDF. */
-      if (!g_str_has_suffix (path, ".pdf") && !g_str_has_suffix (path, ".svg")
-          && !g_str_has_suffix (path, ".png") && !g_str_has_suffix (path, ".PDF")
-          && !g_str_has_suffix (path, ".SVG") && !g_str_has_suffix (path, ".PNG"))
+      if (!nsc_sheet_path_is_supported (path))
         {
           char *pdf = g_strconcat (path, ".pdf", NULL);
           g_free (path);
