@@ -233,35 +233,10 @@ _nsc_chart_line_label (const NscChartLine *line)
 /* ---- reading results ---------------------------------------------------- */
 
 static double
-node_number (JsonNode *n,
-             double    fallback)
-{
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
-    return fallback;
-  switch (json_node_get_value_type (n))
-    {
-    case G_TYPE_INT64:
-      return (double) json_node_get_int (n);
-    case G_TYPE_DOUBLE:
-      return json_node_get_double (n);
-    default:
-      return fallback;
-    }
-}
-
-static double
-get_number (JsonObject *o,
-            const char *name,
-            double      fallback)
-{
-  return node_number (o ? json_object_get_member (o, name) : NULL, fallback);
-}
-
-static double
 array_number (JsonArray *a,
               guint      i)
 {
-  return node_number (json_array_get_element (a, i), NAN);
+  return nsc_json_node_number (json_array_get_element (a, i), NAN);
 }
 
 static JsonArray *
@@ -312,7 +287,7 @@ has_percentiles (JsonObject *step)
   for (guint d = 0; d < 2; d++)
     {
       JsonObject *p = nsc_json_get_object (nsc_json_get_object (nsc_json_get_object (step, dirs[d]), "lat_ns"), "percentiles");
-      if (p && json_object_get_size (p) > 0 && get_number (nsc_json_get_object (step, dirs[d]), "ios", 1) > 0)
+      if (p && json_object_get_size (p) > 0 && nsc_json_get_number (nsc_json_get_object (step, dirs[d]), "ios", 1) > 0)
         return TRUE;
     }
   return FALSE;
@@ -340,7 +315,7 @@ step_fits (JsonObject  *step,
   switch (kind)
     {
     case NSC_CHART_WRITE_FILL:
-      return series_len (step) >= 2 && get_number (nsc_json_get_object (step, "job"), "read_percent", 0) < 100;
+      return series_len (step) >= 2 && nsc_json_get_number (nsc_json_get_object (step, "job"), "read_percent", 0) < 100;
     case NSC_CHART_TIME:
       return series_len (step) >= 2;
     case NSC_CHART_LATENCY:
@@ -374,7 +349,7 @@ auto_step (JsonNode    *result,
   if (kind == NSC_CHART_WRITE_FILL)
     {
       JsonObject *slc = result_slc (result);
-      double s = get_number (slc, "step", -1);
+      double s = nsc_json_get_number (slc, "step", -1);
       if (s >= 0 && s < n && step_fits (step_at (steps, (guint) s), kind))
         return (guint) s;
       for (guint i = 0; i < n; i++)
@@ -558,7 +533,7 @@ build_sweep (NscChartDataset *ds,
     {
       JsonObject *s = step_at (steps, i);
       JsonObject *job = nsc_json_get_object (s, "job");
-      double x = get_number (job, x_member, NAN);
+      double x = nsc_json_get_number (job, x_member, NAN);
       if (!tag_is (s, tag, FALSE) || !(x > 0))
         continue;
       for (guint d = 0; d < 2; d++)
@@ -567,8 +542,8 @@ build_sweep (NscChartDataset *ds,
           NscChartPattern pattern = mixed_patterns ? pattern_of (job) : NSC_CHART_PATTERN_NONE;
           const char *detail = pattern == NSC_CHART_PATTERN_OTHER ? pattern_name (job) : NULL;
           NscChartLine *line;
-          double bps = get_number (dir, "bw_bps", NAN);
-          if (get_number (dir, "ios", 0) <= 0 || !isfinite (bps))
+          double bps = nsc_json_get_number (dir, "bw_bps", NAN);
+          if (nsc_json_get_number (dir, "ios", 0) <= 0 || !isfinite (bps))
             continue;
           line = find_line (ds, roles[d], pattern, detail);
           if (line == NULL)
@@ -603,7 +578,7 @@ build_mixed (NscChartDataset *ds,
 
       if (!tag_is (s, "mixed-", TRUE))
         continue;
-      bs = nsc_format_size_short ((guint64) get_number (job, "block_size", 0));
+      bs = nsc_format_size_short ((guint64) nsc_json_get_number (job, "block_size", 0));
       pattern = pattern_of (job);
       /* A pattern without a name of ours goes into the detail, as spelt. */
       detail = pattern == NSC_CHART_PATTERN_OTHER ? g_strdup_printf ("%s %s", pattern_name (job), bs)
@@ -616,9 +591,9 @@ build_mixed (NscChartDataset *ds,
           line->detail = g_strdup (detail);
           line->markers = TRUE;
         }
-      total = get_number (nsc_json_get_object (s, "read"), "bw_bps", 0)
-              + get_number (nsc_json_get_object (s, "write"), "bw_bps", 0);
-      _nsc_chart_line_add (line, get_number (job, "read_percent", 0), total);
+      total = nsc_json_get_number (nsc_json_get_object (s, "read"), "bw_bps", 0)
+              + nsc_json_get_number (nsc_json_get_object (s, "write"), "bw_bps", 0);
+      _nsc_chart_line_add (line, nsc_json_get_number (job, "read_percent", 0), total);
     }
   for (guint i = 0; i < ds->lines->len; i++)
     sort_line (g_ptr_array_index (ds->lines, i));
@@ -713,7 +688,7 @@ build_latency (NscChartDataset *ds,
       JsonObject *p = nsc_json_get_object (nsc_json_get_object (dir, "lat_ns"), "percentiles");
       NscChartLine *line;
       GList *members;
-      if (p == NULL || json_object_get_size (p) == 0 || get_number (dir, "ios", 1) <= 0)
+      if (p == NULL || json_object_get_size (p) == 0 || nsc_json_get_number (dir, "ios", 1) <= 0)
         continue;
       line = _nsc_chart_line_new (ds, roles[d]);
       line->markers = TRUE;
@@ -722,7 +697,7 @@ build_latency (NscChartDataset *ds,
       for (GList *l = members; l; l = l->next)
         {
           double pct = g_ascii_strtod (l->data, NULL);
-          double ns = get_number (p, l->data, NAN);
+          double ns = nsc_json_get_number (p, l->data, NAN);
           if (pct > 0 && pct < 100 && ns > 0)
             _nsc_chart_line_add (line, pct, ns);
         }
@@ -741,7 +716,7 @@ read_slc (NscChartDataset *ds,
   double s;
   if (slc == NULL)
     return;
-  s = get_number (slc, "step", -1);
+  s = nsc_json_get_number (slc, "step", -1);
   /* An slc without a step index predates the member: it is about the write-fill. */
   if (s >= 0 && (guint) s != step)
     return;
@@ -749,10 +724,10 @@ read_slc (NscChartDataset *ds,
   ds->has_cache = json_object_has_member (slc, "has_cache")
                   && JSON_NODE_HOLDS_VALUE (json_object_get_member (slc, "has_cache"))
                   && json_object_get_boolean_member (slc, "has_cache");
-  ds->cache_bytes = get_number (slc, "cache_bytes", 0);
-  ds->in_cache_bps = get_number (slc, "in_cache_bps", NAN);
-  ds->post_cache_bps = get_number (slc, "post_cache_bps", NAN);
-  ds->average_bps = get_number (slc, "average_bps", NAN);
+  ds->cache_bytes = nsc_json_get_number (slc, "cache_bytes", 0);
+  ds->in_cache_bps = nsc_json_get_number (slc, "in_cache_bps", NAN);
+  ds->post_cache_bps = nsc_json_get_number (slc, "post_cache_bps", NAN);
+  ds->average_bps = nsc_json_get_number (slc, "average_bps", NAN);
   ds->summary = g_strdup (nsc_json_get_string (slc, "summary"));
   phases = nsc_json_get_array (slc, "phases");
   for (guint i = 0; phases && i < json_array_get_length (phases); i++)
@@ -760,9 +735,9 @@ read_slc (NscChartDataset *ds,
       JsonNode *n = json_array_get_element (phases, i);
       JsonObject *o = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
       NscChartPhase ph = {
-        get_number (o, "start_bytes", NAN),
-        get_number (o, "end_bytes", NAN),
-        get_number (o, "bps", NAN),
+        nsc_json_get_number (o, "start_bytes", NAN),
+        nsc_json_get_number (o, "end_bytes", NAN),
+        nsc_json_get_number (o, "bps", NAN),
       };
       if (isfinite (ph.start) && isfinite (ph.end) && isfinite (ph.bps))
         g_array_append_val (ds->phases, ph);
@@ -919,7 +894,7 @@ make_title (JsonNode    *result,
       for (guint i = 0; steps && i < json_array_get_length (steps); i++)
         {
           JsonObject *job = nsc_json_get_object (step_at (steps, i), "job");
-          double v = get_number (job, kind == NSC_CHART_QD ? "block_size" : "queue_depth", -1);
+          double v = nsc_json_get_number (job, kind == NSC_CHART_QD ? "block_size" : "queue_depth", -1);
           if (!tag_is (step_at (steps, i), tag, FALSE))
             continue;
           if (pattern && !g_str_equal (pattern, pattern_name (job)))
@@ -960,7 +935,7 @@ make_caption (JsonNode *result)
   const char *transport = nsc_json_get_string (dev, "transport");
   const char *started = nsc_json_get_string (root, "started");
   const char *preset = nsc_json_get_string (nsc_json_get_object (root, "preset"), "title");
-  double capacity = get_number (dev, "capacity", 0);
+  double capacity = nsc_json_get_number (dev, "capacity", 0);
   GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
   char *caption;
 
@@ -983,11 +958,11 @@ make_caption (JsonNode *result)
   if (fw)
     /* Translators: the drive's firmware version in a chart's caption */
     g_ptr_array_add (parts, g_strdup_printf (_("FW %s"), fw));
-  if (link && get_number (link, "generation", 0) > 0)
+  if (link && nsc_json_get_number (link, "generation", 0) > 0)
     g_ptr_array_add (parts, g_strdup_printf ("%s PCIe %.0f.0 x%.0f",
                                              transport ? transport : "",
-                                             get_number (link, "generation", 0),
-                                             get_number (link, "width", 0)));
+                                             nsc_json_get_number (link, "generation", 0),
+                                             nsc_json_get_number (link, "width", 0)));
   else if (transport)
     g_ptr_array_add (parts, g_strdup (transport));
   if (g_strcmp0 (nsc_json_get_string (target, "kind"), "file") == 0)

@@ -8,36 +8,6 @@
 #include "nsc-json.h"
 #include "nsc-result-info.h"
 
-static double
-get_number (JsonObject *o,
-            const char *name,
-            double      fallback)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
-    return fallback;
-  switch (json_node_get_value_type (n))
-    {
-    case G_TYPE_INT64:
-      return (double) json_node_get_int (n);
-    case G_TYPE_DOUBLE:
-      return json_node_get_double (n);
-    case G_TYPE_BOOLEAN:
-      return json_node_get_boolean (n);
-    default:
-      return fallback;
-    }
-}
-
-static gboolean
-get_bool (JsonObject *o,
-          const char *name)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_BOOLEAN
-         && json_node_get_boolean (n);
-}
-
 static JsonObject *
 root_object (JsonNode *result)
 {
@@ -124,16 +94,16 @@ nsc_result_row_free (NscResultRow *row)
 static char *
 describe_job (JsonObject *job)
 {
-  g_autofree char *bs = nsc_format_size ((guint64) get_number (job, "block_size", 0));
+  g_autofree char *bs = nsc_format_size ((guint64) nsc_json_get_number (job, "block_size", 0));
   const char *pattern = g_strcmp0 (nsc_json_get_string (job, "pattern"), "random") == 0
                         ? _("Random") : _("Sequential");
-  guint workers = (guint) get_number (job, "workers", 1);
+  guint workers = (guint) nsc_json_get_number (job, "workers", 1);
 
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                        "%s, %s blocks, queue depth %u, %u thread",
                                        "%s, %s blocks, queue depth %u, %u threads",
                                        workers),
-                          pattern, bs, (guint) get_number (job, "queue_depth", 1), workers);
+                          pattern, bs, (guint) nsc_json_get_number (job, "queue_depth", 1), workers);
 }
 
 GPtrArray *
@@ -169,8 +139,8 @@ nsc_result_info_rows (JsonNode *result)
           row->completed = TRUE;
           g_ptr_array_add (rows, row);
         }
-      read_percent = get_number (job, "read_percent", 100);
-      row->completed = row->completed && get_bool (step, "completed");
+      read_percent = nsc_json_get_number (job, "read_percent", 100);
+      row->completed = row->completed && nsc_json_get_bool (step, "completed");
       for (guint d = 0; d < 2; d++)
         {
           JsonObject *dir = nsc_json_get_object (step, dirs[d]);
@@ -179,11 +149,11 @@ nsc_result_info_rows (JsonNode *result)
           if (!wanted || row->has[d])
             continue;
           row->has[d] = TRUE;
-          if (get_number (dir, "ios", 0) > 0)
+          if (nsc_json_get_number (dir, "ios", 0) > 0)
             {
-              row->bw_bps[d] = get_number (dir, "bw_bps", 0);
-              row->iops[d] = get_number (dir, "iops", 0);
-              row->lat_mean_ns[d] = get_number (nsc_json_get_object (dir, "lat_ns"), "mean", 0);
+              row->bw_bps[d] = nsc_json_get_number (dir, "bw_bps", 0);
+              row->iops[d] = nsc_json_get_number (dir, "iops", 0);
+              row->lat_mean_ns[d] = nsc_json_get_number (nsc_json_get_object (dir, "lat_ns"), "mean", 0);
             }
         }
     }
@@ -224,7 +194,7 @@ nsc_result_info_drive_details (JsonNode *result)
   JsonObject *root = root_object (result);
   JsonObject *dev = nsc_json_get_object (root, "device");
   JsonObject *link = nsc_json_get_object (dev, "link");
-  double capacity = get_number (dev, "capacity", 0);
+  double capacity = nsc_json_get_number (dev, "capacity", 0);
   const char *fw = nsc_json_get_string (dev, "firmware");
   const char *transport = nsc_json_get_string (dev, "transport");
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
@@ -235,10 +205,10 @@ nsc_result_info_drive_details (JsonNode *result)
   if (fw)
     /* TRANSLATORS: firmware version */
     g_ptr_array_add (parts, g_strdup_printf (_("FW %s"), fw));
-  if (link && get_number (link, "generation", 0) > 0)
+  if (link && nsc_json_get_number (link, "generation", 0) > 0)
     g_ptr_array_add (parts, g_strdup_printf ("%s PCIe %.0f.0 x%.0f", transport ? transport : "",
-                                             get_number (link, "generation", 0),
-                                             get_number (link, "width", 0)));
+                                             nsc_json_get_number (link, "generation", 0),
+                                             nsc_json_get_number (link, "width", 0)));
   else if (transport)
     g_ptr_array_add (parts, g_strdup (transport));
   g_ptr_array_add (parts, NULL);
@@ -262,7 +232,7 @@ nsc_result_info_caption (JsonNode *result)
   const char *kernel = nsc_json_get_string (bench, "kernel");
   const char *started = nsc_json_get_string (root, "started");
   const char *preset = nsc_result_info_preset_title (result);
-  double capacity = get_number (dev, "capacity", 0);
+  double capacity = nsc_json_get_number (dev, "capacity", 0);
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
 
   if (model != NULL && *model != '\0')
@@ -277,11 +247,11 @@ nsc_result_info_caption (JsonNode *result)
                                              : g_strdup_printf ("%.0f GB", capacity / 1e9));
   if (fw)
     g_ptr_array_add (parts, g_strdup_printf ("FW %s", fw));
-  if (link && get_number (link, "generation", 0) > 0)
+  if (link && nsc_json_get_number (link, "generation", 0) > 0)
     g_ptr_array_add (parts, g_strdup_printf ("%s%sPCIe %.0f.0 x%.0f",
                                              transport ? transport : "", transport ? " " : "",
-                                             get_number (link, "generation", 0),
-                                             get_number (link, "width", 0)));
+                                             nsc_json_get_number (link, "generation", 0),
+                                             nsc_json_get_number (link, "width", 0)));
   else if (transport)
     g_ptr_array_add (parts, g_strdup (transport));
   if (nsc_json_get_string (bench, "usb_transport"))
@@ -392,7 +362,7 @@ nsc_result_info_to_text (JsonNode *result,
   g_autoptr(GDateTime) started = nsc_result_info_started (result);
   g_autofree char *facts = nsc_result_info_drive_facts (result);
   g_autofree char *date = started ? g_date_time_format (started, "%Y/%m/%d %H:%M:%S") : NULL;
-  g_autofree char *size = nsc_format_size ((guint64) get_number (target, "size", 0));
+  g_autofree char *size = nsc_format_size ((guint64) nsc_json_get_number (target, "size", 0));
   const char *line = "------------------------------------------------------------------------------\n";
   GString *text = g_string_new (NULL);
 
@@ -416,13 +386,13 @@ nsc_result_info_to_text (JsonNode *result,
   g_string_append_printf (text, "Profile: %s\n", nsc_result_info_preset_title (result)
                                                   ? nsc_result_info_preset_title (result) : "-");
   g_string_append_printf (text, "   Test: %s (x%.0f)%s%s\n", size,
-                          get_number (conditions, "runs", 1),
+                          nsc_json_get_number (conditions, "runs", 1),
                           nsc_json_get_string (target, "filesystem") ? ", file on " : "",
                           nsc_json_get_string (target, "filesystem") ? nsc_json_get_string (target, "filesystem") : "");
   g_string_append_printf (text, "  Drive: %s\n", facts);
   if (date)
     g_string_append_printf (text, "   Date: %s\n", date);
-  if (get_bool (root, "cancelled"))
+  if (nsc_json_get_bool (root, "cancelled"))
     g_string_append (text, "   Note: cancelled, partial result\n");
   return g_string_free (text, FALSE);
 }
