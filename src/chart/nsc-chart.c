@@ -921,70 +921,6 @@ make_title (JsonNode    *result,
   return g_strdup (what);
 }
 
-static char *
-make_caption (JsonNode *result)
-{
-  JsonObject *root = json_node_get_object (result);
-  JsonObject *dev = nsc_json_get_object (root, "device");
-  JsonObject *target = nsc_json_get_object (root, "target");
-  JsonObject *link = nsc_json_get_object (dev, "link");
-  JsonObject *app = nsc_json_get_object (root, "app");
-  const char *model = nsc_json_get_string (dev, "model");
-  const char *vendor = nsc_json_get_string (dev, "vendor");
-  const char *fw = nsc_json_get_string (dev, "firmware");
-  const char *transport = nsc_json_get_string (dev, "transport");
-  const char *started = nsc_json_get_string (root, "started");
-  const char *preset = nsc_json_get_string (nsc_json_get_object (root, "preset"), "title");
-  double capacity = nsc_json_get_number (dev, "capacity", 0);
-  GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
-  char *caption;
-
-  if (model)
-    g_ptr_array_add (parts, vendor && !g_str_has_prefix (model, vendor)
-                            ? g_strdup_printf ("%s %s", vendor, model) : g_strdup (model));
-  else if (nsc_json_get_string (dev, "name"))
-    g_ptr_array_add (parts, g_strdup (nsc_json_get_string (dev, "name")));
-  if (capacity > 0)
-    {
-      /* Drives are sold in decimal units: say both. */
-      g_autofree char *bin = nsc_format_size ((guint64) capacity);
-      g_ptr_array_add (parts, capacity >= 1e12
-                              /* Translators: a drive's capacity in decimal terabytes, then
-                               * in binary units ("1.00 TB (931 GiB)") */
-                              ? g_strdup_printf (_("%.2f TB (%s)"), capacity / 1e12, bin)
-                              /* Translators: a drive's capacity in decimal gigabytes */
-                              : g_strdup_printf (_("%.0f GB (%s)"), capacity / 1e9, bin));
-    }
-  if (fw)
-    /* Translators: the drive's firmware version in a chart's caption */
-    g_ptr_array_add (parts, g_strdup_printf (_("FW %s"), fw));
-  if (link && nsc_json_get_number (link, "generation", 0) > 0)
-    g_ptr_array_add (parts, g_strdup_printf ("%s PCIe %.0f.0 x%.0f",
-                                             transport ? transport : "",
-                                             nsc_json_get_number (link, "generation", 0),
-                                             nsc_json_get_number (link, "width", 0)));
-  else if (transport)
-    g_ptr_array_add (parts, g_strdup (transport));
-  if (g_strcmp0 (nsc_json_get_string (target, "kind"), "file") == 0)
-    g_ptr_array_add (parts, nsc_json_get_string (target, "filesystem")
-                            /* Translators: in a chart's caption; %s is a file system, "ext4" */
-                            ? g_strdup_printf (_("test file on %s"), nsc_json_get_string (target, "filesystem"))
-                            /* Translators: in a chart's caption: the test ran on a file */
-                            : g_strdup (_("test file")));
-  if (started && strlen (started) >= 10)
-    g_ptr_array_add (parts, g_strndup (started, 10));
-  g_ptr_array_add (parts, g_strdup_printf ("%s %s",
-                                           nsc_json_get_string (app, "name") ? nsc_json_get_string (app, "name") : "Nandscope",
-                                           nsc_json_get_string (app, "version") ? nsc_json_get_string (app, "version") : PACKAGE_VERSION));
-  if (preset)
-    /* Translators: in a chart's caption; %s is the title of a test preset */
-    g_ptr_array_add (parts, g_strdup_printf (_("preset: %s"), preset));
-  g_ptr_array_add (parts, NULL);
-  caption = g_strjoinv (" · ", (char **) parts->pdata);
-  g_ptr_array_unref (parts);
-  return caption;
-}
-
 /* ---- public API --------------------------------------------------------- */
 
 static NscChart *
@@ -1025,7 +961,6 @@ nsc_chart_new_for_result (JsonNode     *result,
     return NULL;
   chart->step = step;
   chart->title = make_title (result, kind, step);
-  chart->caption = make_caption (result);
   return g_steal_pointer (&chart);
 }
 

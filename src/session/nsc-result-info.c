@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "nsc-engine.h"
@@ -51,16 +51,6 @@ nsc_units_label (NscUnits units)
     }
 }
 
-static char *
-format_sig (double v)
-{
-  if (v >= 100)
-    return g_strdup_printf ("%.0f", v);
-  if (v >= 10)
-    return g_strdup_printf ("%.1f", v);
-  return g_strdup_printf ("%.2f", v);
-}
-
 char *
 nsc_units_format (NscUnits units,
                   double   bw_bps,
@@ -70,14 +60,14 @@ nsc_units_format (NscUnits units,
   switch (units)
     {
     case NSC_UNITS_MB:
-      return format_sig (bw_bps / 1e6);
+      return nsc_format_speed (bw_bps, TRUE);
     case NSC_UNITS_IOPS:
       return g_strdup_printf ("%.0f", iops);
     case NSC_UNITS_US:
-      return format_sig (lat_mean_ns / 1e3);
+      return nsc_format_significant (lat_mean_ns / 1e3);
     case NSC_UNITS_MIB:
     default:
-      return format_sig (bw_bps / 1048576.0);
+      return nsc_format_speed (bw_bps, FALSE);
     }
 }
 
@@ -215,56 +205,61 @@ nsc_result_info_drive_details (JsonNode *result)
   return g_strjoinv (" · ", (char **) parts->pdata);
 }
 
-char *
-nsc_result_info_caption (JsonNode *result)
+static char *
+make_caption (JsonNode *result)
 {
-  JsonObject *root = root_object (result);
+  JsonObject *root = json_node_get_object (result);
   JsonObject *dev = nsc_json_get_object (root, "device");
-  JsonObject *link = nsc_json_get_object (dev, "link");
   JsonObject *target = nsc_json_get_object (root, "target");
-  JsonObject *bench = nsc_json_get_object (root, "bench");
-  JsonObject *fs = nsc_json_get_object (bench, "filesystem");
+  JsonObject *link = nsc_json_get_object (dev, "link");
   JsonObject *app = nsc_json_get_object (root, "app");
+  JsonObject *bench = nsc_json_get_object (root, "bench");
+  const char *kernel = nsc_json_get_string (bench, "kernel");
   const char *model = nsc_json_get_string (dev, "model");
   const char *vendor = nsc_json_get_string (dev, "vendor");
   const char *fw = nsc_json_get_string (dev, "firmware");
   const char *transport = nsc_json_get_string (dev, "transport");
-  const char *kernel = nsc_json_get_string (bench, "kernel");
   const char *started = nsc_json_get_string (root, "started");
-  const char *preset = nsc_result_info_preset_title (result);
+  const char *preset = nsc_json_get_string (nsc_json_get_object (root, "preset"), "title");
   double capacity = nsc_json_get_number (dev, "capacity", 0);
-  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
+  char *caption;
 
-  if (model != NULL && *model != '\0')
-    g_ptr_array_add (parts, vendor && *vendor && !g_str_has_prefix (model, vendor)
+  if (model)
+    g_ptr_array_add (parts, vendor && !g_str_has_prefix (model, vendor)
                             ? g_strdup_printf ("%s %s", vendor, model) : g_strdup (model));
   else if (nsc_json_get_string (dev, "name"))
-    g_ptr_array_add (parts, g_strdup_printf ("drive %s", nsc_json_get_string (dev, "name")));
-  else if (nsc_json_get_string (target, "description"))
-    g_ptr_array_add (parts, g_strdup (nsc_json_get_string (target, "description")));
+    g_ptr_array_add (parts, g_strdup (nsc_json_get_string (dev, "name")));
   if (capacity > 0)
-    g_ptr_array_add (parts, capacity >= 1e12 ? g_strdup_printf ("%.2f TB", capacity / 1e12)
-                                             : g_strdup_printf ("%.0f GB", capacity / 1e9));
+    {
+      /* Drives are sold in decimal units: say both. */
+      g_autofree char *bin = nsc_format_size ((guint64) capacity);
+      g_ptr_array_add (parts, capacity >= 1e12
+                              /* Translators: a drive's capacity in decimal terabytes, then
+                               * in binary units ("1.00 TB (931 GiB)") */
+                              ? g_strdup_printf (_("%.2f TB (%s)"), capacity / 1e12, bin)
+                              /* Translators: a drive's capacity in decimal gigabytes */
+                              : g_strdup_printf (_("%.0f GB (%s)"), capacity / 1e9, bin));
+    }
   if (fw)
-    g_ptr_array_add (parts, g_strdup_printf ("FW %s", fw));
+    /* Translators: the drive's firmware version in a chart's caption */
+    g_ptr_array_add (parts, g_strdup_printf (_("FW %s"), fw));
   if (link && nsc_json_get_number (link, "generation", 0) > 0)
-    g_ptr_array_add (parts, g_strdup_printf ("%s%sPCIe %.0f.0 x%.0f",
-                                             transport ? transport : "", transport ? " " : "",
+    g_ptr_array_add (parts, g_strdup_printf ("%s PCIe %.0f.0 x%.0f",
+                                             transport ? transport : "",
                                              nsc_json_get_number (link, "generation", 0),
                                              nsc_json_get_number (link, "width", 0)));
   else if (transport)
     g_ptr_array_add (parts, g_strdup (transport));
+  if (g_strcmp0 (nsc_json_get_string (target, "kind"), "file") == 0)
+    g_ptr_array_add (parts, nsc_json_get_string (target, "filesystem")
+                            /* Translators: in a chart's caption; %s is a file system, "ext4" */
+                            ? g_strdup_printf (_("test file on %s"), nsc_json_get_string (target, "filesystem"))
+                            /* Translators: in a chart's caption: the test ran on a file */
+                            : g_strdup (_("test file")));
+  /* The test bench's essentials: how a USB drive is attached, the kernel. */
   if (nsc_json_get_string (bench, "usb_transport"))
     g_ptr_array_add (parts, g_strdup (nsc_json_get_string (bench, "usb_transport")));
-  if (g_strcmp0 (nsc_json_get_string (target, "kind"), "file") == 0)
-    {
-      const char *type = nsc_json_get_string (fs, "type");
-
-      if (type == NULL)
-        type = nsc_json_get_string (target, "filesystem");
-      g_ptr_array_add (parts, type ? g_strdup_printf ("test file on %s", type)
-                                   : g_strdup ("test file"));
-    }
   if (kernel == NULL)
     kernel = nsc_json_get_string (nsc_json_get_object (root, "system"), "kernel");
   if (kernel)
@@ -273,12 +268,21 @@ nsc_result_info_caption (JsonNode *result)
     g_ptr_array_add (parts, g_strndup (started, 10));
   g_ptr_array_add (parts, g_strdup_printf ("%s %s",
                                            nsc_json_get_string (app, "name") ? nsc_json_get_string (app, "name") : "Nandscope",
-                                           nsc_json_get_string (app, "version") ? nsc_json_get_string (app, "version")
-                                                                       : PACKAGE_VERSION));
+                                           nsc_json_get_string (app, "version") ? nsc_json_get_string (app, "version") : PACKAGE_VERSION));
   if (preset)
-    g_ptr_array_add (parts, g_strdup (preset));
+    /* Translators: in a chart's caption; %s is the title of a test preset */
+    g_ptr_array_add (parts, g_strdup_printf (_("preset: %s"), preset));
   g_ptr_array_add (parts, NULL);
-  return g_strjoinv (" · ", (char **) parts->pdata);
+  caption = g_strjoinv (" · ", (char **) parts->pdata);
+  g_ptr_array_unref (parts);
+  return caption;
+}
+
+char *
+nsc_result_info_caption (JsonNode *result)
+{
+  g_return_val_if_fail (result != NULL && JSON_NODE_HOLDS_OBJECT (result), NULL);
+  return make_caption (result);
 }
 
 const char *
@@ -335,7 +339,7 @@ append_direction (GString   *text,
                   guint      d,
                   NscUnits   units)
 {
-  double scale = units == NSC_UNITS_MB ? 1e6 : 1048576.0;
+  double scale = nsc_speed_divisor (units == NSC_UNITS_MB);
   const char *unit = units == NSC_UNITS_MB ? "MB/s" : "MiB/s";
 
   for (guint i = 0; i < rows->len; i++)
