@@ -14,12 +14,8 @@ set -u
 exe=${1:?usage: test-gui-same-as-cli.sh NANDSCOPE NANDSCOPE-CLI}
 cli=${2:?usage: test-gui-same-as-cli.sh NANDSCOPE NANDSCOPE-CLI}
 
-for tool in Xvfb dbus-run-session python3; do
-  if ! command -v "$tool" >/dev/null 2>&1; then
-    echo "SKIP: $tool is not installed"
-    exit 77
-  fi
-done
+. "$(dirname "$0")/test-xvfb.sh"
+need_tools Xvfb dbus-run-session python3
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsc-gui-same.XXXXXX")
 target=$tmp/target
@@ -30,15 +26,9 @@ results=$data/nandscope/results
 mkdir -p "$target" "$data" "$home" "$out"
 xvfb_pid=
 
-# The app refuses root; the command line runs as the same user, so that both see the
-# drive with the same rights (NVMe Identify and SMART need root).
-as_user=()
-if [ "$(id -u)" -eq 0 ]; then
-  command -v runuser >/dev/null || { echo "SKIP: runuser is needed to test as a user"; exit 77; }
-  chmod 0755 "$tmp"
-  chown nobody "$target" "$data" "$home" "$out"
-  as_user=(runuser -u nobody --)
-fi
+# The command line runs as the same user as the app, so that both see the drive with
+# the same rights (NVMe Identify and SMART need root).
+as_nobody_when_root "$tmp" "$target" "$data" "$home" "$out"
 
 cleanup () {
   if [ -n "$xvfb_pid" ]; then
@@ -59,7 +49,6 @@ fail () {
   exit 1
 }
 
-. "$(dirname "$0")/test-xvfb.sh"
 start_xvfb "$tmp/xvfb.log" 70
 
 # The same scaled-down Quick for both.
