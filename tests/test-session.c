@@ -45,6 +45,18 @@ test_options (void)
   g_assert_cmpuint (o.runs, ==, 2);
   g_assert_cmpuint (o.span_cap, ==, NSC_STRICT_SPAN);
   g_assert_cmpint (o.default_time_ns, ==, NSC_STRICT_TIME_NS);
+  {
+    /* The write budget sees the options the run gets: strict's 40 s is for steps
+     * without a length of their own, not for every step. */
+    NscBudgetTarget t = { 0 };
+
+    nsc_session_budget_target (&o, &t);
+    g_assert_true (t.strict);
+    g_assert_cmpint (t.time_ns, ==, 0);
+    g_assert_cmpint (t.default_time_ns, ==, NSC_STRICT_TIME_NS);
+    g_assert_cmpuint (t.span_cap, ==, NSC_STRICT_SPAN);
+    g_assert_cmpuint (t.runs, ==, 2);
+  }
 
   /* CrystalDiskMark's way alone: its 5 runs, 5 s and 2 GiB. */
   user = (NscRunOptions) NSC_RUN_OPTIONS_INIT;

@@ -343,19 +343,7 @@ cmd_run (int    argc,
       return EXIT_USAGE;
     }
 
-  user.file_size = args.size;
-  user.runs = args.runs;
-  user.time_ns = args.time_ns;
-  user.idle_ns = args.idle_ns;
-  user.max_idle_ns = args.max_idle_ns;
-  user.time_scale = args.time_scale;
-  user.span_cap = args.have_job ? 0 : args.span;
-  user.backend = args.backend;
-  user.destroy_data = args.destroy_data;
-  user.no_tmpfile = args.no_tmpfile;
-  user.erase_method = args.erase;
-  user.strict = args.strict;
-  user.cdm = args.cdm;
+  nsc_cli_run_args_to_options (&args, &user);
   /* The options with strict's and CrystalDiskMark's defaults, the drive behind the
    * target, its temperature and its cache from saved results: as the app does. */
   session = nsc_session_new (args.target, &user);

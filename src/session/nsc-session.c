@@ -104,6 +104,21 @@ nsc_session_free (NscSession *session)
   g_free (session);
 }
 
+void
+nsc_session_budget_target (const NscRunOptions *options,
+                           NscBudgetTarget     *t)
+{
+  g_return_if_fail (options != NULL && t != NULL);
+
+  t->runs = options->runs;
+  t->time_ns = options->time_ns;
+  t->default_time_ns = options->default_time_ns;
+  t->time_scale = options->time_scale;
+  t->span_cap = options->span_cap;
+  t->strict = options->strict;
+  t->leave_free = options->leave_free;
+}
+
 static gboolean
 is_block_device (const char *path)
 {

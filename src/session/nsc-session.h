@@ -85,6 +85,13 @@ char       *nsc_session_save          (NscRunResult         *result,
                                        const char           *path,
                                        GError              **error);
 
+/* What nsc_write_budget () needs of @options (the session's, or one drive state's):
+ * runs, lengths (strict's default length for steps without their own, the time
+ * scale), span, strict's preconditioning, the state's free space. The size of the
+ * target (is_device, capacity, file_size) is the caller's. */
+void        nsc_session_budget_target (const NscRunOptions  *options,
+                                       NscBudgetTarget      *target);
+
 /* The command line's report of @result: the header (preset, target, drive, backend,
  * runs), the table of tests (read and write speed in @units, "mb" or "mib" (NULL),
  * IOPS, mean latency; "*" where a warning concerns the cell), the backends' notes,
