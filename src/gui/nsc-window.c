@@ -903,7 +903,6 @@ show_summary (NscWindow    *self,
 {
   g_autoptr(GString) text = g_string_new (NULL);
   g_autofree char *took = format_duration_words (r->duration_ns);
-  g_autofree char *per_test = nsc_format_duration (r->time_ns);
   const char *backend = NULL;
 
   for (guint i = 0; i < r->steps->len && backend == NULL; i++)
@@ -921,14 +920,10 @@ show_summary (NscWindow    *self,
     g_string_append_printf (text, _("Finished in %s"), took);
 
   g_string_append (text, " · ");
-  if (r->runs > 1 && r->cdm)
-    /* TRANSLATORS: the best run is shown as CrystalDiskMark shows it */
-    g_string_append_printf (text, _("%u runs of %s per test, the best shown (CrystalDiskMark's way)"),
-                            r->runs, per_test);
-  else if (r->runs > 1)
-    g_string_append_printf (text, _("%u runs of %s per test, the median shown"), r->runs, per_test);
-  else
-    g_string_append_printf (text, _("1 run of %s per test"), per_test);
+  {
+    g_autofree char *runs = nsc_session_describe_runs (r);
+    g_string_append (text, runs);
+  }
 
   if (g_strcmp0 (r->target_kind, "file") == 0)
     {

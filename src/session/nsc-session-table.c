@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "nsc-session.h"
@@ -151,7 +152,7 @@ print_table (GString      *out,
   g_autofree char *size = r->target_size ? nsc_format_size (r->target_size)
                           : r->file_size == NSC_TARGET_SIZE_FREE ? g_strdup ("free space")
                           : nsc_format_size (r->file_size);
-  g_autofree char *dur = nsc_format_duration (r->time_ns);
+  g_autofree char *runs = nsc_session_describe_runs (r);
   g_autofree char *read_head = g_strdup_printf ("Read %s", unit);
   g_autofree char *write_head = g_strdup_printf ("Write %s", unit);
   g_autoptr(GString) backend = g_string_new (NULL);
@@ -218,9 +219,7 @@ print_table (GString      *out,
     g_string_append_printf (out, "Drive %s%s%s\n", json_object_get_string_member (dev, "name"),
             json_object_get_string_member_with_default (dev, "model", NULL) ? " · " : "",
             json_object_get_string_member_with_default (dev, "model", ""));
-  g_string_append_printf (out, "Backend %s · %u run%s of %s per test, the %s shown%s\n\n",
-          backend->len ? backend->str : "-", r->runs, r->runs == 1 ? "" : "s", dur,
-          r->cdm ? "best" : "median", r->cdm ? " (CrystalDiskMark's way)" : "");
+  g_string_append_printf (out, "Backend %s · %s\n\n", backend->len ? backend->str : "-", runs);
   for (guint j = 0; j < rows->len; j++)
     width = MAX (width, (int) g_utf8_strlen (g_array_index (rows, Row, j).label, -1));
   g_string_append_printf (out, "%-*s %12s %12s %11s %11s %11s %11s\n", width, "Test", read_head, write_head,

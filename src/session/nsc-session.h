@@ -92,6 +92,11 @@ char       *nsc_session_save          (NscRunResult         *result,
 void        nsc_session_budget_target (const NscRunOptions  *options,
                                        NscBudgetTarget      *target);
 
+/* How the result's numbers were measured, for both front ends' summaries:
+ * "3 runs of 5.0 s per test, the median shown", "5 runs of 5.0 s per test, the best
+ * shown (CrystalDiskMark's way)", "1 run of 200 ms per test". */
+char       *nsc_session_describe_runs (const NscRunResult   *result);
+
 /* The command line's report of @result: the header (preset, target, drive, backend,
  * runs), the table of tests (read and write speed in @units, "mb" or "mib" (NULL),
  * IOPS, mean latency; "*" where a warning concerns the cell), the backends' notes,
