@@ -100,6 +100,50 @@ test_consent (void)
   g_rmdir (dir);
 }
 
+static gboolean
+refuse_busy (gpointer     data,
+             const char  *device,
+             GError     **error)
+{
+  guint *calls = data;
+
+  if (++(*calls) > 1)
+    return TRUE;
+  g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY, "%s is in use (asked elsewhere)", device);
+  return FALSE;
+}
+
+/* A front end with its own in-use check (an app in a sandbox asks UDisks2) gets it
+ * both before consent and in the runner's hook; consent naming the target by its own
+ * name is the target. */
+static void
+test_own_check (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("nsc-session-XXXXXX", NULL);
+  g_autoptr(NscSession) s = NULL;
+  g_autoptr(GError) error = NULL;
+  NscRunOptions user = NSC_RUN_OPTIONS_INIT;
+  guint calls = 0;
+
+  user.check_device = refuse_busy;
+  user.check_data = &calls;
+  s = nsc_session_new (dir, &user);
+  g_assert_true (s->options.check_device == refuse_busy);
+  g_assert_true (s->options.check_data == &calls);
+
+  g_assert_false (nsc_session_check_in_use (s, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_BUSY);
+  g_assert_cmpuint (calls, ==, 1);
+  g_clear_error (&error);
+
+  /* The second call says free: consent by the target's own name is taken. */
+  g_assert_true (nsc_session_check_consent (s, dir, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (calls, ==, 2);
+  g_assert_cmpstr (s->options.destroy_data, ==, dir);
+  g_rmdir (dir);
+}
+
 typedef struct
 {
   GMainLoop *loop;
@@ -233,6 +277,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/nsc/session/options", test_options);
   g_test_add_func ("/nsc/session/consent", test_consent);
+  g_test_add_func ("/nsc/session/own-check", test_own_check);
   g_test_add_func ("/nsc/session/run", test_run);
   g_test_add_func ("/nsc/session/speed", test_speed);
   status = g_test_run ();

@@ -46,8 +46,11 @@ nsc_session_options (NscRunOptions       *out,
     nsc_run_options_set_strict (&opts);
   if (user != NULL && user->cdm)
     nsc_run_options_set_cdm (&opts);
-  /* Once the drive is held, the same in-use check as before consent. */
-  opts.check_device = nsc_device_check_func;
+  /* Once the drive is held, the same in-use check as before consent: the front
+   * end's own where it has one (an app in a sandbox asks UDisks2), else /proc and
+   * /sys. */
+  opts.check_device = user && user->check_device ? user->check_device : nsc_device_check_func;
+  opts.check_data = user && user->check_device ? user->check_data : NULL;
   opts.erase = nsc_nvme_erase_func;
   *out = opts;
 }
@@ -144,7 +147,7 @@ nsc_session_check_in_use (const NscSession  *session,
                           GError           **error)
 {
   g_return_val_if_fail (session != NULL, FALSE);
-  return nsc_device_check_writable (session->target, error);
+  return session->options.check_device (session->options.check_data, session->target, error);
 }
 
 gboolean
@@ -163,8 +166,11 @@ nsc_session_check_consent (NscSession  *session,
                    "agreed to", session->target);
       return FALSE;
     }
-  if (stat (session->target, &target) != 0 || stat (consent, &named) != 0
-      || !S_ISBLK (named.st_mode) || named.st_rdev != target.st_rdev)
+  /* The target by its own name (the app's confirmation names what it opens), or
+   * another node of the same device. */
+  if (g_strcmp0 (consent, session->target) != 0
+      && (stat (session->target, &target) != 0 || stat (consent, &named) != 0
+          || !S_ISBLK (named.st_mode) || named.st_rdev != target.st_rdev))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
                    "This test writes to %s and destroys everything on it, but the consent "

@@ -30,8 +30,9 @@ typedef struct
  * ignored), completed by the policy both front ends share: the reviews' conditions
  * (nsc_run_options_set_strict) and then CrystalDiskMark's way
  * (nsc_run_options_set_cdm) where asked, each filling only what the user left unset;
- * the in-use check once a device is held; the NVMe erase hook. Reads nothing: cheap
- * enough to ask "does this write?" from a list's filter. */
+ * the in-use check once a device is held (@user's check_device where the front end
+ * has its own, else nsc_device_check_func); the NVMe erase hook. Reads nothing:
+ * cheap enough to ask "does this write?" from a list's filter. */
 void        nsc_session_options       (NscRunOptions        *out,
                                        const char           *target,
                                        const NscRunOptions  *user);
@@ -51,14 +52,16 @@ gboolean    nsc_session_needs_consent (const NscSession     *session,
                                        const NscPreset      *preset,
                                        const NscRunOptions  *options);
 
-/* The in-use checks of the target now (nsc_device_check_writable): asked before the
- * user is asked to agree, and again by the runner once the device is held. */
+/* The in-use checks of the target now (the options' check_device: by default
+ * nsc_device_check_writable): asked before the user is asked to agree, and again by
+ * the runner once the device is held. */
 gboolean    nsc_session_check_in_use  (const NscSession     *session,
                                        GError              **error);
 
 /* Consent, then the in-use checks, for a run that changes the device: @consent is
- * the device the user agreed to destroy, and must be the target itself (the same
- * device number: a disk and its partitions are different devices). Errors:
+ * the device the user agreed to destroy, and must be the target itself (its name, or
+ * a node with the same device number: a disk and its partitions are different
+ * devices). Errors:
  * NSC_ERROR_NEEDS_CONFIRMATION without consent, and when it
  * names another device too, NSC_ERROR_BUSY (and others) from the in-use checks. On
  * success the options carry the consent. */
