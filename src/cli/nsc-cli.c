@@ -31,6 +31,7 @@ typedef struct
   gboolean      progress_shown;
   char         *status;
   double        last_bps;
+  NscSpeedUnit  unit;
 } Cli;
 
 static void
@@ -115,21 +116,32 @@ clear_progress (Cli *cli)
 }
 
 static void
-on_progress (NscRunner  *runner,
-             double      fraction,
-             gint64      remaining_ns,
-             const char *status,
-             Cli        *cli)
+on_progress (NscRunner       *runner,
+             double           fraction,
+             gint64           remaining_ns,
+             const NscStatus *status,
+             Cli             *cli)
 {
-  g_autofree char *left = nsc_format_duration (remaining_ns);
+  g_autofree char *left = NULL;
+  g_autofree char *what = NULL;
 
   if (cli->quiet || !cli->is_tty)
     return;
+  left = nsc_format_duration (remaining_ns);
+  what = nsc_status_describe (status);
   if (cli->last_bps > 0)
-    fprintf (stderr, "\r\033[K%3.0f %%  %s  %.1f MiB/s  · %s left", fraction * 100,
-             status ? status : "", cli->last_bps / 1048576.0, left);
+    {
+      g_autofree char *speed = nsc_words_speed (cli->last_bps, cli->unit);
+      /* Translators: the live progress line: "42 %  SEQ1M Q8T1  1234 MiB/s  · 1 min 05 s left" */
+      fputs ("\r\033[K", stderr);
+      fprintf (stderr, _("%3.0f %%  %s  %s  · %s left"), fraction * 100, what, speed, left);
+    }
   else
-    fprintf (stderr, "\r\033[K%3.0f %%  %s  · %s left", fraction * 100, status ? status : "", left);
+    {
+      fputs ("\r\033[K", stderr);
+      /* Translators: the live progress line: "42 %  Preparing the test file  · 1 min 05 s left" */
+      fprintf (stderr, _("%3.0f %%  %s  · %s left"), fraction * 100, what, left);
+    }
   cli->progress_shown = TRUE;
 }
 
@@ -423,7 +435,20 @@ print_table (NscRunResult *r,
   for (guint i = 0; i < r->warnings->len; i++)
     {
       NscWarning *w = g_ptr_array_index (r->warnings, i);
-      printf ("\nWarning (%s): %s", w->code, w->message);
+      g_autofree char *details = NULL;
+      const char *settle = NULL;
+      g_autofree char *title = nsc_warning_describe (w, g_strcmp0 (units, "mb") == 0
+                                                        ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB,
+                                                     &details, &settle);
+
+      /* Translators: a warning under the results; %s: its code (kept for scripts), the
+       * sentence */
+      printf (_("\nWarning (%s): %s."), w->code, title);
+      if (details)
+        printf ("\n  %s", details);
+      if (settle)
+        /* Translators: %s is a preset's name, "write-fill" */
+        printf (_("\n  The %s test settles it: nandscope-cli run --preset %s"), settle, settle);
     }
   if (r->warnings->len)
     printf ("\n");
@@ -520,6 +545,8 @@ run_one (const RunArgs   *args,
   cli.runner = runner;
   cli.quiet = args->quiet;
   cli.is_tty = isatty (STDERR_FILENO);
+  cli.unit = g_strcmp0 (args->units ? args->units : args->cdm ? "mb" : NULL, "mb") == 0
+             ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB;
 
   g_signal_connect (runner, "progress", G_CALLBACK (on_progress), &cli);
   g_signal_connect (runner, "sample", G_CALLBACK (on_sample), &cli);
@@ -542,9 +569,11 @@ run_one (const RunArgs   *args,
     nsc_run_result_set_smart (r, g_steal_pointer (&smart_before), nsc_device_read_wear (dev, NULL));
   if (dev)
     {
+      NscWarning *link = nsc_device_info_link_warning (dev);
+
       nsc_run_result_set_device (r, nsc_device_info_to_json (dev));
-      if (dev->link_warning)
-        nsc_run_result_add_warning (r, -1, "pcie-link-below-max", "%s", dev->link_warning);
+      if (link)
+        nsc_run_result_take_warning (r, link);
     }
   {
     g_autofree char *where = g_file_test (args->target, G_FILE_TEST_EXISTS)

@@ -381,6 +381,27 @@ read_hwmon (const char *dir,
   return FALSE;
 }
 
+NscWarning *
+nsc_device_info_link_warning (const NscDeviceInfo *info)
+{
+  NscWarning *w;
+  guint now, max;
+
+  g_return_val_if_fail (info != NULL, NULL);
+
+  if (info->link_warning == NULL)
+    return NULL;
+  now = nsc_pcie_generation (info->link_speed);
+  max = nsc_pcie_generation (info->link_max_speed);
+  w = nsc_warning_new ("pcie-link-below-max", -1);
+  w->message = g_strdup (info->link_warning);
+  w->link_generation = (int) now;
+  w->link_width = (int) info->link_width;
+  w->link_max_generation = (int) (max ? max : now);
+  w->link_max_width = (int) (info->link_max_width ? info->link_max_width : info->link_width);
+  return w;
+}
+
 guint
 nsc_pcie_generation (const char *speed)
 {

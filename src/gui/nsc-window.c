@@ -18,6 +18,7 @@
 #include "nsc-result-info.h"
 #include "nsc-results-grid.h"
 #include "nsc-udisks.h"
+#include "nsc-warnings-list.h"
 #include "nsc-window.h"
 
 struct _NscWindow
@@ -48,6 +49,7 @@ struct _NscWindow
   NscResultsGrid       *results_grid;
   NscChartPanel        *chart_panel;
   GtkWidget            *warnings_box;
+  NscWarningsList      *warnings_list;  /* in warnings_box */
   GtkWidget            *bench_box;      /* the Test Bench group of the result shown */
 
   GSettings            *settings;       /* NULL when the schema is not installed */
@@ -471,9 +473,7 @@ clear_warnings (NscWindow *self)
 {
   GtkWidget *child;
 
-  while ((child = gtk_widget_get_first_child (self->warnings_box)))
-    gtk_box_remove (GTK_BOX (self->warnings_box), child);
-  gtk_widget_set_visible (self->warnings_box, FALSE);
+  nsc_warnings_list_clear (self->warnings_list);
   self->warnings_shown = 0;
   /* The test bench goes with the warnings: a new run has none yet. */
   while ((child = gtk_widget_get_first_child (self->bench_box)))
@@ -481,44 +481,13 @@ clear_warnings (NscWindow *self)
   gtk_widget_set_visible (self->bench_box, FALSE);
 }
 
-/* Some engine messages are fragments ("the folder is in memory…"); on their own
- * line they read as sentences. */
-static char *
-sentence_case (const char *text)
-{
-  GString *out = g_string_new (NULL);
-
-  if (text != NULL && *text != '\0')
-    {
-      g_string_append_unichar (out, g_unichar_toupper (g_utf8_get_char (text)));
-      g_string_append (out, g_utf8_next_char (text));
-    }
-  return g_string_free (out, FALSE);
-}
-
 static void
 update_warnings (NscWindow    *self,
                  NscRunResult *r)
 {
   for (; self->warnings_shown < r->warnings->len; self->warnings_shown++)
-    {
-      NscWarning *w = g_ptr_array_index (r->warnings, self->warnings_shown);
-      g_autofree char *message = sentence_case (w->message);
-      GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-      GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-      GtkWidget *label = gtk_label_new (message);
-
-      gtk_widget_add_css_class (row, "warning-row");
-      gtk_widget_set_valign (icon, GTK_ALIGN_START);
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-      gtk_widget_set_hexpand (label, TRUE);
-      gtk_box_append (GTK_BOX (row), icon);
-      gtk_box_append (GTK_BOX (row), label);
-      gtk_box_append (GTK_BOX (self->warnings_box), row);
-      gtk_widget_set_visible (self->warnings_box, TRUE);
-    }
+    nsc_warnings_list_add (self->warnings_list,
+                           g_ptr_array_index (r->warnings, self->warnings_shown));
 }
 
 /* ---- runner signals ----------------------------------------------------------- */
@@ -605,11 +574,11 @@ on_step_finished (NscRunner *runner,
 }
 
 static void
-on_progress (NscRunner  *runner,
-             double      fraction,
-             gint64      remaining_ns,
-             const char *status,
-             NscWindow  *self)
+on_progress (NscRunner       *runner,
+             double           fraction,
+             gint64           remaining_ns,
+             const NscStatus *status,
+             NscWindow       *self)
 {
   g_autofree char *left = format_time_left (remaining_ns);
   g_autofree char *text = NULL;
@@ -641,7 +610,9 @@ on_progress (NscRunner  *runner,
         text = g_strdup_printf (_("%s · %s"), label, what);
     }
 
-  gtk_label_set_text (self->status_label, text ? text : status);
+  if (text == NULL)
+    text = nsc_status_describe (status);
+  gtk_label_set_text (self->status_label, text);
   gtk_label_set_text (self->time_left_label, left);
 }
 
@@ -686,33 +657,7 @@ static void
 show_json_warnings (NscWindow *self,
                     JsonNode  *result)
 {
-  JsonObject *root = json_node_get_object (result);
-  JsonArray *warnings = json_object_has_member (root, "warnings")
-                        ? json_object_get_array_member (root, "warnings") : NULL;
-
-  for (guint i = 0; warnings && i < json_array_get_length (warnings); i++)
-    {
-      JsonObject *w = json_array_get_object_element (warnings, i);
-      const char *text = w && json_object_has_member (w, "message")
-                         ? json_object_get_string_member (w, "message") : NULL;
-      g_autofree char *message = sentence_case (text);
-      GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-      GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-      GtkWidget *label = gtk_label_new (message);
-
-      if (text == NULL)
-        continue;
-      gtk_widget_add_css_class (row, "warning-row");
-      gtk_widget_set_valign (icon, GTK_ALIGN_START);
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-      gtk_widget_set_hexpand (label, TRUE);
-      gtk_box_append (GTK_BOX (row), icon);
-      gtk_box_append (GTK_BOX (row), label);
-      gtk_box_append (GTK_BOX (self->warnings_box), row);
-      gtk_widget_set_visible (self->warnings_box, TRUE);
-    }
+  nsc_warnings_list_add_json (self->warnings_list, result);
 }
 
 /* The drive's own count of what the run wrote (SMART, before and after) beside the
@@ -1664,6 +1609,8 @@ history_action (GSimpleAction *action,
 static void
 apply_prefs (NscWindow *self)
 {
+  nsc_warnings_list_set_unit (self->warnings_list, self->prefs.units == NSC_UNITS_MB
+                                                   ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB);
   nsc_results_grid_set_units (self->results_grid, self->prefs.units);
   nsc_chart_panel_set_units (self->chart_panel, self->prefs.units);
   update_info (self);
@@ -1736,6 +1683,21 @@ on_chart_message (NscChartPanel *panel,
   add_toast (self, text, NULL, NULL);
 }
 
+/* A warning's button: the test that settles it, chosen for the next run. */
+static void
+select_preset_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  NscWindow *self = NSC_WINDOW (user_data);
+  g_autoptr(GError) error = NULL;
+
+  if (nsc_window_get_running (self))
+    return;
+  if (!nsc_window_set_preset (self, g_variant_get_string (parameter, NULL), &error))
+    add_toast (self, error->message, NULL, NULL);
+}
+
 static const GActionEntry win_actions[] = {
   { "run", run_action },
   { "cancel", cancel_action },
@@ -1744,6 +1706,7 @@ static const GActionEntry win_actions[] = {
   { "history", history_action },
   { "preferences", preferences_action },
   { "open-file", open_file_action },
+  { "select-preset", select_preset_action, "s" },
 };
 
 /* ---- target picker ------------------------------------------------------------- */
@@ -2108,6 +2071,9 @@ static void
 nsc_window_init (NscWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->warnings_list = NSC_WARNINGS_LIST (nsc_warnings_list_new ());
+  gtk_box_append (GTK_BOX (self->warnings_box), GTK_WIDGET (self->warnings_list));
+  gtk_widget_set_visible (self->warnings_box, TRUE);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions,
                                    G_N_ELEMENTS (win_actions), self);
@@ -2118,6 +2084,8 @@ nsc_window_init (NscWindow *self)
   self->chart_step = G_MAXUINT;
   self->settings = nsc_prefs_settings_new ();
   nsc_prefs_load (&self->prefs, self->settings);
+  nsc_warnings_list_set_unit (self->warnings_list, self->prefs.units == NSC_UNITS_MB
+                                                   ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB);
   nsc_results_grid_set_units (self->results_grid, self->prefs.units);
   nsc_chart_panel_set_units (self->chart_panel, self->prefs.units);
   g_signal_connect (self->chart_panel, "message", G_CALLBACK (on_chart_message), self);
