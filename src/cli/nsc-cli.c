@@ -37,60 +37,60 @@ typedef struct
 static void
 print_usage (FILE *out)
 {
-  fputs ("Usage:\n"
-         "  nandscope-cli run --target DIR|FILE|DEVICE [--preset NAME | JOB OPTIONS] [OPTIONS]\n"
-         "  nandscope-cli list-presets\n"
-         "  nandscope-cli devices [--json]\n"
-         "  nandscope-cli chart RESULT.json --out FILE.png|svg [--kind K] [--step N] [--dark]\n"
-         "                [--width W --height H] [--compare OTHER.json]…\n"
-         "  nandscope-cli --version\n"
-         "\n"
-         "Run options:\n"
-         "  --target PATH          a folder (a hidden 1 GiB test file is made there and deleted\n"
-         "                         afterwards), a new file name, or a whole block device\n"
-         "  --preset NAME          a built-in test set (default: quick); see list-presets\n"
-         "  --json FILE            save the full result (schema 1) to FILE\n"
-         "  --destroy-data=DEVICE  agree that a test that writes, trims or erases (--state and\n"
-         "                         --erase included) destroys everything on DEVICE; it must\n"
-         "                         name the target itself, whole disk or partition\n"
-         "  --runs N               runs of every test; the median is reported (preset: 3)\n"
-         "  --time DURATION        length of every timed test, e.g. 5s, 500ms, 2m\n"
-         "  --size SIZE            test file size, e.g. 1g, 512m (file targets)\n"
-         "  --idle DURATION        idle time before every test but the first\n"
-         "  --max-idle DURATION    cut the idle steps of a preset to at most this long\n"
-         "  --time-scale FACTOR    shorten every timed test by FACTOR (0 to 1), keeping their\n"
-         "                         proportions; the result records both lengths\n"
-         "  --span SIZE            cover at most this much of the target in every test\n"
-         "  --backend NAME         auto (default), io_uring, psync or null\n"
-         "  --units mib|mb         MiB/s (binary, default) or MB/s (decimal, as CrystalDiskMark)\n"
-         "  --state LIST           drive states to run in, one run each: empty (erased first)\n"
-         "                         and free:SIZE (filled, SIZE left free), e.g. empty,free:100g\n"
-         "  --erase METHOD         how erase steps erase a device: trim (default), or NVMe\n"
-         "                         format (user data erase) or sanitize (block erase)\n"
-         "  --strict               the reviews' conditions: precondition the drive, then before\n"
-         "                         each preset a TRIM and 15 min idle; 32 GiB span; 40 s for\n"
-         "                         tests without a length of their own\n"
-         "  --cdm                  CrystalDiskMark's way: 5 runs of 5 s, 5 s apart, the best\n"
-         "                         shown, in MB/s, on a 1 GiB region (devices too)\n"
-         "  --quiet                no progress line\n"
-         "  --dry-run              print what the run would write (per step, in total, against\n"
-         "                         the drive's SMART counts) and stop; nothing is written\n"
-         "  --no-tmpfile           create and unlink a named test file instead of O_TMPFILE\n"
-         "\n"
-         "Job options (one ad hoc test instead of a preset; fio's names in parentheses):\n"
-         "  --rw PATTERN           read, write, randread, randwrite, rw, randrw\n"
-         "  --bs SIZE              block size, 512 to 64m (default 1m; random: 4k)\n"
-         "  --qd N (--iodepth)     queue depth per worker, 1 to 1024 (default 1)\n"
-         "  --threads N (--numjobs) workers, 1 to 64, each with its own queue (default 1)\n"
-         "  --mix PERCENT          read share of rw/randrw (default 50)\n"
-         "  --offset SIZE          start of the region (default 0)\n"
-         "  --span SIZE            length of the region (default: the whole target)\n"
-         "  --shared               workers share the whole region (default: disjoint slices)\n"
-         "  --bytes SIZE           stop after SIZE of I/O\n"
-         "  --once                 stop when the region was covered once\n"
-         "  --ramp DURATION        run this long before measuring\n"
-         "  --interval DURATION    sampling interval (default 1 s, finer for short tests)\n"
-         "  --data PATTERN         random (default, incompressible), compressible (50 %) or zeros\n",
+  fputs (_("Usage:\n"
+           "  nandscope-cli run --target DIR|FILE|DEVICE [--preset NAME | JOB OPTIONS] [OPTIONS]\n"
+           "  nandscope-cli list-presets\n"
+           "  nandscope-cli devices [--json]\n"
+           "  nandscope-cli chart RESULT.json --out FILE.png|svg [--kind K] [--step N] [--dark]\n"
+           "                [--width W --height H] [--compare OTHER.json]…\n"
+           "  nandscope-cli --version\n"
+           "\n"
+           "Run options:\n"
+           "  --target PATH          a folder (a hidden 1 GiB test file is made there and deleted\n"
+           "                         afterwards), a new file name, or a whole block device\n"
+           "  --preset NAME          a built-in test set (default: quick); see list-presets\n"
+           "  --json FILE            save the full result (schema 1) to FILE\n"
+           "  --destroy-data=DEVICE  agree that a test that writes, trims or erases (--state and\n"
+           "                         --erase included) destroys everything on DEVICE; it must\n"
+           "                         name the target itself, whole disk or partition\n"
+           "  --runs N               runs of every test; the median is reported (preset: 3)\n"
+           "  --time DURATION        length of every timed test, e.g. 5s, 500ms, 2m\n"
+           "  --size SIZE            test file size, e.g. 1g, 512m (file targets)\n"
+           "  --idle DURATION        idle time before every test but the first\n"
+           "  --max-idle DURATION    cut the idle steps of a preset to at most this long\n"
+           "  --time-scale FACTOR    shorten every timed test by FACTOR (0 to 1), keeping their\n"
+           "                         proportions; the result records both lengths\n"
+           "  --span SIZE            cover at most this much of the target in every test\n"
+           "  --backend NAME         auto (default), io_uring, psync or null\n"
+           "  --units mib|mb         MiB/s (binary, default) or MB/s (decimal, as CrystalDiskMark)\n"
+           "  --state LIST           drive states to run in, one run each: empty (erased first)\n"
+           "                         and free:SIZE (filled, SIZE left free), e.g. empty,free:100g\n"
+           "  --erase METHOD         how erase steps erase a device: trim (default), or NVMe\n"
+           "                         format (user data erase) or sanitize (block erase)\n"
+           "  --strict               the reviews' conditions: precondition the drive, then before\n"
+           "                         each preset a TRIM and 15 min idle; 32 GiB span; 40 s for\n"
+           "                         tests without a length of their own\n"
+           "  --cdm                  CrystalDiskMark's way: 5 runs of 5 s, 5 s apart, the best\n"
+           "                         shown, in MB/s, on a 1 GiB region (devices too)\n"
+           "  --quiet                no progress line\n"
+           "  --dry-run              print what the run would write (per step, in total, against\n"
+           "                         the drive's SMART counts) and stop; nothing is written\n"
+           "  --no-tmpfile           create and unlink a named test file instead of O_TMPFILE\n"
+           "\n"
+           "Job options (one ad hoc test instead of a preset; fio's names in parentheses):\n"
+           "  --rw PATTERN           read, write, randread, randwrite, rw, randrw\n"
+           "  --bs SIZE              block size, 512 to 64m (default 1m; random: 4k)\n"
+           "  --qd N (--iodepth)     queue depth per worker, 1 to 1024 (default 1)\n"
+           "  --threads N (--numjobs) workers, 1 to 64, each with its own queue (default 1)\n"
+           "  --mix PERCENT          read share of rw/randrw (default 50)\n"
+           "  --offset SIZE          start of the region (default 0)\n"
+           "  --span SIZE            length of the region (default: the whole target)\n"
+           "  --shared               workers share the whole region (default: disjoint slices)\n"
+           "  --bytes SIZE           stop after SIZE of I/O\n"
+           "  --once                 stop when the region was covered once\n"
+           "  --ramp DURATION        run this long before measuring\n"
+           "  --interval DURATION    sampling interval (default 1 s, finer for short tests)\n"
+           "  --data PATTERN         random (default, incompressible), compressible (50 %) or zeros\n"),
          out);
 }
 
@@ -229,7 +229,7 @@ print_surface (const NscStepResult *sr)
       n++;
     }
   if (n)
-    printf ("\n%s: %u places, %.1f MiB/s lowest, %.1f average, %.1f highest\n",
+    printf (_("\n%s: %u places, %.1f MiB/s lowest, %.1f average, %.1f highest\n"),
             sr->step.job.label, n, min / 1048576.0, sum / n / 1048576.0, max / 1048576.0);
 }
 
@@ -252,21 +252,21 @@ print_analysis (NscRunResult *r)
   if (json_object_has_member (a, "slc"))
     {
       JsonObject *slc = json_object_get_object_member (a, "slc");
-      printf ("\nWrite-fill: %s\n", json_object_has_member (slc, "summary")
+      printf (_("\nWrite-fill: %s\n"), json_object_has_member (slc, "summary")
               ? json_object_get_string_member (slc, "summary")
               : json_object_get_string_member_with_default (slc, "error", "not analysed"));
     }
   if (json_object_has_member (a, "copy"))
     {
       JsonObject *cp = json_object_get_object_member (a, "copy");
-      printf ("\nCopy: %s\n", json_object_has_member (cp, "summary")
+      printf (_("\nCopy: %s\n"), json_object_has_member (cp, "summary")
               ? json_object_get_string_member (cp, "summary")
               : json_object_get_string_member_with_default (cp, "error", "not analysed"));
     }
   if (json_object_has_member (a, "slc_second_pass"))
     {
       JsonObject *slc = json_object_get_object_member (a, "slc_second_pass");
-      printf ("Second pass: %s\n", json_object_has_member (slc, "summary")
+      printf (_("Second pass: %s\n"), json_object_has_member (slc, "summary")
               ? json_object_get_string_member (slc, "summary")
               : json_object_get_string_member_with_default (slc, "error", "not analysed"));
     }
@@ -274,18 +274,18 @@ print_analysis (NscRunResult *r)
     {
       JsonObject *m = json_object_get_object_member (a, "mixed");
       if (json_object_has_member (m, "sequential"))
-        printf ("\nMixed, sequential: mean of the points %.1f MiB/s\n",
+        printf (_("\nMixed, sequential: mean of the points %.1f MiB/s\n"),
                 json_object_get_double_member (json_object_get_object_member (m, "sequential"),
                                                "mean_bps") / 1048576.0);
       if (json_object_has_member (m, "random"))
-        printf ("Mixed, random: mean of the points %.1f MiB/s\n",
+        printf (_("Mixed, random: mean of the points %.1f MiB/s\n"),
                 json_object_get_double_member (json_object_get_object_member (m, "random"),
                                                "mean_bps") / 1048576.0);
     }
   if (json_object_has_member (a, "trim_latency"))
     {
       JsonObject *t = json_object_get_object_member (a, "trim_latency");
-      printf ("\nAfter TRIM: worst read latency %.1f ms; reads stalled for %.1f s\n",
+      printf (_("\nAfter TRIM: worst read latency %.1f ms; reads stalled for %.1f s\n"),
               json_object_get_int_member (t, "worst_latency_ns") / 1e6,
               json_object_get_int_member (t, "stall_ns") / 1e9);
     }
@@ -297,7 +297,7 @@ print_analysis (NscRunResult *r)
           JsonObject *p = json_array_get_object_element (pts, i);
           if (json_object_get_null_member (p, "fast_bytes"))
             continue;
-          printf ("After %.0f s idle: %.2f GiB fast again\n",
+          printf (_("After %.0f s idle: %.2f GiB fast again\n"),
                   json_object_get_int_member (p, "idle_before_ns") / 1e9,
                   json_object_get_int_member (p, "fast_bytes") / 1073741824.0);
         }
@@ -318,8 +318,8 @@ print_table (NscRunResult *r,
                           : r->file_size == NSC_TARGET_SIZE_FREE ? g_strdup ("free space")
                           : nsc_format_size (r->file_size);
   g_autofree char *dur = nsc_format_duration (r->time_ns);
-  g_autofree char *read_head = g_strdup_printf ("Read %s", unit);
-  g_autofree char *write_head = g_strdup_printf ("Write %s", unit);
+  g_autofree char *read_head = g_strdup_printf (_("Read %s"), unit);
+  g_autofree char *write_head = g_strdup_printf (_("Write %s"), unit);
   g_autoptr(GString) backend = g_string_new (NULL);
   g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
   gboolean marks = FALSE;
@@ -381,7 +381,7 @@ print_table (NscRunResult *r,
           r->target_kind ? r->target_kind : "?",
           r->filesystem ? ", " : "", r->filesystem ? r->filesystem : "", size);
   if (dev && json_object_has_member (dev, "name"))
-    printf ("Drive %s%s%s\n", json_object_get_string_member (dev, "name"),
+    printf (_("Drive %s%s%s\n"), json_object_get_string_member (dev, "name"),
             json_object_get_string_member_with_default (dev, "model", NULL) ? " · " : "",
             json_object_get_string_member_with_default (dev, "model", ""));
   printf ("Backend %s · %u run%s of %s per test, the %s shown%s\n\n",
@@ -426,7 +426,7 @@ print_table (NscRunResult *r,
     }
 
   if (marks)
-    printf ("* a warning below concerns this result\n");
+    printf (_("* a warning below concerns this result\n"));
   for (guint j = 0; j < notes->len; j++)
     printf ("%sBackend %s\n", j == 0 ? "\n" : "", (const char *) g_ptr_array_index (notes, j));
 
@@ -495,16 +495,16 @@ check_consent (const RunArgs *args)
 
   if (args->destroy_data == NULL)
     {
-      nsc_cli_fail ("This test writes to %s and destroys everything on it; "
-                 "to agree, add --destroy-data=%s", args->target, args->target);
+      nsc_cli_fail (_("This test writes to %s and destroys everything on it; "
+                   "to agree, add --destroy-data=%s"), args->target, args->target);
       return EXIT_USAGE;
     }
   if (stat (args->target, &target) != 0 || stat (args->destroy_data, &named) != 0
       || !S_ISBLK (named.st_mode) || named.st_rdev != target.st_rdev)
     {
-      nsc_cli_fail ("This test writes to %s and destroys everything on it, but --destroy-data=%s "
-                 "names another device (a disk and its partitions are different devices); "
-                 "to agree, pass --destroy-data=%s", args->target, args->destroy_data,
+      nsc_cli_fail (_("This test writes to %s and destroys everything on it, but --destroy-data=%s "
+                   "names another device (a disk and its partitions are different devices); "
+                   "to agree, pass --destroy-data=%s"), args->target, args->destroy_data,
                  args->target);
       return 1;
     }
@@ -536,7 +536,7 @@ run_one (const RunArgs   *args,
   int status = 0;
 
   if (state_label)
-    printf ("State: %s\n", state_label);
+    printf (_("State: %s\n"), state_label);
   runner = nsc_runner_new (preset, &opts);
   loop = g_main_loop_new (NULL, FALSE);
   cancellable = g_cancellable_new ();
@@ -606,7 +606,8 @@ run_one (const RunArgs   *args,
   if (cli.error)
     {
       if (g_error_matches (cli.error, NSC_ERROR, NSC_ERROR_CANCELLED))
-        nsc_cli_fail ("Cancelled%s", json_path && r->steps->len ? "; the partial result was saved" : "");
+        nsc_cli_fail ("%s", json_path && r->steps->len ? _("Cancelled; the partial result was saved")
+                                                      : _("Cancelled"));
       else
         nsc_cli_fail ("%s", cli.error->message);
       status = g_error_matches (cli.error, NSC_ERROR, NSC_ERROR_CANCELLED) ? 130 : 1;
@@ -651,7 +652,7 @@ cmd_run (int    argc,
 
   if (args.destroy_data && !target_is_block_device (args.target))
     {
-      nsc_cli_fail ("--destroy-data is only for block devices; %s is not one", args.target);
+      nsc_cli_fail (_("--destroy-data is only for block devices; %s is not one"), args.target);
       return EXIT_USAGE;
     }
 
@@ -722,15 +723,15 @@ cmd_run (int    argc,
             g_autofree char *size = NULL;
             if (!nsc_parse_size (s + 5, &o->leave_free, &error) || o->leave_free == 0)
               {
-                nsc_cli_fail ("--state free:SIZE needs a size larger than zero, not “%s”", s + 5);
+                nsc_cli_fail (_("--state free:SIZE needs a size larger than zero, not “%s”"), s + 5);
                 return EXIT_USAGE;
               }
             size = nsc_format_size (o->leave_free);
-            g_ptr_array_add (labels, g_strdup_printf ("filled, %s left free", size));
+            g_ptr_array_add (labels, g_strdup_printf (_("filled, %s left free"), size));
           }
         else if (n > 0)
           {
-            nsc_cli_fail ("“%s” is not a drive state; use empty or free:SIZE (e.g. free:100g)", s);
+            nsc_cli_fail (_("“%s” is not a drive state; use empty or free:SIZE (e.g. free:100g)"), s);
             return EXIT_USAGE;
           }
         else
@@ -770,7 +771,7 @@ cmd_run (int    argc,
 
     if (n > 1)
       {
-        printf ("\nSide by side:\n");
+        printf (_("\nSide by side:\n"));
         for (guint i = 0; i < n; i++)
           printf ("  %-14s %s\n", g_strstrip (states[i]), (char *) g_ptr_array_index (summaries, i));
       }
@@ -794,7 +795,7 @@ cmd_list_presets (void)
 
       if (p == NULL)
         {
-          nsc_cli_fail ("Built-in preset %s is broken: %s", names[i], error->message);
+          nsc_cli_fail (_("Built-in preset %s is broken: %s"), names[i], error->message);
           return 1;
         }
       dur = nsc_format_duration (nsc_preset_estimate_ns (p, p->runs, p->time_ns));
@@ -810,8 +811,7 @@ main (int    argc,
       char **argv)
 {
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  nsc_bind_text_domain ();
   textdomain (GETTEXT_PACKAGE);
   g_set_prgname ("nandscope-cli");
 
@@ -847,7 +847,7 @@ main (int    argc,
   if (g_str_equal (argv[1], "chart"))
     return nsc_cli_chart (argc - 2, argv + 2);
 
-  nsc_cli_fail ("Unknown command “%s”; the commands are run, list-presets, devices and chart "
-             "(see --help)", argv[1]);
+  nsc_cli_fail (_("Unknown command “%s”; the commands are run, list-presets, devices and chart "
+               "(see --help)"), argv[1]);
   return EXIT_USAGE;
 }

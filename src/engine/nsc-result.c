@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <sys/utsname.h>
 
 #include "nsc-error.h"
@@ -744,7 +746,7 @@ nsc_run_result_save (const NscRunResult  *r,
   if (!g_file_set_contents (path, text, -1, &local_error))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED,
-                   "Cannot save the result to %s: %s", path, local_error->message);
+                   _("Cannot save the result to %s: %s"), path, local_error->message);
       return FALSE;
     }
   return TRUE;

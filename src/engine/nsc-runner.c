@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <poll.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -791,7 +793,7 @@ resolve_job (NscRunner      *self,
     {
       g_autofree char *sz = nsc_format_size (size);
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "The step starts past the end of %s (%s)", nsc_target_get_description (target), sz);
+                   _("The step starts past the end of %s (%s)"), nsc_target_get_description (target), sz);
       return FALSE;
     }
   avail = size - job->region_offset;
@@ -811,7 +813,7 @@ resolve_job (NscRunner      *self,
   if (job->region_length < (guint64) job->block_size * (job->shared_region ? 1 : job->workers))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "%s is too small for this step", nsc_target_get_description (target));
+                   _("%s is too small for this step"), nsc_target_get_description (target));
       return FALSE;
     }
 
@@ -1231,16 +1233,16 @@ run_erase_step (NscRunner      *self,
       && (!nsc_target_get_writable (target) || !nsc_target_get_exclusive (target)))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
-                   "Erasing %s refused: it is not open for writing with consent to destroy "
-                   "its data", nsc_target_get_description (target));
+                   _("Erasing %s refused: it is not open for writing with consent to destroy "
+                     "its data"), nsc_target_get_description (target));
       return FALSE;
     }
 
   if (self->region_base > 0 && !g_str_equal (method, "trim"))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "An NVMe %s would erase the filled part of the drive too; with a fill state, "
-                   "erase by trim", method);
+                   _("An NVMe %s would erase the filled part of the drive too; with a fill state, "
+                     "erase by trim"), method);
       return FALSE;
     }
   if (g_str_equal (method, "trim") || nsc_target_get_kind (target) == NSC_TARGET_FILE)
@@ -1255,7 +1257,7 @@ run_erase_step (NscRunner      *self,
   else if (self->erase == NULL)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
-                   "Erasing by %s is not available here; use trim", method);
+                   _("Erasing by %s is not available here; use trim"), method);
       return FALSE;
     }
   else
@@ -1294,7 +1296,7 @@ run_copy_step (NscRunner      *self,
   if (!g_file_test (self->target, G_FILE_TEST_IS_DIR))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "A copy test needs a folder on a mounted filesystem, not %s", self->target);
+                   _("A copy test needs a folder on a mounted filesystem, not %s"), self->target);
       return FALSE;
     }
   spec.bytes = step->job.bytes ? step->job.bytes : G_GUINT64_CONSTANT (100000000000);
@@ -1643,7 +1645,7 @@ runner_thread (gpointer data)
 
       if (statvfs (self->target, &vfs) != 0)
         {
-          g_set_error (&error, NSC_ERROR, NSC_ERROR_FAILED, "Cannot read the free space of %s",
+          g_set_error (&error, NSC_ERROR, NSC_ERROR_FAILED, _("Cannot read the free space of %s"),
                        self->target);
           goto out;
         }
@@ -1656,8 +1658,8 @@ runner_thread (gpointer data)
             g_autofree char *want = nsc_format_size (self->leave_free);
             g_autofree char *need = nsc_format_size (floor);
             g_set_error (&error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                         "Leaving only %s free would leave the filesystem of %s nearly full; "
-                         "leave at least %s free (what a write-fill leaves there)",
+                         _("Leaving only %s free would leave the filesystem of %s nearly full; "
+                           "leave at least %s free (what a write-fill leaves there)"),
                          want, self->target, need);
             goto out;
           }
@@ -1667,7 +1669,7 @@ runner_thread (gpointer data)
           g_autofree char *want = nsc_format_size (self->leave_free);
           g_autofree char *have = nsc_format_size (free_bytes);
           g_set_error (&error, NSC_ERROR, NSC_ERROR_NO_SPACE,
-                       "%s has %s free, not more than the %s to leave free", self->target, have, want);
+                       _("%s has %s free, not more than the %s to leave free"), self->target, have, want);
           goto out;
         }
       fopts.file_size = free_bytes - self->leave_free;
@@ -1728,7 +1730,7 @@ runner_thread (gpointer data)
       if (size <= self->leave_free)
         {
           g_set_error (&error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       "%s is not larger than the space to leave free",
+                       _("%s is not larger than the space to leave free"),
                        nsc_target_get_description (target));
           goto out;
         }
@@ -1874,13 +1876,13 @@ out:
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       g_clear_error (&error);
-      g_set_error_literal (&error, NSC_ERROR, NSC_ERROR_CANCELLED, "Cancelled");
+      g_set_error_literal (&error, NSC_ERROR, NSC_ERROR_CANCELLED, _("Cancelled"));
     }
   /* Closing the targets deletes the test file and the filler. */
   g_clear_pointer (&target, nsc_target_free);
   g_clear_pointer (&filler, nsc_target_free);
   if (error == NULL && g_cancellable_is_cancelled (self->cancellable))
-    g_set_error_literal (&error, NSC_ERROR, NSC_ERROR_CANCELLED, "Cancelled");
+    g_set_error_literal (&error, NSC_ERROR, NSC_ERROR_CANCELLED, _("Cancelled"));
   done = event_new (EVENT_DONE);
   done->error = error;
   post (self, done);

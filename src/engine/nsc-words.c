@@ -6,6 +6,20 @@
 
 #include "nsc-words.h"
 
+void
+nsc_bind_text_domain (void)
+{
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  const char *dir = LOCALEDIR;
+
+  /* Run from the build folder (tools/run-app, the tests): the catalogues compiled
+   * beside the program, not those of an installed copy, which may be older or none. */
+  if (exe != NULL && g_str_has_prefix (exe, BUILD_ROOT "/"))
+    dir = BUILD_LOCALEDIR;
+  bindtextdomain (GETTEXT_PACKAGE, dir);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+}
+
 char *
 nsc_words_speed (double       bps,
                  NscSpeedUnit unit)
@@ -63,7 +77,8 @@ nsc_words_duration (double seconds)
 }
 
 char *
-nsc_words_about (double seconds)
+nsc_words_about (double   seconds,
+                 gboolean capital)
 {
   guint n;
 
@@ -72,20 +87,31 @@ nsc_words_about (double seconds)
   if (seconds < 90)
     {
       n = (guint) MAX (lround (seconds), 1);
-      /* Translators: an estimate, "about 40 seconds"; the whole phrase, to decline it */
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "about %u second",
-                                           "about %u seconds", n), n);
+      return g_strdup_printf (capital
+                              /* Translators: an estimate at the start of a line, "About 40
+                               * seconds"; the whole phrase, so that it can be declined */
+                              ? g_dngettext (GETTEXT_PACKAGE, "About %u second", "About %u seconds", n)
+                              /* Translators: an estimate inside a sentence, "about 40 seconds" */
+                              : g_dngettext (GETTEXT_PACKAGE, "about %u second", "about %u seconds", n),
+                              n);
     }
   if (seconds < 90 * 60)
     {
       n = (guint) lround (seconds / 60);
-      /* Translators: an estimate, "about 3 minutes" */
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "about %u minute",
-                                           "about %u minutes", n), n);
+      return g_strdup_printf (capital
+                              /* Translators: an estimate at the start of a line */
+                              ? g_dngettext (GETTEXT_PACKAGE, "About %u minute", "About %u minutes", n)
+                              /* Translators: an estimate inside a sentence */
+                              : g_dngettext (GETTEXT_PACKAGE, "about %u minute", "about %u minutes", n),
+                              n);
     }
   n = (guint) lround (seconds / 3600);
-  /* Translators: an estimate, "about 2 hours" */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "about %u hour", "about %u hours", n), n);
+  return g_strdup_printf (capital
+                          /* Translators: an estimate at the start of a line */
+                          ? g_dngettext (GETTEXT_PACKAGE, "About %u hour", "About %u hours", n)
+                          /* Translators: an estimate inside a sentence */
+                          : g_dngettext (GETTEXT_PACKAGE, "about %u hour", "about %u hours", n),
+                          n);
 }
 
 /* ---- warnings -------------------------------------------------------------------- */

@@ -11,6 +11,10 @@ G_BEGIN_DECLS
 /* Where the libraries' codes and numbers become words, in the user's language and
  * units: the command line and the app call these, so that both say the same. */
 
+/* Binds the program's text domain: to the installed catalogues, or to those in the
+ * build folder when the program runs from there. Call after setlocale (). */
+void  nsc_bind_text_domain     (void);
+
 typedef enum
 {
   NSC_SPEED_UNIT_MIB,   /* MiB/s: 1,048,576 bytes a second */
@@ -24,8 +28,10 @@ char *nsc_words_speed          (double             bps,
 char *nsc_words_size           (guint64            bytes);
 /* "40 seconds", "3 minutes", "2 hours" */
 char *nsc_words_duration       (double             seconds);
-/* "about 3 minutes" (the whole phrase, so that each language can decline it) */
-char *nsc_words_about          (double             seconds);
+/* "about 3 minutes", or "About 3 minutes" to start a line (the whole phrase, so that
+ * each language can decline it) */
+char *nsc_words_about          (double             seconds,
+                                gboolean           capital);
 
 /* The warning as one plain sentence; @details (may be NULL) gets its numbers and the
  * explanation; @settle (may be NULL) the name of the preset whose test settles the

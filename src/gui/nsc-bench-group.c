@@ -5,6 +5,7 @@
 
 #include "nsc-bench-group.h"
 #include "nsc-json.h"
+#include "nsc-words.h"
 #include "nsc-result-info.h"
 
 static gboolean
@@ -24,8 +25,26 @@ get_int (JsonObject *o,
   return TRUE;
 }
 
-/* The message of the result's first warning with @code, or NULL. */
-static const char *
+static gboolean
+has_warning (JsonObject *root,
+             const char *code)
+{
+  JsonArray *warnings = nsc_json_get_array (root, "warnings");
+
+  for (guint i = 0; warnings && i < json_array_get_length (warnings); i++)
+    {
+      JsonNode *n = json_array_get_element (warnings, i);
+      JsonObject *o = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+
+      if (g_strcmp0 (nsc_json_get_string (o, "code"), code) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The sentence of the result's first warning with @code, in the user's language, or
+ * NULL. */
+static char *
 warning_message (JsonObject *root,
                  const char *code)
 {
@@ -34,10 +53,14 @@ warning_message (JsonObject *root,
   for (guint i = 0; warnings && i < json_array_get_length (warnings); i++)
     {
       JsonNode *n = json_array_get_element (warnings, i);
-      JsonObject *w = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+      JsonObject *o = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
 
-      if (g_strcmp0 (nsc_json_get_string (w, "code"), code) == 0)
-        return nsc_json_get_string (w, "message");
+      if (o != NULL && g_strcmp0 (nsc_json_get_string (o, "code"), code) == 0)
+        {
+          g_autoptr(NscWarning) w = nsc_warning_from_json (o);
+
+          return w ? nsc_warning_describe (w, NSC_SPEED_UNIT_MIB, NULL, NULL) : NULL;
+        }
     }
   return NULL;
 }
@@ -112,7 +135,7 @@ nsc_bench_backend_summary (JsonNode *result)
     }
   if (text->len == 0)
     return NULL;
-  if (warning_message (root, "backend-fallback"))
+  if (has_warning (root, "backend-fallback"))
     /* TRANSLATORS: "psync (fallback from io_uring)" */
     return g_strdup_printf (_("%s (fallback from io_uring)"), text->str);
   return g_string_free (g_steal_pointer (&text), FALSE);
@@ -265,7 +288,7 @@ nsc_bench_group_new (JsonNode *result)
     {
       g_autofree char *wc = describe_write_cache (nsc_json_get_string (bench, "write_cache"));
       GtkWidget *row = add_row (group, _("Write Cache"), wc, NULL);
-      const char *warning = warning_message (root, "write-cache-off");
+      g_autofree char *warning = warning_message (root, "write-cache-off");
 
       if (warning)
         add_warning_suffix (row, warning);
@@ -322,7 +345,7 @@ nsc_bench_group_new (JsonNode *result)
     {
       g_autofree char *text = describe_stack (stack);
       GtkWidget *row = add_row (group, _("Storage Stack"), text, NULL);
-      const char *warning = warning_message (root, "encryption-measured");
+      g_autofree char *warning = warning_message (root, "encryption-measured");
 
       if (warning == NULL)
         warning = warning_message (root, "raid-measured");
@@ -335,7 +358,7 @@ nsc_bench_group_new (JsonNode *result)
   if (backend)
     {
       GtkWidget *row = add_row (group, _("I/O Backend"), backend, NULL);
-      const char *warning = warning_message (root, "backend-fallback");
+      g_autofree char *warning = warning_message (root, "backend-fallback");
 
       if (warning)
         add_warning_suffix (row, warning);

@@ -415,8 +415,11 @@ update_info (NscWindow *self)
   adw_status_page_set_description (self->status_page, description);
 
   {
-    g_autofree char *duration = format_duration_words (effective_estimate_ns (self, preset));
-    g_autofree char *subtitle = g_strdup_printf (_("%s · about %s"), preset->title, duration);
+    double estimate_s = effective_estimate_ns (self, preset) / 1e9;
+    g_autofree char *duration = nsc_words_about (estimate_s, FALSE);
+    g_autofree char *about = nsc_words_about (estimate_s, TRUE);
+    /* Translators: the window's subtitle: "Quick · about 3 minutes" */
+    g_autofree char *subtitle = g_strdup_printf (C_("subtitle", "%s · %s"), preset->title, duration);
     g_autofree char *title = g_markup_escape_text (preset->title, -1);
     g_autofree char *text = g_markup_escape_text (preset->description, -1);
     g_autofree char *markup = NULL;
@@ -424,9 +427,11 @@ update_info (NscWindow *self)
     g_autofree char *budget = write_budget_markup (self, preset);
 
     if (dev != NULL)
-      markup = g_strdup_printf (_("<b>%s</b>: %s\n\nTakes about %s."), title, text, duration);
+      /* Translators: the last %s is an estimate, "about 3 minutes" */
+      markup = g_strdup_printf (_("<b>%s</b>: %s\n\nTakes %s."), title, text, duration);
     else
-      markup = g_strdup_printf (_("<b>%s</b>: %s\n\nTakes about %s, after the test file is "
+      /* Translators: the last %s is an estimate, "about 3 minutes" */
+      markup = g_strdup_printf (_("<b>%s</b>: %s\n\nTakes %s, after the test file is "
                                   "written."), title, text, duration);
     if (budget != NULL)
       {
@@ -436,7 +441,8 @@ update_info (NscWindow *self)
       }
     gtk_label_set_markup (self->preset_label, markup);
     adw_window_title_set_subtitle (self->window_title, subtitle);
-    dd_tooltip = g_strdup_printf (_("%s\nAbout %s"), preset->description, duration);
+    /* Translators: a preset's description, then "About 3 minutes" */
+    dd_tooltip = g_strdup_printf (C_("tooltip", "%s\n%s"), preset->description, about);
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->preset_dropdown), dd_tooltip);
   }
 }
@@ -1892,12 +1898,12 @@ bind_preset_row (GtkSignalListItemFactory *factory,
 
   if (preset == NULL)
     return;
-  duration = format_duration_words (effective_estimate_ns (self, preset));
+  duration = nsc_words_about (effective_estimate_ns (self, preset) / 1e9, TRUE);
   if (self->target_device != NULL && run_writes (self, preset))
     /* TRANSLATORS: "About 3 minutes · erases the drive" */
-    text = g_strdup_printf (_("About %s · erases the drive"), duration);
+    text = g_strdup_printf (_("%s · erases the drive"), duration);
   else
-    text = g_strdup_printf (_("About %s"), duration);
+    text = g_strdup (duration);
   gtk_label_set_text (GTK_LABEL (title), preset->title);
   gtk_label_set_text (GTK_LABEL (caption), text);
   gtk_widget_set_tooltip_text (box, preset->description);
