@@ -12,6 +12,7 @@
 #include "nsc-chart-private.h"
 #include "nsc-error.h"
 #include "nsc-json.h"
+#include "nsc-preset.h"
 #include "nsc-units.h"
 
 static const char *const kind_names[NSC_CHART_N_KINDS] = {
@@ -873,7 +874,8 @@ make_title (JsonNode    *result,
   JsonObject *s = step != G_MAXUINT && steps && step < json_array_get_length (steps)
                   ? step_at (steps, step) : NULL;
   const char *label = nsc_json_get_string (s, "label");
-  const char *preset = nsc_json_get_string (nsc_json_get_object (root, "preset"), "title");
+  const char *preset = nsc_preset_translate (nsc_json_get_string (nsc_json_get_object (root, "preset"),
+                                                                   "title"));
   const char *what = NULL;
 
   switch (kind)
@@ -959,7 +961,8 @@ make_caption (JsonNode *result)
   const char *fw = nsc_json_get_string (dev, "firmware");
   const char *transport = nsc_json_get_string (dev, "transport");
   const char *started = nsc_json_get_string (root, "started");
-  const char *preset = nsc_json_get_string (nsc_json_get_object (root, "preset"), "title");
+  const char *preset = nsc_preset_translate (nsc_json_get_string (nsc_json_get_object (root, "preset"),
+                                                                   "title"));
   double capacity = get_number (dev, "capacity", 0);
   GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
   char *caption;

@@ -801,7 +801,7 @@ cmd_list_presets (void)
       dur = nsc_format_duration (nsc_preset_estimate_ns (p, p->runs, p->time_ns));
       printf ("%-17s %-11s %-14s %s: %s\n", p->name, dur,
               p->destructive ? "whole device" : nsc_preset_writes (p) ? "device data" : "nothing",
-              p->title, p->description);
+              nsc_preset_get_display_title (p), nsc_preset_get_display_description (p));
     }
   return 0;
 }

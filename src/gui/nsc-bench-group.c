@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "nsc-bench-group.h"
 #include "nsc-json.h"
@@ -172,6 +173,25 @@ add_warning_suffix (GtkWidget  *row,
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), icon);
 }
 
+/* The kernel's words for a CPU vulnerability (sysfs), their common starts in the
+ * user's language; what follows them is the kernel's own naming. */
+static char *
+describe_mitigation (const char *text)
+{
+  if (g_str_equal (text, "Not affected"))
+    /* Translators: a CPU vulnerability the processor does not have */
+    return g_strdup (_("Not affected"));
+  if (g_str_equal (text, "Vulnerable"))
+    return g_strdup (_("Vulnerable"));
+  if (g_str_has_prefix (text, "Vulnerable: "))
+    /* Translators: %s is the kernel's detail, in English */
+    return g_strdup_printf (_("Vulnerable: %s"), text + strlen ("Vulnerable: "));
+  if (g_str_has_prefix (text, "Mitigation: "))
+    /* Translators: %s is the kernel's name of the protection, in English */
+    return g_strdup_printf (_("Mitigation: %s"), text + strlen ("Mitigation: "));
+  return g_strdup (text);
+}
+
 static char *
 describe_write_cache (const char *wc)
 {
@@ -269,13 +289,15 @@ nsc_bench_group_new (JsonNode *result)
         {
           const char *text = nsc_json_get_string (mitigations, l->data);
           GtkWidget *child;
+          g_autofree char *shown = NULL;
 
           if (text == NULL)
             continue;
+          shown = describe_mitigation (text);
           child = adw_action_row_new ();
           adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (child), FALSE);
           adw_preferences_row_set_title (ADW_PREFERENCES_ROW (child), l->data);
-          adw_action_row_set_subtitle (ADW_ACTION_ROW (child), text);
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (child), shown);
           adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (child), 0);
           adw_expander_row_add_row (ADW_EXPANDER_ROW (row), child);
         }

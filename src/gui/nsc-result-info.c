@@ -317,7 +317,8 @@ nsc_result_info_preset_title (JsonNode *result)
   JsonObject *preset = nsc_json_get_object (root_object (result), "preset");
   const char *title = nsc_json_get_string (preset, "title");
 
-  return title ? title : nsc_json_get_string (preset, "name");
+  /* Saved in English; shown in the user's language. */
+  return title ? nsc_preset_translate (title) : nsc_json_get_string (preset, "name");
 }
 
 GDateTime *

@@ -29,7 +29,7 @@ settle_label (const char *name)
 
   /* Translators: a button under a warning; %s is a test set, "Write-fill (SLC cache)" */
   return g_strdup_printf (_("Choose the %s test"),
-                          preset ? preset->title : name);
+                          preset ? nsc_preset_get_display_title (preset) : name);
 }
 
 static GtkWidget *

@@ -164,7 +164,8 @@ preset_offered (NscWindow        *self,
               /* TRANSLATORS: "Quick writes to the drive, so it cannot run on Samsung …
                * (sda): It is mounted at /data. Unmount it …" */
               *why = g_strdup_printf (_("%s writes to the drive, so it cannot run on %s (%s): %s"),
-                                      preset->title, title, self->target_device->devnode, refusal);
+                                      nsc_preset_get_display_title (preset), title,
+                                      self->target_device->devnode, refusal);
             }
           return FALSE;
         }
@@ -419,9 +420,10 @@ update_info (NscWindow *self)
     g_autofree char *duration = nsc_words_about (estimate_s, FALSE);
     g_autofree char *about = nsc_words_about (estimate_s, TRUE);
     /* Translators: the window's subtitle: "Quick · about 3 minutes" */
-    g_autofree char *subtitle = g_strdup_printf (C_("subtitle", "%s · %s"), preset->title, duration);
-    g_autofree char *title = g_markup_escape_text (preset->title, -1);
-    g_autofree char *text = g_markup_escape_text (preset->description, -1);
+    g_autofree char *subtitle = g_strdup_printf (C_("subtitle", "%s · %s"),
+                                                 nsc_preset_get_display_title (preset), duration);
+    g_autofree char *title = g_markup_escape_text (nsc_preset_get_display_title (preset), -1);
+    g_autofree char *text = g_markup_escape_text (nsc_preset_get_display_description (preset), -1);
     g_autofree char *markup = NULL;
     g_autofree char *dd_tooltip = NULL;
     g_autofree char *budget = write_budget_markup (self, preset);
@@ -442,7 +444,8 @@ update_info (NscWindow *self)
     gtk_label_set_markup (self->preset_label, markup);
     adw_window_title_set_subtitle (self->window_title, subtitle);
     /* Translators: a preset's description, then "About 3 minutes" */
-    dd_tooltip = g_strdup_printf (C_("tooltip", "%s\n%s"), preset->description, about);
+    dd_tooltip = g_strdup_printf (C_("tooltip", "%s\n%s"),
+                                  nsc_preset_get_display_description (preset), about);
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->preset_dropdown), dd_tooltip);
   }
 }
@@ -1268,10 +1271,11 @@ confirm_erase (NscWindow       *self,
                                          "Everything on it, including %u partitions, will be "
                                          "destroyed. %s writes over the drive, and what was "
                                          "there cannot be recovered.", n_parts),
-                            n_parts, preset->title);
+                            n_parts, nsc_preset_get_display_title (preset));
   else
     body = g_strdup_printf (_("Everything on it will be destroyed. %s writes over the drive, "
-                              "and what was there cannot be recovered."), preset->title);
+                              "and what was there cannot be recovered."),
+                              nsc_preset_get_display_title (preset));
 
   dialog = adw_message_dialog_new (GTK_WINDOW (self), heading, body);
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
@@ -1862,7 +1866,8 @@ bind_preset_item (GtkSignalListItemFactory *factory,
   const NscPreset *preset = find_preset (self, gtk_string_object_get_string (name));
 
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
-                      preset ? preset->title : gtk_string_object_get_string (name));
+                      preset ? nsc_preset_get_display_title (preset)
+                             : gtk_string_object_get_string (name));
 }
 
 static void
@@ -1904,9 +1909,9 @@ bind_preset_row (GtkSignalListItemFactory *factory,
     text = g_strdup_printf (_("%s · erases the drive"), duration);
   else
     text = g_strdup (duration);
-  gtk_label_set_text (GTK_LABEL (title), preset->title);
+  gtk_label_set_text (GTK_LABEL (title), nsc_preset_get_display_title (preset));
   gtk_label_set_text (GTK_LABEL (caption), text);
-  gtk_widget_set_tooltip_text (box, preset->description);
+  gtk_widget_set_tooltip_text (box, nsc_preset_get_display_description (preset));
 }
 
 static void
