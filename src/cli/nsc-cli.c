@@ -127,7 +127,7 @@ on_progress (NscRunner       *runner,
 
   if (cli->quiet || !cli->is_tty)
     return;
-  left = nsc_format_duration (remaining_ns);
+  left = nsc_words_clock (remaining_ns);
   what = nsc_status_describe (status);
   if (cli->last_bps > 0)
     {
@@ -178,10 +178,18 @@ on_step_finished (NscRunner *runner,
   /* Not a terminal: one line per finished step instead of a live line. */
   head = nsc_step_result_headline (sr);
   if (head)
-    fprintf (stderr, "%s %s: %.1f MiB/s\n",
-             nsc_job_get_label (&sr->step.job, scratch, sizeof scratch),
-             nsc_job_has_reads (&sr->step.job) ? "read" : "write",
-             (head->dir[0].bw_bps + head->dir[1].bw_bps) / 1048576.0);
+    {
+      g_autofree char *speed = nsc_words_speed (head->dir[0].bw_bps + head->dir[1].bw_bps,
+                                                cli->unit);
+      const char *label = nsc_job_get_label (&sr->step.job, scratch, sizeof scratch);
+
+      if (nsc_job_has_reads (&sr->step.job))
+        /* Translators: one line per finished test in a log: "SEQ1M Q8T1 read: 1234 MiB/s" */
+        fprintf (stderr, _("%s read: %s\n"), label, speed);
+      else
+        /* Translators: one line per finished test in a log: "SEQ1M Q8T1 write: 1234 MiB/s" */
+        fprintf (stderr, _("%s write: %s\n"), label, speed);
+    }
 }
 
 typedef struct
@@ -798,8 +806,11 @@ cmd_list_presets (void)
           nsc_cli_fail (_("Built-in preset %s is broken: %s"), names[i], error->message);
           return 1;
         }
-      dur = nsc_format_duration (nsc_preset_estimate_ns (p, p->runs, p->time_ns));
-      printf ("%-17s %-11s %-14s %s: %s\n", p->name, dur,
+      dur = nsc_words_clock (nsc_preset_estimate_ns (p, p->runs, p->time_ns));
+      /* Padded by characters, not bytes: the duration's words may be Cyrillic. The
+       * "On a device" column stays in English, for scripts. */
+      printf ("%-17s %s%*s %-14s %s: %s\n", p->name, dur,
+              (int) MAX (0, 11 - (glong) g_utf8_strlen (dur, -1)), "",
               p->destructive ? "whole device" : nsc_preset_writes (p) ? "device data" : "nothing",
               nsc_preset_get_display_title (p), nsc_preset_get_display_description (p));
     }

@@ -62,6 +62,12 @@ nsc_words_duration (double seconds)
 
   if (!isfinite (seconds) || seconds < 0)
     seconds = 0;
+  if (seconds < 0.95)
+    {
+      n = (guint) MAX (lround (seconds * 1000), 1);
+      /* Translators: a short duration in milliseconds, "200 ms" */
+      return g_strdup_printf (_("%u ms"), n);
+    }
   if (seconds < 90)
     {
       n = (guint) MAX (lround (seconds), 1);
@@ -74,6 +80,24 @@ nsc_words_duration (double seconds)
     }
   n = (guint) lround (seconds / 3600);
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u hour", "%u hours", n), n);
+}
+
+char *
+nsc_words_clock (gint64 ns)
+{
+  gint64 s = ns / G_GINT64_CONSTANT (1000000000);
+
+  if (ns < 1000000000)
+    /* Translators: a time left or taken, in milliseconds */
+    return g_strdup_printf (_("%.0f ms"), ns / 1e6);
+  if (s < 60)
+    /* Translators: a time left or taken, in seconds, "4.5 s" */
+    return g_strdup_printf (_("%.1f s"), ns / 1e9);
+  if (s < 3600)
+    /* Translators: a time left or taken, "2 min 05 s" */
+    return g_strdup_printf (_("%d min %02d s"), (int) (s / 60), (int) (s % 60));
+  /* Translators: a time left or taken, "1 h 05 min" */
+  return g_strdup_printf (_("%d h %02d min"), (int) (s / 3600), (int) ((s / 60) % 60));
 }
 
 char *

@@ -26,8 +26,10 @@ char *nsc_words_speed          (double             bps,
                                 NscSpeedUnit       unit);
 /* "1.50 GiB", "512 B" */
 char *nsc_words_size           (guint64            bytes);
-/* "40 seconds", "3 minutes", "2 hours" */
+/* "200 ms", "40 seconds", "3 minutes", "2 hours" */
 char *nsc_words_duration       (double             seconds);
+/* To the second, as a clock would: "2 min 05 s", "4.5 s", "1 h 05 min" */
+char *nsc_words_clock          (gint64             ns);
 /* "about 3 minutes", or "About 3 minutes" to start a line (the whole phrase, so that
  * each language can decline it) */
 char *nsc_words_about          (double             seconds,

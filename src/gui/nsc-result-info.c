@@ -124,7 +124,7 @@ nsc_result_row_free (NscResultRow *row)
 static char *
 describe_job (JsonObject *job)
 {
-  g_autofree char *bs = nsc_format_size ((guint64) get_number (job, "block_size", 0));
+  g_autofree char *bs = nsc_words_size ((guint64) get_number (job, "block_size", 0));
   const char *pattern = g_strcmp0 (nsc_json_get_string (job, "pattern"), "random") == 0
                         ? _("Random") : _("Sequential");
   guint workers = (guint) get_number (job, "workers", 1);

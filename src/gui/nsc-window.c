@@ -408,7 +408,7 @@ update_info (NscWindow *self)
     }
   else
     {
-      size = nsc_format_size (self->file_size ? self->file_size : preset->file_size);
+      size = nsc_words_size (self->file_size ? self->file_size : preset->file_size);
       description = g_strdup_printf (_("A hidden test file of %s is written in <b>%s</b>, "
                                        "measured, and deleted afterwards. Nothing else in the "
                                        "folder is touched."), size, escaped_path);
@@ -877,7 +877,7 @@ show_summary (NscWindow    *self,
 {
   g_autoptr(GString) text = g_string_new (NULL);
   g_autofree char *took = format_duration_words (r->duration_ns);
-  g_autofree char *per_test = nsc_format_duration (r->time_ns);
+  g_autofree char *per_test = nsc_words_clock (r->time_ns);
   const char *backend = NULL;
 
   for (guint i = 0; i < r->steps->len && backend == NULL; i++)
@@ -906,7 +906,7 @@ show_summary (NscWindow    *self,
 
   if (g_strcmp0 (r->target_kind, "file") == 0)
     {
-      g_autofree char *size = nsc_format_size (r->file_size);
+      g_autofree char *size = nsc_words_size (r->file_size);
       g_string_append (text, " · ");
       if (r->filesystem)
         g_string_append_printf (text, _("%s test file on %s"), size, r->filesystem);
