@@ -230,8 +230,9 @@ nsc_result_info_drive_details (JsonNode *result)
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
 
   if (capacity > 0)
-    g_ptr_array_add (parts, capacity >= 1e12 ? g_strdup_printf ("%.2f TB", capacity / 1e12)
-                                             : g_strdup_printf ("%.0f GB", capacity / 1e9));
+    /* Translators: a drive's capacity in decimal units, as drives are sold */
+    g_ptr_array_add (parts, capacity >= 1e12 ? g_strdup_printf (_("%.2f TB"), capacity / 1e12)
+                                             : g_strdup_printf (_("%.0f GB"), capacity / 1e9));
   if (fw)
     /* TRANSLATORS: firmware version */
     g_ptr_array_add (parts, g_strdup_printf (_("FW %s"), fw));
@@ -273,8 +274,9 @@ nsc_result_info_caption (JsonNode *result)
   else if (nsc_json_get_string (target, "description"))
     g_ptr_array_add (parts, g_strdup (nsc_json_get_string (target, "description")));
   if (capacity > 0)
-    g_ptr_array_add (parts, capacity >= 1e12 ? g_strdup_printf ("%.2f TB", capacity / 1e12)
-                                             : g_strdup_printf ("%.0f GB", capacity / 1e9));
+    /* Translators: a drive's capacity in decimal units, as drives are sold */
+    g_ptr_array_add (parts, capacity >= 1e12 ? g_strdup_printf (_("%.2f TB"), capacity / 1e12)
+                                             : g_strdup_printf (_("%.0f GB"), capacity / 1e9));
   if (fw)
     g_ptr_array_add (parts, g_strdup_printf ("FW %s", fw));
   if (link && get_number (link, "generation", 0) > 0)
