@@ -89,17 +89,30 @@ test_warning_units (void)
 
 /* Every code the engine, the device library and the front ends raise has a sentence
  * of its own (not its English message), and every status a line. */
+static const char *codes[] = {
+  "inside-slc-cache", "cache-exhausted-during-test", "thermal-throttling",
+  "read-inflation", "read-inflation-not-verified", "fresh-reads", "unverified-contents",
+  "block-size-unsupported", "backend-fallback", "trim-not-passed-down", "strict-skipped",
+  "not-direct-to-drive", "encryption-measured", "raid-measured", "write-cache-off",
+  "compressing-controller", "pcie-link-below-max",
+};
+
+/* Whether @text has a Cyrillic letter. */
+static gboolean
+has_cyrillic (const char *text)
+{
+  for (const char *p = text; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+      if (c >= 0x0400 && c <= 0x04FF)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 test_every_code (void)
 {
-  static const char *codes[] = {
-    "inside-slc-cache", "cache-exhausted-during-test", "thermal-throttling",
-    "read-inflation", "read-inflation-not-verified", "fresh-reads", "unverified-contents",
-    "block-size-unsupported", "backend-fallback", "trim-not-passed-down", "strict-skipped",
-    "not-direct-to-drive", "encryption-measured", "raid-measured", "write-cache-off",
-    "compressing-controller", "pcie-link-below-max",
-  };
-
   use_language (NULL);
   for (guint i = 0; i < G_N_ELEMENTS (codes); i++)
     {
@@ -168,6 +181,44 @@ test_russian (void)
   g_assert_cmpstr (size, ==, "3 ГиБ");
   status = nsc_status_describe (&st);
   g_assert_cmpstr (status, ==, "Пауза перед тестом: 15 минут");
+
+  /* Every warning, with every field set, and every status line is Russian. */
+  for (guint i = 0; i < G_N_ELEMENTS (codes); i++)
+    {
+      const char *positions[] = { "inside", "across", "unknown" };
+      const char *subjects[] = { "surface", "read-only", "tmpfs", "nfs", "fuse", "overlay",
+                                 "btrfs", "zfs", "ext4" };
+
+      for (guint k = 0; k < G_N_ELEMENTS (subjects); k++)
+        {
+          g_autoptr(NscWarning) f = nsc_warning_new (codes[i], 1);
+          g_autofree char *t = NULL, *d = NULL;
+
+          f->test = g_strdup ("SEQ1M Q8T1");
+          f->position = g_strdup (positions[k % G_N_ELEMENTS (positions)]);
+          f->subject = g_strdup (subjects[k]);
+          f->bps_before = f->bps_fresh = f->bps_random = 2e9;
+          f->bps_after = f->bps_settled = f->bps_compressible = f->bps_zeros = 1e9;
+          f->bytes = f->bytes_before = f->cache_bytes = G_GINT64_CONSTANT (1) << 33;
+          f->seconds = 42;
+          f->celsius = 80;
+          f->celsius_limit = 75;
+          f->link_generation = 3, f->link_width = 4, f->link_max_generation = 4, f->link_max_width = 4;
+          nsc_warning_set_message (f, "MESSAGE");
+          t = nsc_warning_describe (f, NSC_SPEED_UNIT_MIB, &d, NULL);
+          if (!has_cyrillic (t) || (d != NULL && !has_cyrillic (d)))
+            g_error ("%s/%s is not Russian: %s / %s", codes[i], subjects[k], t, d);
+        }
+    }
+  for (int k = NSC_STATUS_STARTING; k <= NSC_STATUS_WRITING_COPY_FOLDER; k++)
+    {
+      NscStatus s = { .kind = k, .label = "Surface", .method = "sanitize", .count = 3,
+                      .ns = G_GINT64_CONSTANT (30000000000) };
+      g_autofree char *line = nsc_status_describe (&s);
+
+      if (!has_cyrillic (line) && k != NSC_STATUS_TEST && k != NSC_STATUS_TRIM)
+        g_error ("status %d is not Russian: %s", k, line);
+    }
   use_language (NULL);
 }
 
