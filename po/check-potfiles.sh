@@ -4,7 +4,9 @@
 # po/POTFILES.in must list every file with strings to translate, and only files
 # that exist:
 #   check-potfiles.sh SOURCE_ROOT [--without PATH]
-# Files with strings: src/gui/*.[ch] and src/chart/*.[ch] with _( N_( C_( NC_( or g_dngettext; ui/*.ui
+# Files with strings: src/*/*.[ch] (every library, the command line and the app) and
+# po/preset-strings.c (the presets' titles and descriptions) with
+# _( N_( C_( NC_( ngettext or g_dngettext; ui/*.ui
 # with translatable="yes"; data/*.in and data/*.xml with the same markers, or
 # translated whole by their ITS rules (desktop entries, AppStream metadata, GSettings
 # schemas with a summary or description). --without drops PATH from the list first,
@@ -28,7 +30,7 @@ cd "$root" || exit 1
 code_markers='(^|[^A-Za-z0-9_])(N?C?_|g_dn?gettext|g_dpgettext2?|ngettext)[[:space:]]*\('
 needed=$(
   {
-    for f in src/gui/*.c src/gui/*.h src/chart/*.c src/chart/*.h; do
+    for f in src/*/*.c src/*/*.h po/*.c; do
       [ -e "$f" ] && grep -Eq "$code_markers" "$f" && echo "$f"
     done
     for f in ui/*.ui; do

@@ -16,6 +16,7 @@
 #include "nsc-json.h"
 #include "nsc-result-file.h"
 #include "nsc-sheet-private.h"
+#include "nsc-words.h"
 
 /* Results the sheet is asked to draw: every loadable file of the corpus, the
  * review run, and NSC_SHEET_RESULTS. */
@@ -165,8 +166,14 @@ check_elements (NscSheet   *sheet,
         first &= g_strcmp0 (nsc_json_get_string (json_array_get_object_element (warnings, j), "code"), code) != 0;
       if (!first)
         continue;
-      /* Long lists end in "…and N more": those that fit are in words. */
-      start = g_strndup (nsc_json_get_string (w, "message"), 30);
+      /* Long lists end in "…and N more": those that fit are in words, the sentence
+       * nsc_warning_describe () makes (not the English message of the JSON). */
+      {
+        g_autoptr(NscWarning) parsed = nsc_warning_from_json (w);
+        g_autofree char *sentence = nsc_warning_describe (parsed, NSC_SPEED_UNIT_MIB, NULL, NULL);
+
+        start = g_strndup (sentence, 30);
+      }
       if (!has_text (sheet, "warnings", start))
         assert_text (sheet, "warnings", "more in the result file", path);
     }

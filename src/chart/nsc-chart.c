@@ -12,6 +12,7 @@
 #include "nsc-chart-private.h"
 #include "nsc-error.h"
 #include "nsc-json.h"
+#include "nsc-preset.h"
 #include "nsc-units.h"
 
 static const char *const kind_names[NSC_CHART_N_KINDS] = {
@@ -861,7 +862,8 @@ make_title (JsonNode    *result,
   JsonObject *s = step != G_MAXUINT && steps && step < json_array_get_length (steps)
                   ? step_at (steps, step) : NULL;
   const char *label = nsc_json_get_string (s, "label");
-  const char *preset = nsc_json_get_string (nsc_json_get_object (root, "preset"), "title");
+  const char *preset = nsc_preset_translate (nsc_json_get_string (nsc_json_get_object (root, "preset"),
+                                                                   "title"));
   const char *what = NULL;
 
   switch (kind)

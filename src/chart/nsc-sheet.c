@@ -15,7 +15,9 @@
 #include "nsc-error.h"
 #include "nsc-json.h"
 #include "nsc-sheet-private.h"
+#include "nsc-preset.h"
 #include "nsc-units.h"
+#include "nsc-words.h"
 
 typedef struct
 {
@@ -135,7 +137,8 @@ preset_title (JsonNode *result)
 {
   JsonObject *preset = nsc_json_get_object (root_of (result), "preset");
   const char *t = nsc_json_get_string (preset, "title");
-  return t ? t : nsc_json_get_string (preset, "name");
+  /* Saved in English; the sheet speaks the user's language. */
+  return t ? nsc_preset_translate (t) : nsc_json_get_string (preset, "name");
 }
 
 /* "Firmware 1B2QGXA7 · 1.00 TB (931 GiB) · PCIe 4.0 x4": every fact labelled,
@@ -192,17 +195,24 @@ drive_facts (JsonNode *result)
 
 /* The one place a warning becomes words on the sheet. */
 static char *
-warning_text (JsonObject *warning)
+warning_text (JsonObject *warning,
+              gboolean    binary)
 {
-  const char *m = nsc_json_get_string (warning, "message");
-  return g_strdup (m ? m : nsc_json_get_string (warning, "code"));
+  /* The sentence both front ends show, from the code and its fields, in the sheet's
+   * units; the English message is for scripts. */
+  g_autoptr(NscWarning) w = nsc_warning_from_json (warning);
+
+  if (w == NULL)
+    return g_strdup (nsc_json_get_string (warning, "message"));
+  return nsc_warning_describe (w, binary ? NSC_SPEED_UNIT_MIB : NSC_SPEED_UNIT_MB, NULL, NULL);
 }
 
 /* Warnings grouped by code, in order of first appearance: the first one's words
  * and how many more of its kind. */
 static GPtrArray *
 warning_lines (JsonNode   *result,
-               const char *prefix)
+               const char *prefix,
+               gboolean    binary)
 {
   JsonArray *warnings = nsc_json_get_array (root_of (result), "warnings");
   GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
@@ -233,7 +243,7 @@ warning_lines (JsonNode   *result,
     }
   for (guint k = 0; k < codes->len; k++)
     {
-      g_autofree char *text = warning_text (g_ptr_array_index (firsts, k));
+      g_autofree char *text = warning_text (g_ptr_array_index (firsts, k), binary);
       guint more = g_array_index (counts, guint, k) - 1;
       GString *s = g_string_new (NULL);
       if (prefix)
@@ -244,7 +254,8 @@ warning_lines (JsonNode   *result,
           g_string_append_c (s, ' ');
           /* Translators: after a warning on a review sheet: how many more
            * warnings of the same kind the run has */
-          g_string_append_printf (s, ngettext ("(and %u more like it)", "(and %u more like it)", more),
+          g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "(and %u more like it)",
+                                                  "(and %u more like it)", more),
                                   more);
         }
       g_ptr_array_add (lines, g_string_free (s, FALSE));
@@ -278,10 +289,13 @@ conditions_text (JsonNode *result)
     state_text = g_strdup (_("as found"));
   runs_text = best
               /* Translators: how the headline of a test is chosen; %u runs */
-              ? g_strdup_printf (ngettext ("%u run, the best one (as CrystalDiskMark)",
-                                           "%u runs, the best one (as CrystalDiskMark)", runs), runs)
+              ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                              "%u run, the best one (as CrystalDiskMark)",
+                                              "%u runs, the best one (as CrystalDiskMark)", runs),
+                                 runs)
               /* Translators: how the headline of a test is chosen; %u runs */
-              : g_strdup_printf (ngettext ("%u run, the median one", "%u runs, the median one", runs), runs);
+              : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u run, the median one",
+                                              "%u runs, the median one", runs), runs);
   /* Translators: a run's conditions on a review sheet: strict yes/no, the drive
    * state, the runs and which is the headline */
   return g_strdup_printf (_("Strict: %s · state: %s · %s"),
@@ -743,8 +757,10 @@ paragraphs (Page       *p,
     {
       guint rest = lines->len - shown;
       /* Translators: the last line of a review sheet's list that did not fit */
-      g_autofree char *more = g_strdup_printf (ngettext ("…and %u more in the result file",
-                                                         "…and %u more in the result file", rest), rest);
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "…and %u more in the result file",
+                                                            "…and %u more in the result file",
+                                                            rest), rest);
       if (draw)
         {
           set_color (p, NSC_CHART_COLOR_MUTED, 0, 1);
@@ -771,7 +787,8 @@ warnings_block (Page    *p,
   for (guint d = 0; d < sheet->results->len; d++)
     {
       g_autofree char *prefix = multi ? g_strdup_printf ("%u", d + 1) : NULL;
-      g_autoptr(GPtrArray) one = warning_lines (g_ptr_array_index (sheet->results, d), prefix);
+      g_autoptr(GPtrArray) one = warning_lines (g_ptr_array_index (sheet->results, d), prefix,
+                                                 p->binary);
       int color = multi ? (int) d : -1;
       for (guint i = 0; i < one->len; i++)
         {
@@ -1222,7 +1239,8 @@ make_title (NscSheet *sheet)
         cancelled |= nsc_json_get_bool (root_of (g_ptr_array_index (sheet->results, d)), "cancelled");
       /* Translators: a review sheet's title: the preset, "Review suite", and how
        * many drives it compares */
-      title = g_strdup_printf (ngettext ("%s: %u drive compared", "%s: %u drives compared", n), preset, n);
+      title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u drive compared",
+                                            "%s: %u drives compared", n), preset, n);
     }
   else
     /* Translators: a review sheet's title: the preset, "Review suite", and the drive */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,7 +34,7 @@ parse_uint (const char  *name,
   if (!g_ascii_string_to_unsigned (value, 10, min, max, &v, NULL))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "%s takes a whole number from %u to %u, not “%s”", name, min, max, value);
+                   _("%s takes a whole number from %u to %u, not “%s”"), name, min, max, value);
       return FALSE;
     }
   *out = (guint) v;
@@ -59,7 +61,7 @@ nsc_cli_parse_run_args (int       argc,
       if (!g_str_has_prefix (arg, "--"))
         {
           g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       "Unexpected argument “%s”; options start with --", arg);
+                       _("Unexpected argument “%s”; options start with --"), arg);
           return FALSE;
         }
       eq = strchr (arg, '=');
@@ -88,7 +90,7 @@ nsc_cli_parse_run_args (int       argc,
       else
         {
           g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       "%s needs a value", name);
+                       _("%s needs a value"), name);
           return FALSE;
         }
 
@@ -106,7 +108,7 @@ nsc_cli_parse_run_args (int       argc,
           if (!g_str_equal (value, "mib") && !g_str_equal (value, "mb"))
             {
               g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           "--units takes mib or mb, not “%s”", value);
+                           _("--units takes mib or mb, not “%s”"), value);
               return FALSE;
             }
           g_free (a->units), a->units = g_strdup (value);
@@ -123,7 +125,7 @@ nsc_cli_parse_run_args (int       argc,
           if (a->time_ns <= 0)
             {
               g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                                   "--time must be longer than zero");
+                                   _("--time must be longer than zero"));
               return FALSE;
             }
           a->job.time_ns = a->time_ns;
@@ -135,8 +137,8 @@ nsc_cli_parse_run_args (int       argc,
           if (a->size == 0)
             {
               g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                                   "--size must be larger than zero; leave it out for the "
-                                   "preset's size");
+                                   _("--size must be larger than zero; leave it out for the "
+                                     "preset's size"));
               return FALSE;
             }
         }
@@ -195,7 +197,7 @@ nsc_cli_parse_run_args (int       argc,
           if (a->span == 0)
             {
               g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                                   "--span must be larger than zero");
+                                   _("--span must be larger than zero"));
               return FALSE;
             }
         }
@@ -207,7 +209,7 @@ nsc_cli_parse_run_args (int       argc,
               && !g_str_equal (value, "sanitize"))
             {
               g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           "--erase takes trim, format or sanitize, not “%s”", value);
+                           _("--erase takes trim, format or sanitize, not “%s”"), value);
               return FALSE;
             }
           g_free (a->erase), a->erase = g_strdup (value);
@@ -220,7 +222,7 @@ nsc_cli_parse_run_args (int       argc,
           if (end == value || *end != '\0' || !(a->time_scale > 0 && a->time_scale <= 1))
             {
               g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           "--time-scale takes a factor above 0 and at most 1, not “%s”", value);
+                           _("--time-scale takes a factor above 0 and at most 1, not “%s”"), value);
               return FALSE;
             }
         }
@@ -258,7 +260,7 @@ nsc_cli_parse_run_args (int       argc,
       else
         {
           g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       "Unknown option %s; see nandscope-cli --help", name);
+                       _("Unknown option %s; see nandscope-cli --help"), name);
           return FALSE;
         }
 #undef IS
@@ -267,13 +269,13 @@ nsc_cli_parse_run_args (int       argc,
   if (a->target == NULL)
     {
       g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           "No target; add --target with a folder, a new file or a block device");
+                           _("No target; add --target with a folder, a new file or a block device"));
       return FALSE;
     }
   if (a->have_job && a->preset)
     {
       g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           "Give either --preset or an ad hoc job (--rw, --bs, …), not both");
+                           _("Give either --preset or an ad hoc job (--rw, --bs, …), not both"));
       return FALSE;
     }
   if (a->have_job)

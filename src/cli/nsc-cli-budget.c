@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -46,7 +48,7 @@ nsc_cli_dry_run (const RunArgs   *args,
         if (g_str_has_prefix (g_strstrip (states[i]), "free:")
             && !nsc_parse_size (states[i] + 5, &t.leave_free, &error))
           {
-            nsc_cli_fail ("--state free:SIZE needs a size, not “%s”", states[i] + 5);
+            nsc_cli_fail (_("--state free:SIZE needs a size, not “%s”"), states[i] + 5);
             return 2;
           }
     }
@@ -62,7 +64,7 @@ nsc_cli_dry_run (const RunArgs   *args,
           int errsv = errno;
           if (fd >= 0)
             close (fd);
-          nsc_cli_fail ("Cannot read the size of %s: %s; run as a user who may read it",
+          nsc_cli_fail (_("Cannot read the size of %s: %s; run as a user who may read it"),
                      args->target, g_strerror (errsv));
           return 1;
         }
@@ -79,8 +81,8 @@ nsc_cli_dry_run (const RunArgs   *args,
                                                            : g_path_get_dirname (args->target);
       if (!g_file_test (where, G_FILE_TEST_IS_DIR))
         {
-          nsc_cli_fail ("The folder %s does not exist; name an existing folder, a new file in one, "
-                     "or a block device", where);
+          nsc_cli_fail (_("The folder %s does not exist; name an existing folder, a new file in one, "
+                       "or a block device"), where);
           return 1;
         }
       if (!nsc_write_budget_folder (where, file_size ? file_size : G_GUINT64_CONSTANT (1) << 30,
@@ -93,19 +95,19 @@ nsc_cli_dry_run (const RunArgs   *args,
 
   items = nsc_write_budget (preset, &t, &total, &timed);
   cap_text = nsc_format_size (t.capacity);
-  printf ("Write budget of %s on %s (%s %s)\n", preset->name, args->target, cap_text,
+  printf (_("Write budget of %s on %s (%s %s)\n"), preset->name, args->target, cap_text,
           t.is_device ? "device" : "free");
   for (guint i = 0; i < items->len; i++)
     {
       const NscBudgetItem *it = &g_array_index (items, NscBudgetItem, i);
-      g_autofree char *step = it->step >= 0 ? g_strdup_printf ("step %d", it->step + 1)
+      g_autofree char *step = it->step >= 0 ? g_strdup_printf (_("step %d"), it->step + 1)
                                              : g_strdup ("before");
       g_autofree char *amount = NULL;
 
       if (it->timed)
         {
           g_autofree char *dur = nsc_format_duration (it->time_ns);
-          amount = g_strdup_printf ("timed, %s", dur);
+          amount = g_strdup_printf (_("timed, %s"), dur);
         }
       else
         {
@@ -122,8 +124,8 @@ nsc_cli_dry_run (const RunArgs   *args,
   for (guint i = 0; i < items->len; i++)
     if (g_array_index (items, NscBudgetItem, i).stops_early)
       {
-        printf ("  (an upper bound: the steps that stop early write about the cache they find "
-                "and a margin)\n");
+        printf (_("  (an upper bound: the steps that stop early write about the cache they find "
+                  "and a margin)\n"));
         break;
       }
 
@@ -138,8 +140,8 @@ nsc_cli_dry_run (const RunArgs   *args,
       printf ("%s.\n", line);
     }
   else if (dev && dev->controller)
-    printf ("The drive's written total and wear are in its SMART log, which needs root.\n");
-  printf ("Nothing was written (--dry-run).\n");
+    printf (_("The drive's written total and wear are in its SMART log, which needs root.\n"));
+  printf (_("Nothing was written (--dry-run).\n"));
   return 0;
 }
 
@@ -160,5 +162,5 @@ nsc_cli_print_wear (const NscRunResult *r)
                             &amplified);
   printf ("\n%s\n", line);
   if (amplified)
-    printf ("Note: %s\n", amplified);
+    printf (_("Note: %s\n"), amplified);
 }

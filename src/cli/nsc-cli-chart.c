@@ -2,6 +2,8 @@
 /* nandscope-cli chart: the GUI's charts, headless, for reviews and scripts. */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,22 +20,22 @@ enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
 static void
 usage (FILE *out)
 {
-  fputs ("Usage: nandscope-cli chart RESULT.json --out FILE.png|FILE.svg [options]\n"
-         "\n"
-         "Draws a chart of a saved result, as the desktop app shows it.\n"
-         "\n"
-         "  --out FILE           where to write: .png or .svg (required)\n"
-         "  --kind KIND          write-fill, qd, bs, time, mixed or latency\n"
-         "                       (default: the first the result has data for)\n"
-         "  --step N             the step for time, latency and write-fill charts\n"
-         "  --width W            pixels (default 1200)\n"
-         "  --height H           pixels (default 700)\n"
-         "  --dark               dark palette\n"
-         "  --theme THEME        light, dark, high-contrast or high-contrast-dark\n"
-         "  --units mib|mb       MiB/s (default, binary) or MB/s (decimal)\n"
-         "  --compare FILE       another result on the same chart (repeatable)\n"
-         "  --legend TEXT        legend of RESULT.json when comparing\n"
-         "  --no-caption         leave out the drive and date line\n", out);
+  fputs (_("Usage: nandscope-cli chart RESULT.json --out FILE.png|FILE.svg [options]\n"
+           "\n"
+           "Draws a chart of a saved result, as the desktop app shows it.\n"
+           "\n"
+           "  --out FILE           where to write: .png or .svg (required)\n"
+           "  --kind KIND          write-fill, qd, bs, time, mixed or latency\n"
+           "                       (default: the first the result has data for)\n"
+           "  --step N             the step for time, latency and write-fill charts\n"
+           "  --width W            pixels (default 1200)\n"
+           "  --height H           pixels (default 700)\n"
+           "  --dark               dark palette\n"
+           "  --theme THEME        light, dark, high-contrast or high-contrast-dark\n"
+           "  --units mib|mb       MiB/s (default, binary) or MB/s (decimal)\n"
+           "  --compare FILE       another result on the same chart (repeatable)\n"
+           "  --legend TEXT        legend of RESULT.json when comparing\n"
+           "  --no-caption         leave out the drive and date line\n"), out);
 }
 
 static gboolean
@@ -47,7 +49,7 @@ parse_pixels (const char *opt,
   v = text ? strtol (text, &end, 10) : 0;
   if (text == NULL || *text == '\0' || *end != '\0' || errno != 0 || v < 100 || v > 16384)
     {
-      nsc_cli_fail ("%s “%s” is not a size in pixels from 100 to 16384", opt, text ? text : "");
+      nsc_cli_fail (_("%s “%s” is not a size in pixels from 100 to 16384"), opt, text ? text : "");
       return FALSE;
     }
   *out = (int) v;
@@ -61,7 +63,7 @@ load (const char *path)
   JsonNode *node;
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
-      nsc_cli_fail ("%s does not exist", path);
+      nsc_cli_fail (_("%s does not exist"), path);
       return NULL;
     }
   node = nsc_result_file_load (path, &error);
@@ -104,7 +106,7 @@ nsc_cli_chart (int    argc,
         {
           if (input != NULL)
             {
-              nsc_cli_fail ("chart takes one result file (“%s” and “%s”); add others with --compare",
+              nsc_cli_fail (_("chart takes one result file (“%s” and “%s”); add others with --compare"),
                          input, arg);
               return EXIT_USAGE;
             }
@@ -122,7 +124,7 @@ nsc_cli_chart (int    argc,
             value = argv[++i];
           else
             {
-              nsc_cli_fail ("%s needs a value", name);
+              nsc_cli_fail (_("%s needs a value"), name);
               return EXIT_USAGE;
             }
         }
@@ -137,7 +139,7 @@ nsc_cli_chart (int    argc,
           guint64 v = g_ascii_strtoull (value, &end, 10);
           if (*value == '\0' || *end != '\0' || v > 100000)
             {
-              nsc_cli_fail ("--step “%s” is not a step number (0, 1, 2…)", value);
+              nsc_cli_fail (_("--step “%s” is not a step number (0, 1, 2…)"), value);
               return EXIT_USAGE;
             }
           step = (guint) v;
@@ -160,7 +162,7 @@ nsc_cli_chart (int    argc,
         {
           if (!nsc_chart_theme_from_string (value, &style.theme))
             {
-              nsc_cli_fail ("--theme “%s”: say light, dark, high-contrast or high-contrast-dark", value);
+              nsc_cli_fail (_("--theme “%s”: say light, dark, high-contrast or high-contrast-dark"), value);
               return EXIT_USAGE;
             }
         }
@@ -172,7 +174,7 @@ nsc_cli_chart (int    argc,
             style.units = NSC_CHART_UNITS_MB;
           else
             {
-              nsc_cli_fail ("--units “%s”: say mib (MiB/s, binary) or mb (MB/s, decimal)", value);
+              nsc_cli_fail (_("--units “%s”: say mib (MiB/s, binary) or mb (MB/s, decimal)"), value);
               return EXIT_USAGE;
             }
         }
@@ -182,30 +184,30 @@ nsc_cli_chart (int    argc,
         legend = value;
       else
         {
-          nsc_cli_fail ("Unknown option %s for chart (see chart --help)", name);
+          nsc_cli_fail (_("Unknown option %s for chart (see chart --help)"), name);
           return EXIT_USAGE;
         }
     }
 
   if (input == NULL)
     {
-      nsc_cli_fail ("chart needs a result file: nandscope-cli chart RESULT.json --out FILE.png");
+      nsc_cli_fail (_("chart needs a result file: nandscope-cli chart RESULT.json --out FILE.png"));
       return EXIT_USAGE;
     }
   if (out == NULL)
     {
-      nsc_cli_fail ("chart needs --out FILE.png or --out FILE.svg");
+      nsc_cli_fail (_("chart needs --out FILE.png or --out FILE.svg"));
       return EXIT_USAGE;
     }
   if (!g_str_has_suffix (out, ".png") && !g_str_has_suffix (out, ".svg")
       && !g_str_has_suffix (out, ".PNG") && !g_str_has_suffix (out, ".SVG"))
     {
-      nsc_cli_fail ("--out %s: the file name must end in .png or .svg", out);
+      nsc_cli_fail (_("--out %s: the file name must end in .png or .svg"), out);
       return EXIT_USAGE;
     }
   if (kind_name && !nsc_chart_kind_from_string (kind_name, &kind))
     {
-      nsc_cli_fail ("--kind “%s” is not a chart; the kinds are write-fill, qd, bs, time, mixed and latency",
+      nsc_cli_fail (_("--kind “%s” is not a chart; the kinds are write-fill, qd, bs, time, mixed and latency"),
                  kind_name);
       return EXIT_USAGE;
     }
@@ -220,7 +222,7 @@ nsc_cli_chart (int    argc,
       g_autofree NscChartKind *kinds = nsc_chart_kinds_for_result (result, &n);
       if (n == 0)
         {
-          nsc_cli_fail ("%s has no data to chart (no finished test with samples or results)", input);
+          nsc_cli_fail (_("%s has no data to chart (no finished test with samples or results)"), input);
           return EXIT_FAILED;
         }
       kind = kinds[0];

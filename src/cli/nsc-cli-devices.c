@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,11 +14,11 @@
 static void
 usage (FILE *out)
 {
-  fputs ("Usage: nandscope-cli devices [--json] [--all]\n"
-         "  --json   every fact as a JSON array on standard output\n"
-         "  --all    include unattached loop and unconfigured zram devices\n"
-         "NVMe Identify and SMART data need root; without it the list says which fields\n"
-         "were unavailable.\n", out);
+  fputs (_("Usage: nandscope-cli devices [--json] [--all]\n"
+           "  --json   every fact as a JSON array on standard output\n"
+           "  --all    include unattached loop and unconfigured zram devices\n"
+           "NVMe Identify and SMART data need root; without it the list says which fields\n"
+           "were unavailable.\n"), out);
 }
 
 static char *
@@ -54,7 +56,7 @@ static void
 print_table (GPtrArray *devices)
 {
   print_cell ("Device", 14); print_cell ("Model", 28); print_cell ("Size", 11);
-  print_cell ("Transport", 16); print_cell ("Temp", 8); puts ("State");
+  print_cell ("Transport", 16); print_cell ("Temp", 8); puts (_("State"));
 
   for (guint i = 0; i < devices->len; i++)
     {
@@ -81,7 +83,7 @@ print_table (GPtrArray *devices)
         {
           g_auto(GStrv) names = nsc_nvme_critical_warning_names (d->nvme->critical_warning);
           g_autofree char *joined = g_strjoinv (", ", names);
-          printf ("  ⚠ the drive reports a critical warning: %s\n", joined);
+          printf (_("  ⚠ the drive reports a critical warning: %s\n"), joined);
         }
     }
 
@@ -92,8 +94,8 @@ print_table (GPtrArray *devices)
       for (guint k = 0; k < d->unavailable->len; k++)
         if (g_str_has_suffix (g_ptr_array_index (d->unavailable, k), "needs root"))
           {
-            puts ("\nNVMe Identify and SMART data need root: run as root for firmware "
-                  "details, health and thermal counters.");
+            puts (_("\nNVMe Identify and SMART data need root: run as root for firmware "
+                    "details, health and thermal counters."));
             return;
           }
     }
@@ -121,8 +123,8 @@ nsc_cli_devices (int    argc,
         }
       else
         {
-          fprintf (stderr, "nandscope-cli: Unknown option %s for devices; "
-                   "it takes --json and --all\n", argv[i]);
+          fprintf (stderr, _("nandscope-cli: Unknown option %s for devices; "
+                     "it takes --json and --all\n"), argv[i]);
           return 2;
         }
     }
@@ -146,7 +148,7 @@ nsc_cli_devices (int    argc,
       puts (text);
     }
   else if (devices->len == 0)
-    puts ("No block devices found.");
+    puts (_("No block devices found."));
   else
     print_table (devices);
   return 0;

@@ -2,6 +2,8 @@
 /* nandscope-cli sheet: a whole run (or several of one preset) on one page. */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -15,19 +17,19 @@ enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
 static void
 usage (FILE *out)
 {
-  fputs ("Usage: nandscope-cli sheet RESULT.json [MORE.json …] --out FILE.pdf|FILE.svg|FILE.png [options]\n"
-         "\n"
-         "Puts a whole run on one page for a review: the drive, the headline numbers, every\n"
-         "chart the run has data for, the warnings, the test bench and the conditions.\n"
-         "Several results of one preset make one sheet with a line per drive.\n"
-         "\n"
-         "  --out FILE           where to write: .pdf, .svg or .png (required)\n"
-         "  --layout a4|16:9     an A4 page (default) or a 16:9 slide\n"
-         "  --theme THEME        light (default), dark, high-contrast or high-contrast-dark\n"
-         "  --dark               the same as --theme dark\n"
-         "  --units mib|mb       MiB/s (default, binary) or MB/s (decimal)\n"
-         "  --scale N            PNG pixels per page unit: 1 (A4 at 150 dpi, 16:9 at\n"
-         "                       1920 × 1080) or 2 (HiDPI screens, print at 300 dpi)\n", out);
+  fputs (_("Usage: nandscope-cli sheet RESULT.json [MORE.json …] --out FILE.pdf|FILE.svg|FILE.png [options]\n"
+           "\n"
+           "Puts a whole run on one page for a review: the drive, the headline numbers, every\n"
+           "chart the run has data for, the warnings, the test bench and the conditions.\n"
+           "Several results of one preset make one sheet with a line per drive.\n"
+           "\n"
+           "  --out FILE           where to write: .pdf, .svg or .png (required)\n"
+           "  --layout a4|16:9     an A4 page (default) or a 16:9 slide\n"
+           "  --theme THEME        light (default), dark, high-contrast or high-contrast-dark\n"
+           "  --dark               the same as --theme dark\n"
+           "  --units mib|mb       MiB/s (default, binary) or MB/s (decimal)\n"
+           "  --scale N            PNG pixels per page unit: 1 (A4 at 150 dpi, 16:9 at\n"
+           "                       1920 × 1080) or 2 (HiDPI screens, print at 300 dpi)\n"), out);
 }
 
 int
@@ -71,7 +73,7 @@ nsc_cli_sheet (int    argc,
             value = argv[++i];
           else
             {
-              nsc_cli_fail ("%s needs a value", name);
+              nsc_cli_fail (_("%s needs a value"), name);
               return EXIT_USAGE;
             }
         }
@@ -82,7 +84,7 @@ nsc_cli_sheet (int    argc,
         {
           if (!nsc_sheet_layout_from_string (value, &layout))
             {
-              nsc_cli_fail ("--layout “%s”: say a4 (a page) or 16:9 (a slide)", value);
+              nsc_cli_fail (_("--layout “%s”: say a4 (a page) or 16:9 (a slide)"), value);
               return EXIT_USAGE;
             }
         }
@@ -92,7 +94,7 @@ nsc_cli_sheet (int    argc,
         {
           if (!nsc_chart_theme_from_string (value, &style.theme))
             {
-              nsc_cli_fail ("--theme “%s”: say light, dark, high-contrast or high-contrast-dark", value);
+              nsc_cli_fail (_("--theme “%s”: say light, dark, high-contrast or high-contrast-dark"), value);
               return EXIT_USAGE;
             }
         }
@@ -104,7 +106,7 @@ nsc_cli_sheet (int    argc,
             style.units = NSC_CHART_UNITS_MB;
           else
             {
-              nsc_cli_fail ("--units “%s”: say mib (MiB/s, binary) or mb (MB/s, decimal)", value);
+              nsc_cli_fail (_("--units “%s”: say mib (MiB/s, binary) or mb (MB/s, decimal)"), value);
               return EXIT_USAGE;
             }
         }
@@ -116,35 +118,35 @@ nsc_cli_sheet (int    argc,
             scale = 2;
           else
             {
-              nsc_cli_fail ("--scale “%s”: say 1 or 2 (twice the pixels, for HiDPI screens and print)", value);
+              nsc_cli_fail (_("--scale “%s”: say 1 or 2 (twice the pixels, for HiDPI screens and print)"), value);
               return EXIT_USAGE;
             }
         }
       else
         {
-          nsc_cli_fail ("Unknown option %s for sheet (see sheet --help)", name);
+          nsc_cli_fail (_("Unknown option %s for sheet (see sheet --help)"), name);
           return EXIT_USAGE;
         }
     }
 
   if (inputs->len == 0)
     {
-      nsc_cli_fail ("sheet needs a result file: nandscope-cli sheet RESULT.json --out FILE.pdf");
+      nsc_cli_fail (_("sheet needs a result file: nandscope-cli sheet RESULT.json --out FILE.pdf"));
       return EXIT_USAGE;
     }
   if (out == NULL)
     {
-      nsc_cli_fail ("sheet needs --out FILE.pdf, FILE.svg or FILE.png");
+      nsc_cli_fail (_("sheet needs --out FILE.pdf, FILE.svg or FILE.png"));
       return EXIT_USAGE;
     }
   if (!nsc_sheet_path_is_supported (out))
     {
-      nsc_cli_fail ("--out %s: the file name must end in .pdf, .svg or .png", out);
+      nsc_cli_fail (_("--out %s: the file name must end in .pdf, .svg or .png"), out);
       return EXIT_USAGE;
     }
   if (scale != 1 && !nsc_sheet_path_is_png (out))
     {
-      nsc_cli_fail ("--scale %d: PDF and SVG are drawn in vectors; --scale is for a .png", scale);
+      nsc_cli_fail (_("--scale %d: PDF and SVG are drawn in vectors; --scale is for a .png"), scale);
       return EXIT_USAGE;
     }
 
@@ -154,7 +156,7 @@ nsc_cli_sheet (int    argc,
       g_autoptr(JsonNode) result = NULL;
       if (!g_file_test (path, G_FILE_TEST_EXISTS))
         {
-          nsc_cli_fail ("%s does not exist", path);
+          nsc_cli_fail (_("%s does not exist"), path);
           return EXIT_FAILED;
         }
       result = nsc_result_file_load (path, &error);

@@ -33,67 +33,68 @@ typedef struct
   gboolean      progress_shown;
   char         *status;
   double        last_bps;
+  NscSpeedUnit  unit;
 } Cli;
 
 static void
 print_usage (FILE *out)
 {
-  fputs ("Usage:\n"
-         "  nandscope-cli run --target DIR|FILE|DEVICE [--preset NAME | JOB OPTIONS] [OPTIONS]\n"
-         "  nandscope-cli list-presets\n"
-         "  nandscope-cli devices [--json]\n"
-         "  nandscope-cli chart RESULT.json --out FILE.png|svg [--kind K] [--step N] [--dark]\n"
-         "                [--width W --height H] [--compare OTHER.json]…\n"
-         "  nandscope-cli sheet RESULT.json [MORE.json]… --out FILE.pdf|svg|png [--layout a4|16:9]\n"
-         "                [--theme light|dark] [--scale 2]\n"
-         "  nandscope-cli --version\n"
-         "\n"
-         "Run options:\n"
-         "  --target PATH          a folder (a hidden 1 GiB test file is made there and deleted\n"
-         "                         afterwards), a new file name, or a whole block device\n"
-         "  --preset NAME          a built-in test set (default: quick); see list-presets\n"
-         "  --json FILE            save the full result (schema 1) to FILE\n"
-         "  --destroy-data=DEVICE  agree that a test that writes, trims or erases (--state and\n"
-         "                         --erase included) destroys everything on DEVICE; it must\n"
-         "                         name the target itself, whole disk or partition\n"
-         "  --runs N               runs of every test; the median is reported (preset: 3)\n"
-         "  --time DURATION        length of every timed test, e.g. 5s, 500ms, 2m\n"
-         "  --size SIZE            test file size, e.g. 1g, 512m (file targets)\n"
-         "  --idle DURATION        idle time before every test but the first\n"
-         "  --max-idle DURATION    cut the idle steps of a preset to at most this long\n"
-         "  --time-scale FACTOR    shorten every timed test by FACTOR (0 to 1), keeping their\n"
-         "                         proportions; the result records both lengths\n"
-         "  --span SIZE            cover at most this much of the target in every test\n"
-         "  --backend NAME         auto (default), io_uring, psync or null\n"
-         "  --units mib|mb         MiB/s (binary, default) or MB/s (decimal, as CrystalDiskMark)\n"
-         "  --state LIST           drive states to run in, one run each: empty (erased first)\n"
-         "                         and free:SIZE (filled, SIZE left free), e.g. empty,free:100g\n"
-         "  --erase METHOD         how erase steps erase a device: trim (default), or NVMe\n"
-         "                         format (user data erase) or sanitize (block erase)\n"
-         "  --strict               the reviews' conditions: precondition the drive, then before\n"
-         "                         each preset a TRIM and 15 min idle; 32 GiB span; 40 s for\n"
-         "                         tests without a length of their own\n"
-         "  --cdm                  CrystalDiskMark's way: 5 runs of 5 s, 5 s apart, the best\n"
-         "                         shown, in MB/s, on a 1 GiB region (devices too)\n"
-         "  --quiet                no progress line\n"
-         "  --dry-run              print what the run would write (per step, in total, against\n"
-         "                         the drive's SMART counts) and stop; nothing is written\n"
-         "  --no-tmpfile           create and unlink a named test file instead of O_TMPFILE\n"
-         "\n"
-         "Job options (one ad hoc test instead of a preset; fio's names in parentheses):\n"
-         "  --rw PATTERN           read, write, randread, randwrite, rw, randrw\n"
-         "  --bs SIZE              block size, 512 to 64m (default 1m; random: 4k)\n"
-         "  --qd N (--iodepth)     queue depth per worker, 1 to 1024 (default 1)\n"
-         "  --threads N (--numjobs) workers, 1 to 64, each with its own queue (default 1)\n"
-         "  --mix PERCENT          read share of rw/randrw (default 50)\n"
-         "  --offset SIZE          start of the region (default 0)\n"
-         "  --span SIZE            length of the region (default: the whole target)\n"
-         "  --shared               workers share the whole region (default: disjoint slices)\n"
-         "  --bytes SIZE           stop after SIZE of I/O\n"
-         "  --once                 stop when the region was covered once\n"
-         "  --ramp DURATION        run this long before measuring\n"
-         "  --interval DURATION    sampling interval (default 1 s, finer for short tests)\n"
-         "  --data PATTERN         random (default, incompressible), compressible (50 %) or zeros\n",
+  fputs (_("Usage:\n"
+           "  nandscope-cli run --target DIR|FILE|DEVICE [--preset NAME | JOB OPTIONS] [OPTIONS]\n"
+           "  nandscope-cli list-presets\n"
+           "  nandscope-cli devices [--json]\n"
+           "  nandscope-cli chart RESULT.json --out FILE.png|svg [--kind K] [--step N] [--dark]\n"
+           "                [--width W --height H] [--compare OTHER.json]…\n"
+           "  nandscope-cli sheet RESULT.json [MORE.json]… --out FILE.pdf|svg|png [--layout a4|16:9]\n"
+           "                [--theme light|dark] [--scale 2]\n"
+           "  nandscope-cli --version\n"
+           "\n"
+           "Run options:\n"
+           "  --target PATH          a folder (a hidden 1 GiB test file is made there and deleted\n"
+           "                         afterwards), a new file name, or a whole block device\n"
+           "  --preset NAME          a built-in test set (default: quick); see list-presets\n"
+           "  --json FILE            save the full result (schema 1) to FILE\n"
+           "  --destroy-data=DEVICE  agree that a test that writes, trims or erases (--state and\n"
+           "                         --erase included) destroys everything on DEVICE; it must\n"
+           "                         name the target itself, whole disk or partition\n"
+           "  --runs N               runs of every test; the median is reported (preset: 3)\n"
+           "  --time DURATION        length of every timed test, e.g. 5s, 500ms, 2m\n"
+           "  --size SIZE            test file size, e.g. 1g, 512m (file targets)\n"
+           "  --idle DURATION        idle time before every test but the first\n"
+           "  --max-idle DURATION    cut the idle steps of a preset to at most this long\n"
+           "  --time-scale FACTOR    shorten every timed test by FACTOR (0 to 1), keeping their\n"
+           "                         proportions; the result records both lengths\n"
+           "  --span SIZE            cover at most this much of the target in every test\n"
+           "  --backend NAME         auto (default), io_uring, psync or null\n"
+           "  --units mib|mb         MiB/s (binary, default) or MB/s (decimal, as CrystalDiskMark)\n"
+           "  --state LIST           drive states to run in, one run each: empty (erased first)\n"
+           "                         and free:SIZE (filled, SIZE left free), e.g. empty,free:100g\n"
+           "  --erase METHOD         how erase steps erase a device: trim (default), or NVMe\n"
+           "                         format (user data erase) or sanitize (block erase)\n"
+           "  --strict               the reviews' conditions: precondition the drive, then before\n"
+           "                         each preset a TRIM and 15 min idle; 32 GiB span; 40 s for\n"
+           "                         tests without a length of their own\n"
+           "  --cdm                  CrystalDiskMark's way: 5 runs of 5 s, 5 s apart, the best\n"
+           "                         shown, in MB/s, on a 1 GiB region (devices too)\n"
+           "  --quiet                no progress line\n"
+           "  --dry-run              print what the run would write (per step, in total, against\n"
+           "                         the drive's SMART counts) and stop; nothing is written\n"
+           "  --no-tmpfile           create and unlink a named test file instead of O_TMPFILE\n"
+           "\n"
+           "Job options (one ad hoc test instead of a preset; fio's names in parentheses):\n"
+           "  --rw PATTERN           read, write, randread, randwrite, rw, randrw\n"
+           "  --bs SIZE              block size, 512 to 64m (default 1m; random: 4k)\n"
+           "  --qd N (--iodepth)     queue depth per worker, 1 to 1024 (default 1)\n"
+           "  --threads N (--numjobs) workers, 1 to 64, each with its own queue (default 1)\n"
+           "  --mix PERCENT          read share of rw/randrw (default 50)\n"
+           "  --offset SIZE          start of the region (default 0)\n"
+           "  --span SIZE            length of the region (default: the whole target)\n"
+           "  --shared               workers share the whole region (default: disjoint slices)\n"
+           "  --bytes SIZE           stop after SIZE of I/O\n"
+           "  --once                 stop when the region was covered once\n"
+           "  --ramp DURATION        run this long before measuring\n"
+           "  --interval DURATION    sampling interval (default 1 s, finer for short tests)\n"
+           "  --data PATTERN         random (default, incompressible), compressible (50 %) or zeros\n"),
          out);
 }
 
@@ -110,21 +111,32 @@ clear_progress (Cli *cli)
 }
 
 static void
-on_progress (NscRunner  *runner,
-             double      fraction,
-             gint64      remaining_ns,
-             const char *status,
-             Cli        *cli)
+on_progress (NscRunner       *runner,
+             double           fraction,
+             gint64           remaining_ns,
+             const NscStatus *status,
+             Cli             *cli)
 {
-  g_autofree char *left = nsc_format_duration (remaining_ns);
+  g_autofree char *left = NULL;
+  g_autofree char *what = NULL;
 
   if (cli->quiet || !cli->is_tty)
     return;
+  left = nsc_words_clock (remaining_ns);
+  what = nsc_status_describe (status);
   if (cli->last_bps > 0)
-    fprintf (stderr, "\r\033[K%3.0f %%  %s  %.1f MiB/s  · %s left", fraction * 100,
-             status ? status : "", cli->last_bps / 1048576.0, left);
+    {
+      g_autofree char *speed = nsc_words_speed (cli->last_bps, cli->unit);
+      /* Translators: the live progress line: "42 %  SEQ1M Q8T1  1234 MiB/s  · 1 min 05 s left" */
+      fputs ("\r\033[K", stderr);
+      fprintf (stderr, _("%3.0f %%  %s  %s  · %s left"), fraction * 100, what, speed, left);
+    }
   else
-    fprintf (stderr, "\r\033[K%3.0f %%  %s  · %s left", fraction * 100, status ? status : "", left);
+    {
+      fputs ("\r\033[K", stderr);
+      /* Translators: the live progress line: "42 %  Preparing the test file  · 1 min 05 s left" */
+      fprintf (stderr, _("%3.0f %%  %s  · %s left"), fraction * 100, what, left);
+    }
   cli->progress_shown = TRUE;
 }
 
@@ -161,10 +173,18 @@ on_step_finished (NscRunner *runner,
   /* Not a terminal: one line per finished step instead of a live line. */
   head = nsc_step_result_headline (sr);
   if (head)
-    fprintf (stderr, "%s %s: %.1f MiB/s\n",
-             nsc_job_get_label (&sr->step.job, scratch, sizeof scratch),
-             nsc_job_has_reads (&sr->step.job) ? "read" : "write",
-             (head->dir[0].bw_bps + head->dir[1].bw_bps) / 1048576.0);
+    {
+      g_autofree char *speed = nsc_words_speed (head->dir[0].bw_bps + head->dir[1].bw_bps,
+                                                cli->unit);
+      const char *label = nsc_job_get_label (&sr->step.job, scratch, sizeof scratch);
+
+      if (nsc_job_has_reads (&sr->step.job))
+        /* Translators: one line per finished test in a log: "SEQ1M Q8T1 read: 1234 MiB/s" */
+        fprintf (stderr, _("%s read: %s\n"), label, speed);
+      else
+        /* Translators: one line per finished test in a log: "SEQ1M Q8T1 write: 1234 MiB/s" */
+        fprintf (stderr, _("%s write: %s\n"), label, speed);
+    }
 }
 
 /* ---- commands ------------------------------------------------------------------ */
@@ -210,15 +230,15 @@ check_consent (const RunArgs *args,
     return 0;
   if (args->destroy_data == NULL)
     {
-      nsc_cli_fail ("This test writes to %s and destroys everything on it; "
-                 "to agree, add --destroy-data=%s", args->target, args->target);
+      nsc_cli_fail (_("This test writes to %s and destroys everything on it; "
+                   "to agree, add --destroy-data=%s"), args->target, args->target);
       return EXIT_USAGE;
     }
   if (g_error_matches (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION))
     {
-      nsc_cli_fail ("This test writes to %s and destroys everything on it, but --destroy-data=%s "
-                 "names another device (a disk and its partitions are different devices); "
-                 "to agree, pass --destroy-data=%s", args->target, args->destroy_data,
+      nsc_cli_fail (_("This test writes to %s and destroys everything on it, but --destroy-data=%s "
+                   "names another device (a disk and its partitions are different devices); "
+                   "to agree, pass --destroy-data=%s"), args->target, args->destroy_data,
                  args->target);
       return 1;
     }
@@ -245,7 +265,7 @@ run_one (const RunArgs   *args,
   int status = 0;
 
   if (state_label)
-    printf ("State: %s\n", state_label);
+    printf (_("State: %s\n"), state_label);
   runner = nsc_runner_new (preset, &opts);
   loop = g_main_loop_new (NULL, FALSE);
   cancellable = g_cancellable_new ();
@@ -254,6 +274,8 @@ run_one (const RunArgs   *args,
   cli.runner = runner;
   cli.quiet = args->quiet;
   cli.is_tty = isatty (STDERR_FILENO);
+  cli.unit = g_strcmp0 (args->units ? args->units : args->cdm ? "mb" : NULL, "mb") == 0
+             ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB;
 
   g_signal_connect (runner, "progress", G_CALLBACK (on_progress), &cli);
   g_signal_connect (runner, "sample", G_CALLBACK (on_sample), &cli);
@@ -297,7 +319,8 @@ run_one (const RunArgs   *args,
   if (cli.error)
     {
       if (g_error_matches (cli.error, NSC_ERROR, NSC_ERROR_CANCELLED))
-        nsc_cli_fail ("Cancelled%s", json_path && r->steps->len ? "; the partial result was saved" : "");
+        nsc_cli_fail ("%s", json_path && r->steps->len ? _("Cancelled; the partial result was saved")
+                                                      : _("Cancelled"));
       else
         nsc_cli_fail ("%s", cli.error->message);
       status = g_error_matches (cli.error, NSC_ERROR, NSC_ERROR_CANCELLED) ? 130 : 1;
@@ -342,7 +365,7 @@ cmd_run (int    argc,
 
   if (args.destroy_data && !target_is_block_device (args.target))
     {
-      nsc_cli_fail ("--destroy-data is only for block devices; %s is not one", args.target);
+      nsc_cli_fail (_("--destroy-data is only for block devices; %s is not one"), args.target);
       return EXIT_USAGE;
     }
 
@@ -377,15 +400,15 @@ cmd_run (int    argc,
             g_autofree char *size = NULL;
             if (!nsc_parse_size (s + 5, &o->leave_free, &error) || o->leave_free == 0)
               {
-                nsc_cli_fail ("--state free:SIZE needs a size larger than zero, not “%s”", s + 5);
+                nsc_cli_fail (_("--state free:SIZE needs a size larger than zero, not “%s”"), s + 5);
                 return EXIT_USAGE;
               }
             size = nsc_format_size (o->leave_free);
-            g_ptr_array_add (labels, g_strdup_printf ("filled, %s left free", size));
+            g_ptr_array_add (labels, g_strdup_printf (_("filled, %s left free"), size));
           }
         else if (n > 0)
           {
-            nsc_cli_fail ("“%s” is not a drive state; use empty or free:SIZE (e.g. free:100g)", s);
+            nsc_cli_fail (_("“%s” is not a drive state; use empty or free:SIZE (e.g. free:100g)"), s);
             return EXIT_USAGE;
           }
         else
@@ -425,7 +448,7 @@ cmd_run (int    argc,
 
     if (n > 1)
       {
-        printf ("\nSide by side:\n");
+        printf (_("\nSide by side:\n"));
         for (guint i = 0; i < n; i++)
           printf ("  %-14s %s\n", g_strstrip (states[i]), (char *) g_ptr_array_index (summaries, i));
       }
@@ -449,13 +472,16 @@ cmd_list_presets (void)
 
       if (p == NULL)
         {
-          nsc_cli_fail ("Built-in preset %s is broken: %s", names[i], error->message);
+          nsc_cli_fail (_("Built-in preset %s is broken: %s"), names[i], error->message);
           return 1;
         }
-      dur = nsc_format_duration (nsc_preset_estimate_ns (p, p->runs, p->time_ns));
-      printf ("%-17s %-11s %-14s %s: %s\n", p->name, dur,
+      dur = nsc_words_clock (nsc_preset_estimate_ns (p, p->runs, p->time_ns));
+      /* Padded by characters, not bytes: the duration's words may be Cyrillic. The
+       * "On a device" column stays in English, for scripts. */
+      printf ("%-17s %s%*s %-14s %s: %s\n", p->name, dur,
+              (int) MAX (0, 11 - (glong) g_utf8_strlen (dur, -1)), "",
               p->destructive ? "whole device" : nsc_preset_writes (p) ? "device data" : "nothing",
-              p->title, p->description);
+              nsc_preset_get_display_title (p), nsc_preset_get_display_description (p));
     }
   return 0;
 }
@@ -465,8 +491,7 @@ main (int    argc,
       char **argv)
 {
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  nsc_bind_text_domain ();
   textdomain (GETTEXT_PACKAGE);
   g_set_prgname ("nandscope-cli");
 
@@ -504,7 +529,7 @@ main (int    argc,
   if (g_str_equal (argv[1], "sheet"))
     return nsc_cli_sheet (argc - 2, argv + 2);
 
-  nsc_cli_fail ("Unknown command “%s”; the commands are run, list-presets, devices, chart and sheet "
-             "(see --help)", argv[1]);
+  nsc_cli_fail (_("Unknown command “%s”; the commands are run, list-presets, devices, chart and "
+                  "sheet (see --help)"), argv[1]);
   return EXIT_USAGE;
 }

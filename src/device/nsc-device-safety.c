@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -136,12 +138,12 @@ check_dev (const NscUsageTables *t,
 
       if (g_str_equal (node, device) || g_str_has_prefix (node, device))
         g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
-                     "%s is mounted at %s%s; unmount it, or choose a test folder on it instead",
+                     _("%s is mounted at %s%s; unmount it, or choose a test folder on it instead"),
                      node, m->mountpoint, system);
       else
         g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
-                     "%s is mounted at %s%s, on the same disk as %s; unmount it before a "
-                     "test that writes to %s, or choose a test folder on it instead",
+                     _("%s is mounted at %s%s, on the same disk as %s; unmount it before a "
+                       "test that writes to %s, or choose a test folder on it instead"),
                      node, m->mountpoint, system, device, device);
       return FALSE;
     }
@@ -158,8 +160,8 @@ check_dev (const NscUsageTables *t,
           if (names_dev (t, file, d))
             {
               g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
-                           "%s is used as swap; turn it off (swapoff %s) before a test that "
-                           "writes to %s", node, node, device);
+                           _("%s is used as swap; turn it off (swapoff %s) before a test that "
+                             "writes to %s"), node, node, device);
               return FALSE;
             }
         }
@@ -169,8 +171,8 @@ check_dev (const NscUsageTables *t,
   if (dir != NULL && (e = g_dir_read_name (dir)) != NULL)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
-                   "%s is held by %s (LVM, RAID, dm-crypt or multipath); stop that device "
-                   "before a test that writes to %s", node, e, device);
+                   _("%s is held by %s (LVM, RAID, dm-crypt or multipath); stop that device "
+                     "before a test that writes to %s"), node, e, device);
       return FALSE;
     }
   g_clear_pointer (&dir, g_dir_close);
@@ -184,8 +186,8 @@ check_dev (const NscUsageTables *t,
       if (g_file_test (member, G_FILE_TEST_EXISTS))
         {
           g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
-                       "%s belongs to the mounted btrfs filesystem %s; unmount it before a "
-                       "test that writes to %s", node, e, device);
+                       _("%s belongs to the mounted btrfs filesystem %s; unmount it before a "
+                         "test that writes to %s"), node, e, device);
           return FALSE;
         }
     }
@@ -233,13 +235,13 @@ check_loops (const NscUsageTables *t,
           m = loop ? find_mount (t, mounts, loop) : NULL;
           if (m != NULL)
             g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
-                         "/dev/%s backs the loop device /dev/%s, mounted at %s; unmount it and "
-                         "detach the loop device (losetup -d /dev/%s) before a test that writes "
-                         "to %s", d->name, e, m->mountpoint, e, device);
+                         _("/dev/%s backs the loop device /dev/%s, mounted at %s; unmount it and "
+                           "detach the loop device (losetup -d /dev/%s) before a test that writes "
+                           "to %s"), d->name, e, m->mountpoint, e, device);
           else
             g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
-                         "/dev/%s backs the loop device /dev/%s; detach it (losetup -d /dev/%s) "
-                         "before a test that writes to %s", d->name, e, e, device);
+                         _("/dev/%s backs the loop device /dev/%s; detach it (losetup -d /dev/%s) "
+                           "before a test that writes to %s"), d->name, e, e, device);
           return FALSE;
         }
     }
@@ -288,8 +290,8 @@ check_openers (const NscUsageTables *t,
               if (g_file_get_contents (comm_path, &comm, NULL, NULL))
                 g_strstrip (comm);
               g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
-                           "/dev/%s is open in %s (process %s); close it there or stop that "
-                           "program before a test that writes to %s",
+                           _("/dev/%s is open in %s (process %s); close it there or stop that "
+                             "program before a test that writes to %s"),
                            d->name, comm && *comm ? comm : "another program", pid, device);
               return FALSE;
             }
@@ -321,7 +323,7 @@ nsc_device_check_unused_at (const NscUsageTables *t,
   if (!g_file_test (real, G_FILE_TEST_IS_DIR) || (target = dev_new (real)) == NULL)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND,
-                   "%s is not a block device that sysfs knows, so it cannot be proven unused",
+                   _("%s is not a block device that sysfs knows, so it cannot be proven unused"),
                    device);
       return FALSE;
     }
@@ -392,19 +394,19 @@ nsc_device_check_writable (const char  *device,
 
   if (stat (device, &st) != 0)
     {
-      nsc_set_error_from_errno (error, errno, "Cannot use %s", device);
+      nsc_set_error_from_errno (error, errno, _("Cannot use %s"), device);
       return FALSE;
     }
   if (!S_ISBLK (st.st_mode))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "%s is not a block device", device);
+                   _("%s is not a block device"), device);
       return FALSE;
     }
   if (!g_file_get_contents ("/proc/self/mountinfo", &mountinfo, NULL, NULL))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED,
-                   "Cannot read the mount table, so %s cannot be proven unused", device);
+                   _("Cannot read the mount table, so %s cannot be proven unused"), device);
       return FALSE;
     }
   g_file_get_contents ("/proc/swaps", &swaps, NULL, NULL);

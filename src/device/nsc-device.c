@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -341,6 +343,27 @@ read_hwmon (const char *dir,
   return FALSE;
 }
 
+NscWarning *
+nsc_device_info_link_warning (const NscDeviceInfo *info)
+{
+  NscWarning *w;
+  guint now, max;
+
+  g_return_val_if_fail (info != NULL, NULL);
+
+  if (info->link_warning == NULL)
+    return NULL;
+  now = nsc_pcie_generation (info->link_speed);
+  max = nsc_pcie_generation (info->link_max_speed);
+  w = nsc_warning_new ("pcie-link-below-max", -1);
+  w->message = g_strdup (info->link_warning);
+  w->link_generation = (int) now;
+  w->link_width = (int) info->link_width;
+  w->link_max_generation = (int) (max ? max : now);
+  w->link_max_width = (int) (info->link_max_width ? info->link_max_width : info->link_width);
+  return w;
+}
+
 guint
 nsc_pcie_generation (const char *speed)
 {
@@ -597,7 +620,7 @@ device_new (const Ctx        *c,
   if (!g_file_test (link, G_FILE_TEST_IS_DIR))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND,
-                   "There is no block device %s (no %s)", name, link);
+                   _("There is no block device %s (no %s)"), name, link);
       return NULL;
     }
   devpath = _nsc_sysfs_resolve (link);
@@ -612,7 +635,7 @@ device_new (const Ctx        *c,
   if (!read_dev (devpath, &info->major, &info->minor))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED,
-                   "%s has no readable device number (%s/dev)", name, devpath);
+                   _("%s has no readable device number (%s/dev)"), name, devpath);
       return NULL;
     }
   info->transport = g_strdup (transport_from_path (name, devpath));
@@ -724,7 +747,7 @@ nsc_device_discover_at (const char       *sysfs_root,
   if (dir == NULL)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND,
-                   "Cannot list block devices: %s is missing (is sysfs mounted?)", blockdir);
+                   _("Cannot list block devices: %s is missing (is sysfs mounted?)"), blockdir);
       return NULL;
     }
   names = list_dir (blockdir);
@@ -792,7 +815,7 @@ nsc_device_info_for_path (const char       *path,
   g_return_val_if_fail (path != NULL, NULL);
   if (stat (path, &st) != 0)
     {
-      nsc_set_error_from_errno (error, errno, "Cannot look at %s", path);
+      nsc_set_error_from_errno (error, errno, _("Cannot look at %s"), path);
       return NULL;
     }
   dev = S_ISBLK (st.st_mode) ? st.st_rdev : st.st_dev;
@@ -817,7 +840,7 @@ nsc_device_info_for_path (const char       *path,
   if (name == NULL)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND,
-                   "%s is not on a block device that sysfs knows (device %u:%u)",
+                   _("%s is not on a block device that sysfs knows (device %u:%u)"),
                    path, major (dev), minor (dev));
       return NULL;
     }
@@ -833,8 +856,20 @@ nsc_device_info_is_free (const NscDeviceInfo *info)
          && g_strv_length (info->swaps) == 0 && g_strv_length (info->holders) == 0;
 }
 
-char *
-nsc_device_info_describe_state (const NscDeviceInfo *info)
+/* In the user's language for people, in English for the result's JSON. */
+static const char *tr (gboolean    translate,
+                       const char *text) G_GNUC_FORMAT (2);
+
+static const char *
+tr (gboolean    translate,
+    const char *text)
+{
+  return translate ? g_dgettext (GETTEXT_PACKAGE, text) : text;
+}
+
+static char *
+describe_state (const NscDeviceInfo *info,
+                gboolean             translate)
 {
   g_autoptr(GString) s = g_string_new (NULL);
   gboolean root_direct = FALSE;
@@ -855,16 +890,19 @@ nsc_device_info_describe_state (const NscDeviceInfo *info)
   if (info->hosts_root && !root_direct)
     {
       /* / sits on a holder (LVM, dm-crypt): name the way it is reached. */
-      g_string_append (s, "in use by /");
+      /* Translators: the state of a drive; fragments joined by "; " */
+      g_string_append (s, tr (translate, N_("in use by /")));
       if (info->holders[0])
-        g_string_append_printf (s, " (through %s)", info->holders[0]);
+        /* Translators: after "in use by /"; %s is a device-mapper name */
+        g_string_append_printf (s, tr (translate, N_(" (through %s)")), info->holders[0]);
     }
   if (info->mounts->len)
     {
       g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
       if (s->len)
         g_string_append (s, "; ");
-      g_string_append (s, "mounted at ");
+      /* Translators: followed by the mount points, joined by ", " */
+      g_string_append (s, tr (translate, N_("mounted at ")));
       for (guint i = 0; i < info->mounts->len; i++)
         {
           NscMount *m = g_ptr_array_index (info->mounts, i);
@@ -877,16 +915,29 @@ nsc_device_info_describe_state (const NscDeviceInfo *info)
   if (info->swaps[0])
     {
       g_autofree char *names = g_strjoinv (", ", info->swaps);
-      g_string_append_printf (s, "%sswap (%s)", s->len ? "; " : "", names);
+      if (s->len)
+        g_string_append (s, "; ");
+      /* Translators: %s lists swap areas */
+      g_string_append_printf (s, tr (translate, N_("swap (%s)")), names);
     }
   if (info->holders[0] && !info->hosts_root)
     {
       g_autofree char *names = g_strjoinv (", ", info->holders);
-      g_string_append_printf (s, "%sheld by %s", s->len ? "; " : "", names);
+      if (s->len)
+        g_string_append (s, "; ");
+      /* Translators: %s lists the devices built on this one (LVM, RAID) */
+      g_string_append_printf (s, tr (translate, N_("held by %s")), names);
     }
   if (s->len == 0)
-    g_string_append (s, "free");
+    /* Translators: the state of a drive nothing uses */
+    g_string_append (s, tr (translate, N_("free")));
   return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+char *
+nsc_device_info_describe_state (const NscDeviceInfo *info)
+{
+  return describe_state (info, TRUE);
 }
 
 char *
@@ -941,7 +992,7 @@ nsc_device_info_to_json (const NscDeviceInfo *info)
   g_autofree char *state = NULL;
 
   g_return_val_if_fail (info != NULL, NULL);
-  state = nsc_device_info_describe_state (info);
+  state = describe_state (info, FALSE);
 
   json_builder_begin_object (b);
   add_string (b, "name", info->name);
@@ -1086,7 +1137,7 @@ nsc_device_read_temperature (const char  *devnode,
   g_return_val_if_fail (devnode != NULL && celsius != NULL, FALSE);
   if (stat (devnode, &st) != 0)
     {
-      nsc_set_error_from_errno (error, errno, "Cannot read the temperature of %s", devnode);
+      nsc_set_error_from_errno (error, errno, _("Cannot read the temperature of %s"), devnode);
       return FALSE;
     }
 
@@ -1117,7 +1168,7 @@ nsc_device_read_temperature (const char  *devnode,
   else
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "%s is not a device node, so it has no temperature", devnode);
+                   _("%s is not a device node, so it has no temperature"), devnode);
       return FALSE;
     }
 
@@ -1137,7 +1188,7 @@ nsc_device_read_temperature (const char  *devnode,
     }
 
   g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
-               "%s has no temperature sensor that Linux exposes (no hwmon; not NVMe)", devnode);
+               _("%s has no temperature sensor that Linux exposes (no hwmon; not NVMe)"), devnode);
   return FALSE;
 }
 
@@ -1160,7 +1211,7 @@ nsc_device_read_wear (const NscDeviceInfo  *info,
   if (info->controller == NULL)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
-                   "%s is not an NVMe drive; its written total is not read", info->name);
+                   _("%s is not an NVMe drive; its written total is not read"), info->name);
       return NULL;
     }
   n = nsc_nvme_query (info->controller, 0, error);
@@ -1169,7 +1220,7 @@ nsc_device_read_wear (const NscDeviceInfo  *info,
   if (!n->have_smart)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_PERMISSION,
-                   "The SMART log of %s could not be read (it needs root)", info->controller);
+                   _("The SMART log of %s could not be read (it needs root)"), info->controller);
       return NULL;
     }
   b = json_builder_new ();

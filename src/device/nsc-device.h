@@ -5,6 +5,7 @@
 #include <json-glib/json-glib.h>
 
 #include "nsc-nvme.h"
+#include "nsc-warning.h"
 
 G_BEGIN_DECLS
 
@@ -146,6 +147,9 @@ JsonNode      *nsc_device_read_wear    (const NscDeviceInfo *info,
 
 /* PCIe generation of a sysfs link speed ("16.0 GT/s PCIe" → 4), 0 when unknown. */
 guint          nsc_pcie_generation     (const char *speed);
+/* The "pcie-link-below-max" warning with its link fields, or NULL when the link runs
+ * as fast as both ends support. */
+NscWarning    *nsc_device_info_link_warning (const NscDeviceInfo *info);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NscDeviceInfo, nsc_device_info_free)
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -59,8 +61,9 @@ describe_failure (int ret,
                   int errsv)
 {
   if (ret < 0)
-    return g_strdup ((errsv == EACCES || errsv == EPERM) ? "needs root" : g_strerror (errsv));
-  return g_strdup_printf ("the controller answered: %s", nvme_status_to_string (ret, false));
+    return g_strdup ((errsv == EACCES || errsv == EPERM) ? _("needs root") : g_strerror (errsv));
+  /* Translators: %s is the NVMe status, in English from libnvme */
+  return g_strdup_printf (_("the controller answered: %s"), nvme_status_to_string (ret, false));
 }
 
 static int
@@ -74,10 +77,10 @@ open_node (const char  *path,
       int errsv = errno;
       if (errsv == EACCES || errsv == EPERM)
         g_set_error (error, NSC_ERROR, NSC_ERROR_PERMISSION,
-                     "Reading %s needs root (NVMe admin commands); run as root, or "
-                     "use the hwmon temperature and sysfs facts", path);
+                     _("Reading %s needs root (NVMe admin commands); run as root, or "
+                       "use the hwmon temperature and sysfs facts"), path);
       else
-        nsc_set_error_from_errno (error, errsv, "Cannot open %s", path);
+        nsc_set_error_from_errno (error, errsv, _("Cannot open %s"), path);
     }
   return fd;
 }
@@ -222,7 +225,7 @@ nsc_nvme_read_temperature (const char  *fd_path,
       g_autofree char *why = describe_failure (ret, errsv);
       g_set_error (error, NSC_ERROR, ret < 0 && (errsv == EACCES || errsv == EPERM)
                    ? NSC_ERROR_PERMISSION : NSC_ERROR_IO,
-                   "Cannot read the SMART log of %s: %s", fd_path, why);
+                   _("Cannot read the SMART log of %s: %s"), fd_path, why);
       return FALSE;
     }
   *celsius = (smart.temperature[0] | (smart.temperature[1] << 8)) - 273.15;
@@ -419,13 +422,13 @@ nvme_status_error (GError     **error,
                    const char  *device)
 {
   if (ret < 0)
-    nsc_set_error_from_errno (error, errno, "%s of %s failed", what, device);
+    nsc_set_error_from_errno (error, errno, _("%s of %s failed"), what, device);
   else if ((ret & 0x7ff) == NVME_SC_INVALID_OPCODE || (ret & 0x7ff) == NVME_SC_INVALID_FIELD)
     g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
-                 "%s does not support %s; erase it with trim instead", device, what);
+                 _("%s does not support %s; erase it with trim instead"), device, what);
   else
     g_set_error (error, NSC_ERROR, NSC_ERROR_IO,
-                 "%s of %s failed: the controller answered status 0x%x", what, device, ret);
+                 _("%s of %s failed: the controller answered status 0x%x"), what, device, ret);
   return FALSE;
 }
 
@@ -557,9 +560,9 @@ nsc_nvme_check_erase_scope (const NscNvmeEraseScope  *scope,
       && seen > 1)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "Format NVM on %s would erase all %u namespaces of the drive (its controller "
-                   "formats them together, FNA 0x%x), and only %s was named and held; "
-                   "erase by trim instead", device, seen, scope->fna, device);
+                   _("Format NVM on %s would erase all %u namespaces of the drive (its controller "
+                     "formats them together, FNA 0x%x), and only %s was named and held; "
+                     "erase by trim instead"), device, seen, scope->fna, device);
       return FALSE;
     }
   if (g_strcmp0 (method, "sanitize") == 0)
@@ -573,13 +576,16 @@ nsc_nvme_check_erase_scope (const NscNvmeEraseScope  *scope,
 
       if (!single)
         {
-          g_autofree char *count = seen > 1 ? g_strdup_printf ("all %u namespaces", seen)
-                                            : g_strdup ("every namespace");
+          g_autofree char *count = seen > 1 ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                                            "all %u namespace",
+                                                                            "all %u namespaces",
+                                                                            seen), seen)
+                                            : g_strdup (_("every namespace"));
           g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       "Sanitize on %s would erase %s of the drive's subsystem%s, and only %s "
-                       "was named and held; erase by format or trim instead", device, count,
-                       seen > 1 ? "" : " (other controllers may hold namespaces this host "
-                       "does not see)", device);
+                       _("Sanitize on %s would erase %s of the drive's subsystem%s, and only %s "
+                         "was named and held; erase by format or trim instead"), device, count,
+                       seen > 1 ? "" : _(" (other controllers may hold namespaces this host "
+                                         "does not see)"), device);
           return FALSE;
         }
     }
@@ -615,14 +621,14 @@ check_erase_descriptor (int          fd,
   if (fstat (fd, &st) != 0 || !S_ISBLK (st.st_mode))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "%s is not a block device; NVMe %s needs an NVMe namespace", device, what);
+                   _("%s is not a block device; NVMe %s needs an NVMe namespace"), device, what);
       return FALSE;
     }
   if (mode < 0 || (mode & O_ACCMODE) != O_RDWR)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
-                   "NVMe %s of %s refused: the device is not open for writing, so no consent "
-                   "to destroy its data was checked", what, device);
+                   _("NVMe %s of %s refused: the device is not open for writing, so no consent "
+                     "to destroy its data was checked"), what, device);
       return FALSE;
     }
   /* O_EXCL leaves no trace in the descriptor's flags; a second exclusive open of
@@ -630,7 +636,7 @@ check_erase_descriptor (int          fd,
   if (stat (device, &named) != 0 || !S_ISBLK (named.st_mode) || named.st_rdev != st.st_rdev)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED,
-                   "NVMe %s refused: %s no longer names the device that is open", what, device);
+                   _("NVMe %s refused: %s no longer names the device that is open"), what, device);
       return FALSE;
     }
   probe = open (device, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
@@ -638,7 +644,7 @@ check_erase_descriptor (int          fd,
     {
       close (probe);
       g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
-                   "NVMe %s of %s refused: the device is not held exclusively for this run",
+                   _("NVMe %s of %s refused: the device is not held exclusively for this run"),
                    what, device);
       return FALSE;
     }
@@ -646,7 +652,7 @@ check_erase_descriptor (int          fd,
     {
       int errsv = errno;
       g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
-                   "NVMe %s of %s refused: cannot prove that the device is held exclusively (%s)",
+                   _("NVMe %s of %s refused: cannot prove that the device is held exclusively (%s)"),
                    what, device, g_strerror (errsv));
       return FALSE;
     }
@@ -661,13 +667,13 @@ check_erase_descriptor (int          fd,
 
       if (g_str_has_prefix (whole, "nvme"))
         g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                     "%s is a partition: NVMe %s would erase the whole namespace /dev/%s, not "
-                     "only the partition; erase by trim, or test the whole namespace", device,
+                     _("%s is a partition: NVMe %s would erase the whole namespace /dev/%s, not "
+                       "only the partition; erase by trim, or test the whole namespace"), device,
                      what, whole);
       else
         g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                     "%s is a partition of /dev/%s, which is not an NVMe namespace: NVMe %s "
-                     "cannot erase it; erase by trim", device, whole, what);
+                     _("%s is a partition of /dev/%s, which is not an NVMe namespace: NVMe %s "
+                       "cannot erase it; erase by trim"), device, whole, what);
       return FALSE;
     }
   *out_name = g_path_get_basename (real);
@@ -694,7 +700,7 @@ nsc_nvme_erase (int            fd,
   if (g_strcmp0 (method, "format") != 0 && g_strcmp0 (method, "sanitize") != 0)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "“%s” is not an erase method; use trim, format or sanitize", method ? method : "");
+                   _("“%s” is not an erase method; use trim, format or sanitize"), method ? method : "");
       return FALSE;
     }
   if (!check_erase_descriptor (fd, device, what, &name, error))
@@ -702,19 +708,19 @@ nsc_nvme_erase (int            fd,
   if (nvme_get_nsid (fd, &nsid) != 0 || nsid == 0)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
-                   "%s is not an NVMe namespace: Format and Sanitize need an NVMe drive; "
-                   "erase it with trim instead", device);
+                   _("%s is not an NVMe namespace: Format and Sanitize need an NVMe drive; "
+                     "erase it with trim instead"), device);
       return FALSE;
     }
   if ((ret = nvme_identify_ctrl (fd, &ctrl)) != 0)
-    return nvme_status_error (error, ret, "Identify Controller", device);
+    return nvme_status_error (error, ret, _("Identify Controller"), device);
   if ((ret = nvme_identify_ns (fd, nsid, &ns)) != 0)
-    return nvme_status_error (error, ret, "Identify Namespace", device);
+    return nvme_status_error (error, ret, _("Identify Namespace"), device);
 
   if (g_str_equal (method, "sanitize") && !(le32toh (ctrl.sanicap) & NVME_CTRL_SANICAP_BES))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
-                   "%s does not support Sanitize block erase; use format or trim", device);
+                   _("%s does not support Sanitize block erase; use format or trim"), device);
       return FALSE;
     }
 
@@ -761,7 +767,7 @@ nsc_nvme_erase (int            fd,
 
       ret = nvme_format_nvm (&args);
       if (ret != 0)
-        return nvme_status_error (error, ret, "Format NVM with user data erase", device);
+        return nvme_status_error (error, ret, _("Format NVM with user data erase"), device);
       return TRUE;
     }
 
@@ -776,7 +782,7 @@ nsc_nvme_erase (int            fd,
 
       ret = nvme_sanitize_nvm (&args);
       if (ret != 0)
-        return nvme_status_error (error, ret, "Sanitize block erase", device);
+        return nvme_status_error (error, ret, _("Sanitize block erase"), device);
 
       /* The drive works on its own now; a cancel cannot stop it, only stop waiting. */
       for (;;)
@@ -786,11 +792,11 @@ nsc_nvme_erase (int            fd,
           g_usleep (G_USEC_PER_SEC / 2);
           if (g_cancellable_set_error_if_cancelled (cancellable, error))
             {
-              g_prefix_error (error, "The sanitize of %s goes on in the drive: ", device);
+              g_prefix_error (error, _("The sanitize of %s goes on in the drive: "), device);
               return FALSE;
             }
           if ((ret = nvme_get_log_sanitize (fd, false, &log)) != 0)
-            return nvme_status_error (error, ret, "Reading the sanitize status", device);
+            return nvme_status_error (error, ret, _("Reading the sanitize status"), device);
           switch (le16toh (log.sstat) & NVME_SANITIZE_SSTAT_STATUS_MASK)
             {
             case NVME_SANITIZE_SSTAT_STATUS_IN_PROGESS:
@@ -800,14 +806,14 @@ nsc_nvme_erase (int            fd,
               return TRUE;
             default:
               g_set_error (error, NSC_ERROR, NSC_ERROR_IO,
-                           "The sanitize of %s failed (status 0x%x)", device, le16toh (log.sstat));
+                           _("The sanitize of %s failed (status 0x%x)"), device, le16toh (log.sstat));
               return FALSE;
             }
         }
     }
 
   g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-               "“%s” is not an erase method; use trim, format or sanitize", method ? method : "");
+               _("“%s” is not an erase method; use trim, format or sanitize"), method ? method : "");
   return FALSE;
 }
 

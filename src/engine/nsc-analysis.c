@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -437,14 +439,14 @@ validate_fill (const guint64 *position,
   if (n == 0)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "The series is empty: nothing was measured");
+                   _("The series is empty: nothing was measured"));
       return FALSE;
     }
   if (n < min_n)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "Only %u samples: at least %u are needed to see an SLC cache; "
-                   "write more data or sample more often", n, min_n);
+                   _("Only %u samples: at least %u are needed to see an SLC cache; "
+                     "write more data or sample more often"), n, min_n);
       return FALSE;
     }
   for (guint i = 0; i < n; i++)
@@ -462,8 +464,8 @@ validate_fill (const guint64 *position,
       if (!isfinite (bps[i]) || bps[i] <= 0)
         {
           g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       "Sample %u has a speed of %g B/s: every sample that wrote "
-                       "bytes needs a positive speed", i, bps[i]);
+                       _("Sample %u has a speed of %g B/s: every sample that wrote "
+                         "bytes needs a positive speed"), i, bps[i]);
           return FALSE;
         }
     }
@@ -653,8 +655,8 @@ validate_times (const char   *what,
     if (!isfinite (t[i]) || (i > 0 && t[i] <= t[i - 1]))
       {
         g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                     "%s sample %u is at %g s, not after the previous one: times "
-                     "must increase", what, i, t[i]);
+                     _("%s sample %u is at %g s, not after the previous one: times "
+                       "must increase"), what, i, t[i]);
         return FALSE;
       }
   return TRUE;
@@ -669,7 +671,7 @@ validate_celsius (const double *celsius,
     if (!isfinite (celsius[i]))
       {
         g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                     "Temperature sample %u is not a number", i);
+                     _("Temperature sample %u is not a number"), i);
         return FALSE;
       }
   return TRUE;
@@ -781,8 +783,8 @@ nsc_analyze_write_fill_thermal (const guint64             *position,
   if (!validate_fill (position, bps, n, NSC_WRITE_FILL_MIN_SAMPLES, error))
     return NULL;
   if (temp != NULL &&
-      ((temp->t_s != NULL && !validate_times ("Speed", temp->t_s, n, error)) ||
-       !validate_times ("Temperature", temp->temp_t_s, temp->n_temp, error) ||
+      ((temp->t_s != NULL && !validate_times (_("Speed"), temp->t_s, n, error)) ||
+       !validate_times (_("Temperature"), temp->temp_t_s, temp->n_temp, error) ||
        !validate_celsius (temp->celsius, temp->n_temp, error)))
     return NULL;
 
@@ -1112,7 +1114,7 @@ nsc_analyze_fast_bytes (const guint64 *position,
   if (!isfinite (fast_threshold_bps) || fast_threshold_bps <= 0)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "A threshold of %g B/s cannot tell fast writes from slow ones",
+                   _("A threshold of %g B/s cannot tell fast writes from slow ones"),
                    fast_threshold_bps);
       return FALSE;
     }
@@ -1231,18 +1233,18 @@ nsc_detect_throttling (const NscThermalInput *in,
   if (n < THROTTLE_MIN_SAMPLES)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "Only %u speed samples: at least %u are needed to see throttling; "
-                   "run the thermal test longer", n, THROTTLE_MIN_SAMPLES);
+                   _("Only %u speed samples: at least %u are needed to see throttling; "
+                     "run the thermal test longer"), n, THROTTLE_MIN_SAMPLES);
       return NULL;
     }
-  if (!validate_times ("Speed", in->t_s, n, error) ||
-      !validate_times ("Temperature", in->temp_t_s, in->n_temp, error))
+  if (!validate_times (_("Speed"), in->t_s, n, error) ||
+      !validate_times (_("Temperature"), in->temp_t_s, in->n_temp, error))
     return NULL;
   for (guint i = 0; i < n; i++)
     if (!isfinite (in->bps[i]) || in->bps[i] <= 0)
       {
         g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                     "Speed sample %u is %g B/s: every sample needs a positive speed",
+                     _("Speed sample %u is %g B/s: every sample needs a positive speed"),
                      i, in->bps[i]);
         return NULL;
       }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <sys/statvfs.h>
 #include <errno.h>
 #include <math.h>
@@ -8,6 +10,7 @@
 #include <string.h>
 
 #include "nsc-budget.h"
+#include "nsc-words.h"
 #include "nsc-error.h"
 #include "nsc-target.h"
 #include "nsc-units.h"
@@ -32,7 +35,7 @@ static gboolean
 bad (GError    **error,
      const char *what)
 {
-  g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT, "“stop”: %s", what);
+  g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT, _("“stop”: %s"), what);
   return FALSE;
 }
 
@@ -386,7 +389,7 @@ nsc_write_budget_folder (const char *dir,
 
   if (statvfs (dir, &vfs) != 0)
     {
-      nsc_set_error_from_errno (error, errno, "Cannot read the free space of %s", dir);
+      nsc_set_error_from_errno (error, errno, _("Cannot read the free space of %s"), dir);
       return FALSE;
     }
   free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
@@ -410,7 +413,7 @@ nsc_write_budget_describe (const NscPreset       *preset,
   guint64 total = 0;
   gboolean timed = FALSE;
   g_autoptr(GArray) items = nsc_write_budget (preset, target, &total, &timed);
-  g_autofree char *size = nsc_format_size (total);
+  g_autofree char *size = nsc_words_size (total);
   GString *out = g_string_new (NULL);
   guint early = 0;
   gint64 timed_ns = 0;
@@ -423,18 +426,34 @@ nsc_write_budget_describe (const NscPreset       *preset,
         timed_ns = nsc_duration_add (timed_ns, it->time_ns);
     }
   if (items->len == 0)
-    return g_strdup ("Writes nothing");
-  if (total > 0)
-    g_string_append_printf (out, "Writes at most %s", size);
+    {
+      g_string_free (out, TRUE);
+      return g_strdup (_("Writes nothing"));
+    }
   if (timed)
     {
-      g_autofree char *dur = nsc_format_duration (timed_ns);
-      g_string_append_printf (out, "%s for %s, as fast as the drive takes it",
-                              total > 0 ? ", plus writes" : "Writes", dur);
+      g_autofree char *dur = nsc_words_duration (timed_ns / 1e9);
+
+      if (total > 0)
+        /* Translators: the write budget; "Writes at most 12 GiB, plus writes for 40 seconds, …" */
+        g_string_append_printf (out, _("Writes at most %s, plus writes for %s, as fast as the "
+                                       "drive takes it"), size, dur);
+      else
+        /* Translators: the write budget; %s is a duration, "40 seconds" */
+        g_string_append_printf (out, _("Writes for %s, as fast as the drive takes it"), dur);
     }
+  else
+    /* Translators: the write budget; %s is a size, "12 GiB" */
+    g_string_append_printf (out, _("Writes at most %s"), size);
   if (early)
-    g_string_append_printf (out, " (%u step%s stop%s once the speed drop has held, so usually less)",
-                            early, early == 1 ? "" : "s", early == 1 ? "s" : "");
+    {
+      g_string_append_c (out, ' ');
+      g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE,
+                                                "(%u step stops once the speed drop has held, "
+                                                "so usually less)",
+                                                "(%u steps stop once the speed drop has held, "
+                                                "so usually less)", early), early);
+    }
   return g_string_free (out, FALSE);
 }
 
@@ -443,13 +462,13 @@ nsc_write_budget_describe_wear (guint64 budget,
                                 guint64 drive_written,
                                 int     percentage_used)
 {
-  g_autofree char *written = nsc_format_size (drive_written);
+  g_autofree char *written = nsc_words_size (drive_written);
 
   if (drive_written == 0)
-    return g_strdup_printf ("The drive reports nothing written so far and %d %% of its "
-                            "endurance used", percentage_used);
-  return g_strdup_printf ("That is %.2g %% of the %s this drive has written so far; it "
-                          "reports %d %% of its endurance used",
+    return g_strdup_printf (_("The drive reports nothing written so far and %d %% of its "
+                              "endurance used"), percentage_used);
+  return g_strdup_printf (_("That is %.2g %% of the %s this drive has written so far; it "
+                            "reports %d %% of its endurance used"),
                           100.0 * (double) budget / (double) drive_written, written,
                           percentage_used);
 }
@@ -461,17 +480,18 @@ nsc_wear_describe (guint64   run_bytes,
                    char    **out_amplified)
 {
   guint64 diff = smart_after_bytes > smart_before_bytes ? smart_after_bytes - smart_before_bytes : 0;
-  g_autofree char *d = nsc_format_size (diff);
-  g_autofree char *own = nsc_format_size (run_bytes);
+  g_autofree char *d = nsc_words_size (diff);
+  g_autofree char *own = nsc_words_size (run_bytes);
 
   if (out_amplified)
     *out_amplified = NULL;
   if (out_amplified && diff > 2 * run_bytes && diff - run_bytes > (G_GUINT64_CONSTANT (1) << 30))
-    *out_amplified = g_strdup_printf ("The drive counted %.1f× what the run wrote: write "
-                                      "amplification, or other writes to the drive during the run",
+    *out_amplified = g_strdup_printf (_("The drive counted %.1f× what the run wrote: write "
+                                        "amplification, or other writes to the drive during the "
+                                        "run"),
                                       run_bytes ? (double) diff / (double) run_bytes : 0.0);
-  return g_strdup_printf ("Written: %s by this run's count, %s by the drive's (SMART data units, "
-                          "to 512 000 bytes)", own, d);
+  return g_strdup_printf (_("Written: %s by this run's count, %s by the drive's (SMART data "
+                            "units, to 512 000 bytes)"), own, d);
 }
 
 char *

@@ -6,6 +6,8 @@
  * O_TMPFILE: nothing is left behind, whatever happens. */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -181,7 +183,7 @@ nsc_copy_run (const char         *dir,
   *out_result = NULL;
   if (statvfs (dir, &vfs) != 0)
     {
-      nsc_set_error_from_errno (error, errno, "Cannot use %s", dir);
+      nsc_set_error_from_errno (error, errno, _("Cannot use %s"), dir);
       return FALSE;
     }
   /* The copy needs its source and its destination: scale to the free space. */
@@ -191,7 +193,7 @@ nsc_copy_run (const char         *dir,
   if (free_bytes < reserve + 2 * UNIT)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE,
-                   "Not enough free space in %s for a copy test", dir);
+                   _("Not enough free space in %s for a copy test"), dir);
       return FALSE;
     }
   if (2 * total > free_bytes - reserve)
@@ -216,7 +218,7 @@ nsc_copy_run (const char         *dir,
 
   if (posix_memalign (&mem, 4096, CHUNK) != 0)
     {
-      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_FAILED, "Out of memory");
+      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_FAILED, _("Out of memory"));
       return FALSE;
     }
   pool = mem;
@@ -231,7 +233,7 @@ nsc_copy_run (const char         *dir,
       src[i] = open_tmp (dir);
       if (src[i] < 0)
         {
-          nsc_set_error_from_errno (error, errno, "Cannot create a file to copy in %s", dir);
+          nsc_set_error_from_errno (error, errno, _("Cannot create a file to copy in %s"), dir);
           goto out;
         }
       for (guint64 off = 0; off < size; off += CHUNK)
@@ -250,9 +252,9 @@ nsc_copy_run (const char         *dir,
             {
               if (errno == ENOSPC)
                 g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE,
-                             "%s filled up while the files to copy were written", dir);
+                             _("%s filled up while the files to copy were written"), dir);
               else
-                nsc_set_error_from_errno (error, errno, "Cannot write the files to copy in %s", dir);
+                nsc_set_error_from_errno (error, errno, _("Cannot write the files to copy in %s"), dir);
               goto out;
             }
         }
@@ -274,7 +276,7 @@ nsc_copy_run (const char         *dir,
   for (guint i = 0; i < sizes->len; i++)
     if ((dst[i] = open_tmp (dir)) < 0)
       {
-        nsc_set_error_from_errno (error, errno, "Cannot create the copies in %s", dir);
+        nsc_set_error_from_errno (error, errno, _("Cannot create the copies in %s"), dir);
         goto out;
       }
 
@@ -352,9 +354,9 @@ nsc_copy_run (const char         *dir,
   if (c.failed)
     {
       if (c.failed == ENOSPC)
-        g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE, "%s filled up during the copy", dir);
+        g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE, _("%s filled up during the copy"), dir);
       else
-        nsc_set_error_from_errno (error, c.failed, "The copy in %s failed", dir);
+        nsc_set_error_from_errno (error, c.failed, _("The copy in %s failed"), dir);
     }
   else if (!g_cancellable_set_error_if_cancelled (cancellable, error))
     ok = TRUE;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <errno.h>
 #include <liburing.h>
 #include <stdlib.h>
@@ -130,7 +132,7 @@ nsc_backend_from_string (const char  *text,
         }
     }
   g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-               "“%s” is not an I/O backend; use auto, io_uring, psync or null",
+               _("“%s” is not an I/O backend; use auto, io_uring, psync or null"),
                text ? text : "");
   return FALSE;
 }
@@ -814,7 +816,7 @@ nsc_backend_resolve (NscTarget     *target,
     {
       if (probe == 0)
         return NSC_BACKEND_IO_URING;
-      nsc_set_error_from_errno (error, -probe, "io_uring is not available");
+      nsc_set_error_from_errno (error, -probe, _("io_uring is not available"));
       return NSC_BACKEND_AUTO;
     }
 
@@ -1025,7 +1027,7 @@ nsc_job_run_until (NscTarget      *target,
       if (run.job.region_offset >= nsc_target_get_size (target))
         {
           g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       "The region offset is past the end of %s",
+                       _("The region offset is past the end of %s"),
                        nsc_target_get_description (target));
           return FALSE;
         }
@@ -1038,7 +1040,7 @@ nsc_job_run_until (NscTarget      *target,
   if (nsc_job_has_writes (&run.job) && !nsc_target_get_writable (target))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
-                   "%s was opened read-only; this job writes",
+                   _("%s was opened read-only; this job writes"),
                    nsc_target_get_description (target));
       return FALSE;
     }
@@ -1261,17 +1263,17 @@ nsc_job_run_until (NscTarget      *target,
            * ENODEV or, for writes past its new size of 0, ENOSPC. */
           if (nsc_target_is_gone (target))
             g_set_error (&local_error, NSC_ERROR, NSC_ERROR_IO,
-                         "%s disappeared during the test (removed or disconnected); what was "
-                         "measured before is kept", desc);
+                         _("%s disappeared during the test (removed or disconnected); what was "
+                           "measured before is kept"), desc);
           else if (t->error_errno == ENODATA || t->error_errno == EILSEQ || t->error_errno == EBADMSG)
             g_set_error (&local_error, NSC_ERROR, NSC_ERROR_IO,
-                         "I/O on %s failed %s: the drive reported a media error (a block it "
-                         "cannot read or write)", desc, where);
+                         _("I/O on %s failed %s: the drive reported a media error (a block it "
+                           "cannot read or write)"), desc, where);
           else
             g_set_error (&local_error, NSC_ERROR,
                          t->error_errno == ENOSPC && nsc_target_get_kind (target) == NSC_TARGET_FILE
                          ? NSC_ERROR_NO_SPACE : NSC_ERROR_IO,
-                         "I/O on %s failed %s: %s", desc, where,
+                         _("I/O on %s failed %s: %s"), desc, where,
                          t->error_message ? t->error_message : g_strerror (t->error_errno));
           ok = FALSE;
         }
@@ -1283,7 +1285,7 @@ nsc_job_run_until (NscTarget      *target,
                              result->dir[NSC_DIR_WRITE].bytes);
 
   if (local_error == NULL && run.cancelled)
-    g_set_error_literal (&local_error, NSC_ERROR, NSC_ERROR_CANCELLED, "Cancelled");
+    g_set_error_literal (&local_error, NSC_ERROR, NSC_ERROR_CANCELLED, _("Cancelled"));
 
   g_free (run.threads);
   g_free (run.workers);

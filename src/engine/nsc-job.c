@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <string.h>
 
 #include "nsc-error.h"
@@ -52,7 +54,7 @@ nsc_job_set_rw (NscJob      *job,
     }
 
   g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-               "“%s” is not an I/O pattern; use read, write, randread, randwrite, rw or randrw",
+               _("“%s” is not an I/O pattern; use read, write, randread, randwrite, rw or randrw"),
                rw ? rw : "");
   return FALSE;
 }
@@ -104,48 +106,48 @@ nsc_job_validate (const NscJob  *job,
   if (job->queue_depth < 1 || job->queue_depth > NSC_JOB_MAX_QUEUE_DEPTH)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "Queue depth %u is out of range; use 1 to %u",
+                   _("Queue depth %u is out of range; use 1 to %u"),
                    job->queue_depth, NSC_JOB_MAX_QUEUE_DEPTH);
       return FALSE;
     }
   if (job->workers < 1 || job->workers > NSC_JOB_MAX_WORKERS)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "Worker count %u is out of range; use 1 to %u",
+                   _("Worker count %u is out of range; use 1 to %u"),
                    job->workers, NSC_JOB_MAX_WORKERS);
       return FALSE;
     }
   if (job->read_percent > 100)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "Read share %u %% is out of range; use 0 to 100", job->read_percent);
+                   _("Read share %u %% is out of range; use 0 to 100"), job->read_percent);
       return FALSE;
     }
   if ((guint64) job->queue_depth * job->workers * job->block_size > NSC_JOB_MAX_BUFFER_BYTES)
     {
       g_autofree char *bs = nsc_format_size (job->block_size);
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "%u workers × queue depth %u × %s blocks need more than 1 GiB of buffers; "
-                   "lower the queue depth or the block size",
+                   _("%u workers × queue depth %u × %s blocks need more than 1 GiB of buffers; "
+                     "lower the queue depth or the block size"),
                    job->workers, job->queue_depth, bs);
       return FALSE;
     }
   if (job->time_ns < 0 || job->ramp_ns < 0 || job->sample_interval_ns < 0)
     {
       g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           "Durations cannot be negative");
+                           _("Durations cannot be negative"));
       return FALSE;
     }
   if (job->sample_interval_ns > 0 && job->sample_interval_ns < 10 * G_GINT64_CONSTANT (1000000))
     {
       g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           "The sampling interval must be at least 10 ms");
+                           _("The sampling interval must be at least 10 ms"));
       return FALSE;
     }
   if (job->time_ns == 0 && job->bytes == 0 && !job->once)
     {
       g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           "The job never stops; give it a time, a size of data or “once”");
+                           _("The job never stops; give it a time, a size of data or “once”"));
       return FALSE;
     }
   if (job->bytes != 0 && job->bytes < job->block_size)
@@ -159,7 +161,7 @@ nsc_job_validate (const NscJob  *job,
       && !job->shared_region)
     {
       g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           "The region is too small to give every worker a block of its own");
+                           _("The region is too small to give every worker a block of its own"));
       return FALSE;
     }
 
@@ -236,7 +238,7 @@ nsc_data_pattern_from_string (const char      *text,
   else
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "“%s” is not a data pattern; use random, compressible or zeros", text ? text : "");
+                   _("“%s” is not a data pattern; use random, compressible or zeros"), text ? text : "");
       return FALSE;
     }
   return TRUE;

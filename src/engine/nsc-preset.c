@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
@@ -61,7 +63,7 @@ get_size (JsonObject  *obj,
     return nsc_parse_size (json_node_get_string (node), out, error);
 bad:
   g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-               "“%s” must be a size such as \"4k\" or a number of bytes", member);
+               _("“%s” must be a size such as \"4k\" or a number of bytes"), member);
   return FALSE;
 }
 
@@ -86,7 +88,7 @@ get_size_or_share (JsonObject  *obj,
       if (end == s || *end != '%' || end[1] != '\0' || !(v >= 0 && v <= 100))
         {
           g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       "“%s” must be a size or a share from 0%% to 100%%", member);
+                       _("“%s” must be a size or a share from 0%% to 100%%"), member);
           return FALSE;
         }
       *share = v / 100.0;
@@ -111,7 +113,7 @@ get_duration (JsonObject  *obj,
   if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
     return nsc_parse_duration (json_node_get_string (node), out, error);
   g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-               "“%s” must be a duration such as \"5s\"", member);
+               _("“%s” must be a duration such as \"5s\""), member);
   return FALSE;
 }
 
@@ -131,7 +133,7 @@ get_uint (JsonObject  *obj,
       || (v = json_node_get_int (node)) < 0 || v > max)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "“%s” must be a whole number from 0 to %u", member, max);
+                   _("“%s” must be a whole number from 0 to %u"), member, max);
       return FALSE;
     }
   *out = (guint) v;
@@ -151,7 +153,7 @@ get_bool (JsonObject  *obj,
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "“%s” must be true or false", member);
+                   _("“%s” must be true or false"), member);
       return FALSE;
     }
   *out = json_node_get_boolean (node);
@@ -199,7 +201,7 @@ parse_step (JsonObject  *obj,
   else
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "Unknown step kind “%s”; use job, idle, fill, trim, erase, copy or surface", kind);
+                   _("Unknown step kind “%s”; use job, idle, fill, trim, erase, copy or surface"), kind);
       return FALSE;
     }
 
@@ -261,7 +263,7 @@ parse_step (JsonObject  *obj,
   if (step->kind == NSC_STEP_SURFACE && step->points < 2)
     {
       g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           "A surface step needs “points”, at least 2");
+                           _("A surface step needs “points”, at least 2"));
       return FALSE;
     }
   return TRUE;
@@ -287,14 +289,14 @@ preset_new_from_data (const char  *data,
   if (!json_parser_load_from_data (parser, data, (gssize) length, &local_error))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "The preset is not valid JSON: %s", local_error->message);
+                   _("The preset is not valid JSON: %s"), local_error->message);
       return NULL;
     }
   if (json_parser_get_root (parser) == NULL
       || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
       g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           "A preset must be a JSON object");
+                           _("A preset must be a JSON object"));
       return NULL;
     }
   root = json_node_get_object (json_parser_get_root (parser));
@@ -302,7 +304,7 @@ preset_new_from_data (const char  *data,
   if ((s = get_string (root, "name")) == NULL)
     {
       g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           "A preset needs a “name”");
+                           _("A preset needs a “name”"));
       return NULL;
     }
   preset->name = g_strdup (s);
@@ -349,7 +351,7 @@ preset_new_from_data (const char  *data,
           if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
             {
               g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                                   "“include” must be an array of preset names");
+                                   _("“include” must be an array of preset names"));
               return NULL;
             }
           if (!(part = preset_lookup (json_node_get_string (n), FALSE, error)))
@@ -377,7 +379,7 @@ preset_new_from_data (const char  *data,
       || json_array_get_length (json_node_get_array (steps_node)) == 0)
     {
       g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           "A preset needs a non-empty “steps” array");
+                           _("A preset needs a non-empty “steps” array"));
       return NULL;
     }
   steps = json_node_get_array (steps_node);
@@ -391,13 +393,13 @@ preset_new_from_data (const char  *data,
       if (!JSON_NODE_HOLDS_OBJECT (node))
         {
           g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       "Step %u of preset “%s” is not an object", i + 1, preset->name);
+                       _("Step %u of preset “%s” is not an object"), i + 1, preset->name);
           return NULL;
         }
       if (!parse_step (json_node_get_object (node), &step, &step_error))
         {
           g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       "Step %u of preset “%s”: %s", i + 1, preset->name, step_error->message);
+                       _("Step %u of preset “%s”: %s"), i + 1, preset->name, step_error->message);
           return NULL;
         }
       step.group = own_group;
@@ -472,7 +474,7 @@ preset_lookup (const char  *name,
       g_auto(GStrv) names = nsc_preset_list_names ();
       g_autofree char *known = g_strjoinv (", ", names);
       g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND,
-                   "There is no preset “%s”; the presets are: %s", name, known);
+                   _("There is no preset “%s”; the presets are: %s"), name, known);
       return NULL;
     }
   data = g_bytes_get_data (bytes, &len);
@@ -556,4 +558,29 @@ nsc_preset_estimate_ns (const NscPreset *preset,
         total = nsc_duration_add (total, nsc_duration_mul (step->job.time_ns, step->points));
     }
   return total;
+}
+
+const char *
+nsc_preset_translate (const char *text)
+{
+  /* gettext of "" is the catalogue's header. */
+  if (text == NULL || *text == '\0')
+    return text;
+  return g_dgettext (GETTEXT_PACKAGE, text);
+}
+
+const char *
+nsc_preset_get_display_title (const NscPreset *preset)
+{
+  g_return_val_if_fail (preset != NULL, NULL);
+
+  return nsc_preset_translate (preset->title);
+}
+
+const char *
+nsc_preset_get_display_description (const NscPreset *preset)
+{
+  g_return_val_if_fail (preset != NULL, NULL);
+
+  return nsc_preset_translate (preset->description);
 }

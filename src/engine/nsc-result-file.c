@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -28,7 +30,7 @@ invalid (GError    **error,
   msg = g_strdup_vprintf (format, args);
   va_end (args);
   g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-               "This is not a Nandscope result (schema %d): %s", NSC_RESULT_SCHEMA, msg);
+               _("This is not a Nandscope result (schema %d): %s"), NSC_RESULT_SCHEMA, msg);
   return FALSE;
 }
 
@@ -268,14 +270,14 @@ nsc_result_file_parse (const char  *data,
   if (nesting_depth (data, length < 0 ? strlen (data) : (gsize) length, MAX_DEPTH) > MAX_DEPTH)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "This is not a Nandscope result: its JSON nests deeper than %d levels",
+                   _("This is not a Nandscope result: its JSON nests deeper than %d levels"),
                    MAX_DEPTH);
       return NULL;
     }
   if (!json_parser_load_from_data (parser, data, length, &local_error))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "This is not a Nandscope result: the JSON is damaged (%s)", local_error->message);
+                   _("This is not a Nandscope result: the JSON is damaged (%s)"), local_error->message);
       return NULL;
     }
   root = json_parser_get_root (parser);
@@ -301,13 +303,13 @@ read_result_file (const char  *path,
     {
       int e = errno;
       g_set_error (error, NSC_ERROR, e == ENOENT ? NSC_ERROR_NOT_FOUND : NSC_ERROR_FAILED,
-                   "Cannot read %s: %s", path, g_strerror (e));
+                   _("Cannot read %s: %s"), path, g_strerror (e));
       return NULL;
     }
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "%s: not a regular file; choose a result saved by Nandscope (.json)", path);
+                   _("%s: not a regular file; choose a result saved by Nandscope (.json)"), path);
       close (fd);
       return NULL;
     }
@@ -330,7 +332,7 @@ read_result_file (const char  *path,
       if (n < 0)
         {
           int e = errno;
-          g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED, "Cannot read %s: %s", path, g_strerror (e));
+          g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED, _("Cannot read %s: %s"), path, g_strerror (e));
           close (fd);
           return NULL;
         }

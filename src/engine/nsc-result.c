@@ -1,21 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <sys/utsname.h>
 
 #include "nsc-error.h"
 #include "nsc-result.h"
-
-static void
-warning_free (gpointer data)
-{
-  NscWarning *w = data;
-
-  g_free (w->code);
-  g_free (w->message);
-  g_free (w->position);
-  g_free (w);
-}
 
 NscRunResult *
 nsc_run_result_new (void)
@@ -23,7 +14,7 @@ nsc_run_result_new (void)
   NscRunResult *r = g_new0 (NscRunResult, 1);
 
   r->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) nsc_step_result_free);
-  r->warnings = g_ptr_array_new_with_free_func (warning_free);
+  r->warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) nsc_warning_free);
   return r;
 }
 
@@ -98,22 +89,28 @@ nsc_run_result_bytes_written (const NscRunResult *r)
   return total;
 }
 
-void
+NscWarning *
 nsc_run_result_add_warning (NscRunResult *r,
                             int           step,
                             const char   *code,
                             const char   *format,
                             ...)
 {
-  NscWarning *w = g_new0 (NscWarning, 1);
+  NscWarning *w = nsc_warning_new (code, step);
   va_list args;
 
   va_start (args, format);
   w->message = g_strdup_vprintf (format, args);
   va_end (args);
-  w->code = g_strdup (code);
-  w->step = step;
   g_ptr_array_add (r->warnings, w);
+  return w;
+}
+
+void
+nsc_run_result_take_warning (NscRunResult *r,
+                             NscWarning   *warning)
+{
+  g_ptr_array_add (r->warnings, warning);
 }
 
 NscStepResult *
@@ -721,18 +718,7 @@ nsc_run_result_to_json (const NscRunResult *r)
   json_builder_begin_array (b);
   for (guint i = 0; i < r->warnings->len; i++)
     {
-      NscWarning *w = g_ptr_array_index (r->warnings, i);
-      json_builder_begin_object (b);
-      add_string (b, "code", w->code);
-      add_string (b, "message", w->message);
-      json_builder_set_member_name (b, "step");
-      if (w->step >= 0)
-        json_builder_add_int_value (b, w->step);
-      else
-        json_builder_add_null_value (b);
-      if (w->position)
-        add_string (b, "position", w->position);
-      json_builder_end_object (b);
+      nsc_warning_to_json (g_ptr_array_index (r->warnings, i), b);
     }
   json_builder_end_array (b);
 
@@ -760,7 +746,7 @@ nsc_run_result_save (const NscRunResult  *r,
   if (!g_file_set_contents (path, text, -1, &local_error))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED,
-                   "Cannot save the result to %s: %s", path, local_error->message);
+                   _("Cannot save the result to %s: %s"), path, local_error->message);
       return FALSE;
     }
   return TRUE;

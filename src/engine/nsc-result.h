@@ -5,18 +5,11 @@
 
 #include "nsc-io.h"
 #include "nsc-preset.h"
+#include "nsc-warning.h"
 
 G_BEGIN_DECLS
 
 #define NSC_RESULT_SCHEMA 1
-
-typedef struct
-{
-  char *code;     /* stable: "unverified-contents", "not-direct-to-drive", "backend-fallback", … */
-  char *message;  /* for people */
-  int   step;     /* the step it concerns, -1 for the whole run */
-  char *position; /* "inside-slc-cache": inside, across, after or unknown; else NULL */
-} NscWarning;
 
 typedef struct
 {
@@ -118,11 +111,16 @@ typedef struct
 
 NscRunResult        *nsc_run_result_new        (void);
 void                 nsc_run_result_free       (NscRunResult       *result);
-void                 nsc_run_result_add_warning (NscRunResult      *result,
+/* Adds a warning with its English message; returns it, for the caller to set the
+ * fields the sentence in the user's language is made from. */
+NscWarning          *nsc_run_result_add_warning (NscRunResult      *result,
                                                  int                step,
                                                  const char        *code,
                                                  const char        *format,
                                                  ...) G_GNUC_PRINTF (4, 5);
+/* Takes @warning. */
+void                 nsc_run_result_take_warning (NscRunResult     *result,
+                                                  NscWarning       *warning);
 /* Takes @facts (a JSON object from the device library) for the result's "device". */
 void                 nsc_run_result_set_device (NscRunResult      *result,
                                                 JsonNode          *facts);

@@ -122,14 +122,22 @@ analyze_fill (NscRunResult *r,
       if (slc->drop_cause == NSC_DROP_THERMAL)
         {
           g_autofree char *at = nsc_format_size (slc->throttle_bytes);
+          NscWarning *w;
 
-          nsc_run_result_add_warning (r, (int) i, "thermal-throttling",
-                                      "%s: the speed fell from %.0f to %.0f MiB/s after %s as the "
-                                      "drive reached %.0f °C (its %.0f °C threshold): the drive "
-                                      "throttles, and this drop is not the end of the SLC cache",
-                                      s->step.job.label, mib (slc->throttle_bps_before),
-                                      mib (slc->throttle_bps_after), at,
-                                      slc->throttle_celsius, slc->throttle_threshold_c);
+          w = nsc_run_result_add_warning (r, (int) i, "thermal-throttling",
+                                          "%s: the speed fell from %.0f to %.0f MiB/s after %s as "
+                                          "the drive reached %.0f °C (its %.0f °C threshold): the "
+                                          "drive throttles, and this drop is not the end of the "
+                                          "SLC cache",
+                                          s->step.job.label, mib (slc->throttle_bps_before),
+                                          mib (slc->throttle_bps_after), at,
+                                          slc->throttle_celsius, slc->throttle_threshold_c);
+          w->test = g_strdup (s->step.job.label);
+          w->bps_before = slc->throttle_bps_before;
+          w->bps_after = slc->throttle_bps_after;
+          w->bytes = (gint64) slc->throttle_bytes;
+          w->celsius = slc->throttle_celsius;
+          w->celsius_limit = slc->throttle_threshold_c;
         }
       return slc;
     }
@@ -152,14 +160,14 @@ cache_position (guint64 before,
   return "across";
 }
 
-static void
+static NscWarning *
 add_position_warning (NscRunResult *r,
                       guint         step,
                       const char   *position,
                       const char   *format,
                       ...) G_GNUC_PRINTF (4, 5);
 
-static void
+static NscWarning *
 add_position_warning (NscRunResult *r,
                       guint         step,
                       const char   *position,
@@ -173,9 +181,9 @@ add_position_warning (NscRunResult *r,
   va_start (args, format);
   msg = g_strdup_vprintf (format, args);
   va_end (args);
-  nsc_run_result_add_warning (r, (int) step, "inside-slc-cache", "%s", msg);
-  w = g_ptr_array_index (r->warnings, r->warnings->len - 1);
+  w = nsc_run_result_add_warning (r, (int) step, "inside-slc-cache", "%s", msg);
   w->position = g_strdup (position);
+  return w;
 }
 
 /* A write result that fits in the cache measured the cache; one whose speed fell
@@ -255,27 +263,48 @@ label_writes (NscRunResult         *r,
       if (within && within->has_cache)
         {
           g_autofree char *at = nsc_format_size (within->cache_bytes);
-          nsc_run_result_add_warning (r, (int) i, "cache-exhausted-during-test",
-                                      "%s: the write speed fell from %.0f to %.0f MiB/s after %s; "
-                                      "the result mixes the SLC cache and what follows it",
-                                      label, mib (within->in_cache_bps), mib (within->post_cache_bps), at);
+          NscWarning *w;
+
+          w = nsc_run_result_add_warning (r, (int) i, "cache-exhausted-during-test",
+                                          "%s: the write speed fell from %.0f to %.0f MiB/s after "
+                                          "%s; the result mixes the SLC cache and what follows it",
+                                          label, mib (within->in_cache_bps),
+                                          mib (within->post_cache_bps), at);
+          w->test = g_strdup (label);
+          w->bps_before = within->in_cache_bps;
+          w->bps_after = within->post_cache_bps;
+          w->bytes = (gint64) within->cache_bytes;
           continue;
         }
-      if (g_str_equal (position, "inside"))
-        add_position_warning (r, i, position,
-                              "%s: the %s it wrote, after %s written since the drive last "
-                              "rested, fit in the measured SLC cache (%s): this is the cache's "
-                              "speed, not the flash's", label, written, before_s, cache_s);
-      else if (g_str_equal (position, "across"))
-        add_position_warning (r, i, position,
-                              "%s: it began inside the measured SLC cache (%s; %s written since "
-                              "the drive last rested) and ended past it: the result mixes both",
-                              label, cache_s, before_s);
-      else if (g_str_equal (position, "unknown") && head->job.read_percent == 0)
-        add_position_warning (r, i, position,
-                              "%s: this drive's SLC cache was not measured (no write-fill in "
-                              "this run or in its saved results), so this may be the cache's "
-                              "speed", label);
+      if (g_str_equal (position, "inside") || g_str_equal (position, "across")
+          || (g_str_equal (position, "unknown") && head->job.read_percent == 0))
+        {
+          NscWarning *w;
+
+          if (g_str_equal (position, "inside"))
+            w = add_position_warning (r, i, position,
+                                      "%s: the %s it wrote, after %s written since the drive "
+                                      "last rested, fit in the measured SLC cache (%s): this is "
+                                      "the cache's speed, not the flash's", label, written,
+                                      before_s, cache_s);
+          else if (g_str_equal (position, "across"))
+            w = add_position_warning (r, i, position,
+                                      "%s: it began inside the measured SLC cache (%s; %s "
+                                      "written since the drive last rested) and ended past it: "
+                                      "the result mixes both", label, cache_s, before_s);
+          else
+            w = add_position_warning (r, i, position,
+                                      "%s: this drive's SLC cache was not measured (no "
+                                      "write-fill in this run or in its saved results), so "
+                                      "this may be the cache's speed", label);
+          w->test = g_strdup (label);
+          if (cache > 0)
+            {
+              w->bytes = (gint64) head->dir[NSC_DIR_WRITE].bytes;
+              w->bytes_before = (gint64) head_before;
+              w->cache_bytes = (gint64) cache;
+            }
+        }
       else
         continue;
       if (inside == NULL)
@@ -399,7 +428,14 @@ analyze_read_inflation (NscRunResult *r,
             {
               g_autofree char *msg = nsc_read_inflation_message (f, st, fresh->data_age_ns >= 0
                                                                  ? fresh->data_age_ns / SECOND : -1);
-              nsc_run_result_add_warning (r, (int) j, "read-inflation", "%s: %s", base, msg);
+              NscWarning *w = nsc_run_result_add_warning (r, (int) j, "read-inflation", "%s: %s",
+                                                          base, msg);
+
+              w->test = g_strdup (base);
+              w->bps_fresh = f;
+              w->bps_settled = st;
+              if (fresh->data_age_ns >= 0)
+                w->seconds = (double) fresh->data_age_ns / SECOND;
               json_object_set_string_member (o, "verdict", "inflated");
             }
           else if ((g_strcmp0 (settled->settled_by, "written-after") == 0 && !settled->flush_capped)
@@ -412,11 +448,17 @@ analyze_read_inflation (NscRunResult *r,
             {
               /* Alike, but the "settled" data may still sit in a cache larger than
                * what was written after it: say so rather than "no inflation". */
-              nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
-                                          "%s: fresh data read at %.0f MiB/s, data with %s written "
-                                          "after it at %.0f MiB/s; the SLC cache may hold both, so "
-                                          "these reads are not proven free of it",
-                                          base, mib (f), since, mib (st));
+              NscWarning *w;
+
+              w = nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
+                                              "%s: fresh data read at %.0f MiB/s, data with %s "
+                                              "written after it at %.0f MiB/s; the SLC cache may "
+                                              "hold both, so these reads are not proven free of it",
+                                              base, mib (f), since, mib (st));
+              w->test = g_strdup (base);
+              w->bps_fresh = f;
+              w->bps_settled = st;
+              w->bytes = (gint64) settled->bytes_written_since;
               json_object_set_string_member (o, "verdict", "not-verified");
             }
           set_double (o, "ratio", ratio);
@@ -650,11 +692,20 @@ analyze_thermal (NscRunResult *r,
           if (events == NULL)
             events = json_array_new ();
           json_array_add_object_element (events, o);
-          nsc_run_result_add_warning (r, (int) i, "thermal-throttling",
-                                      "%s: the speed fell from %.0f to %.0f MiB/s after %.0f s, "
-                                      "at %.0f °C: the drive throttles",
-                                      s->step.job.label, mib (e->bps_before), mib (e->bps_after),
-                                      e->t_s, e->celsius);
+          {
+            NscWarning *w;
+
+            w = nsc_run_result_add_warning (r, (int) i, "thermal-throttling",
+                                            "%s: the speed fell from %.0f to %.0f MiB/s after "
+                                            "%.0f s, at %.0f °C: the drive throttles",
+                                            s->step.job.label, mib (e->bps_before),
+                                            mib (e->bps_after), e->t_s, e->celsius);
+            w->test = g_strdup (s->step.job.label);
+            w->bps_before = e->bps_before;
+            w->bps_after = e->bps_after;
+            w->seconds = e->t_s;
+            w->celsius = e->celsius;
+          }
         }
     }
   if (events)
@@ -687,12 +738,20 @@ analyze_compressibility (NscRunResult *r,
 
   if (bps[NSC_DATA_ZEROS] > 1.3 * bps[NSC_DATA_RANDOM]
       || bps[NSC_DATA_COMPRESSIBLE] > 1.3 * bps[NSC_DATA_RANDOM])
-    nsc_run_result_add_warning (r, -1, "compressing-controller",
-                                "The drive writes compressible data faster (%.0f MiB/s random, "
-                                "%.0f MiB/s half compressible, %.0f MiB/s zeros): its controller "
-                                "compresses or skips zeros, and benchmarks that write such data "
-                                "overstate it", mib (bps[NSC_DATA_RANDOM]),
-                                mib (bps[NSC_DATA_COMPRESSIBLE]), mib (bps[NSC_DATA_ZEROS]));
+    {
+      NscWarning *w;
+
+      w = nsc_run_result_add_warning (r, -1, "compressing-controller",
+                                      "The drive writes compressible data faster (%.0f MiB/s "
+                                      "random, %.0f MiB/s half compressible, %.0f MiB/s zeros): "
+                                      "its controller compresses or skips zeros, and benchmarks "
+                                      "that write such data overstate it",
+                                      mib (bps[NSC_DATA_RANDOM]),
+                                      mib (bps[NSC_DATA_COMPRESSIBLE]), mib (bps[NSC_DATA_ZEROS]));
+      w->bps_random = bps[NSC_DATA_RANDOM];
+      w->bps_compressible = bps[NSC_DATA_COMPRESSIBLE];
+      w->bps_zeros = bps[NSC_DATA_ZEROS];
+    }
 }
 
 void

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <poll.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -44,7 +46,7 @@ typedef struct
   NscWarning    *warning;
   double         fraction;
   gint64         remaining_ns;
-  char          *status;
+  NscStatus      status;
   GError        *error;
 } Event;
 
@@ -100,7 +102,7 @@ struct _NscRunner
   gint64         step_started_ns;
   guint          current_step;
   guint          current_run;
-  char           phase_status[96];
+  NscStatus      phase_status;
   NscStepResult *current_sr;
   gint64         last_temp_ns;
   gboolean       fallback_reported;
@@ -135,13 +137,7 @@ event_free (Event *ev)
     nsc_step_result_free (ev->step_result);
   if (ev->target_info)
     nsc_run_result_free (ev->target_info);
-  if (ev->warning)
-    {
-      g_free (ev->warning->code);
-      g_free (ev->warning->message);
-      g_free (ev->warning);
-    }
-  g_free (ev->status);
+  g_clear_pointer (&ev->warning, nsc_warning_free);
   g_clear_error (&ev->error);
   g_free (ev);
 }
@@ -208,7 +204,7 @@ nsc_runner_class_init (NscRunnerClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
   signals[SIGNAL_PROGRESS] =
     g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_DOUBLE, G_TYPE_INT64, G_TYPE_STRING);
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_DOUBLE, G_TYPE_INT64, G_TYPE_POINTER);
 }
 
 static void
@@ -414,7 +410,7 @@ dispatch_events (gpointer data)
           break;
         case EVENT_PROGRESS:
           g_signal_emit (self, signals[SIGNAL_PROGRESS], 0, ev->fraction, ev->remaining_ns,
-                         ev->status);
+                         &ev->status);
           break;
         case EVENT_DONE:
           {
@@ -482,24 +478,45 @@ event_new (EventKind kind)
   return ev;
 }
 
+/* Takes @warning, its message and fields set. */
 static void
 post_warning (NscRunner  *self,
-              int         step,
-              const char *code,
-              const char *message)
+              NscWarning *warning)
 {
   Event *ev = event_new (EVENT_WARNING);
 
-  ev->warning = g_new0 (NscWarning, 1);
-  ev->warning->code = g_strdup (code);
-  ev->warning->message = g_strdup (message);
-  ev->warning->step = step;
+  ev->warning = warning;
   post (self, ev);
 }
 
+/* A warning about @test (may be NULL) of step @step, with its English message. */
+static NscWarning *
+warning_new (int         step,
+             const char *code,
+             const char *test,
+             const char *format,
+             ...) G_GNUC_PRINTF (4, 5);
+
+static NscWarning *
+warning_new (int         step,
+             const char *code,
+             const char *test,
+             const char *format,
+             ...)
+{
+  NscWarning *w = nsc_warning_new (code, step);
+  va_list args;
+
+  w->test = g_strdup (test);
+  va_start (args, format);
+  w->message = g_strdup_vprintf (format, args);
+  va_end (args);
+  return w;
+}
+
 static void
-post_progress (NscRunner  *self,
-               const char *status)
+post_progress (NscRunner       *self,
+               const NscStatus *status)
 {
   Event *ev = event_new (EVENT_PROGRESS);
   gint64 elapsed = 0, done;
@@ -512,7 +529,7 @@ post_progress (NscRunner  *self,
   done = self->budget_done + elapsed;
   ev->fraction = self->budget_total > 0 ? CLAMP ((double) done / self->budget_total, 0.0, 1.0) : 0;
   ev->remaining_ns = MAX (self->budget_total - done, (gint64) 0);
-  ev->status = g_strdup (status);
+  ev->status = *status;
   post (self, ev);
 }
 
@@ -692,7 +709,7 @@ on_job_sample (const NscSample *sample,
   if (self->stop_active)
     nsc_stop_state_feed (&self->stop_state, sample);
   sample_temperature (self);
-  post_progress (self, self->phase_status);
+  post_progress (self, &self->phase_status);
 }
 
 static void
@@ -702,15 +719,47 @@ on_fill_sample (const NscSample *sample,
   NscRunner *self = data;
 
   sample_temperature (self);
-  post_progress (self, self->phase_status);
+  post_progress (self, &self->phase_status);
 }
 
 static void
-set_status (NscRunner  *self,
-            const char *status)
+set_status_full (NscRunner       *self,
+                 const NscStatus *status)
 {
-  g_strlcpy (self->phase_status, status, sizeof self->phase_status);
-  post_progress (self, self->phase_status);
+  self->phase_status = *status;
+  post_progress (self, &self->phase_status);
+}
+
+static void
+set_status (NscRunner     *self,
+            NscStatusKind  kind)
+{
+  NscStatus status = { .kind = kind };
+
+  set_status_full (self, &status);
+}
+
+static void
+set_status_test (NscRunner     *self,
+                 NscStatusKind  kind,
+                 const char    *label,
+                 guint          index,
+                 guint          count)
+{
+  NscStatus status = { .kind = kind, .index = index, .count = count };
+
+  g_strlcpy (status.label, label, sizeof status.label);
+  set_status_full (self, &status);
+}
+
+static void
+set_status_idle (NscRunner     *self,
+                 NscStatusKind  kind,
+                 gint64         ns)
+{
+  NscStatus status = { .kind = kind, .ns = ns };
+
+  set_status_full (self, &status);
 }
 
 /* Puts the step's region, block size and duration in terms of this target and these
@@ -744,7 +793,7 @@ resolve_job (NscRunner      *self,
     {
       g_autofree char *sz = nsc_format_size (size);
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "The step starts past the end of %s (%s)", nsc_target_get_description (target), sz);
+                   _("The step starts past the end of %s (%s)"), nsc_target_get_description (target), sz);
       return FALSE;
     }
   avail = size - job->region_offset;
@@ -764,7 +813,7 @@ resolve_job (NscRunner      *self,
   if (job->region_length < (guint64) job->block_size * (job->shared_region ? 1 : job->workers))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "%s is too small for this step", nsc_target_get_description (target));
+                   _("%s is too small for this step"), nsc_target_get_description (target));
       return FALSE;
     }
 
@@ -828,11 +877,14 @@ note_data_age (NscRunner     *self,
   if (g_strcmp0 (sr->data_expected, "settled") == 0 && sr->settled_by == NULL)
     {
       g_autofree char *age = nsc_format_duration (sr->data_age_ns);
-      g_autofree char *msg =
-        g_strdup_printf ("%s reads data written %s before, with no idle since: the SLC cache "
-                         "may still hold it, and the result may be faster than reads of "
-                         "settled data", nsc_job_get_label (job, scratch, sizeof scratch), age);
-      post_warning (self, (int) index, "fresh-reads", msg);
+      const char *label = nsc_job_get_label (job, scratch, sizeof scratch);
+      NscWarning *w = warning_new ((int) index, "fresh-reads", label,
+                                   "%s reads data written %s before, with no idle since: the "
+                                   "SLC cache may still hold it, and the result may be faster "
+                                   "than reads of settled data", label, age);
+
+      w->seconds = sr->data_age_ns / 1e9;
+      post_warning (self, w);
     }
 }
 
@@ -859,7 +911,7 @@ prepare_reads (NscRunner      *self,
 
       if (!nsc_extents_covers (nsc_target_get_written (target), job->region_offset,
                                job->region_length))
-        set_status (self, "Writing the data that the test reads");
+        set_status (self, NSC_STATUS_WRITING_STEP_DATA);
       ok = nsc_target_fill (target, job->region_offset, job->region_length, self->backend,
                             on_fill_sample, self, self->cancellable, &filled, error);
 
@@ -871,11 +923,14 @@ prepare_reads (NscRunner      *self,
     }
   else
     {
-      g_autofree char *msg =
-        g_strdup_printf ("%s reads blocks whose contents are unknown (the device is open "
-                         "read-only): never-written or trimmed blocks read faster than "
-                         "real data", nsc_job_get_label (job, scratch, sizeof scratch));
-      post_warning (self, (int) index, "unverified-contents", msg);
+      const char *label = nsc_job_get_label (job, scratch, sizeof scratch);
+      NscWarning *w = warning_new ((int) index, "unverified-contents", label,
+                                   "%s reads blocks whose contents are unknown (the device is "
+                                   "open read-only): never-written or trimmed blocks read "
+                                   "faster than real data", label);
+
+      w->subject = g_strdup ("read-only");
+      post_warning (self, w);
     }
 
   note_data_age (self, target, index, job, sr);
@@ -1003,11 +1058,15 @@ run_job_step (NscRunner      *self,
 
   if (step->skip_unaligned && job.block_size % nsc_target_get_dio_offset_align (target) != 0)
     {
-      g_autofree char *msg =
-        g_strdup_printf ("%s was skipped: %s cannot do direct I/O in blocks smaller than %u B",
-                         sr->step.job.label, nsc_target_get_description (target),
-                         nsc_target_get_dio_offset_align (target));
-      post_warning (self, (int) index, "block-size-unsupported", msg);
+      NscWarning *w = warning_new ((int) index, "block-size-unsupported", sr->step.job.label,
+                                   "%s was skipped: %s cannot do direct I/O in blocks smaller "
+                                   "than %u B", sr->step.job.label,
+                                   nsc_target_get_description (target),
+                                   nsc_target_get_dio_offset_align (target));
+
+      w->bytes = nsc_target_get_dio_offset_align (target);
+      w->subject = g_strdup (nsc_target_get_description (target));
+      post_warning (self, w);
       sr->skipped = TRUE;
       return TRUE;
     }
@@ -1020,7 +1079,7 @@ run_job_step (NscRunner      *self,
   else if (!prepare_reads (self, target, index, &job, sr, error))
     return FALSE;
 
-  set_status (self, sr->step.job.label);
+  set_status_test (self, NSC_STATUS_TEST, sr->step.job.label, 0, 0);
   sr->written_before_bytes = self->written_since_quiet;
   sr->headline_best = self->cdm;
   for (guint r = 0; r < step_runs (self, step); r++)
@@ -1047,7 +1106,8 @@ run_job_step (NscRunner      *self,
           record_stop (self, &job, res, ok, capped, sr);
           if (res->backend_fallback && !self->fallback_reported)
             {
-              post_warning (self, -1, "backend-fallback", res->backend_note);
+              post_warning (self, warning_new (-1, "backend-fallback", NULL, "%s",
+                                               res->backend_note));
               self->fallback_reported = TRUE;
             }
           g_ptr_array_add (sr->runs, res);
@@ -1085,15 +1145,19 @@ run_surface_step (NscRunner      *self,
 
   if (nsc_job_has_reads (&job) && !nsc_extents_covers (nsc_target_get_written (target),
                                                        job.region_offset, span))
-    post_warning (self, (int) index, "unverified-contents",
-                  "The surface scan reads blocks that may never have been written: on an "
-                  "empty drive it shows how fast the controller answers, not the flash");
+    {
+      NscWarning *w = warning_new ((int) index, "unverified-contents", sr->step.job.label,
+                                   "The surface scan reads blocks that may never have been "
+                                   "written: on an empty drive it shows how fast the "
+                                   "controller answers, not the flash");
+
+      w->subject = g_strdup ("surface");
+      post_warning (self, w);
+    }
 
   for (guint p = 0; p < step->points; p++)
     {
       NscJobResult *res = NULL;
-      g_autofree char *status = g_strdup_printf ("%s: %u of %u", sr->step.job.label, p + 1,
-                                                 step->points);
       gboolean ok;
 
       point = job;
@@ -1102,7 +1166,7 @@ run_surface_step (NscRunner      *self,
       point.time_ns = job.time_ns;
       point.bytes = 0;
       point.once = TRUE;
-      set_status (self, status);
+      set_status_test (self, NSC_STATUS_SURFACE_POINT, sr->step.job.label, p, step->points);
       self->current_run = p;
       ok = nsc_job_run (target, &point, self->backend, on_job_sample, self, self->cancellable,
                         &res, error);
@@ -1131,19 +1195,20 @@ run_region_step (NscRunner      *self,
   sr->step.job.region_length = job.region_length;
   if (step->kind == NSC_STEP_TRIM)
     {
-      set_status (self, "TRIM");
+      set_status (self, NSC_STATUS_TRIM);
       ok = nsc_target_trim (target, job.region_offset, job.region_length, self->cancellable,
                             &sr->trimmed_bytes, error);
       sr->trim_method = nsc_target_get_trim_method (target);
       sr->discard_reaches_drive = nsc_target_get_discard_reaches_drive (target);
       if (!sr->discard_reaches_drive)
-        post_warning (self, (int) self->current_step, "trim-not-passed-down",
-                      "The TRIM punched holes in the test file, but its filesystem is not "
-                      "mounted with discard: the drive learns of them only at the next fstrim");
+        post_warning (self, warning_new ((int) self->current_step, "trim-not-passed-down", NULL,
+                                         "The TRIM punched holes in the test file, but its "
+                                         "filesystem is not mounted with discard: the drive "
+                                         "learns of them only at the next fstrim"));
     }
   else
     {
-      set_status (self, "Filling");
+      set_status (self, NSC_STATUS_FILLING);
       ok = nsc_target_fill (target, job.region_offset, job.region_length, self->backend,
                             on_fill_sample, self, self->cancellable, &sr->prefilled_bytes, error);
     }
@@ -1168,22 +1233,21 @@ run_erase_step (NscRunner      *self,
       && (!nsc_target_get_writable (target) || !nsc_target_get_exclusive (target)))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
-                   "Erasing %s refused: it is not open for writing with consent to destroy "
-                   "its data", nsc_target_get_description (target));
+                   _("Erasing %s refused: it is not open for writing with consent to destroy "
+                     "its data"), nsc_target_get_description (target));
       return FALSE;
     }
 
   if (self->region_base > 0 && !g_str_equal (method, "trim"))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "An NVMe %s would erase the filled part of the drive too; with a fill state, "
-                   "erase by trim", method);
+                   _("An NVMe %s would erase the filled part of the drive too; with a fill state, "
+                     "erase by trim"), method);
       return FALSE;
     }
   if (g_str_equal (method, "trim") || nsc_target_get_kind (target) == NSC_TARGET_FILE)
     {
-      set_status (self, self->region_base ? "Erasing: TRIM of the free part"
-                                          : "Erasing: TRIM of the whole target");
+      set_status (self, self->region_base ? NSC_STATUS_ERASE_TRIM_FREE : NSC_STATUS_ERASE_TRIM_ALL);
       ok = nsc_target_trim (target, self->region_base,
                             nsc_target_get_size (target) - self->region_base, self->cancellable,
                             &sr->trimmed_bytes, error);
@@ -1193,14 +1257,15 @@ run_erase_step (NscRunner      *self,
   else if (self->erase == NULL)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
-                   "Erasing by %s is not available here; use trim", method);
+                   _("Erasing by %s is not available here; use trim"), method);
       return FALSE;
     }
   else
     {
-      g_autofree char *status = g_strdup_printf ("Erasing: NVMe %s", method);
+      NscStatus status = { .kind = NSC_STATUS_ERASE_NVME };
 
-      set_status (self, status);
+      g_strlcpy (status.method, method, sizeof status.method);
+      set_status_full (self, &status);
       ok = self->erase (self->erase_data, nsc_target_get_fd (target),
                         nsc_target_get_description (target), method, self->cancellable, error);
       if (ok)
@@ -1231,7 +1296,7 @@ run_copy_step (NscRunner      *self,
   if (!g_file_test (self->target, G_FILE_TEST_IS_DIR))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "A copy test needs a folder on a mounted filesystem, not %s", self->target);
+                   _("A copy test needs a folder on a mounted filesystem, not %s"), self->target);
       return FALSE;
     }
   spec.bytes = step->job.bytes ? step->job.bytes : G_GUINT64_CONSTANT (100000000000);
@@ -1248,7 +1313,7 @@ run_copy_step (NscRunner      *self,
   sr->idle_before_ns += spec.settle_ns;
   g_strlcpy (sr->step.job.label, step->job.label[0] ? step->job.label : "Copy",
              sizeof sr->step.job.label);
-  set_status (self, spec.files > 1 ? "Writing the folder to copy" : "Writing the file to copy");
+  set_status (self, spec.files > 1 ? NSC_STATUS_WRITING_COPY_FOLDER : NSC_STATUS_WRITING_COPY_FILE);
 
   self->current_run = 0;
   ok = nsc_copy_run (self->target, &spec, on_job_sample, self, self->cancellable, &copy, error);
@@ -1314,12 +1379,12 @@ post_skipped (NscRunner     *self,
               const NscStep *step)
 {
   char scratch[64];
-  g_autofree char *msg =
-    g_strdup_printf ("%s ran without the TRIM or idle that the chosen conditions put before "
-                     "tests: its preset measures the drive without them",
-                     nsc_job_get_label (&step->job, scratch, sizeof scratch));
+  const char *label = nsc_job_get_label (&step->job, scratch, sizeof scratch);
 
-  post_warning (self, (int) index, "strict-skipped", msg);
+  post_warning (self, warning_new ((int) index, "strict-skipped", label,
+                                   "%s ran without the TRIM or idle that the chosen conditions "
+                                   "put before tests: its preset measures the drive without "
+                                   "them", label));
 }
 
 /* Writes a region once more, whatever it holds. */
@@ -1363,8 +1428,6 @@ settle (NscRunner      *self,
         GError        **error)
 {
   gint64 idle = 0;
-  g_autofree char *left = NULL;
-  g_autofree char *status = NULL;
 
   if (sr->strict_applied)
     idle = NSC_STRICT_IDLE_NS;
@@ -1374,9 +1437,7 @@ settle (NscRunner      *self,
     idle = MIN (idle, self->max_idle_ns);
   if (idle <= 0)
     return TRUE;
-  left = nsc_format_duration (idle);
-  status = g_strdup_printf ("Idle for %s before the test", left);
-  set_status (self, status);
+  set_status_idle (self, NSC_STATUS_IDLE_BEFORE, idle);
   if (!rest (self, idle))
     return !g_cancellable_set_error_if_cancelled (self->cancellable, error);
   sr->idle_before_ns += idle;
@@ -1427,7 +1488,7 @@ start_group (NscRunner      *self,
         size = MIN (size, self->span_cap);
       if (writable)
         {
-          set_status (self, "TRIM before the test");
+          set_status (self, NSC_STATUS_STRICT_TRIM);
           if (!nsc_target_trim (target, self->region_base, size, self->cancellable,
                                 &sr->strict_trimmed_bytes, error))
             return FALSE;
@@ -1466,7 +1527,7 @@ start_group (NscRunner      *self,
               fresh_off = job.region_offset;
               fresh_len = job.region_length;
             }
-          set_status (self, "Writing the data that the tests read");
+          set_status (self, NSC_STATUS_WRITING_READ_DATA);
           ok = nsc_target_fill (target, job.region_offset, job.region_length, self->backend,
                                 on_fill_sample, self, self->cancellable, &filled, error);
           sr->prefilled_bytes += filled;
@@ -1495,7 +1556,7 @@ start_group (NscRunner      *self,
           want = self->span_cap;
           self->flush_capped = TRUE;
         }
-      set_status (self, "Writing past the SLC cache after the settled data");
+      set_status (self, NSC_STATUS_FLUSHING_CACHE);
       while (done < want)
         {
           guint64 before = done;
@@ -1584,7 +1645,7 @@ runner_thread (gpointer data)
 
       if (statvfs (self->target, &vfs) != 0)
         {
-          g_set_error (&error, NSC_ERROR, NSC_ERROR_FAILED, "Cannot read the free space of %s",
+          g_set_error (&error, NSC_ERROR, NSC_ERROR_FAILED, _("Cannot read the free space of %s"),
                        self->target);
           goto out;
         }
@@ -1597,8 +1658,8 @@ runner_thread (gpointer data)
             g_autofree char *want = nsc_format_size (self->leave_free);
             g_autofree char *need = nsc_format_size (floor);
             g_set_error (&error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                         "Leaving only %s free would leave the filesystem of %s nearly full; "
-                         "leave at least %s free (what a write-fill leaves there)",
+                         _("Leaving only %s free would leave the filesystem of %s nearly full; "
+                           "leave at least %s free (what a write-fill leaves there)"),
                          want, self->target, need);
             goto out;
           }
@@ -1608,7 +1669,7 @@ runner_thread (gpointer data)
           g_autofree char *want = nsc_format_size (self->leave_free);
           g_autofree char *have = nsc_format_size (free_bytes);
           g_set_error (&error, NSC_ERROR, NSC_ERROR_NO_SPACE,
-                       "%s has %s free, not more than the %s to leave free", self->target, have, want);
+                       _("%s has %s free, not more than the %s to leave free"), self->target, have, want);
           goto out;
         }
       fopts.file_size = free_bytes - self->leave_free;
@@ -1616,7 +1677,7 @@ runner_thread (gpointer data)
       filler = nsc_target_open (self->target, &fopts, &error);
       if (filler == NULL)
         goto out;
-      set_status (self, "Filling the drive to the chosen state");
+      set_status (self, NSC_STATUS_FILLING_STATE);
       setup_ok = nsc_target_fill (filler, 0, nsc_target_get_size (filler), self->backend, on_fill_sample,
                             self, self->cancellable, &filled, &error);
       self->setup_bytes += filled;
@@ -1637,7 +1698,13 @@ runner_thread (gpointer data)
   post_target_info (self, target);
 
   if (nsc_target_get_caveat (target))
-    post_warning (self, -1, "not-direct-to-drive", nsc_target_get_caveat (target));
+    {
+      NscWarning *w = warning_new (-1, "not-direct-to-drive", NULL, "%s",
+                                   nsc_target_get_caveat (target));
+
+      w->subject = g_strdup (nsc_target_get_filesystem (target));
+      post_warning (self, w);
+    }
 
   /* A test file is written whole before anything is timed, so that no block
    * allocation happens inside a measurement and every read meets real data. A
@@ -1645,7 +1712,7 @@ runner_thread (gpointer data)
   if (nsc_target_get_kind (target) == NSC_TARGET_FILE && self->backend != NSC_BACKEND_NULL
       && preset->prepare)
     {
-      set_status (self, "Preparing the test file");
+      set_status (self, NSC_STATUS_PREPARING_FILE);
       setup_ok = nsc_target_fill (target, 0, nsc_target_get_size (target), self->backend,
                             on_fill_sample, self, self->cancellable, &filled, &error);
       self->setup_bytes += filled;
@@ -1663,12 +1730,12 @@ runner_thread (gpointer data)
       if (size <= self->leave_free)
         {
           g_set_error (&error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       "%s is not larger than the space to leave free",
+                       _("%s is not larger than the space to leave free"),
                        nsc_target_get_description (target));
           goto out;
         }
       self->region_base = (size - self->leave_free) / align * align;
-      set_status (self, "Filling the drive to the chosen state");
+      set_status (self, NSC_STATUS_FILLING_STATE);
       setup_ok = nsc_target_fill (target, 0, self->region_base, self->backend, on_fill_sample, self,
                             self->cancellable, &filled, &error);
       self->setup_bytes += filled;
@@ -1691,7 +1758,7 @@ runner_thread (gpointer data)
   if (self->strict && nsc_target_get_writable (target) && self->backend != NSC_BACKEND_NULL
       && nsc_target_get_kind (target) == NSC_TARGET_DEVICE)
     {
-      set_status (self, "Preconditioning: writing the whole drive once");
+      set_status (self, NSC_STATUS_PRECONDITIONING);
       filled = 0;
       setup_ok = nsc_target_fill (target, 0, nsc_target_get_size (target), self->backend,
                                   on_fill_sample, self, self->cancellable, &filled, &error);
@@ -1718,7 +1785,7 @@ runner_thread (gpointer data)
 
       if (step->kind == NSC_STEP_JOB && !first_job && self->idle_ns > 0 && !step->no_strict)
         {
-          set_status (self, "Idle between tests");
+          set_status (self, NSC_STATUS_IDLE_BETWEEN);
           if (!rest (self, self->idle_ns))
             continue;
           idle_before += self->idle_ns;
@@ -1756,10 +1823,8 @@ runner_thread (gpointer data)
         case NSC_STEP_IDLE:
           {
             gint64 ns = self->max_idle_ns ? MIN (step->idle_ns, self->max_idle_ns) : step->idle_ns;
-            g_autofree char *left = nsc_format_duration (ns);
-            g_autofree char *status = g_strdup_printf ("Idle for %s", left);
 
-            set_status (self, status);
+            set_status_idle (self, NSC_STATUS_IDLE, ns);
             sr->duration_ns = ns;
             ok = rest (self, ns);
             if (!ok)
@@ -1799,7 +1864,7 @@ runner_thread (gpointer data)
       ev->step = i;
       ev->step_result = sr;
       post (self, ev);
-      post_progress (self, self->phase_status);
+      post_progress (self, &self->phase_status);
 
       if (!ok)
         break;
@@ -1811,13 +1876,13 @@ out:
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       g_clear_error (&error);
-      g_set_error_literal (&error, NSC_ERROR, NSC_ERROR_CANCELLED, "Cancelled");
+      g_set_error_literal (&error, NSC_ERROR, NSC_ERROR_CANCELLED, _("Cancelled"));
     }
   /* Closing the targets deletes the test file and the filler. */
   g_clear_pointer (&target, nsc_target_free);
   g_clear_pointer (&filler, nsc_target_free);
   if (error == NULL && g_cancellable_is_cancelled (self->cancellable))
-    g_set_error_literal (&error, NSC_ERROR, NSC_ERROR_CANCELLED, "Cancelled");
+    g_set_error_literal (&error, NSC_ERROR, NSC_ERROR_CANCELLED, _("Cancelled"));
   done = event_new (EVENT_DONE);
   done->error = error;
   post (self, done);

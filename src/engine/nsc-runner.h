@@ -6,6 +6,7 @@
 #include "nsc-io.h"
 #include "nsc-preset.h"
 #include "nsc-result.h"
+#include "nsc-status.h"
 
 G_BEGIN_DECLS
 
@@ -80,7 +81,9 @@ G_DECLARE_FINAL_TYPE (NscRunner, nsc_runner, NSC, RUNNER, GObject)
  *   ::step-started (guint step)
  *   ::sample (guint step, guint run, gpointer NscSample*)   valid during emission
  *   ::step-finished (guint step)                            its result is in get_result()
- *   ::progress (double fraction, gint64 remaining_ns, const char *status) */
+ *   ::progress (double fraction, gint64 remaining_ns, gpointer NscStatus*)  valid during
+ *                                                           emission; nsc_status_describe ()
+ *                                                           makes its words */
 NscRunner    *nsc_runner_new            (const NscPreset     *preset,
                                          const NscRunOptions *options);
 void          nsc_runner_run_async      (NscRunner           *self,

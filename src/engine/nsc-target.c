@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -282,8 +284,8 @@ open_file_target (const char              *path,
       if (!S_ISDIR (st.st_mode))
         {
           g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       "%s already exists and Nandscope never overwrites files; "
-                       "name a folder or a file that does not exist yet", path);
+                       _("%s already exists and Nandscope never overwrites files; "
+                         "name a folder or a file that does not exist yet"), path);
           return NULL;
         }
       dir = g_strdup (path);
@@ -295,14 +297,14 @@ open_file_target (const char              *path,
       if (stat (dir, &st) != 0 || !S_ISDIR (st.st_mode))
         {
           g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND,
-                       "The folder %s does not exist; name an existing folder, a new file "
-                       "in one, or a block device", dir);
+                       _("The folder %s does not exist; name an existing folder, a new file "
+                         "in one, or a block device"), dir);
           return NULL;
         }
     }
   else
     {
-      nsc_set_error_from_errno (error, errno, "Cannot use %s", path);
+      nsc_set_error_from_errno (error, errno, _("Cannot use %s"), path);
       return NULL;
     }
 
@@ -316,8 +318,8 @@ open_file_target (const char              *path,
         {
           close (fd2);
           g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
-                       "The filesystem of %s does not support direct I/O, so a test there "
-                       "would measure the page cache; choose a folder on the drive itself", dir);
+                       _("The filesystem of %s does not support direct I/O, so a test there "
+                         "would measure the page cache; choose a folder on the drive itself"), dir);
           return NULL;
         }
     }
@@ -325,16 +327,16 @@ open_file_target (const char              *path,
     {
       if (errsv == EACCES || errsv == EPERM || errsv == EROFS)
         nsc_set_error_from_errno (error, errsv,
-                                  "Cannot create a test file in %s (choose a folder you can write to)",
+                                  _("Cannot create a test file in %s (choose a folder you can write to)"),
                                   dir);
       else
-        nsc_set_error_from_errno (error, errsv, "Cannot create a test file in %s", dir);
+        nsc_set_error_from_errno (error, errsv, _("Cannot create a test file in %s"), dir);
       return NULL;
     }
 
   if (fstat (self->fd, &st) != 0)
     {
-      nsc_set_error_from_errno (error, errno, "Cannot inspect the test file in %s", dir);
+      nsc_set_error_from_errno (error, errno, _("Cannot inspect the test file in %s"), dir);
       return NULL;
     }
   self->logical_block_size = backing_logical_block_size (st.st_dev);
@@ -346,7 +348,7 @@ open_file_target (const char              *path,
 
   if (fstatvfs (self->fd, &vfs) != 0)
     {
-      nsc_set_error_from_errno (error, errno, "Cannot read the free space of %s", dir);
+      nsc_set_error_from_errno (error, errno, _("Cannot read the free space of %s"), dir);
       return NULL;
     }
   free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
@@ -374,8 +376,8 @@ open_file_target (const char              *path,
       g_autofree char *need = nsc_format_size (size);
       g_autofree char *have = nsc_format_size (free_bytes);
       g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE,
-                   "Not enough free space in %s: the test file needs %s and %s are free; "
-                   "choose a smaller test size or another folder", dir, need, have);
+                   _("Not enough free space in %s: the test file needs %s and %s are free; "
+                     "choose a smaller test size or another folder"), dir, need, have);
       return NULL;
     }
 
@@ -385,13 +387,13 @@ open_file_target (const char              *path,
         {
           g_autofree char *need = nsc_format_size (size);
           g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE,
-                       "Not enough free space in %s for a %s test file; "
-                       "choose a smaller test size or another folder", dir, need);
+                       _("Not enough free space in %s for a %s test file; "
+                         "choose a smaller test size or another folder"), dir, need);
           return NULL;
         }
       if (ftruncate (self->fd, (off_t) size) != 0)
         {
-          nsc_set_error_from_errno (error, errno, "Cannot size the test file in %s", dir);
+          nsc_set_error_from_errno (error, errno, _("Cannot size the test file in %s"), dir);
           return NULL;
         }
     }
@@ -426,8 +428,8 @@ open_device_target (const char              *path,
           || !S_ISBLK (confirm.st_mode) || confirm.st_rdev != st_path->st_rdev)
         {
           g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
-                       "This test writes to %s and destroys everything on it; "
-                       "to agree, pass --destroy-data=%s", path, path);
+                       _("This test writes to %s and destroys everything on it; "
+                         "to agree, pass --destroy-data=%s"), path, path);
           return NULL;
         }
       flags |= O_RDWR | O_EXCL;
@@ -444,12 +446,12 @@ open_device_target (const char              *path,
       if (mode < 0 || (options->need_write && (mode & O_ACCMODE) != O_RDWR))
         {
           g_set_error (error, NSC_ERROR, NSC_ERROR_PERMISSION,
-                       "The descriptor for %s does not allow writing", path);
+                       _("The descriptor for %s does not allow writing"), path);
           return NULL;
         }
       if (!(mode & O_DIRECT) && fcntl (self->fd, F_SETFL, mode | O_DIRECT) != 0)
         {
-          nsc_set_error_from_errno (error, errno, "Cannot use direct I/O on %s", path);
+          nsc_set_error_from_errno (error, errno, _("Cannot use direct I/O on %s"), path);
           return NULL;
         }
       if (options->need_write)
@@ -464,13 +466,13 @@ open_device_target (const char              *path,
             {
               close (probe);
               g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
-                           "The descriptor for %s does not hold the device exclusively; "
-                           "nothing was written", path);
+                           _("The descriptor for %s does not hold the device exclusively; "
+                             "nothing was written"), path);
               return NULL;
             }
           if (errno != EBUSY && errno != EACCES && errno != EPERM)
             {
-              nsc_set_error_from_errno (error, errno, "Cannot check that %s is held exclusively",
+              nsc_set_error_from_errno (error, errno, _("Cannot check that %s is held exclusively"),
                                         path);
               return NULL;
             }
@@ -494,14 +496,14 @@ open_device_target (const char              *path,
 
       if (errsv == EBUSY)
         g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
-                     "%s is in use (mounted, used as swap or held by another device); "
-                     "unmount it or choose a test file instead", path);
+                     _("%s is in use (mounted, used as swap or held by another device); "
+                       "unmount it or choose a test file instead"), path);
       else if (errsv == EACCES || errsv == EPERM)
         g_set_error (error, NSC_ERROR, NSC_ERROR_PERMISSION,
-                     "Cannot open %s: permission denied; testing a raw device needs root "
-                     "(run nandscope-cli with sudo) or choose a test folder", path);
+                     _("Cannot open %s: permission denied; testing a raw device needs root "
+                       "(run nandscope-cli with sudo) or choose a test folder"), path);
       else
-        nsc_set_error_from_errno (error, errsv, "Cannot open %s", path);
+        nsc_set_error_from_errno (error, errsv, _("Cannot open %s"), path);
       return NULL;
     }
 
@@ -509,13 +511,13 @@ open_device_target (const char              *path,
   if (fstat (self->fd, &st) != 0 || !S_ISBLK (st.st_mode) || st.st_rdev != st_path->st_rdev)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED,
-                   "%s changed while it was being opened; try again", path);
+                   _("%s changed while it was being opened; try again"), path);
       return NULL;
     }
 
   if (ioctl (self->fd, BLKGETSIZE64, &size) != 0 || ioctl (self->fd, BLKSSZGET, &lbs) != 0)
     {
-      nsc_set_error_from_errno (error, errno, "Cannot read the size of %s", path);
+      nsc_set_error_from_errno (error, errno, _("Cannot read the size of %s"), path);
       return NULL;
     }
   if (ioctl (self->fd, BLKPBSZGET, &pbs) != 0)
@@ -532,7 +534,7 @@ open_device_target (const char              *path,
   if (size == 0)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "%s has no capacity (an empty loop device or zram without disksize?)", path);
+                   _("%s has no capacity (an empty loop device or zram without disksize?)"), path);
       return NULL;
     }
 
@@ -552,7 +554,7 @@ nsc_target_open (const char              *path,
   if (*path == '\0')
     {
       g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           "No target given; name a folder, a new file or a block device");
+                           _("No target given; name a folder, a new file or a block device"));
       return NULL;
     }
 
@@ -562,13 +564,13 @@ nsc_target_open (const char              *path,
     {
       close (options->device_fd);
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "%s is not a block device, but a device descriptor came with it", path);
+                   _("%s is not a block device, but a device descriptor came with it"), path);
       return NULL;
     }
   if (stat (path, &st) == 0 && !S_ISDIR (st.st_mode) && !S_ISREG (st.st_mode))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "%s is neither a folder, a file nor a block device", path);
+                   _("%s is neither a folder, a file nor a block device"), path);
       return NULL;
     }
   return open_file_target (path, options, error);
@@ -587,10 +589,10 @@ nsc_target_check_io (NscTarget  *self,
     {
       g_autofree char *bs = nsc_format_size (block_size);
       g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
-                   "%s cannot do direct I/O in %s blocks: its smallest unit is %u B%s; "
-                   "use a block size that is a multiple of %u B",
+                   _("%s cannot do direct I/O in %s blocks: its smallest unit is %u B%s; "
+                     "use a block size that is a multiple of %u B"),
                    self->description, bs, align,
-                   align >= 4096 ? " (a 4Kn device)" : "", align);
+                   align >= 4096 ? _(" (a 4Kn device)") : "", align);
       return FALSE;
     }
   if (offset % align != 0)
@@ -629,13 +631,13 @@ nsc_target_trim (NscTarget     *self,
   if (offset > self->size || length > self->size - offset)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "The range to trim does not fit in %s", self->description);
+                   _("The range to trim does not fit in %s"), self->description);
       return FALSE;
     }
   if (!self->writable)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
-                   "%s was opened read-only; trimming it destroys data", self->description);
+                   _("%s was opened read-only; trimming it destroys data"), self->description);
       return FALSE;
     }
 
@@ -659,10 +661,10 @@ nsc_target_trim (NscTarget     *self,
           int errsv = errno;
           if (errsv == EOPNOTSUPP || errsv == EINVAL)
             g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
-                         "%s does not support TRIM (%s)", self->description,
+                         _("%s does not support TRIM (%s)"), self->description,
                          self->kind == NSC_TARGET_DEVICE ? "discard" : "punching holes");
           else
-            nsc_set_error_from_errno (error, errsv, "TRIM on %s failed", self->description);
+            nsc_set_error_from_errno (error, errsv, _("TRIM on %s failed"), self->description);
           break;
         }
       nsc_extents_remove (self->written, offset + done, n);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -69,13 +71,13 @@ nsc_parse_size (const char  *text,
           if (bytes >= 18446744073709551615.0)
             {
               g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           "The size “%s” is too large", text);
+                           _("The size “%s” is too large"), text);
               return FALSE;
             }
           if (bytes != floor (bytes))
             {
               g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           "The size “%s” is not a whole number of bytes", text);
+                           _("The size “%s” is not a whole number of bytes"), text);
               return FALSE;
             }
           *out_bytes = (guint64) bytes;
@@ -85,7 +87,7 @@ nsc_parse_size (const char  *text,
 
 invalid:
   g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-               "“%s” is not a size; write it like 4k, 128KiB, 1m or 2g",
+               _("“%s” is not a size; write it like 4k, 128KiB, 1m or 2g"),
                text ? text : "");
   return FALSE;
 }
@@ -143,7 +145,7 @@ nsc_parse_duration (const char  *text,
   if (total * 1e9 > (double) G_MAXINT64 / 2)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "The duration “%s” is too long", text);
+                   _("The duration “%s” is too long"), text);
       return FALSE;
     }
 
@@ -152,7 +154,7 @@ nsc_parse_duration (const char  *text,
 
 invalid:
   g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-               "“%s” is not a duration; write it like 5s, 500ms, 2m or 1h30m",
+               _("“%s” is not a duration; write it like 5s, 500ms, 2m or 1h30m"),
                text ? text : "");
   return FALSE;
 }

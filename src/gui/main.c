@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "nsc-application.h"
+#include "nsc-words.h"
 
 int
 main (int    argc,
@@ -15,8 +16,7 @@ main (int    argc,
   int status;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  nsc_bind_text_domain ();
   textdomain (GETTEXT_PACKAGE);
 
   /* A desktop app running as root could write anywhere with nobody asking; raw

@@ -10,6 +10,7 @@
 #include "nsc-engine.h"
 #include "nsc-history.h"
 #include "nsc-sheet.h"
+#include "nsc-widget-text.h"
 #include "nsc-window.h"
 
 #define EXIT_USAGE 2
@@ -35,6 +36,7 @@ struct _NscApplication
   int       export_height;
   gboolean  export_dark;
   gboolean  print_text;
+  gboolean  print_page;
   gboolean  show_history;
   char    **compare_paths;
   gint64    cancel_after_ns;  /* --cancel-after; 0: none */
@@ -76,6 +78,8 @@ static const GOptionEntry option_entries[] = {
   { "dark", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Export the chart on a dark background"), NULL },
   { "print-text", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Print the result shown as text, as Copy as Text puts it on the clipboard"), NULL },
+  { "print-page", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Print every text the window shows for the result, one per line"), NULL },
   { "cancel-after", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("With --run: press Cancel after this long, then report on stderr how many "
        "milliseconds the window took to return to idle"), N_("DURATION") },
@@ -215,6 +219,8 @@ nsc_application_handle_local_options (GApplication *app,
     self->export_dark = TRUE;
   if (g_variant_dict_contains (options, "print-text"))
     self->print_text = scripted = TRUE;
+  if (g_variant_dict_contains (options, "print-page"))
+    self->print_page = scripted = TRUE;
   if (self->cancel_after_ns > 0 && !self->run_at_start)
     return usage_error (_("--cancel-after needs --run"));
   if (self->export_path != NULL && self->open_path == NULL && !self->open_recent
@@ -375,6 +381,11 @@ open_results (NscApplication *self,
       if (self->print_text)
         {
           g_autofree char *text = nsc_window_get_text (win);
+          g_print ("%s", text);
+        }
+      if (self->print_page)
+        {
+          g_autofree char *text = nsc_widget_get_visible_text (GTK_WIDGET (win));
           g_print ("%s", text);
         }
     }

@@ -2,13 +2,33 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "nsc-bench-group.h"
 #include "nsc-json.h"
+#include "nsc-words.h"
 #include "nsc-result-info.h"
 
-/* The message of the result's first warning with @code, or NULL. */
-static const char *
+static gboolean
+has_warning (JsonObject *root,
+             const char *code)
+{
+  JsonArray *warnings = nsc_json_get_array (root, "warnings");
+
+  for (guint i = 0; warnings && i < json_array_get_length (warnings); i++)
+    {
+      JsonNode *n = json_array_get_element (warnings, i);
+      JsonObject *o = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+
+      if (g_strcmp0 (nsc_json_get_string (o, "code"), code) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The sentence of the result's first warning with @code, in the user's language, or
+ * NULL. */
+static char *
 warning_message (JsonObject *root,
                  const char *code)
 {
@@ -17,10 +37,14 @@ warning_message (JsonObject *root,
   for (guint i = 0; warnings && i < json_array_get_length (warnings); i++)
     {
       JsonNode *n = json_array_get_element (warnings, i);
-      JsonObject *w = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+      JsonObject *o = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
 
-      if (g_strcmp0 (nsc_json_get_string (w, "code"), code) == 0)
-        return nsc_json_get_string (w, "message");
+      if (o != NULL && g_strcmp0 (nsc_json_get_string (o, "code"), code) == 0)
+        {
+          g_autoptr(NscWarning) w = nsc_warning_from_json (o);
+
+          return w ? nsc_warning_describe (w, NSC_SPEED_UNIT_MIB, NULL, NULL) : NULL;
+        }
     }
   return NULL;
 }
@@ -95,7 +119,7 @@ nsc_bench_backend_summary (JsonNode *result)
     }
   if (text->len == 0)
     return NULL;
-  if (warning_message (root, "backend-fallback"))
+  if (has_warning (root, "backend-fallback"))
     /* TRANSLATORS: "psync (fallback from io_uring)" */
     return g_strdup_printf (_("%s (fallback from io_uring)"), text->str);
   return g_string_free (g_steal_pointer (&text), FALSE);
@@ -130,6 +154,25 @@ add_warning_suffix (GtkWidget  *row,
   gtk_widget_set_tooltip_text (icon, message);
   gtk_widget_set_valign (icon, GTK_ALIGN_CENTER);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), icon);
+}
+
+/* The kernel's words for a CPU vulnerability (sysfs), their common starts in the
+ * user's language; what follows them is the kernel's own naming. */
+static char *
+describe_mitigation (const char *text)
+{
+  if (g_str_equal (text, "Not affected"))
+    /* Translators: a CPU vulnerability the processor does not have */
+    return g_strdup (_("Not affected"));
+  if (g_str_equal (text, "Vulnerable"))
+    return g_strdup (_("Vulnerable"));
+  if (g_str_has_prefix (text, "Vulnerable: "))
+    /* Translators: %s is the kernel's detail, in English */
+    return g_strdup_printf (_("Vulnerable: %s"), text + strlen ("Vulnerable: "));
+  if (g_str_has_prefix (text, "Mitigation: "))
+    /* Translators: %s is the kernel's name of the protection, in English */
+    return g_strdup_printf (_("Mitigation: %s"), text + strlen ("Mitigation: "));
+  return g_strdup (text);
 }
 
 static char *
@@ -229,13 +272,15 @@ nsc_bench_group_new (JsonNode *result)
         {
           const char *text = nsc_json_get_string (mitigations, l->data);
           GtkWidget *child;
+          g_autofree char *shown = NULL;
 
           if (text == NULL)
             continue;
+          shown = describe_mitigation (text);
           child = adw_action_row_new ();
           adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (child), FALSE);
           adw_preferences_row_set_title (ADW_PREFERENCES_ROW (child), l->data);
-          adw_action_row_set_subtitle (ADW_ACTION_ROW (child), text);
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (child), shown);
           adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (child), 0);
           adw_expander_row_add_row (ADW_EXPANDER_ROW (row), child);
         }
@@ -248,7 +293,7 @@ nsc_bench_group_new (JsonNode *result)
     {
       g_autofree char *wc = describe_write_cache (nsc_json_get_string (bench, "write_cache"));
       GtkWidget *row = add_row (group, _("Write Cache"), wc, NULL);
-      const char *warning = warning_message (root, "write-cache-off");
+      g_autofree char *warning = warning_message (root, "write-cache-off");
 
       if (warning)
         add_warning_suffix (row, warning);
@@ -305,7 +350,7 @@ nsc_bench_group_new (JsonNode *result)
     {
       g_autofree char *text = describe_stack (stack);
       GtkWidget *row = add_row (group, _("Storage Stack"), text, NULL);
-      const char *warning = warning_message (root, "encryption-measured");
+      g_autofree char *warning = warning_message (root, "encryption-measured");
 
       if (warning == NULL)
         warning = warning_message (root, "raid-measured");
@@ -318,7 +363,7 @@ nsc_bench_group_new (JsonNode *result)
   if (backend)
     {
       GtkWidget *row = add_row (group, _("I/O Backend"), backend, NULL);
-      const char *warning = warning_message (root, "backend-fallback");
+      g_autofree char *warning = warning_message (root, "backend-fallback");
 
       if (warning)
         add_warning_suffix (row, warning);

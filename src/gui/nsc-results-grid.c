@@ -76,7 +76,7 @@ format_tooltip (Row      *row,
 static char *
 describe_job (const NscJob *job)
 {
-  g_autofree char *bs = nsc_format_size (job->block_size);
+  g_autofree char *bs = nsc_words_size (job->block_size);
   const char *pattern = job->pattern == NSC_PATTERN_RANDOM ? _("Random") : _("Sequential");
 
   /* TRANSLATORS: e.g. "Sequential, 1 MiB blocks, queue depth 8, 1 thread" */

@@ -19,6 +19,7 @@
 #include "nsc-results-grid.h"
 #include "nsc-session.h"
 #include "nsc-udisks.h"
+#include "nsc-warnings-list.h"
 #include "nsc-window.h"
 
 struct _NscWindow
@@ -49,6 +50,7 @@ struct _NscWindow
   NscResultsGrid       *results_grid;
   NscChartPanel        *chart_panel;
   GtkWidget            *warnings_box;
+  NscWarningsList      *warnings_list;  /* in warnings_box */
   GtkWidget            *bench_box;      /* the Test Bench group of the result shown */
 
   GSettings            *settings;       /* NULL when the schema is not installed */
@@ -184,7 +186,8 @@ preset_offered (NscWindow        *self,
               /* TRANSLATORS: "Quick writes to the drive, so it cannot run on Samsung …
                * (sda): It is mounted at /data. Unmount it …" */
               *why = g_strdup_printf (_("%s writes to the drive, so it cannot run on %s (%s): %s"),
-                                      preset->title, title, self->target_device->devnode, refusal);
+                                      nsc_preset_get_display_title (preset), title,
+                                      self->target_device->devnode, refusal);
             }
           return FALSE;
         }
@@ -427,7 +430,7 @@ update_info (NscWindow *self)
     }
   else
     {
-      size = nsc_format_size (self->file_size ? self->file_size : preset->file_size);
+      size = nsc_words_size (self->file_size ? self->file_size : preset->file_size);
       description = g_strdup_printf (_("A hidden test file of %s is written in <b>%s</b>, "
                                        "measured, and deleted afterwards. Nothing else in the "
                                        "folder is touched."), size, escaped_path);
@@ -435,18 +438,24 @@ update_info (NscWindow *self)
   adw_status_page_set_description (self->status_page, description);
 
   {
-    g_autofree char *duration = format_duration_words (effective_estimate_ns (self, preset));
-    g_autofree char *subtitle = g_strdup_printf (_("%s · about %s"), preset->title, duration);
-    g_autofree char *title = g_markup_escape_text (preset->title, -1);
-    g_autofree char *text = g_markup_escape_text (preset->description, -1);
+    double estimate_s = effective_estimate_ns (self, preset) / 1e9;
+    g_autofree char *duration = nsc_words_about (estimate_s, FALSE);
+    g_autofree char *about = nsc_words_about (estimate_s, TRUE);
+    /* Translators: the window's subtitle: "Quick · about 3 minutes" */
+    g_autofree char *subtitle = g_strdup_printf (C_("subtitle", "%s · %s"),
+                                                 nsc_preset_get_display_title (preset), duration);
+    g_autofree char *title = g_markup_escape_text (nsc_preset_get_display_title (preset), -1);
+    g_autofree char *text = g_markup_escape_text (nsc_preset_get_display_description (preset), -1);
     g_autofree char *markup = NULL;
     g_autofree char *dd_tooltip = NULL;
     g_autofree char *budget = write_budget_markup (self, preset);
 
     if (dev != NULL)
-      markup = g_strdup_printf (_("<b>%s</b>: %s\n\nTakes about %s."), title, text, duration);
+      /* Translators: the last %s is an estimate, "about 3 minutes" */
+      markup = g_strdup_printf (_("<b>%s</b>: %s\n\nTakes %s."), title, text, duration);
     else
-      markup = g_strdup_printf (_("<b>%s</b>: %s\n\nTakes about %s, after the test file is "
+      /* Translators: the last %s is an estimate, "about 3 minutes" */
+      markup = g_strdup_printf (_("<b>%s</b>: %s\n\nTakes %s, after the test file is "
                                   "written."), title, text, duration);
     if (budget != NULL)
       {
@@ -456,7 +465,9 @@ update_info (NscWindow *self)
       }
     gtk_label_set_markup (self->preset_label, markup);
     adw_window_title_set_subtitle (self->window_title, subtitle);
-    dd_tooltip = g_strdup_printf (_("%s\nAbout %s"), preset->description, duration);
+    /* Translators: a preset's description, then "About 3 minutes" */
+    dd_tooltip = g_strdup_printf (C_("tooltip", "%s\n%s"),
+                                  nsc_preset_get_display_description (preset), about);
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->preset_dropdown), dd_tooltip);
   }
 }
@@ -493,9 +504,7 @@ clear_warnings (NscWindow *self)
 {
   GtkWidget *child;
 
-  while ((child = gtk_widget_get_first_child (self->warnings_box)))
-    gtk_box_remove (GTK_BOX (self->warnings_box), child);
-  gtk_widget_set_visible (self->warnings_box, FALSE);
+  nsc_warnings_list_clear (self->warnings_list);
   self->warnings_shown = 0;
   /* The test bench goes with the warnings: a new run has none yet. */
   while ((child = gtk_widget_get_first_child (self->bench_box)))
@@ -503,44 +512,13 @@ clear_warnings (NscWindow *self)
   gtk_widget_set_visible (self->bench_box, FALSE);
 }
 
-/* Some engine messages are fragments ("the folder is in memory…"); on their own
- * line they read as sentences. */
-static char *
-sentence_case (const char *text)
-{
-  GString *out = g_string_new (NULL);
-
-  if (text != NULL && *text != '\0')
-    {
-      g_string_append_unichar (out, g_unichar_toupper (g_utf8_get_char (text)));
-      g_string_append (out, g_utf8_next_char (text));
-    }
-  return g_string_free (out, FALSE);
-}
-
 static void
 update_warnings (NscWindow    *self,
                  NscRunResult *r)
 {
   for (; self->warnings_shown < r->warnings->len; self->warnings_shown++)
-    {
-      NscWarning *w = g_ptr_array_index (r->warnings, self->warnings_shown);
-      g_autofree char *message = sentence_case (w->message);
-      GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-      GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-      GtkWidget *label = gtk_label_new (message);
-
-      gtk_widget_add_css_class (row, "warning-row");
-      gtk_widget_set_valign (icon, GTK_ALIGN_START);
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-      gtk_widget_set_hexpand (label, TRUE);
-      gtk_box_append (GTK_BOX (row), icon);
-      gtk_box_append (GTK_BOX (row), label);
-      gtk_box_append (GTK_BOX (self->warnings_box), row);
-      gtk_widget_set_visible (self->warnings_box, TRUE);
-    }
+    nsc_warnings_list_add (self->warnings_list,
+                           g_ptr_array_index (r->warnings, self->warnings_shown));
 }
 
 /* ---- runner signals ----------------------------------------------------------- */
@@ -627,11 +605,11 @@ on_step_finished (NscRunner *runner,
 }
 
 static void
-on_progress (NscRunner  *runner,
-             double      fraction,
-             gint64      remaining_ns,
-             const char *status,
-             NscWindow  *self)
+on_progress (NscRunner       *runner,
+             double           fraction,
+             gint64           remaining_ns,
+             const NscStatus *status,
+             NscWindow       *self)
 {
   g_autofree char *left = format_time_left (remaining_ns);
   g_autofree char *text = NULL;
@@ -663,7 +641,9 @@ on_progress (NscRunner  *runner,
         text = g_strdup_printf (_("%s · %s"), label, what);
     }
 
-  gtk_label_set_text (self->status_label, text ? text : status);
+  if (text == NULL)
+    text = nsc_status_describe (status);
+  gtk_label_set_text (self->status_label, text);
   gtk_label_set_text (self->time_left_label, left);
 }
 
@@ -708,33 +688,7 @@ static void
 show_json_warnings (NscWindow *self,
                     JsonNode  *result)
 {
-  JsonObject *root = json_node_get_object (result);
-  JsonArray *warnings = json_object_has_member (root, "warnings")
-                        ? json_object_get_array_member (root, "warnings") : NULL;
-
-  for (guint i = 0; warnings && i < json_array_get_length (warnings); i++)
-    {
-      JsonObject *w = json_array_get_object_element (warnings, i);
-      const char *text = w && json_object_has_member (w, "message")
-                         ? json_object_get_string_member (w, "message") : NULL;
-      g_autofree char *message = sentence_case (text);
-      GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-      GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-      GtkWidget *label = gtk_label_new (message);
-
-      if (text == NULL)
-        continue;
-      gtk_widget_add_css_class (row, "warning-row");
-      gtk_widget_set_valign (icon, GTK_ALIGN_START);
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-      gtk_widget_set_hexpand (label, TRUE);
-      gtk_box_append (GTK_BOX (row), icon);
-      gtk_box_append (GTK_BOX (row), label);
-      gtk_box_append (GTK_BOX (self->warnings_box), row);
-      gtk_widget_set_visible (self->warnings_box, TRUE);
-    }
+  nsc_warnings_list_add_json (self->warnings_list, result);
 }
 
 /* The drive's own count of what the run wrote (SMART, before and after) beside the
@@ -937,7 +891,7 @@ show_summary (NscWindow    *self,
 
   if (g_strcmp0 (r->target_kind, "file") == 0)
     {
-      g_autofree char *size = nsc_format_size (r->file_size);
+      g_autofree char *size = nsc_words_size (r->file_size);
       g_string_append (text, " · ");
       if (r->filesystem)
         g_string_append_printf (text, _("%s test file on %s"), size, r->filesystem);
@@ -1271,10 +1225,11 @@ confirm_erase (NscWindow       *self,
                                          "Everything on it, including %u partitions, will be "
                                          "destroyed. %s writes over the drive, and what was "
                                          "there cannot be recovered.", n_parts),
-                            n_parts, preset->title);
+                            n_parts, nsc_preset_get_display_title (preset));
   else
     body = g_strdup_printf (_("Everything on it will be destroyed. %s writes over the drive, "
-                              "and what was there cannot be recovered."), preset->title);
+                              "and what was there cannot be recovered."),
+                              nsc_preset_get_display_title (preset));
 
   dialog = adw_message_dialog_new (GTK_WINDOW (self), heading, body);
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
@@ -1626,6 +1581,8 @@ history_action (GSimpleAction *action,
 static void
 apply_prefs (NscWindow *self)
 {
+  nsc_warnings_list_set_unit (self->warnings_list, self->prefs.units == NSC_UNITS_MB
+                                                   ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB);
   nsc_results_grid_set_units (self->results_grid, self->prefs.units);
   nsc_chart_panel_set_units (self->chart_panel, self->prefs.units);
   update_info (self);
@@ -1698,6 +1655,21 @@ on_chart_message (NscChartPanel *panel,
   add_toast (self, text, NULL, NULL);
 }
 
+/* A warning's button: the test that settles it, chosen for the next run. */
+static void
+select_preset_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  NscWindow *self = NSC_WINDOW (user_data);
+  g_autoptr(GError) error = NULL;
+
+  if (nsc_window_get_running (self))
+    return;
+  if (!nsc_window_set_preset (self, g_variant_get_string (parameter, NULL), &error))
+    add_toast (self, error->message, NULL, NULL);
+}
+
 static const GActionEntry win_actions[] = {
   { "run", run_action },
   { "cancel", cancel_action },
@@ -1706,6 +1678,7 @@ static const GActionEntry win_actions[] = {
   { "history", history_action },
   { "preferences", preferences_action },
   { "open-file", open_file_action },
+  { "select-preset", select_preset_action, "s" },
 };
 
 /* ---- target picker ------------------------------------------------------------- */
@@ -1855,7 +1828,8 @@ bind_preset_item (GtkSignalListItemFactory *factory,
   const NscPreset *preset = find_preset (self, gtk_string_object_get_string (name));
 
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
-                      preset ? preset->title : gtk_string_object_get_string (name));
+                      preset ? nsc_preset_get_display_title (preset)
+                             : gtk_string_object_get_string (name));
 }
 
 static void
@@ -1891,15 +1865,15 @@ bind_preset_row (GtkSignalListItemFactory *factory,
 
   if (preset == NULL)
     return;
-  duration = format_duration_words (effective_estimate_ns (self, preset));
+  duration = nsc_words_about (effective_estimate_ns (self, preset) / 1e9, TRUE);
   if (self->target_device != NULL && run_writes (self, preset))
     /* TRANSLATORS: "About 3 minutes · erases the drive" */
-    text = g_strdup_printf (_("About %s · erases the drive"), duration);
+    text = g_strdup_printf (_("%s · erases the drive"), duration);
   else
-    text = g_strdup_printf (_("About %s"), duration);
-  gtk_label_set_text (GTK_LABEL (title), preset->title);
+    text = g_strdup (duration);
+  gtk_label_set_text (GTK_LABEL (title), nsc_preset_get_display_title (preset));
   gtk_label_set_text (GTK_LABEL (caption), text);
-  gtk_widget_set_tooltip_text (box, preset->description);
+  gtk_widget_set_tooltip_text (box, nsc_preset_get_display_description (preset));
 }
 
 static void
@@ -2070,6 +2044,9 @@ static void
 nsc_window_init (NscWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->warnings_list = NSC_WARNINGS_LIST (nsc_warnings_list_new ());
+  gtk_box_append (GTK_BOX (self->warnings_box), GTK_WIDGET (self->warnings_list));
+  gtk_widget_set_visible (self->warnings_box, TRUE);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions,
                                    G_N_ELEMENTS (win_actions), self);
@@ -2080,6 +2057,8 @@ nsc_window_init (NscWindow *self)
   self->chart_step = G_MAXUINT;
   self->settings = nsc_prefs_settings_new ();
   nsc_prefs_load (&self->prefs, self->settings);
+  nsc_warnings_list_set_unit (self->warnings_list, self->prefs.units == NSC_UNITS_MB
+                                                   ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB);
   nsc_results_grid_set_units (self->results_grid, self->prefs.units);
   nsc_chart_panel_set_units (self->chart_panel, self->prefs.units);
   g_signal_connect (self->chart_panel, "message", G_CALLBACK (on_chart_message), self);

@@ -84,7 +84,7 @@ nsc_result_row_free (NscResultRow *row)
 static char *
 describe_job (JsonObject *job)
 {
-  g_autofree char *bs = nsc_format_size ((guint64) nsc_json_get_number (job, "block_size", 0));
+  g_autofree char *bs = nsc_words_size ((guint64) nsc_json_get_number (job, "block_size", 0));
   const char *pattern = g_strcmp0 (nsc_json_get_string (job, "pattern"), "random") == 0
                         ? _("Random") : _("Sequential");
   guint workers = (guint) nsc_json_get_number (job, "workers", 1);
@@ -190,8 +190,9 @@ nsc_result_info_drive_details (JsonNode *result)
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
 
   if (capacity > 0)
-    g_ptr_array_add (parts, capacity >= 1e12 ? g_strdup_printf ("%.2f TB", capacity / 1e12)
-                                             : g_strdup_printf ("%.0f GB", capacity / 1e9));
+    /* Translators: a drive's capacity in decimal units, as drives are sold */
+    g_ptr_array_add (parts, capacity >= 1e12 ? g_strdup_printf (_("%.2f TB"), capacity / 1e12)
+                                             : g_strdup_printf (_("%.0f GB"), capacity / 1e9));
   if (fw)
     /* TRANSLATORS: firmware version */
     g_ptr_array_add (parts, g_strdup_printf (_("FW %s"), fw));
@@ -220,7 +221,7 @@ make_caption (JsonNode *result)
   const char *fw = nsc_json_get_string (dev, "firmware");
   const char *transport = nsc_json_get_string (dev, "transport");
   const char *started = nsc_json_get_string (root, "started");
-  const char *preset = nsc_json_get_string (nsc_json_get_object (root, "preset"), "title");
+  const char *preset = nsc_result_info_preset_title (result);
   double capacity = nsc_json_get_number (dev, "capacity", 0);
   GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
   char *caption;
@@ -291,7 +292,8 @@ nsc_result_info_preset_title (JsonNode *result)
   JsonObject *preset = nsc_json_get_object (root_object (result), "preset");
   const char *title = nsc_json_get_string (preset, "title");
 
-  return title ? title : nsc_json_get_string (preset, "name");
+  /* Saved in English; shown in the user's language. */
+  return title ? nsc_preset_translate (title) : nsc_json_get_string (preset, "name");
 }
 
 GDateTime *

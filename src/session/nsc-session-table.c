@@ -62,7 +62,7 @@ print_surface (GString             *out,
       n++;
     }
   if (n)
-    g_string_append_printf (out, "\n%s: %u places, %.1f MiB/s lowest, %.1f average, %.1f highest\n",
+    g_string_append_printf (out, _("\n%s: %u places, %.1f MiB/s lowest, %.1f average, %.1f highest\n"),
             sr->step.job.label, n, min / 1048576.0, sum / n / 1048576.0, max / 1048576.0);
 }
 
@@ -86,21 +86,21 @@ print_analysis (GString      *out,
   if (json_object_has_member (a, "slc"))
     {
       JsonObject *slc = json_object_get_object_member (a, "slc");
-      g_string_append_printf (out, "\nWrite-fill: %s\n", json_object_has_member (slc, "summary")
+      g_string_append_printf (out, _("\nWrite-fill: %s\n"), json_object_has_member (slc, "summary")
               ? json_object_get_string_member (slc, "summary")
               : json_object_get_string_member_with_default (slc, "error", "not analysed"));
     }
   if (json_object_has_member (a, "copy"))
     {
       JsonObject *cp = json_object_get_object_member (a, "copy");
-      g_string_append_printf (out, "\nCopy: %s\n", json_object_has_member (cp, "summary")
+      g_string_append_printf (out, _("\nCopy: %s\n"), json_object_has_member (cp, "summary")
               ? json_object_get_string_member (cp, "summary")
               : json_object_get_string_member_with_default (cp, "error", "not analysed"));
     }
   if (json_object_has_member (a, "slc_second_pass"))
     {
       JsonObject *slc = json_object_get_object_member (a, "slc_second_pass");
-      g_string_append_printf (out, "Second pass: %s\n", json_object_has_member (slc, "summary")
+      g_string_append_printf (out, _("Second pass: %s\n"), json_object_has_member (slc, "summary")
               ? json_object_get_string_member (slc, "summary")
               : json_object_get_string_member_with_default (slc, "error", "not analysed"));
     }
@@ -108,18 +108,18 @@ print_analysis (GString      *out,
     {
       JsonObject *m = json_object_get_object_member (a, "mixed");
       if (json_object_has_member (m, "sequential"))
-        g_string_append_printf (out, "\nMixed, sequential: mean of the points %.1f MiB/s\n",
+        g_string_append_printf (out, _("\nMixed, sequential: mean of the points %.1f MiB/s\n"),
                 json_object_get_double_member (json_object_get_object_member (m, "sequential"),
                                                "mean_bps") / 1048576.0);
       if (json_object_has_member (m, "random"))
-        g_string_append_printf (out, "Mixed, random: mean of the points %.1f MiB/s\n",
+        g_string_append_printf (out, _("Mixed, random: mean of the points %.1f MiB/s\n"),
                 json_object_get_double_member (json_object_get_object_member (m, "random"),
                                                "mean_bps") / 1048576.0);
     }
   if (json_object_has_member (a, "trim_latency"))
     {
       JsonObject *t = json_object_get_object_member (a, "trim_latency");
-      g_string_append_printf (out, "\nAfter TRIM: worst read latency %.1f ms; reads stalled for %.1f s\n",
+      g_string_append_printf (out, _("\nAfter TRIM: worst read latency %.1f ms; reads stalled for %.1f s\n"),
               json_object_get_int_member (t, "worst_latency_ns") / 1e6,
               json_object_get_int_member (t, "stall_ns") / 1e9);
     }
@@ -131,7 +131,7 @@ print_analysis (GString      *out,
           JsonObject *p = json_array_get_object_element (pts, i);
           if (json_object_get_null_member (p, "fast_bytes"))
             continue;
-          g_string_append_printf (out, "After %.0f s idle: %.2f GiB fast again\n",
+          g_string_append_printf (out, _("After %.0f s idle: %.2f GiB fast again\n"),
                   json_object_get_int_member (p, "idle_before_ns") / 1e9,
                   json_object_get_int_member (p, "fast_bytes") / 1073741824.0);
         }
@@ -153,8 +153,8 @@ print_table (GString      *out,
                           : r->file_size == NSC_TARGET_SIZE_FREE ? g_strdup ("free space")
                           : nsc_format_size (r->file_size);
   g_autofree char *runs = nsc_session_describe_runs (r);
-  g_autofree char *read_head = g_strdup_printf ("Read %s", unit);
-  g_autofree char *write_head = g_strdup_printf ("Write %s", unit);
+  g_autofree char *read_head = g_strdup_printf (_("Read %s"), unit);
+  g_autofree char *write_head = g_strdup_printf (_("Write %s"), unit);
   g_autoptr(GString) backend = g_string_new (NULL);
   g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
   gboolean marks = FALSE;
@@ -216,7 +216,7 @@ print_table (GString      *out,
           r->target_kind ? r->target_kind : "?",
           r->filesystem ? ", " : "", r->filesystem ? r->filesystem : "", size);
   if (dev && json_object_has_member (dev, "name"))
-    g_string_append_printf (out, "Drive %s%s%s\n", json_object_get_string_member (dev, "name"),
+    g_string_append_printf (out, _("Drive %s%s%s\n"), json_object_get_string_member (dev, "name"),
             json_object_get_string_member_with_default (dev, "model", NULL) ? " · " : "",
             json_object_get_string_member_with_default (dev, "model", ""));
   g_string_append_printf (out, "Backend %s · %s\n\n", backend->len ? backend->str : "-", runs);
@@ -259,7 +259,7 @@ print_table (GString      *out,
     }
 
   if (marks)
-    g_string_append_printf (out, "* a warning below concerns this result\n");
+    g_string_append (out, _("* a warning below concerns this result\n"));
   for (guint j = 0; j < notes->len; j++)
     g_string_append_printf (out, "%sBackend %s\n", j == 0 ? "\n" : "", (const char *) g_ptr_array_index (notes, j));
 
@@ -268,7 +268,20 @@ print_table (GString      *out,
   for (guint i = 0; i < r->warnings->len; i++)
     {
       NscWarning *w = g_ptr_array_index (r->warnings, i);
-      g_string_append_printf (out, "\nWarning (%s): %s", w->code, w->message);
+      g_autofree char *details = NULL;
+      const char *settle = NULL;
+      g_autofree char *title = nsc_warning_describe (w, g_strcmp0 (units, "mb") == 0
+                                                        ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB,
+                                                     &details, &settle);
+
+      /* Translators: a warning under the results; %s: its code (kept for scripts), the
+       * sentence */
+      g_string_append_printf (out, _("\nWarning (%s): %s."), w->code, title);
+      if (details)
+        g_string_append_printf (out, "\n  %s", details);
+      if (settle)
+        /* Translators: %s is a preset's name, "write-fill" */
+        g_string_append_printf (out, _("\n  The %s test settles it: nandscope-cli run --preset %s"), settle, settle);
     }
   if (r->warnings->len)
     g_string_append_printf (out, "\n");

@@ -208,9 +208,11 @@ nsc_session_finish (NscSession   *session,
     nsc_run_result_set_smart (r, g_steal_pointer (&session->smart_before), nsc_device_read_wear (dev, NULL));
   if (dev)
     {
+      NscWarning *link = nsc_device_info_link_warning (dev);
+
       nsc_run_result_set_device (r, nsc_device_info_to_json (dev));
-      if (dev->link_warning)
-        nsc_run_result_add_warning (r, -1, "pcie-link-below-max", "%s", dev->link_warning);
+      if (link)
+        nsc_run_result_take_warning (r, link);
     }
   {
     /* The test bench, as the reviews list it, and what it implies. */

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* A warning: a stable code and the numbers behind it. Front ends make the sentence
+ * from the code and the fields (nsc_warning_describe (), in the user's language and
+ * units); @message is the same in English, kept in the result for scripts.
+ *
+ * Fields a code sets (unset: NULL, NAN or -1):
+ *   test                             the test's label ("SEQ1M Q8T1"), where one applies
+ *   bps_before, bps_after            speeds before and after a drop (thermal-throttling,
+ *                                    cache-exhausted-during-test)
+ *   bytes                            where it dropped (the same), what a write wrote
+ *                                    (inside-slc-cache), the direct-I/O unit
+ *                                    (block-size-unsupported), written since
+ *                                    (read-inflation-not-verified)
+ *   bytes_before, cache_bytes        written since the drive rested, the cache measured
+ *                                    (inside-slc-cache)
+ *   seconds                          when it dropped (thermal-throttling without
+ *                                    bytes), the data's age (fresh-reads, read-inflation)
+ *   celsius, celsius_limit           the temperature, and the drive's threshold
+ *   bps_fresh, bps_settled           read-inflation, read-inflation-not-verified
+ *   bps_random, bps_compressible,
+ *   bps_zeros                        compressing-controller
+ *   subject                          the filesystem (not-direct-to-drive), the reason
+ *                                    (unverified-contents: "read-only" or "surface";
+ *                                    backend-fallback: the error), the device
+ *                                    (block-size-unsupported)
+ *   link_generation, link_width,
+ *   link_max_generation,
+ *   link_max_width                   pcie-link-below-max */
+typedef struct
+{
+  char   *code;      /* stable: "unverified-contents", "not-direct-to-drive", … */
+  char   *message;   /* in English, for scripts */
+  int     step;      /* the step it concerns, -1 for the whole run */
+  char   *position;  /* "inside-slc-cache": inside, across, after or unknown; else NULL */
+  char   *test;
+  char   *subject;
+  double  bps_before;
+  double  bps_after;
+  double  bps_fresh;
+  double  bps_settled;
+  double  bps_random;
+  double  bps_compressible;
+  double  bps_zeros;
+  gint64  bytes;
+  gint64  bytes_before;
+  gint64  cache_bytes;
+  double  seconds;
+  double  celsius;
+  double  celsius_limit;
+  int     link_generation;
+  int     link_width;
+  int     link_max_generation;
+  int     link_max_width;
+} NscWarning;
+
+/* A warning with @code about @step (-1: the whole run), every field unset. */
+NscWarning *nsc_warning_new       (const char       *code,
+                                   int               step);
+void        nsc_warning_free      (NscWarning       *warning);
+NscWarning *nsc_warning_copy      (const NscWarning *warning);
+void        nsc_warning_set_message (NscWarning     *warning,
+                                     const char     *format,
+                                     ...) G_GNUC_PRINTF (2, 3);
+/* The result's JSON of a warning: code, message, step, position and the set fields. */
+void        nsc_warning_to_json   (const NscWarning *warning,
+                                   JsonBuilder      *builder);
+/* Back from a saved result (older results have only code, message and step). */
+NscWarning *nsc_warning_from_json (JsonObject       *object);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NscWarning, nsc_warning_free)
+
+G_END_DECLS

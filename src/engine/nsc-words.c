@@ -1,0 +1,514 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "nsc-words.h"
+
+void
+nsc_bind_text_domain (void)
+{
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  const char *dir = LOCALEDIR;
+
+  /* Run from the build folder (tools/run-app, the tests): the catalogues compiled
+   * beside the program, not those of an installed copy, which may be older or none. */
+  if (exe != NULL && g_str_has_prefix (exe, BUILD_ROOT "/"))
+    dir = BUILD_LOCALEDIR;
+  bindtextdomain (GETTEXT_PACKAGE, dir);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+}
+
+char *
+nsc_words_speed (double       bps,
+                 NscSpeedUnit unit)
+{
+  double v = unit == NSC_SPEED_UNIT_MB ? bps / 1e6 : bps / 1048576.0;
+
+  if (!isfinite (v))
+    v = 0;
+  if (unit == NSC_SPEED_UNIT_MB)
+    /* Translators: a speed in decimal megabytes a second, "1234 MB/s" */
+    return g_strdup_printf (v < 9.95 ? _("%.1f MB/s") : _("%.0f MB/s"), v);
+  /* Translators: a speed in binary mebibytes a second, "1234 MiB/s" */
+  return g_strdup_printf (v < 9.95 ? _("%.1f MiB/s") : _("%.0f MiB/s"), v);
+}
+
+char *
+nsc_words_size (guint64 bytes)
+{
+  /* Translators: binary size units, as in "1.50 GiB" */
+  static const char *units[] = { N_("KiB"), N_("MiB"), N_("GiB"), N_("TiB"), N_("PiB") };
+  double v = bytes;
+  int u = -1;
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (bytes < 1024)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u byte", "%u bytes", (gulong) bytes),
+                            (guint) bytes);
+  while (v >= 1024 && u + 1 < (int) G_N_ELEMENTS (units))
+    v /= 1024, u++;
+  /* The user's decimal separator: printf under the user's locale. */
+  g_snprintf (number, sizeof number, v == floor (v) ? "%.0f" : v < 10 ? "%.2f" : "%.1f", v);
+  /* Translators: a size, "1.50 GiB": the number, then the unit */
+  return g_strdup_printf (C_("size", "%s %s"), number, _(units[u]));
+}
+
+char *
+nsc_words_duration (double seconds)
+{
+  guint n;
+
+  if (!isfinite (seconds) || seconds < 0)
+    seconds = 0;
+  if (seconds < 0.95)
+    {
+      n = (guint) MAX (lround (seconds * 1000), 1);
+      /* Translators: a short duration in milliseconds, "200 ms" */
+      return g_strdup_printf (_("%u ms"), n);
+    }
+  if (seconds < 90)
+    {
+      n = (guint) MAX (lround (seconds), 1);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u second", "%u seconds", n), n);
+    }
+  if (seconds < 90 * 60)
+    {
+      n = (guint) lround (seconds / 60);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u minute", "%u minutes", n), n);
+    }
+  n = (guint) lround (seconds / 3600);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u hour", "%u hours", n), n);
+}
+
+char *
+nsc_words_clock (gint64 ns)
+{
+  gint64 s = ns / G_GINT64_CONSTANT (1000000000);
+
+  if (ns < 1000000000)
+    /* Translators: a time left or taken, in milliseconds */
+    return g_strdup_printf (_("%.0f ms"), ns / 1e6);
+  if (s < 60)
+    /* Translators: a time left or taken, in seconds, "4.5 s" */
+    return g_strdup_printf (_("%.1f s"), ns / 1e9);
+  if (s < 3600)
+    /* Translators: a time left or taken, "2 min 05 s" */
+    return g_strdup_printf (_("%d min %02d s"), (int) (s / 60), (int) (s % 60));
+  /* Translators: a time left or taken, "1 h 05 min" */
+  return g_strdup_printf (_("%d h %02d min"), (int) (s / 3600), (int) ((s / 60) % 60));
+}
+
+char *
+nsc_words_about (double   seconds,
+                 gboolean capital)
+{
+  guint n;
+
+  if (!isfinite (seconds) || seconds < 0)
+    seconds = 0;
+  if (seconds < 90)
+    {
+      n = (guint) MAX (lround (seconds), 1);
+      return g_strdup_printf (capital
+                              /* Translators: an estimate at the start of a line, "About 40
+                               * seconds"; the whole phrase, so that it can be declined */
+                              ? g_dngettext (GETTEXT_PACKAGE, "About %u second", "About %u seconds", n)
+                              /* Translators: an estimate inside a sentence, "about 40 seconds" */
+                              : g_dngettext (GETTEXT_PACKAGE, "about %u second", "about %u seconds", n),
+                              n);
+    }
+  if (seconds < 90 * 60)
+    {
+      n = (guint) lround (seconds / 60);
+      return g_strdup_printf (capital
+                              /* Translators: an estimate at the start of a line */
+                              ? g_dngettext (GETTEXT_PACKAGE, "About %u minute", "About %u minutes", n)
+                              /* Translators: an estimate inside a sentence */
+                              : g_dngettext (GETTEXT_PACKAGE, "about %u minute", "about %u minutes", n),
+                              n);
+    }
+  n = (guint) lround (seconds / 3600);
+  return g_strdup_printf (capital
+                          /* Translators: an estimate at the start of a line */
+                          ? g_dngettext (GETTEXT_PACKAGE, "About %u hour", "About %u hours", n)
+                          /* Translators: an estimate inside a sentence */
+                          : g_dngettext (GETTEXT_PACKAGE, "about %u hour", "about %u hours", n),
+                          n);
+}
+
+/* ---- warnings -------------------------------------------------------------------- */
+
+typedef struct
+{
+  const NscWarning *w;
+  NscSpeedUnit      unit;
+  const char       *test;  /* the test's label, or a word for "the test" */
+} Ctx;
+
+static char *
+speed (const Ctx *c,
+       double     bps)
+{
+  return nsc_words_speed (bps, c->unit);
+}
+
+static char *
+size (gint64 bytes)
+{
+  return nsc_words_size (bytes > 0 ? (guint64) bytes : 0);
+}
+
+/* Filesystems whose folders do not measure a drive directly, as a sentence. */
+static char *
+describe_filesystem (const Ctx  *c,
+                     char      **details)
+{
+  const char *fs = c->w->subject ? c->w->subject : "";
+
+  if (g_str_equal (fs, "tmpfs") || g_str_equal (fs, "ramfs"))
+    {
+      *details = g_strdup (_("The folder is kept in memory, so the figures are the memory's. "
+                             "Choose a folder on a drive, or the drive itself."));
+      return g_strdup (_("This folder is in memory, so no drive is measured"));
+    }
+  if (g_str_equal (fs, "nfs") || g_str_equal (fs, "cifs"))
+    {
+      *details = g_strdup (_("The folder is on another computer, so the figures are the "
+                             "network's. Choose a folder on a drive of this computer."));
+      return g_strdup (_("This folder is on a network share, so the network is measured, "
+                         "not a drive"));
+    }
+  if (g_str_equal (fs, "fuse"))
+    {
+      *details = g_strdup (_("FUSE filesystems pass reads and writes through a program; direct "
+                             "access does not reach the drive. Choose a folder on an ext4 or "
+                             "XFS filesystem, or the drive itself."));
+      return g_strdup (_("This folder's filesystem stands between the test and the drive"));
+    }
+  if (g_str_equal (fs, "overlay"))
+    {
+      *details = g_strdup (_("An overlay filesystem (as in containers) may not pass direct "
+                             "access on to the drive. Choose a folder on the drive's own "
+                             "filesystem."));
+      return g_strdup (_("This folder's filesystem may stand between the test and the drive"));
+    }
+  if (g_str_equal (fs, "btrfs"))
+    {
+      *details = g_strdup (_("Btrfs may checksum or compress the test file; the figures "
+                             "include that work, which the drive alone does not do."));
+      return g_strdup (_("The filesystem adds its own work to the results"));
+    }
+  if (g_str_equal (fs, "zfs"))
+    {
+      *details = g_strdup (_("ZFS may answer reads from its cache in memory (ARC) instead of "
+                             "the drive, so read speeds may be too high."));
+      return g_strdup (_("Read speeds may come from the filesystem's memory cache"));
+    }
+  *details = NULL;
+  return g_strdup (_("The drive may not be measured directly through this folder"));
+}
+
+char *
+nsc_warning_describe (const NscWarning  *w,
+                      NscSpeedUnit       unit,
+                      char             **details_out,
+                      const char       **settle_out)
+{
+  Ctx c = { w, unit, NULL };
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+  const char *code;
+
+  g_return_val_if_fail (w != NULL && w->code != NULL, NULL);
+
+  code = w->code;
+  /* Translators: stands for the test's name when a result does not record it */
+  c.test = w->test ? w->test : _("the test");
+
+  if (g_str_equal (code, "inside-slc-cache"))
+    {
+      g_autofree char *written = size (w->bytes);
+      g_autofree char *before = size (w->bytes_before);
+      g_autofree char *cache = size (w->cache_bytes);
+
+      if (g_strcmp0 (w->position, "inside") == 0)
+        {
+          /* Translators: %s is a test, "SEQ1M Q8T1" */
+          title = g_strdup_printf (_("The write speed of %s is the drive's fast cache, not its "
+                                     "lasting speed"), c.test);
+          if (w->cache_bytes > 0)
+            details = g_strdup_printf (_("The test wrote %s, after %s written since the drive "
+                                         "last rested; that fits in the cache measured (%s). "
+                                         "Large copies get slower once the cache is full."),
+                                       written, before, cache);
+        }
+      else if (g_strcmp0 (w->position, "across") == 0)
+        {
+          title = g_strdup_printf (_("The write speed of %s mixes the drive's fast cache and "
+                                     "the slower speed after it"), c.test);
+          if (w->cache_bytes > 0)
+            details = g_strdup_printf (_("The test began inside the cache measured (%s, with %s "
+                                         "written since the drive last rested) and ended past "
+                                         "it."), cache, before);
+        }
+      else
+        {
+          title = g_strdup_printf (_("The write speed of %s may be the drive's fast cache"),
+                                   c.test);
+          details = g_strdup (_("The size of this drive's cache is not known: no write-fill "
+                                "test ran on it, in this run or before. The write-fill test "
+                                "shows how much the drive writes fast and how fast it writes "
+                                "after that."));
+          settle = "write-fill";
+        }
+    }
+  else if (g_str_equal (code, "cache-exhausted-during-test"))
+    {
+      g_autofree char *from = speed (&c, w->bps_before);
+      g_autofree char *to = speed (&c, w->bps_after);
+      g_autofree char *at = size (w->bytes);
+
+      title = g_strdup_printf (_("The write speed of %s mixes the drive's fast cache and the "
+                                 "slower speed after it"), c.test);
+      if (isfinite (w->bps_before))
+        details = g_strdup_printf (_("The speed fell from %s to %s after %s: the cache filled "
+                                     "up during the test. The write-fill test measures both "
+                                     "speeds and the cache's size."), from, to, at);
+      settle = "write-fill";
+    }
+  else if (g_str_equal (code, "thermal-throttling"))
+    {
+      g_autofree char *from = speed (&c, w->bps_before);
+      g_autofree char *to = speed (&c, w->bps_after);
+
+      title = g_strdup (_("The drive slowed down because it got too hot"));
+      if (w->bytes >= 0 && isfinite (w->celsius_limit))
+        {
+          g_autofree char *at = size (w->bytes);
+          details = g_strdup_printf (_("During %s the speed fell from %s to %s after %s, when "
+                                       "the drive reached %.0f °C (its limit is %.0f °C). "
+                                       "This drop is the heat, not the end of the cache; "
+                                       "better cooling helps."),
+                                     c.test, from, to, at, w->celsius, w->celsius_limit);
+        }
+      else if (isfinite (w->seconds))
+        {
+          g_autofree char *after = nsc_words_duration (w->seconds);
+          details = g_strdup_printf (_("During %s the speed fell from %s to %s after %s, at "
+                                       "%.0f °C. Better cooling helps."),
+                                     c.test, from, to, after, w->celsius);
+        }
+      settle = "thermal";
+    }
+  else if (g_str_equal (code, "read-inflation"))
+    {
+      g_autofree char *fresh = speed (&c, w->bps_fresh);
+      g_autofree char *settled = speed (&c, w->bps_settled);
+
+      title = g_strdup (_("Read speeds may be inflated by the drive's cache"));
+      if (isfinite (w->bps_fresh))
+        details = g_strdup_printf (_("%s read data just written at %s, but data left to settle "
+                                     "at %s: the fast reads came from the cache. Files you "
+                                     "read days after writing them are read at the lower "
+                                     "speed."), c.test, fresh, settled);
+      settle = "write-fill";
+    }
+  else if (g_str_equal (code, "read-inflation-not-verified"))
+    {
+      g_autofree char *fresh = speed (&c, w->bps_fresh);
+      g_autofree char *settled = speed (&c, w->bps_settled);
+      g_autofree char *since = size (w->bytes);
+
+      title = g_strdup (_("Read speeds may include the drive's cache"));
+      if (isfinite (w->bps_fresh))
+        details = g_strdup_printf (_("%s read data just written at %s, and data with %s written "
+                                     "after it at %s. The cache may hold both, so these reads "
+                                     "are not proven free of it. The write-fill test measures "
+                                     "how large the cache is."), c.test, fresh, since, settled);
+      settle = "write-fill";
+    }
+  else if (g_str_equal (code, "fresh-reads"))
+    {
+      title = g_strdup_printf (_("The read speed of %s may be inflated by the drive's cache"),
+                               c.test);
+      if (isfinite (w->seconds))
+        {
+          g_autofree char *age = nsc_words_duration (w->seconds);
+          details = g_strdup_printf (_("It read data written %s before, with no pause since: "
+                                       "the cache may still hold it, and older files are often "
+                                       "read more slowly."), age);
+        }
+    }
+  else if (g_str_equal (code, "unverified-contents"))
+    {
+      if (g_strcmp0 (w->subject, "surface") == 0)
+        {
+          title = g_strdup (_("The surface scan may have read empty parts of the drive"));
+          details = g_strdup (_("Parts never written are answered by the controller without "
+                                "reading flash, so on an empty drive the scan shows the "
+                                "controller's speed. The scan that writes first shows the "
+                                "flash."));
+          settle = "surface-write";
+        }
+      else
+        {
+          title = g_strdup_printf (_("%s may have read empty parts of the drive"), c.test);
+          details = g_strdup (_("The drive was opened for reading only, so the test could not "
+                                "write its own data first. Empty or trimmed parts read faster "
+                                "than real data."));
+        }
+    }
+  else if (g_str_equal (code, "block-size-unsupported"))
+    {
+      g_autofree char *unit_size = size (w->bytes);
+
+      title = g_strdup_printf (_("%s was skipped: the drive cannot use blocks that small"),
+                               c.test);
+      if (w->bytes > 0)
+        details = g_strdup_printf (_("Direct reads and writes on %s take blocks of at least %s."),
+                                   w->subject ? w->subject : _("this drive"), unit_size);
+    }
+  else if (g_str_equal (code, "backend-fallback"))
+    {
+      title = g_strdup (_("The fast input/output interface was not available, so a slower "
+                          "one was used"));
+      details = g_strdup (_("The system refused io_uring, so threads doing plain reads and "
+                            "writes ran the tests. Results at deep queues may be lower than "
+                            "the drive can do."));
+    }
+  else if (g_str_equal (code, "trim-not-passed-down"))
+    {
+      title = g_strdup (_("The drive was not told at once which space was freed"));
+      details = g_strdup (_("The test freed parts of its file, but the filesystem is not "
+                            "mounted with the discard option: the drive learns of the freed "
+                            "space only at the next scheduled TRIM (fstrim)."));
+    }
+  else if (g_str_equal (code, "strict-skipped"))
+    {
+      title = g_strdup_printf (_("%s ran without the pause and TRIM of the chosen conditions"),
+                               c.test);
+      details = g_strdup (_("Its test set measures the drive without them on purpose."));
+    }
+  else if (g_str_equal (code, "not-direct-to-drive"))
+    title = describe_filesystem (&c, &details);
+  else if (g_str_equal (code, "encryption-measured"))
+    {
+      title = g_strdup (_("The results include the work of encryption"));
+      details = g_strdup (_("The test file lies on an encrypted volume (dm-crypt): the "
+                            "processor encrypts everything written, which the drive alone "
+                            "does not do."));
+    }
+  else if (g_str_equal (code, "raid-measured"))
+    {
+      title = g_strdup (_("The results are those of a software RAID array, not of one drive"));
+      details = g_strdup (_("The test file lies on several drives joined by the system "
+                            "(md RAID)."));
+    }
+  else if (g_str_equal (code, "write-cache-off"))
+    {
+      title = g_strdup (_("The drive's write cache is off, so writes are slower than usual"));
+      details = g_strdup (_("The drive reports its write cache as “write through”; drives "
+                            "usually come with it on."));
+    }
+  else if (g_str_equal (code, "compressing-controller"))
+    {
+      g_autofree char *random = speed (&c, w->bps_random);
+      g_autofree char *half = speed (&c, w->bps_compressible);
+      g_autofree char *zeros = speed (&c, w->bps_zeros);
+
+      title = g_strdup (_("The drive writes easily compressed data faster"));
+      if (isfinite (w->bps_random))
+        details = g_strdup_printf (_("Random data: %s; half compressible: %s; zeros: %s. Its "
+                                     "controller compresses data or skips zeros, so benchmarks "
+                                     "that write such data overstate it."), random, half, zeros);
+    }
+  else if (g_str_equal (code, "pcie-link-below-max"))
+    {
+      title = g_strdup (_("The drive's connection is slower than the drive supports"));
+      if (w->link_generation > 0)
+        details = g_strdup_printf (_("It runs at PCIe %d.0 x%d, but the drive supports PCIe "
+                                     "%d.0 x%d, so sequential speeds may be capped. Check "
+                                     "which slot it sits in (an M.2 slot attached to the "
+                                     "processor, the PCIe setting of the firmware); an idle "
+                                     "drive may also slow its link to save power."),
+                                   w->link_generation, w->link_width, w->link_max_generation,
+                                   w->link_max_width);
+    }
+
+  if (title == NULL)
+    /* A code this version does not know (a newer result): its own words. */
+    title = g_strdup (w->message ? w->message : w->code);
+  if (details_out)
+    *details_out = g_steal_pointer (&details);
+  if (settle_out)
+    *settle_out = settle;
+  return title;
+}
+
+/* ---- status ---------------------------------------------------------------------- */
+
+char *
+nsc_status_describe (const NscStatus *st)
+{
+  g_return_val_if_fail (st != NULL, NULL);
+
+  switch (st->kind)
+    {
+    case NSC_STATUS_STARTING:
+      return g_strdup (_("Starting"));
+    case NSC_STATUS_PREPARING_FILE:
+      return g_strdup (_("Preparing the test file"));
+    case NSC_STATUS_FILLING_STATE:
+      return g_strdup (_("Filling the drive to the chosen state"));
+    case NSC_STATUS_PRECONDITIONING:
+      return g_strdup (_("Preconditioning: writing the whole drive once"));
+    case NSC_STATUS_STRICT_TRIM:
+      return g_strdup (_("TRIM before the test"));
+    case NSC_STATUS_WRITING_READ_DATA:
+      return g_strdup (_("Writing the data that the tests read"));
+    case NSC_STATUS_WRITING_STEP_DATA:
+      return g_strdup (_("Writing the data that the test reads"));
+    case NSC_STATUS_FLUSHING_CACHE:
+      return g_strdup (_("Writing past the drive's cache after the settled data"));
+    case NSC_STATUS_IDLE_BEFORE:
+      {
+        g_autofree char *d = nsc_words_duration (st->ns / 1e9);
+        /* Translators: %s is a duration, "15 minutes" */
+        return g_strdup_printf (_("Pause before the test: %s"), d);
+      }
+    case NSC_STATUS_IDLE_BETWEEN:
+      return g_strdup (_("Pause between tests"));
+    case NSC_STATUS_IDLE:
+      {
+        g_autofree char *d = nsc_words_duration (st->ns / 1e9);
+        /* Translators: %s is a duration, "30 seconds" */
+        return g_strdup_printf (_("Pause: %s"), d);
+      }
+    case NSC_STATUS_TEST:
+      return g_strdup (st->label);
+    case NSC_STATUS_SURFACE_POINT:
+      /* Translators: "Surface: place 3 of 100" */
+      return g_strdup_printf (_("%s: place %u of %u"), st->label, st->index + 1, st->count);
+    case NSC_STATUS_TRIM:
+      return g_strdup (_("TRIM"));
+    case NSC_STATUS_FILLING:
+      return g_strdup (_("Filling"));
+    case NSC_STATUS_ERASE_TRIM_FREE:
+      return g_strdup (_("Erasing: TRIM of the free part"));
+    case NSC_STATUS_ERASE_TRIM_ALL:
+      return g_strdup (_("Erasing: TRIM of everything"));
+    case NSC_STATUS_ERASE_NVME:
+      if (g_str_equal (st->method, "sanitize"))
+        return g_strdup (_("Erasing: NVMe Sanitize"));
+      return g_strdup (_("Erasing: NVMe Format"));
+    case NSC_STATUS_WRITING_COPY_FILE:
+      return g_strdup (_("Writing the file to copy"));
+    case NSC_STATUS_WRITING_COPY_FOLDER:
+      return g_strdup (_("Writing the folder to copy"));
+    default:
+      g_return_val_if_reached (g_strdup (""));
+    }
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "nsc-status.h"
+#include "nsc-warning.h"
+
+G_BEGIN_DECLS
+
+/* Where the libraries' codes and numbers become words, in the user's language and
+ * units: the command line and the app call these, so that both say the same. */
+
+/* Binds the program's text domain: to the installed catalogues, or to those in the
+ * build folder when the program runs from there. Call after setlocale (). */
+void  nsc_bind_text_domain     (void);
+
+typedef enum
+{
+  NSC_SPEED_UNIT_MIB,   /* MiB/s: 1,048,576 bytes a second */
+  NSC_SPEED_UNIT_MB,    /* MB/s: 1,000,000, as CrystalDiskMark */
+} NscSpeedUnit;
+
+/* "1234 MiB/s", "5.2 MB/s" */
+char *nsc_words_speed          (double             bps,
+                                NscSpeedUnit       unit);
+/* "1.50 GiB", "512 B" */
+char *nsc_words_size           (guint64            bytes);
+/* "200 ms", "40 seconds", "3 minutes", "2 hours" */
+char *nsc_words_duration       (double             seconds);
+/* To the second, as a clock would: "2 min 05 s", "4.5 s", "1 h 05 min" */
+char *nsc_words_clock          (gint64             ns);
+/* "about 3 minutes", or "About 3 minutes" to start a line (the whole phrase, so that
+ * each language can decline it) */
+char *nsc_words_about          (double             seconds,
+                                gboolean           capital);
+
+/* The warning as one plain sentence; @details (may be NULL) gets its numbers and the
+ * explanation; @settle (may be NULL) the name of the preset whose test settles the
+ * question, or NULL. */
+char *nsc_warning_describe     (const NscWarning  *warning,
+                                NscSpeedUnit       unit,
+                                char             **details,
+                                const char       **settle);
+/* The runner's status line. */
+char *nsc_status_describe      (const NscStatus   *status);
+
+G_END_DECLS

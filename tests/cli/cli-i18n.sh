@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The command line in Russian, run from the build folder (its catalogue is the one
+# compiled there): --help, usage errors and the engine's errors, a run's warnings,
+# and a chart exported with Russian axis titles and legends. Each check is also made
+# in English, so that it can fail. Needs the ru_RU.UTF-8 locale (tools/install-deps).
+set -u
+. "$(dirname "$0")/lib.sh"
+
+if ! locale -a 2>/dev/null | grep -qix 'ru_RU\.utf-\?8'; then
+  echo "ERROR: the ru_RU.UTF-8 locale is not installed; run tools/install-deps"
+  exit 99
+fi
+
+work=$(mktemp -d "${G_TEST_BUILDDIR:-/tmp}/cli-i18n-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/target"
+
+ru() { LANG=ru_RU.UTF-8 LANGUAGE= LC_ALL= "$cli" "$@"; }
+en() { LANG=C.UTF-8 LANGUAGE= LC_ALL= "$cli" "$@"; }
+
+# --help
+ru --help >"$work/help.ru" 2>&1
+en --help >"$work/help.en" 2>&1
+if grep -q '^Использование:' "$work/help.ru" && grep -q '^Параметры запуска:' "$work/help.ru" \
+   && grep -q 'глубина очереди' "$work/help.ru"; then
+  ok "--help is in Russian"
+else
+  bad "--help is not in Russian: $(head -3 "$work/help.ru")"
+fi
+if grep -q 'runs of every test' "$work/help.ru" || ! grep -q 'runs of every test' "$work/help.en"; then
+  bad "--help: English in Russian, or the English text changed under the check"
+else
+  ok "--help has none of its English descriptions in Russian"
+fi
+ru chart --help >"$work/chart-help.ru" 2>&1
+grep -q '^Использование: nandscope-cli chart' "$work/chart-help.ru" \
+  && ok "chart --help is in Russian" || bad "chart --help: $(head -1 "$work/chart-help.ru")"
+
+# ru_err PATTERN-RU PATTERN-EN ARGS…: the same error in both languages, with the
+# same exit status: Russian words in Russian, English in English.
+ru_err() {
+  local want_ru=$1 want_en=$2 out_ru out_en rc_ru rc_en
+  shift 2
+  out_ru=$(ru "$@" 2>&1 >/dev/null); rc_ru=$?
+  out_en=$(en "$@" 2>&1 >/dev/null); rc_en=$?
+  if [ "$rc_ru" -ne "$rc_en" ] || [ "$rc_ru" -eq 0 ]; then
+    bad "$*: exit status $rc_ru in Russian, $rc_en in English"
+  elif ! printf '%s' "$out_ru" | grep -qE -- "$want_ru"; then
+    bad "$*: not Russian: $out_ru"
+  elif ! printf '%s' "$out_en" | grep -qE -- "$want_en"; then
+    bad "$*: the English message changed: $out_en"
+  else
+    ok "$* → $rc_ru: $out_ru"
+  fi
+}
+ru_err 'Неизвестная команда «frob»' 'Unknown command' frob
+ru_err 'Неизвестный параметр --frob' 'Unknown option --frob' run --frob --target "$work/target"
+ru_err '«12q» — не размер' 'is not a size' run --target "$work/target" --size 12q
+ru_err 'Папки .* нет' 'does not exist' run --target "$work/nowhere/new" --time 100ms
+ru_err 'Набора тестов «nope» нет' 'There is no preset' run --target "$work/target" --preset nope
+ru_err 'chart нужен --out' 'chart needs --out' chart "$work/none.json"
+
+# A run in Russian: its warnings in the app's words, not the result's English.
+if ru run --target "$work/target" --preset quick --runs 1 --time 200ms --size 64m --quiet \
+     --json "$work/quick.json" >"$work/run.ru" 2>&1; then
+  ok "a Quick run in Russian"
+else
+  bad "the run in Russian failed: $(tail -3 "$work/run.ru")"
+fi
+if grep -q '^Предупреждение (' "$work/run.ru"; then
+  ok "warnings in Russian: $(grep -m1 '^Предупреждение (' "$work/run.ru")"
+else
+  bad "no Russian warning in the run's output: $(tail -5 "$work/run.ru")"
+fi
+english=$(python3 - "$work/quick.json" "$work/run.ru" <<'PY'
+import json, sys
+result = json.load(open(sys.argv[1]))
+out = open(sys.argv[2], encoding="utf-8").read()
+for w in result.get("warnings", []):
+    if w["message"] in out:
+        print(w["message"])
+PY
+)
+[ -z "$english" ] && ok "no warning printed as its English message" \
+                  || bad "English warnings in the Russian output: $english"
+
+# A chart exported in Russian: its words (the SVG's <desc>) are Russian.
+desc() { python3 -c 'import re,sys; print(re.search(r"<desc>(.*?)</desc>", open(sys.argv[1], encoding="utf-8").read(), re.S).group(1))' "$1"; }
+if ru chart "$work/quick.json" --kind time --out "$work/ru.svg" >/dev/null 2>&1 \
+   && en chart "$work/quick.json" --kind time --out "$work/en.svg" >/dev/null 2>&1; then
+  d_ru=$(desc "$work/ru.svg"); d_en=$(desc "$work/en.svg")
+  if printf '%s' "$d_ru" | grep -q 'Скорость, МиБ/с' && printf '%s' "$d_ru" | grep -q 'Время, с' \
+     && printf '%s' "$d_ru" | grep -qE 'Чтение|Запись' && ! printf '%s' "$d_ru" | grep -qE '\bSpeed\b|\bRead\b'; then
+    ok "the chart's axis titles and legend are Russian"
+  else
+    bad "the Russian chart's words: $d_ru"
+  fi
+  printf '%s' "$d_en" | grep -q 'Speed, MiB/s' && ok "and English in English" \
+    || bad "the English chart's words: $d_en"
+else
+  bad "chart export failed"
+fi
+if ru chart "$work/quick.json" --kind time --units mb --out "$work/mb.svg" >/dev/null 2>&1 \
+   && desc "$work/mb.svg" | grep -q 'Скорость, МБ/с'; then
+  ok "--units mb: МБ/с"
+else
+  bad "--units mb in Russian: $(desc "$work/mb.svg" 2>&1 | head -3)"
+fi
+
+finish

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+
+#include "nsc-engine.h"
+
+static void
+use_language (const char *language)
+{
+  if (language)
+    g_setenv ("LANGUAGE", language, TRUE);
+  else
+    g_unsetenv ("LANGUAGE");
+  /* C.UTF-8 needs no generated locale and follows LANGUAGE; switching away and back
+   * drops gettext's cached translations. */
+  g_assert_nonnull (setlocale (LC_ALL, "C"));
+  g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
+}
+
+/* A warning's fields go into the result's JSON and come back the same; its English
+ * message stays. */
+static void
+test_warning_json (void)
+{
+  g_autoptr(NscWarning) w = nsc_warning_new ("cache-exhausted-during-test", 3);
+  g_autoptr(NscWarning) back = NULL;
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *o;
+
+  w->test = g_strdup ("SEQ1M Q8T1");
+  w->bps_before = 2000e6;
+  w->bps_after = 500e6;
+  w->bytes = 12 * G_GINT64_CONSTANT (1073741824);
+  nsc_warning_set_message (w, "SEQ1M Q8T1: the write speed fell");
+  nsc_warning_to_json (w, b);
+  node = json_builder_get_root (b);
+  o = json_node_get_object (node);
+  g_assert_cmpstr (json_object_get_string_member (o, "code"), ==, "cache-exhausted-during-test");
+  g_assert_cmpstr (json_object_get_string_member (o, "message"), ==,
+                   "SEQ1M Q8T1: the write speed fell");
+  g_assert_cmpint (json_object_get_int_member (o, "step"), ==, 3);
+  g_assert_cmpfloat (json_object_get_double_member (o, "bps_before"), ==, 2000e6);
+  g_assert_cmpint (json_object_get_int_member (o, "bytes"), ==, 12 * G_GINT64_CONSTANT (1073741824));
+  /* Unset fields are left out, not written as zeros. */
+  g_assert_false (json_object_has_member (o, "celsius"));
+  g_assert_false (json_object_has_member (o, "cache_bytes"));
+  g_assert_false (json_object_has_member (o, "link_width"));
+
+  back = nsc_warning_from_json (o);
+  g_assert_nonnull (back);
+  g_assert_cmpstr (back->test, ==, "SEQ1M Q8T1");
+  g_assert_cmpfloat (back->bps_after, ==, 500e6);
+  g_assert_cmpint (back->bytes, ==, w->bytes);
+  g_assert_cmpint (back->cache_bytes, ==, -1);
+  g_assert_true (isnan (back->celsius));
+  g_assert_cmpint (back->step, ==, 3);
+}
+
+/* The sentence follows the units asked for: the same speed in MB/s and in MiB/s. */
+static void
+test_warning_units (void)
+{
+  g_autoptr(NscWarning) w = nsc_warning_new ("read-inflation", 0);
+  g_autofree char *mib_details = NULL, *mb_details = NULL;
+  g_autofree char *mib = NULL, *mb = NULL;
+  const char *settle = NULL;
+
+  use_language (NULL);
+  w->test = g_strdup ("SEQ1M Q8T1");
+  w->bps_fresh = 2000e6;
+  w->bps_settled = 1000e6;
+  mib = nsc_warning_describe (w, NSC_SPEED_UNIT_MIB, &mib_details, &settle);
+  mb = nsc_warning_describe (w, NSC_SPEED_UNIT_MB, &mb_details, NULL);
+  g_test_message ("%s: %s", mib, mib_details);
+  g_assert_cmpstr (mib, ==, "Read speeds may be inflated by the drive's cache");
+  g_assert_cmpstr (mib, ==, mb);
+  g_assert_nonnull (strstr (mib_details, "1907 MiB/s"));
+  g_assert_nonnull (strstr (mib_details, "954 MiB/s"));
+  g_assert_null (strstr (mib_details, "MB/s"));
+  g_assert_nonnull (strstr (mb_details, "2000 MB/s"));
+  g_assert_nonnull (strstr (mb_details, "1000 MB/s"));
+  g_assert_cmpstr (settle, ==, "write-fill");
+}
+
+/* Every code the engine, the device library and the front ends raise has a sentence
+ * of its own (not its English message), and every status a line. */
+static const char *codes[] = {
+  "inside-slc-cache", "cache-exhausted-during-test", "thermal-throttling",
+  "read-inflation", "read-inflation-not-verified", "fresh-reads", "unverified-contents",
+  "block-size-unsupported", "backend-fallback", "trim-not-passed-down", "strict-skipped",
+  "not-direct-to-drive", "encryption-measured", "raid-measured", "write-cache-off",
+  "compressing-controller", "pcie-link-below-max",
+};
+
+/* Whether @text has a Cyrillic letter. */
+static gboolean
+has_cyrillic (const char *text)
+{
+  for (const char *p = text; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+      if (c >= 0x0400 && c <= 0x04FF)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_every_code (void)
+{
+  use_language (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (codes); i++)
+    {
+      g_autoptr(NscWarning) w = nsc_warning_new (codes[i], -1);
+      g_autofree char *title = NULL;
+
+      nsc_warning_set_message (w, "MESSAGE");
+      title = nsc_warning_describe (w, NSC_SPEED_UNIT_MIB, NULL, NULL);
+      g_assert_cmpstr (title, !=, "MESSAGE");
+      g_assert_cmpuint (strlen (title), >, 10);
+    }
+  {
+    /* An unknown code (a newer result) keeps its own words. */
+    g_autoptr(NscWarning) w = nsc_warning_new ("from-the-future", -1);
+    g_autofree char *title = NULL;
+
+    nsc_warning_set_message (w, "Something new");
+    title = nsc_warning_describe (w, NSC_SPEED_UNIT_MIB, NULL, NULL);
+    g_assert_cmpstr (title, ==, "Something new");
+  }
+  for (int k = NSC_STATUS_STARTING; k <= NSC_STATUS_WRITING_COPY_FOLDER; k++)
+    {
+      NscStatus st = { .kind = k, .label = "SEQ1M Q8T1", .method = "format", .count = 3,
+                       .ns = G_GINT64_CONSTANT (900000000000) };
+      g_autofree char *line = nsc_status_describe (&st);
+
+      g_assert_cmpuint (strlen (line), >, 3);
+    }
+}
+
+/* Russian, from the compiled catalogue: sentences, units and the three plural forms
+ * ("около 61 секунды", "Около 3 минут", "около 5 минут", "около 21 минуты"). */
+static void
+test_russian (void)
+{
+  const char *localedir = g_getenv ("NSC_TEST_LOCALEDIR");
+  g_autoptr(NscWarning) w = nsc_warning_new ("read-inflation", 0);
+  g_autofree char *title = NULL, *details = NULL, *about1 = NULL, *about3 = NULL;
+  g_autofree char *about5 = NULL, *about21 = NULL, *secs = NULL, *size = NULL;
+  g_autofree char *status = NULL;
+  NscStatus st = { .kind = NSC_STATUS_IDLE_BEFORE, .ns = G_GINT64_CONSTANT (900000000000) };
+
+  g_assert_nonnull (localedir);
+  g_assert_nonnull (bindtextdomain (GETTEXT_PACKAGE, localedir));
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  use_language ("ru");
+
+  w->test = g_strdup ("SEQ1M Q8T1");
+  w->bps_fresh = 2000e6;
+  w->bps_settled = 1000e6;
+  title = nsc_warning_describe (w, NSC_SPEED_UNIT_MB, &details, NULL);
+  g_test_message ("%s. %s", title, details);
+  g_assert_cmpstr (title, ==, "Скорость чтения может быть завышена кешем накопителя");
+  g_assert_nonnull (strstr (details, "2000 МБ/с"));
+  about1 = nsc_words_about (61, FALSE);
+  about3 = nsc_words_about (180, TRUE);
+  about5 = nsc_words_about (300, FALSE);
+  about21 = nsc_words_about (21 * 60, FALSE);
+  g_assert_cmpstr (about1, ==, "около 61 секунды");
+  g_assert_cmpstr (about3, ==, "Около 3 минут");
+  g_assert_cmpstr (about5, ==, "около 5 минут");
+  g_assert_cmpstr (about21, ==, "около 21 минуты");
+  secs = nsc_words_duration (2);
+  g_assert_cmpstr (secs, ==, "2 секунды");
+  size = nsc_words_size (G_GUINT64_CONSTANT (3) << 30);
+  g_assert_cmpstr (size, ==, "3 ГиБ");
+  status = nsc_status_describe (&st);
+  g_assert_cmpstr (status, ==, "Пауза перед тестом: 15 минут");
+
+  /* Every warning, with every field set, and every status line is Russian. */
+  for (guint i = 0; i < G_N_ELEMENTS (codes); i++)
+    {
+      const char *positions[] = { "inside", "across", "unknown" };
+      const char *subjects[] = { "surface", "read-only", "tmpfs", "nfs", "fuse", "overlay",
+                                 "btrfs", "zfs", "ext4" };
+
+      for (guint k = 0; k < G_N_ELEMENTS (subjects); k++)
+        {
+          g_autoptr(NscWarning) f = nsc_warning_new (codes[i], 1);
+          g_autofree char *t = NULL, *d = NULL;
+
+          f->test = g_strdup ("SEQ1M Q8T1");
+          f->position = g_strdup (positions[k % G_N_ELEMENTS (positions)]);
+          f->subject = g_strdup (subjects[k]);
+          f->bps_before = f->bps_fresh = f->bps_random = 2e9;
+          f->bps_after = f->bps_settled = f->bps_compressible = f->bps_zeros = 1e9;
+          f->bytes = f->bytes_before = f->cache_bytes = G_GINT64_CONSTANT (1) << 33;
+          f->seconds = 42;
+          f->celsius = 80;
+          f->celsius_limit = 75;
+          f->link_generation = 3, f->link_width = 4, f->link_max_generation = 4, f->link_max_width = 4;
+          nsc_warning_set_message (f, "MESSAGE");
+          t = nsc_warning_describe (f, NSC_SPEED_UNIT_MIB, &d, NULL);
+          if (!has_cyrillic (t) || (d != NULL && !has_cyrillic (d)))
+            g_error ("%s/%s is not Russian: %s / %s", codes[i], subjects[k], t, d);
+        }
+    }
+  for (int k = NSC_STATUS_STARTING; k <= NSC_STATUS_WRITING_COPY_FOLDER; k++)
+    {
+      NscStatus s = { .kind = k, .label = "Surface", .method = "sanitize", .count = 3,
+                      .ns = G_GINT64_CONSTANT (30000000000) };
+      g_autofree char *line = nsc_status_describe (&s);
+
+      if (!has_cyrillic (line) && k != NSC_STATUS_TEST && k != NSC_STATUS_TRIM)
+        g_error ("status %d is not Russian: %s", k, line);
+    }
+  use_language (NULL);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  setlocale (LC_ALL, "C.UTF-8");
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/nsc/words/warning-json", test_warning_json);
+  g_test_add_func ("/nsc/words/warning-units", test_warning_units);
+  g_test_add_func ("/nsc/words/every-code", test_every_code);
+  g_test_add_func ("/nsc/words/russian", test_russian);
+  return g_test_run ();
+}
