@@ -17,8 +17,10 @@
 #include "nsc-preferences.h"
 #include "nsc-result-info.h"
 #include "nsc-results-grid.h"
+#include "nsc-start-page.h"
 #include "nsc-udisks.h"
 #include "nsc-window.h"
+#include "nsc-window-private.h"
 
 struct _NscWindow
 {
@@ -66,6 +68,7 @@ struct _NscWindow
   GtkFilterListModel   *preset_model;
   char                 *target;
   NscDeviceInfo        *target_device;  /* set when the target is a block device */
+  NscDeviceInfo        *folder_device;  /* the drive behind a folder target, when known */
   char                 *other_folder;   /* the folder chosen last, kept in the picker */
   GPtrArray            *devices;        /* NscDeviceInfo: the picker's drives */
   gboolean              fake_devices;   /* NANDSCOPE_SYSFS_ROOT: a captured tree, never opened */
@@ -219,12 +222,38 @@ effective_runs (NscWindow       *self,
   return self->runs ? self->runs : MAX (preset->runs, 1u);
 }
 
-static gint64
-effective_estimate_ns (NscWindow       *self,
-                       const NscPreset *preset)
+static char *results_dir (void);
+
+/* What the start page knows before anything runs. @history_dir is the caller's. */
+static void
+start_facts (NscWindow       *self,
+             const NscPreset *preset,
+             char            *history_dir,
+             NscStartFacts   *f)
 {
-  return nsc_preset_estimate_ns (preset, effective_runs (self, preset),
-                                 self->time_ns ? self->time_ns : preset->time_ns);
+  *f = (NscStartFacts) { 0 };
+  f->target = self->target;
+  f->device = self->target_device;
+  f->under_folder = self->folder_device;
+  f->history_dir = history_dir;
+  f->runs = self->runs;
+  f->time_ns = self->time_ns;
+  f->file_size = self->file_size;
+  f->strict = self->prefs.strict;
+  f->writes = run_writes (self, preset);
+  f->units = self->prefs.units;
+}
+
+/* How long @preset takes here, writes at the drive's last speed when known. */
+static gint64
+start_estimate_ns (NscWindow       *self,
+                   const NscPreset *preset)
+{
+  g_autofree char *dir = results_dir ();
+  NscStartFacts f;
+
+  start_facts (self, preset, dir, &f);
+  return nsc_start_page_estimate_ns (preset, &f, NULL);
 }
 
 /* "about 40 seconds", "about 3 minutes": the estimate, not a promise. */
@@ -305,37 +334,29 @@ set_action_enabled (NscWindow  *self,
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
 }
 
-/* The idle page, the header's subtitle and the tooltips say what Run will do. */
-/* What the preset will write on this target, and what that is against the drive's
- * own written total where its SMART log was read: said before Start. */
+/* The preset's writes against the drive's own written total, where its SMART log was
+ * read: said before Start. NULL when not known. */
 static char *
-write_budget_markup (NscWindow       *self,
-                     const NscPreset *preset)
+wear_markup (NscWindow       *self,
+             const NscPreset *preset)
 {
   NscDeviceInfo *dev = self->target_device;
   NscBudgetTarget t = { 0 };
-  g_autofree char *line = NULL;
   g_autofree char *wear = NULL;
   guint64 total = 0;
 
+  if (dev == NULL || dev->nvme == NULL || !dev->nvme->have_smart)
+    return NULL;
   t.runs = effective_runs (self, preset);
   t.time_ns = self->time_ns;
-  if (dev != NULL)
-    {
-      t.is_device = TRUE;
-      t.capacity = dev->capacity;
-    }
-  else if (self->target == NULL
-           || !nsc_write_budget_folder (self->target, self->file_size ? self->file_size : preset->file_size,
-                                        &t.capacity, &t.file_size, NULL))
-    return NULL;
-  line = nsc_write_budget_describe (preset, &t);
+  t.is_device = TRUE;
+  t.capacity = dev->capacity;
   g_array_unref (nsc_write_budget (preset, &t, &total, NULL));
-  if (dev != NULL && dev->nvme != NULL && dev->nvme->have_smart && total > 0)
-    wear = nsc_write_budget_describe_wear (total, dev->nvme->data_units_written * 512000,
-                                           dev->nvme->percent_used);
-  return g_markup_printf_escaped ("%s.%s%s%s", line, wear ? " " : "", wear ? wear : "",
-                                  wear ? "." : "");
+  if (total == 0)
+    return NULL;
+  wear = nsc_write_budget_describe_wear (total, dev->nvme->data_units_written * 512000,
+                                         dev->nvme->percent_used);
+  return g_markup_printf_escaped ("%s.", wear);
 }
 
 static void
@@ -346,9 +367,9 @@ update_info (NscWindow *self)
   g_autofree char *path = display_path (self->target);
   g_autofree char *tooltip = NULL;
   g_autofree char *description = NULL;
-  g_autofree char *size = NULL;
-  g_autofree char *escaped_path = g_markup_escape_text (path, -1);
+  g_autofree char *history = results_dir ();
   NscDeviceInfo *dev = self->target_device;
+  NscStartFacts sf;
 
   if (dev != NULL)
     {
@@ -371,6 +392,7 @@ update_info (NscWindow *self)
 
   if (preset == NULL)
     return;
+  start_facts (self, preset, history, &sf);
 
   if (dev != NULL)
     {
@@ -404,34 +426,24 @@ update_info (NscWindow *self)
       description = g_string_free (text, FALSE);
     }
   else
-    {
-      size = nsc_format_size (self->file_size ? self->file_size : preset->file_size);
-      description = g_strdup_printf (_("A hidden test file of %s is written in <b>%s</b>, "
-                                       "measured, and deleted afterwards. Nothing else in the "
-                                       "folder is touched."), size, escaped_path);
-    }
+    description = nsc_start_page_target_markup (preset, &sf);
   adw_status_page_set_description (self->status_page, description);
 
   {
-    g_autofree char *duration = format_duration_words (effective_estimate_ns (self, preset));
+    g_autofree char *duration = format_duration_words (nsc_start_page_estimate_ns (preset, &sf,
+                                                                                   NULL));
     g_autofree char *subtitle = g_strdup_printf (_("%s · about %s"), preset->title, duration);
-    g_autofree char *title = g_markup_escape_text (preset->title, -1);
-    g_autofree char *text = g_markup_escape_text (preset->description, -1);
-    g_autofree char *markup = NULL;
+    g_autofree char *markup = nsc_start_page_preset_markup (preset, &sf);
+    g_autofree char *wear = wear_markup (self, preset);
     g_autofree char *dd_tooltip = NULL;
-    g_autofree char *budget = write_budget_markup (self, preset);
 
-    if (dev != NULL)
-      markup = g_strdup_printf (_("<b>%s</b>: %s\n\nTakes about %s."), title, text, duration);
-    else
-      markup = g_strdup_printf (_("<b>%s</b>: %s\n\nTakes about %s, after the test file is "
-                                  "written."), title, text, duration);
-    if (budget != NULL)
+    if (wear != NULL)
       {
-        char *with = g_strdup_printf ("%s %s", markup, budget);
+        char *with = g_strdup_printf ("%s %s", markup, wear);
         g_free (markup);
         markup = with;
       }
+
     gtk_label_set_markup (self->preset_label, markup);
     adw_window_title_set_subtitle (self->window_title, subtitle);
     dd_tooltip = g_strdup_printf (_("%s\nAbout %s"), preset->description, duration);
@@ -1488,6 +1500,9 @@ nsc_window_set_target (NscWindow  *self,
   self->target = g_strdup (path);
   g_clear_pointer (&self->target_device, nsc_device_info_free);
   self->target_device = device_for_target (path);
+  g_clear_pointer (&self->folder_device, nsc_device_info_free);
+  if (self->target_device == NULL && fake_sysfs_root () == NULL)
+    self->folder_device = nsc_device_info_for_path (path, NSC_DISCOVER_DEFAULT, NULL);
   if (self->target_device == NULL && g_strcmp0 (path, g_get_home_dir ()) != 0)
     {
       g_free (self->other_folder);
@@ -1929,7 +1944,7 @@ bind_preset_row (GtkSignalListItemFactory *factory,
 
   if (preset == NULL)
     return;
-  duration = format_duration_words (effective_estimate_ns (self, preset));
+  duration = format_duration_words (start_estimate_ns (self, preset));
   if (self->target_device != NULL && run_writes (self, preset))
     /* TRANSLATORS: "About 3 minutes · erases the drive" */
     text = g_strdup_printf (_("About %s · erases the drive"), duration);
@@ -2051,6 +2066,7 @@ nsc_window_finalize (GObject *object)
   g_clear_pointer (&self->other_folder, g_free);
   g_clear_pointer (&self->shown_path, g_free);
   g_clear_pointer (&self->target_device, nsc_device_info_free);
+  g_clear_pointer (&self->folder_device, nsc_device_info_free);
   /* In finalize, not dispose: a run in progress holds a reference to the window and
    * reads the temperature through the device's node until it ends. */
   g_clear_pointer (&self->device, nsc_device_info_free);
@@ -2131,6 +2147,12 @@ nsc_window_init (NscWindow *self)
   g_signal_connect (self->drive_list, "row-activated", G_CALLBACK (on_target_row_activated), self);
   set_running (self, FALSE);
   update_info (self);
+}
+
+char *
+_nsc_window_duration_words (gint64 ns)
+{
+  return format_duration_words (ns);
 }
 
 NscWindow *
