@@ -319,6 +319,7 @@ preset_new_from_data (const char  *data,
     return NULL;
 
   if (!get_bool (root, "destructive", &preset->destructive, error)
+      || !get_bool (root, "needs_device", &preset->needs_device, error)
       || !get_bool (root, "prepare", &preset->prepare, error)
       || !get_uint (root, "runs", 1000, &preset->runs, error)
       || !get_duration (root, "time", &preset->time_ns, NULL, error)

@@ -10,7 +10,8 @@
  * and reads back what is on screen. One command a line, '#' starts a comment:
  *   target PATH · preset NAME · open PATH · run (does not wait) · wait-run
  *   resize W H · wait MS · action NAME [STRING] · popup ID · popdown ID
- *   activate-row ID N (the Nth row of the list box ID, from 0) · scroll-end
+ *   activate ID (as Enter would) · activate-row ID N (the Nth row of the list box ID,
+ *   from 0) · scroll-end
  *   chooser FOLDER NAME (accept the open file dialog there) · close-top
  *   dump [TAG] (every window's shown widgets) · shot FILE (the main window as PNG)
  *   shot-top FILE (the newest other window) · shot-popover ID FILE
@@ -102,6 +103,23 @@ top_window (Script *script)
         top = w;
     }
   return top;
+}
+
+/* The popover @widget shows (a menu button's, a drop-down's), while it is up. */
+static GtkWidget *
+shown_popover (GtkWidget *widget)
+{
+  if (widget == NULL)
+    return NULL;
+  if (GTK_IS_POPOVER (widget) && gtk_widget_get_mapped (widget))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = shown_popover (c);
+      if (found)
+        return found;
+    }
+  return NULL;
 }
 
 static char *
@@ -350,6 +368,13 @@ run_line (Script  *script,
       else
         g_signal_emit_by_name (w, "row-activated", row);
     }
+  else if (g_str_equal (cmd, "activate") && argc == 2)
+    {
+      GtkWidget *w = find_widget (argv[1]);
+
+      if (w == NULL || !gtk_widget_activate (w))
+        fail (script, "cannot activate %s", argv[1]);
+    }
   else if (g_str_equal (cmd, "scroll-end") && argc == 1)
     scroll_end (GTK_WIDGET (script->window));
   else if (g_str_equal (cmd, "chooser") && argc == 3)
@@ -394,10 +419,9 @@ run_line (Script  *script,
     }
   else if (g_str_equal (cmd, "shot-popover") && argc == 3)
     {
-      GtkWidget *w = find_widget (argv[1]);
-      GtkPopover *popover = GTK_IS_MENU_BUTTON (w) ? gtk_menu_button_get_popover (GTK_MENU_BUTTON (w)) : NULL;
+      GtkWidget *popover = shown_popover (find_widget (argv[1]));
 
-      if (popover == NULL || !save_png (GTK_WIDGET (popover), argv[2]))
+      if (popover == NULL || !save_png (popover, argv[2]))
         fail (script, "cannot save %s", argv[2]);
     }
   else

@@ -149,9 +149,16 @@ preset_offered (NscWindow        *self,
                 const NscPreset  *preset,
                 char            **why)
 {
-  /* In a folder every preset runs on a test file; the user's files stay. */
+  /* In a folder every preset runs on a test file, the user's files stay; but erasing
+   * or scanning a drive means a drive. */
   if (self->target_device == NULL)
-    return TRUE;
+    {
+      if (preset->needs_device && why)
+        /* TRANSLATORS: "Surface scan needs a drive: …" */
+        *why = g_strdup_printf (_("%s needs a drive: choose one under Drives in the target "
+                                  "menu, a drive that nothing uses"), preset->title);
+      return !preset->needs_device;
+    }
 
   if (run_writes (self, preset))
     {

@@ -24,8 +24,10 @@ walk_setup () {
   home=$tmp/home
   shots=${NSC_GUI_SHOTS:-$(dirname "$(dirname "$(dirname "$exe")")")/gui-shots}/$walk_name
   mkdir -p "$target" "$data" "$home" "$shots" "$tmp/out"
+  shots=$(cd "$shots" && pwd)
   xvfb_pid=
   failed=0
+  walk_env=()
   as_user=()
   if [ "$(id -u)" -eq 0 ]; then
     command -v runuser >/dev/null || { echo "SKIP: runuser is needed to test as a user"; exit 77; }
@@ -47,7 +49,8 @@ walk_cleanup () {
   rm -rf "$tmp"
 }
 
-# walk LOG SCRIPT ARGS...: SCRIPT is text; LANG=C.UTF-8 unless $walk_lang is set.
+# walk LOG SCRIPT ARGS...: SCRIPT is text; LANG=C.UTF-8 unless $walk_lang is set;
+# $walk_env holds more VAR=value for the app.
 walk () {
   local log=$1 script=$2
   shift 2
@@ -56,7 +59,7 @@ walk () {
   timeout 280 "${as_user[@]}" dbus-run-session -- env \
     HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
     GTK_A11Y=none GSETTINGS_BACKEND=memory XDG_DATA_HOME="$data" LANG="${walk_lang:-C.UTF-8}" \
-    XDG_PICTURES_DIR="${walk_pictures:-}" DBUS_SYSTEM_BUS_ADDRESS="unix:path=$tmp/no-system-bus" \
+    DBUS_SYSTEM_BUS_ADDRESS="unix:path=$tmp/no-system-bus" ${walk_env[@]+"${walk_env[@]}"} \
     "$exe" --script "$tmp/script.txt" "$@" >"$log" 2>&1
   local status=$?
   if [ "$status" -ne 0 ] || grep -q "script: error" "$log"; then
