@@ -458,6 +458,24 @@ update_info (NscWindow *self)
   }
 }
 
+/* A new target or preset: what the page showed (an error, a result of another preset)
+ * is about something else now, so the start page says what Run will do. */
+static void
+return_to_start (NscWindow *self)
+{
+  if (nsc_window_get_running (self))
+    return;
+  gtk_widget_set_visible (self->error_box, FALSE);
+  gtk_stack_set_visible_child_name (self->stack, "idle");
+}
+
+static void
+on_preset_selected (NscWindow *self)
+{
+  update_info (self);
+  return_to_start (self);
+}
+
 static void
 set_running (NscWindow *self,
              gboolean   running)
@@ -1517,6 +1535,7 @@ nsc_window_set_target (NscWindow  *self,
     }
   refilter_presets (self);
   update_info (self);
+  return_to_start (self);
 }
 
 gboolean
@@ -2148,7 +2167,7 @@ nsc_window_init (NscWindow *self)
   load_presets (self);
   refilter_presets (self);
   g_signal_connect_swapped (self->preset_dropdown, "notify::selected",
-                            G_CALLBACK (update_info), self);
+                            G_CALLBACK (on_preset_selected), self);
   g_signal_connect_swapped (self->target_popover, "show", G_CALLBACK (populate_targets), self);
   g_signal_connect (self->folder_list, "row-activated", G_CALLBACK (on_target_row_activated), self);
   g_signal_connect (self->drive_list, "row-activated", G_CALLBACK (on_target_row_activated), self);

@@ -5,7 +5,8 @@
 #   walk LOG SCRIPT ARGS… the app with --script (see src/gui/nsc-script.c), as a user would
 #   section LOG TAG       the lines of the "dump TAG" in LOG
 #   expect / expect_not LOG TAG REGEX WHAT   an assertion on a dump, counted in $failed
-# Screenshots go to $NSC_GUI_SHOTS (default: the build folder's gui-shots/).
+# Screenshots and the walks' logs go to $NSC_GUI_SHOTS/NAME (default: the build
+# folder's gui-shots/).
 
 set -u
 
@@ -62,6 +63,7 @@ walk () {
     DBUS_SYSTEM_BUS_ADDRESS="unix:path=$tmp/no-system-bus" ${walk_env[@]+"${walk_env[@]}"} \
     "$exe" --script "$tmp/script.txt" "$@" >"$log" 2>&1
   local status=$?
+  cp "$log" "$shots/" 2>/dev/null
   if [ "$status" -ne 0 ] || grep -q "script: error" "$log"; then
     echo "FAIL: the walk did not go through (status $status):"
     grep -E "script: error|CRITICAL|WARNING" "$log" | head -20
