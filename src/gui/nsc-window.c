@@ -71,6 +71,8 @@ struct _NscWindow
   NscDeviceInfo        *folder_device;  /* the drive behind a folder target, when known */
   char                 *other_folder;   /* the folder chosen last, kept in the picker */
   GPtrArray            *devices;        /* NscDeviceInfo: the picker's drives */
+  char                 *udisks_missing; /* why UDisks2 cannot open drives, or NULL */
+  GCancellable         *udisks_probe;   /* while asking whether UDisks2 is there */
   gboolean              fake_devices;   /* NANDSCOPE_SYSFS_ROOT: a captured tree, never opened */
   guint                 runs;           /* overrides; 0: the preset's */
   gint64                time_ns;
@@ -210,6 +212,12 @@ select_preset_by_name (NscWindow  *self,
   return FALSE;
 }
 
+static char *target_display_name (const char *path);
+static void  add_toast           (NscWindow  *self,
+                                  const char *text,
+                                  const char *button_label,
+                                  const char *action_name);
+
 /* The target changed: offer what can run on it, keeping the choice where it can. */
 static void
 refilter_presets (NscWindow *self)
@@ -219,7 +227,22 @@ refilter_presets (NscWindow *self)
 
   gtk_filter_changed (GTK_FILTER (self->preset_filter), GTK_FILTER_CHANGE_DIFFERENT);
   if (name == NULL || !select_preset_by_name (self, name))
-    gtk_drop_down_set_selected (self->preset_dropdown, 0);
+    {
+      const NscPreset *now;
+
+      gtk_drop_down_set_selected (self->preset_dropdown, 0);
+      now = get_selected_preset (self);
+      /* Never a silent swap: the user chose the other one. */
+      if (before != NULL && now != NULL)
+        {
+          g_autofree char *where = self->target_device ? nsc_device_row_title (self->target_device)
+                                                       : target_display_name (self->target);
+          /* TRANSLATORS: "Quick cannot run on Samsung 980 PRO; Surface scan is chosen instead" */
+          g_autofree char *text = g_strdup_printf (_("%s cannot run on %s; %s is chosen instead"),
+                                                   before->title, where, now->title);
+          add_toast (self, text, NULL, NULL);
+        }
+    }
 }
 
 static guint
@@ -1884,9 +1907,19 @@ populate_targets (NscWindow *self)
       gboolean selected = self->target_device != NULL
                           && g_strcmp0 (self->target_device->devnode, info->devnode) == 0;
 
+      g_autofree char *in_use = NULL;
+
       if (info->capacity == 0)
         continue;
-      row = nsc_device_row_new (info, selected);
+      /* The one in-use check, as before anything writes; a captured tree is never opened. */
+      if (!self->fake_devices)
+        {
+          g_autoptr(GError) busy = NULL;
+          if (!nsc_device_check_writable (info->devnode, &busy))
+            in_use = g_strdup (busy->message);
+        }
+      row = nsc_device_row_new (info, selected, in_use,
+                                self->fake_devices ? NULL : self->udisks_missing);
       g_object_set_data_full (G_OBJECT (row), "target", g_strdup (info->devnode), g_free);
       gtk_list_box_append (self->drive_list, row);
       shown++;
@@ -1897,6 +1930,39 @@ populate_targets (NscWindow *self)
                         "dialog-information-symbolic", FALSE);
       gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
       gtk_list_box_append (self->drive_list, row);
+    }
+}
+
+static void
+on_udisks_probed (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean ok = nsc_udisks_probe_finish (result, &error);
+  NscWindow *self;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self = NSC_WINDOW (user_data);
+  g_clear_object (&self->udisks_probe);
+  if (g_strcmp0 (self->udisks_missing, ok ? NULL : error->message) == 0)
+    return;
+  g_free (self->udisks_missing);
+  self->udisks_missing = ok ? NULL : g_strdup (error->message);
+  if (gtk_widget_get_visible (GTK_WIDGET (self->target_popover)))
+    populate_targets (self);
+}
+
+/* The picker opens: its drives as they are now, and whether UDisks2 can open them. */
+static void
+on_target_popover_show (NscWindow *self)
+{
+  populate_targets (self);
+  if (self->udisks_probe == NULL && !self->fake_devices)
+    {
+      self->udisks_probe = g_cancellable_new ();
+      nsc_udisks_probe_async (self->udisks_probe, on_udisks_probed, self);
     }
 }
 
@@ -2058,6 +2124,9 @@ nsc_window_dispose (GObject *object)
       g_clear_object (&self->runner);
     }
   g_clear_object (&self->cancellable);
+  if (self->udisks_probe != NULL)
+    g_cancellable_cancel (self->udisks_probe);
+  g_clear_object (&self->udisks_probe);
   if (self->history != NULL)
     gtk_window_destroy (self->history);
   if (self->preferences != NULL)
@@ -2090,6 +2159,7 @@ nsc_window_finalize (GObject *object)
   g_clear_object (&self->preset_names);
   g_clear_pointer (&self->target, g_free);
   g_clear_pointer (&self->other_folder, g_free);
+  g_clear_pointer (&self->udisks_missing, g_free);
   g_clear_pointer (&self->shown_path, g_free);
   g_clear_pointer (&self->target_device, nsc_device_info_free);
   g_clear_pointer (&self->folder_device, nsc_device_info_free);
@@ -2168,7 +2238,7 @@ nsc_window_init (NscWindow *self)
   refilter_presets (self);
   g_signal_connect_swapped (self->preset_dropdown, "notify::selected",
                             G_CALLBACK (on_preset_selected), self);
-  g_signal_connect_swapped (self->target_popover, "show", G_CALLBACK (populate_targets), self);
+  g_signal_connect_swapped (self->target_popover, "show", G_CALLBACK (on_target_popover_show), self);
   g_signal_connect (self->folder_list, "row-activated", G_CALLBACK (on_target_row_activated), self);
   g_signal_connect (self->drive_list, "row-activated", G_CALLBACK (on_target_row_activated), self);
   set_running (self, FALSE);
