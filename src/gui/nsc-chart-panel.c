@@ -662,12 +662,50 @@ nsc_chart_panel_class_init (NscChartPanelClass *klass)
   gtk_widget_class_set_css_name (widget_class, "nscchartpanel");
 }
 
+/* The drop-downs' buttons shorten their text on a narrow screen; their lists do not. */
+static void
+setup_short_item (GtkSignalListItemFactory *factory,
+                  GtkListItem              *item,
+                  gpointer                  user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (GTK_LABEL (label), 6);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+setup_list_item (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item,
+                 gpointer                  user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_short_item (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item,
+                 gpointer                  user_data)
+{
+  GtkStringObject *text = gtk_list_item_get_item (item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
+                      text ? gtk_string_object_get_string (text) : "");
+}
+
 static void
 nsc_chart_panel_init (NscChartPanel *self)
 {
   g_autoptr(GMenu) menu = g_menu_new ();
   g_autoptr(GMenu) charts = g_menu_new ();
   g_autoptr(GMenu) results = g_menu_new ();
+  g_autoptr(GtkListItemFactory) short_factory = NULL;
+  g_autoptr(GtkListItemFactory) list_factory = NULL;
   GtkWidget *toolbar;
   GtkWidget *frame;
 
@@ -678,10 +716,18 @@ nsc_chart_panel_init (NscChartPanel *self)
 
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  short_factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (short_factory, "setup", G_CALLBACK (setup_short_item), NULL);
+  g_signal_connect (short_factory, "bind", G_CALLBACK (bind_short_item), NULL);
+  list_factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (list_factory, "setup", G_CALLBACK (setup_list_item), NULL);
+  g_signal_connect (list_factory, "bind", G_CALLBACK (bind_short_item), NULL);
 
   toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
 
   self->kind_dropdown = gtk_drop_down_new (NULL, NULL);
+  gtk_drop_down_set_factory (GTK_DROP_DOWN (self->kind_dropdown), short_factory);
+  gtk_drop_down_set_list_factory (GTK_DROP_DOWN (self->kind_dropdown), list_factory);
   gtk_widget_set_tooltip_text (self->kind_dropdown, _("Which chart to show"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->kind_dropdown),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Chart type"), -1);
@@ -690,6 +736,8 @@ nsc_chart_panel_init (NscChartPanel *self)
   gtk_box_append (GTK_BOX (toolbar), self->kind_dropdown);
 
   self->step_dropdown = gtk_drop_down_new (NULL, NULL);
+  gtk_drop_down_set_factory (GTK_DROP_DOWN (self->step_dropdown), short_factory);
+  gtk_drop_down_set_list_factory (GTK_DROP_DOWN (self->step_dropdown), list_factory);
   gtk_widget_set_visible (self->step_dropdown, FALSE);
   gtk_widget_set_tooltip_text (self->step_dropdown, _("Which test to show"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->step_dropdown),

@@ -170,6 +170,11 @@ dump_widget (GtkWidget *widget,
       if (b.origin.x + b.size.width > root_width + 0.5 || b.origin.x < -0.5)
         g_string_append (line, " outside");
     }
+  {
+    int min_width = 0;
+    gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+    g_string_append_printf (line, " min=%d", min_width);
+  }
   if (!gtk_widget_is_sensitive (widget))
     g_string_append (line, " insensitive");
   if (GTK_IS_LABEL (widget))
@@ -260,13 +265,19 @@ save_png (GtkWidget  *widget,
   GtkNative *native = gtk_widget_get_native (widget);
 
   if (w <= 0 || h <= 0 || native == NULL)
-    return FALSE;
+    {
+      g_print ("script: %s has no size (%dx%d)\n", G_OBJECT_TYPE_NAME (widget), w, h);
+      return FALSE;
+    }
   paintable = gtk_widget_paintable_new (widget);
   snapshot = gtk_snapshot_new ();
   gdk_paintable_snapshot (paintable, snapshot, w, h);
   node = gtk_snapshot_free_to_node (snapshot);
   if (node == NULL)
-    return FALSE;
+    {
+      g_print ("script: %s drew nothing\n", G_OBJECT_TYPE_NAME (widget));
+      return FALSE;
+    }
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (native), node,
                                          &GRAPHENE_RECT_INIT (0, 0, w, h));
   return gdk_texture_save_to_png (texture, file);

@@ -16,6 +16,7 @@
 #include "nsc-history.h"
 #include "nsc-preferences.h"
 #include "nsc-result-info.h"
+#include "nsc-reflow-box.h"
 #include "nsc-results-grid.h"
 #include "nsc-start-page.h"
 #include "nsc-udisks.h"
@@ -37,6 +38,7 @@ struct _NscWindow
   GtkDropDown          *preset_dropdown;
   AdwWindowTitle       *window_title;
   GtkButton            *run_button;
+  GtkStack             *run_stack;      /* its words: Run, Cancel */
   GtkStack             *stack;
   AdwStatusPage        *status_page;
   GtkLabel             *preset_label;
@@ -511,14 +513,14 @@ set_running (NscWindow *self,
 
   if (running)
     {
-      gtk_button_set_label (self->run_button, _("_Cancel"));
+      gtk_stack_set_visible_child_name (self->run_stack, "cancel");
       gtk_actionable_set_action_name (GTK_ACTIONABLE (self->run_button), "win.cancel");
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->run_button), _("Stop the test (Esc)"));
       gtk_widget_remove_css_class (GTK_WIDGET (self->run_button), "suggested-action");
     }
   else
     {
-      gtk_button_set_label (self->run_button, _("_Run"));
+      gtk_stack_set_visible_child_name (self->run_stack, "run");
       gtk_actionable_set_action_name (GTK_ACTIONABLE (self->run_button), "win.run");
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->run_button), _("Run the test (Ctrl+R)"));
       gtk_widget_add_css_class (GTK_WIDGET (self->run_button), "suggested-action");
@@ -1988,6 +1990,8 @@ setup_preset_item (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
+  /* The header bar has room for a few letters on a phone. */
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_list_item_set_child (item, label);
 }
 
@@ -2187,6 +2191,7 @@ nsc_window_class_init (NscWindowClass *klass)
 
   g_type_ensure (NSC_TYPE_RESULTS_GRID);
   g_type_ensure (NSC_TYPE_CHART_PANEL);
+  g_type_ensure (NSC_TYPE_REFLOW_BOX);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/nandscope/Nandscope/nsc-window.ui");
@@ -2200,6 +2205,7 @@ nsc_window_class_init (NscWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NscWindow, preset_dropdown);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, run_button);
+  gtk_widget_class_bind_template_child (widget_class, NscWindow, run_stack);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, status_page);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, preset_label);
