@@ -132,8 +132,8 @@ fill_steps (NscChartPanel *self,
   g_array_append_val (self->steps, auto_step);
   gtk_string_list_append (names, _("Most telling test"));
 
-  for (guint i = 0; steps && kind_per_step (kind) && self->results->len == 1
-                    && i < json_array_get_length (steps); i++)
+  /* In a comparison the others show the same test where they have it. */
+  for (guint i = 0; steps && kind_per_step (kind) && i < json_array_get_length (steps); i++)
     {
       JsonObject *step = json_array_get_object_element (steps, i);
       JsonObject *job = step && json_object_has_member (step, "job")
@@ -186,7 +186,9 @@ make_legends (NscChartPanel *self)
           g_autofree char *date = started ? g_date_time_format (started, pass ? "%Y-%m-%d %H:%M:%S"
                                                                               : "%Y-%m-%d %H:%M")
                                           : g_strdup ("");
-          char *legend = g_strdup_printf ("%s · %s", drive, date);
+          g_autofree char *marks = nsc_result_info_marks (result);
+          char *legend = marks ? g_strdup_printf ("%s · %s (%s)", drive, date, marks)
+                               : g_strdup_printf ("%s · %s", drive, date);
 
           for (guint j = 0; j < legends->len; j++)
             unique &= g_strcmp0 (g_ptr_array_index (legends, j), legend) != 0;
@@ -196,6 +198,13 @@ make_legends (NscChartPanel *self)
         break;
     }
   return legends;
+}
+
+GPtrArray *
+nsc_chart_panel_get_legends (NscChartPanel *self)
+{
+  g_return_val_if_fail (NSC_IS_CHART_PANEL (self), NULL);
+  return make_legends (self);
 }
 
 static NscChart *

@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 
 #include "nsc-chart-panel.h"
+#include "nsc-compare-table.h"
 #include "nsc-engine.h"
 #include "nsc-history.h"
 #include "nsc-result-info.h"
@@ -370,6 +371,9 @@ nsc_compare_window_new (GtkWindow  *parent,
   GtkWidget *header = adw_header_bar_new ();
   GtkWidget *overlay = adw_toast_overlay_new ();
   GtkWidget *panel = nsc_chart_panel_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 24);
+  g_autoptr(GPtrArray) legends = NULL;
   g_autofree char *subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u result",
                                                             "%u results", results->len),
                                                results->len);
@@ -378,12 +382,17 @@ nsc_compare_window_new (GtkWindow  *parent,
   g_object_ref_sink (window);
   adw_header_bar_set_title_widget (ADW_HEADER_BAR (header), title);
   gtk_box_append (GTK_BOX (box), header);
-  gtk_widget_set_margin_top (panel, 12);
-  gtk_widget_set_margin_bottom (panel, 18);
-  gtk_widget_set_margin_start (panel, 18);
-  gtk_widget_set_margin_end (panel, 18);
-  gtk_widget_set_vexpand (panel, TRUE);
-  adw_toast_overlay_set_child (ADW_TOAST_OVERLAY (overlay), panel);
+  /* Every test's numbers side by side above the chart of the one picked. */
+  gtk_widget_set_margin_top (content, 18);
+  gtk_widget_set_margin_bottom (content, 18);
+  gtk_widget_set_margin_start (content, 18);
+  gtk_widget_set_margin_end (content, 18);
+  gtk_widget_set_size_request (panel, -1, 420);
+  gtk_box_append (GTK_BOX (content), panel);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), content);
+  adw_toast_overlay_set_child (ADW_TOAST_OVERLAY (overlay), scroller);
   gtk_widget_set_vexpand (overlay, TRUE);
   gtk_box_append (GTK_BOX (box), overlay);
   adw_window_set_content (ADW_WINDOW (window), box);
@@ -400,6 +409,8 @@ nsc_compare_window_new (GtkWindow  *parent,
       return NULL;
     }
   g_object_set_data (G_OBJECT (window), "chart-panel", panel);
+  legends = nsc_chart_panel_get_legends (NSC_CHART_PANEL (panel));
+  gtk_box_prepend (GTK_BOX (content), nsc_compare_table_new (results, legends, units));
   /* The toplevel list holds it from here on. */
   gtk_window_present (GTK_WINDOW (window));
   g_object_unref (window);

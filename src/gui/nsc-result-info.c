@@ -426,3 +426,33 @@ nsc_result_info_to_text (JsonNode *result,
     g_string_append (text, "   Note: cancelled, partial result\n");
   return g_string_free (text, FALSE);
 }
+
+gboolean
+nsc_result_info_cancelled (JsonNode *result)
+{
+  return get_bool (root_object (result), "cancelled");
+}
+
+gboolean
+nsc_result_info_strict (JsonNode *result)
+{
+  return get_bool (nsc_json_get_object (root_object (result), "conditions"), "strict");
+}
+
+char *
+nsc_result_info_marks (JsonNode *result)
+{
+  g_autoptr(GPtrArray) marks = g_ptr_array_new ();
+  JsonObject *root = root_object (result);
+
+  if (nsc_result_info_cancelled (result))
+    g_ptr_array_add (marks, (gpointer) _("cancelled"));
+  else if (root != NULL && json_object_has_member (root, "error"))
+    g_ptr_array_add (marks, (gpointer) _("stopped by an error"));
+  if (nsc_result_info_strict (result))
+    g_ptr_array_add (marks, (gpointer) _("strict"));
+  if (marks->len == 0)
+    return NULL;
+  g_ptr_array_add (marks, NULL);
+  return g_strjoinv (", ", (char **) marks->pdata);
+}

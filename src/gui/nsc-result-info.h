@@ -63,4 +63,10 @@ char        *nsc_result_info_caption        (JsonNode   *result);
 char        *nsc_result_info_to_text        (JsonNode   *result,
                                              NscUnits    units);
 
+/* Whether the run was cancelled; whether it ran under strict conditions. */
+gboolean     nsc_result_info_cancelled      (JsonNode   *result);
+gboolean     nsc_result_info_strict         (JsonNode   *result);
+/* What sets a result apart, for lists and comparisons: "cancelled, strict", or NULL. */
+char        *nsc_result_info_marks          (JsonNode   *result);
+
 G_END_DECLS
