@@ -115,8 +115,7 @@ static guint signals[N_SIGNALS];
 static char *
 format_date (GDateTime *dt)
 {
-  /* TRANSLATORS: date and time of a result in the history, see strftime */
-  return dt ? g_date_time_format (dt, _("%e %b %Y, %H:%M")) : g_strdup (_("Unknown date"));
+  return nsc_result_info_format_date (dt);
 }
 
 static guint

@@ -456,3 +456,50 @@ nsc_result_info_marks (JsonNode *result)
   g_ptr_array_add (marks, NULL);
   return g_strjoinv (", ", (char **) marks->pdata);
 }
+
+char *
+nsc_result_info_format_date (GDateTime *started)
+{
+  /* TRANSLATORS: date and time of a result in the history and on its page, see strftime */
+  return started ? g_date_time_format (started, _("%e %b %Y, %H:%M")) : g_strdup (_("Unknown date"));
+}
+
+const char *
+nsc_result_info_status (JsonNode *result)
+{
+  JsonObject *root = root_object (result);
+
+  if (nsc_result_info_cancelled (result))
+    return _("Cancelled");
+  if (root != NULL && json_object_has_member (root, "error"))
+    return _("Stopped by an error");
+  return _("Complete");
+}
+
+char *
+nsc_result_info_conditions (JsonNode *result)
+{
+  JsonObject *conditions = nsc_json_get_object (root_object (result), "conditions");
+  JsonObject *state = nsc_json_get_object (conditions, "state");
+  guint runs = (guint) get_number (conditions, "runs", 1);
+  gboolean best = g_strcmp0 (nsc_json_get_string (conditions, "headline"), "best") == 0;
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+
+  g_ptr_array_add (parts, g_strdup (nsc_result_info_strict (result) ? _("strict conditions")
+                                                                      : _("normal conditions")));
+  if (runs <= 1)
+    g_ptr_array_add (parts, g_strdup (_("1 run per test")));
+  else
+    g_ptr_array_add (parts, g_strdup_printf (best ? _("%u runs per test, the best shown")
+                                                  : _("%u runs per test, the median shown"), runs));
+  if (get_bool (state, "erased_first"))
+    g_ptr_array_add (parts, g_strdup (_("drive erased first")));
+  if (get_number (state, "left_free", 0) > 0)
+    {
+      g_autofree char *size = nsc_format_size ((guint64) get_number (state, "left_free", 0));
+      /* TRANSLATORS: the drive state of a run: "drive filled, 10 GiB left free" */
+      g_ptr_array_add (parts, g_strdup_printf (_("drive filled, %s left free"), size));
+    }
+  g_ptr_array_add (parts, NULL);
+  return g_strjoinv (" · ", (char **) parts->pdata);
+}

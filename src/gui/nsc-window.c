@@ -40,6 +40,7 @@ struct _NscWindow
   GtkButton            *run_button;
   GtkStack             *run_stack;      /* its words: Run, Cancel */
   GtkStack             *stack;
+  GtkScrolledWindow    *results_scroller;
   AdwStatusPage        *status_page;
   GtkLabel             *preset_label;
   GtkWidget            *progress_box;
@@ -804,7 +805,8 @@ show_result (NscWindow  *self,
 {
   g_autofree char *drive = nsc_result_info_drive_facts (result);
   g_autoptr(GDateTime) started = nsc_result_info_started (result);
-  g_autofree char *date = started ? g_date_time_format (started, "%x %X") : NULL;
+  g_autofree char *date = nsc_result_info_format_date (started);
+  g_autofree char *conditions = nsc_result_info_conditions (result);
   const char *preset = nsc_result_info_preset_title (result);
   g_autoptr(GString) text = g_string_new (NULL);
 
@@ -815,9 +817,11 @@ show_result (NscWindow  *self,
   gtk_widget_set_visible (GTK_WIDGET (self->results_grid), TRUE);
   show_json_warnings (self, result);
 
-  /* TRANSLATORS: "Quick · Samsung 980 PRO · 1.00 TB · 30/11/26 06:18:12" */
-  g_string_append_printf (text, _("%s · %s · %s"), preset ? preset : _("Result"), drive,
-                          date ? date : "");
+  /* TRANSLATORS: "Quick · Samsung 980 PRO · 1.00 TB · 30 Nov 2026, 06:18" */
+  g_string_append_printf (text, _("%s · %s · %s"), preset ? preset : _("Result"), drive, date);
+  g_string_append_c (text, '\n');
+  /* TRANSLATORS: "Cancelled · strict conditions · 3 runs per test, the median shown" */
+  g_string_append_printf (text, _("%s · %s"), nsc_result_info_status (result), conditions);
   if (path != NULL)
     {
       g_autofree char *where = display_path (path);
@@ -831,6 +835,8 @@ show_result (NscWindow  *self,
   show_charts (self, result, path);
   show_bench (self, result);
   gtk_stack_set_visible_child_name (self->stack, "results");
+  /* Another result starts at its top, not where the last one was left. */
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->results_scroller), 0);
 }
 
 /**
@@ -2207,6 +2213,7 @@ nsc_window_class_init (NscWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NscWindow, run_button);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, run_stack);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, NscWindow, results_scroller);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, status_page);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, preset_label);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, progress_box);
