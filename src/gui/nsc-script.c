@@ -10,12 +10,13 @@
  * and reads back what is on screen. One command a line, '#' starts a comment:
  *   target PATH · preset NAME · open PATH · run (does not wait) · wait-run
  *   resize W H · wait MS · action NAME [STRING] · popup ID · popdown ID
- *   activate ID (as Enter would) · activate-row ID N (the Nth row of the list box ID,
+ *   widget-action ID ACTION (an action of the widget ID, e.g. chart.export-png)
+ *   select ID N (the Nth item of the drop-down ID) · activate ID (as Enter would) · activate-row ID N (the Nth row of the list box ID,
  *   from 0) · scroll-end
  *   chooser FOLDER NAME (accept the open file dialog there) · close-top
  *   dump [TAG] (every window's shown widgets) · shot FILE (the main window as PNG)
  *   shot-top FILE (the newest other window) · shot-popover ID FILE
- * Widgets are named by their id in the .ui files. */
+ * Widgets are named by their id in the .ui files, or their name (gtk_widget_set_name). */
 
 typedef struct
 {
@@ -57,7 +58,8 @@ find_in (GtkWidget  *widget,
 {
   const char *own = GTK_IS_BUILDABLE (widget) ? gtk_buildable_get_buildable_id (GTK_BUILDABLE (widget)) : NULL;
 
-  if (g_strcmp0 (own, id) == 0)
+  /* Widgets made in code are named (gtk_widget_set_name) instead. */
+  if (g_strcmp0 (own, id) == 0 || g_strcmp0 (gtk_widget_get_name (widget), id) == 0)
     return widget;
   for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
     {
@@ -378,6 +380,22 @@ run_line (Script  *script,
         g_print ("script: row %s of %s cannot be chosen\n", argv[2], argv[1]);
       else
         g_signal_emit_by_name (w, "row-activated", row);
+    }
+  else if (g_str_equal (cmd, "widget-action") && argc == 3)
+    {
+      GtkWidget *w = find_widget (argv[1]);
+
+      if (w == NULL || !gtk_widget_activate_action (w, argv[2], NULL))
+        fail (script, "no action %s on %s", argv[2], argv[1]);
+    }
+  else if (g_str_equal (cmd, "select") && argc == 3)
+    {
+      GtkWidget *w = find_widget (argv[1]);
+
+      if (!GTK_IS_DROP_DOWN (w))
+        fail (script, "no drop-down %s", argv[1]);
+      else
+        gtk_drop_down_set_selected (GTK_DROP_DOWN (w), (guint) atoi (argv[2]));
     }
   else if (g_str_equal (cmd, "activate") && argc == 2)
     {

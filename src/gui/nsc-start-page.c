@@ -14,20 +14,6 @@ assumed_bps (NscUnits units)
   return units == NSC_UNITS_MB ? 500e6 : 500.0 * 1048576;
 }
 
-static char *
-display_path (const char *path)
-{
-  const char *home = g_get_home_dir ();
-  gsize len = strlen (home);
-
-  if (g_str_has_prefix (path, home) && (path[len] == '/' || path[len] == '\0'))
-    {
-      g_autofree char *rest = g_filename_display_name (path + len);
-      return g_strconcat ("~", rest, NULL);
-    }
-  return g_filename_display_name (path);
-}
-
 static guint64
 preset_file_size (const NscPreset     *preset,
                   const NscStartFacts *f)
@@ -123,7 +109,7 @@ char *
 nsc_start_page_target_markup (const NscPreset     *preset,
                               const NscStartFacts *f)
 {
-  g_autofree char *path = display_path (f->target);
+  g_autofree char *path = _nsc_window_display_path (f->target);
   guint64 free_bytes = 0, file_size = 0;
 
   g_return_val_if_fail (f->device == NULL, NULL);

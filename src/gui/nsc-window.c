@@ -2264,6 +2264,12 @@ _nsc_window_duration_words (gint64 ns)
   return format_duration_words (ns);
 }
 
+char *
+_nsc_window_display_path (const char *path)
+{
+  return display_path (path);
+}
+
 NscWindow *
 nsc_window_new (NscApplication *application)
 {

@@ -11,7 +11,7 @@
 set -u
 
 walk_setup () {
-  exe=$1
+  exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
   walk_name=$2
   for tool in Xvfb dbus-run-session python3; do
     if ! command -v "$tool" >/dev/null 2>&1; then
