@@ -495,6 +495,15 @@ return_to_start (NscWindow *self)
   gtk_stack_set_visible_child_name (self->stack, "idle");
 }
 
+/* One Run: the start page has its Start button, the header's Run (and Cancel) is
+ * for the other pages. */
+static void
+on_page_changed (NscWindow *self)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->run_button),
+                          g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "idle") != 0);
+}
+
 static void
 on_preset_selected (NscWindow *self)
 {
@@ -2255,6 +2264,9 @@ nsc_window_init (NscWindow *self)
   g_signal_connect (self->folder_list, "row-activated", G_CALLBACK (on_target_row_activated), self);
   g_signal_connect (self->drive_list, "row-activated", G_CALLBACK (on_target_row_activated), self);
   set_running (self, FALSE);
+  g_signal_connect_swapped (self->stack, "notify::visible-child-name",
+                            G_CALLBACK (on_page_changed), self);
+  on_page_changed (self);
   update_info (self);
 }
 
