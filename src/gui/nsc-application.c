@@ -529,7 +529,11 @@ about_action (GSimpleAction *action,
   about = ADW_ABOUT_WINDOW (adw_about_window_new ());
   gtk_window_set_transient_for (GTK_WINDOW (about), gtk_application_get_active_window (app));
   adw_about_window_set_application_name (about, _("Nandscope"));
-  adw_about_window_set_application_icon (about, APP_ID);
+  /* The icon's name is the release id's, also in a .Devel build (data/meson.build
+   * installs it under that name; the resources carry it for the build folder). */
+  adw_about_window_set_application_icon (about, "io.github.nandscope.Nandscope");
+  adw_about_window_set_website (about, "https://github.com/nandscope/nandscope");
+  adw_about_window_set_issue_url (about, "https://github.com/nandscope/nandscope/issues");
   adw_about_window_set_developer_name (about, _("The Nandscope developers"));
   adw_about_window_set_developers (about, developers);
   adw_about_window_set_version (about, PACKAGE_VERSION);

@@ -14,7 +14,7 @@
  *   select ID N (the Nth item of the drop-down ID) · activate ID (as Enter would) · activate-row ID N (the Nth row of the list box ID,
  *   from 0) · scroll-end
  *   chooser FOLDER NAME (accept the open file dialog there) · close-top
- *   dump [TAG] (every window's shown widgets) · shot FILE (the main window as PNG)
+ *   accels ACTION (its keyboard shortcuts) · dump [TAG] (every window's shown widgets) · shot FILE (the main window as PNG)
  *   shot-top FILE (the newest other window) · shot-popover ID FILE
  * Widgets are named by their id in the .ui files, or their name (gtk_widget_set_name). */
 
@@ -185,12 +185,20 @@ dump_widget (GtkWidget *widget,
       int min = 0;
 
       gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
-      if (gtk_widget_get_width (widget) + 0.5 < min)
+      /* The minimum counts the margins; the bounds are the border box. */
+      min -= gtk_widget_get_margin_start (widget) + gtk_widget_get_margin_end (widget);
+      if (gtk_widget_compute_bounds (widget, widget, &b) && b.size.width + 0.5 < min)
         g_string_append (line, " clipped");
       g_string_append_printf (line, " %s", q);
     }
   if (GTK_IS_IMAGE (widget) && gtk_image_get_icon_name (GTK_IMAGE (widget)))
-    g_string_append_printf (line, " icon=%s", gtk_image_get_icon_name (GTK_IMAGE (widget)));
+    {
+      GtkIconTheme *theme = gtk_icon_theme_get_for_display (gtk_widget_get_display (widget));
+      const char *name = gtk_image_get_icon_name (GTK_IMAGE (widget));
+
+      g_string_append_printf (line, " icon=%s%s", name,
+                              gtk_icon_theme_has_icon (theme, name) ? "" : " missing-icon");
+    }
   if (GTK_IS_ACTIONABLE (widget) && gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)))
     g_string_append_printf (line, " action=%s", gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)));
   if (GTK_IS_STACK (widget) && gtk_stack_get_visible_child_name (GTK_STACK (widget)))
@@ -247,6 +255,8 @@ dump (Script     *script,
           g_autofree char *name = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (w));
           g_print (" folder=%s name=%s", path ? path : "", name ? name : "");
         }
+      if (ADW_IS_ABOUT_WINDOW (w))
+        g_print (" website=%s", adw_about_window_get_website (ADW_ABOUT_WINDOW (w)));
       g_print ("\n");
       for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (w)); c;
            c = gtk_widget_get_next_sibling (c))
@@ -431,6 +441,13 @@ run_line (Script  *script,
         gtk_dialog_response (GTK_DIALOG (top), GTK_RESPONSE_CANCEL);
       else
         gtk_window_close (top);
+    }
+  else if (g_str_equal (cmd, "accels") && argc == 2)
+    {
+      g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (script->app),
+                                                                    argv[1]);
+      g_autofree char *joined = g_strjoinv (" ", accels);
+      g_print ("script: accels %s: %s\n", argv[1], joined);
     }
   else if (g_str_equal (cmd, "dump") && argc <= 2)
     dump (script, argc == 2 ? argv[1] : NULL);
