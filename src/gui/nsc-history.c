@@ -215,12 +215,47 @@ entry_row (NscHistoryWindow *self,
   return row;
 }
 
+/* A comparison's table in @units, in place of the one it had. */
+static void
+set_compare_table (GtkWidget *window,
+                   int        units)
+{
+  GtkWidget *content = g_object_get_data (G_OBJECT (window), "compare-content");
+  GtkWidget *old = g_object_get_data (G_OBJECT (window), "compare-table");
+  GPtrArray *results = g_object_get_data (G_OBJECT (window), "compare-results");
+  NscChartPanel *panel = g_object_get_data (G_OBJECT (window), "chart-panel");
+  g_autoptr(GPtrArray) legends = nsc_chart_panel_get_legends (panel);
+  GtkWidget *table = nsc_compare_table_new (results, legends, units);
+
+  if (old != NULL)
+    gtk_box_remove (GTK_BOX (content), old);
+  gtk_box_prepend (GTK_BOX (content), table);
+  g_object_set_data (G_OBJECT (window), "compare-table", table);
+}
+
 void
 nsc_history_window_set_units (NscHistoryWindow *self,
                               int               units)
 {
+  GListModel *windows = gtk_window_get_toplevels ();
+
   g_return_if_fail (NSC_IS_HISTORY_WINDOW (self));
+  if (self->units == units)
+    return;
   self->units = units;
+  /* Its comparisons follow the preference too. */
+  for (guint i = 0; i < g_list_model_get_n_items (windows); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (windows, i);
+      NscChartPanel *panel = g_object_get_data (G_OBJECT (w), "chart-panel");
+
+      if (panel == NULL || gtk_window_get_transient_for (w) != GTK_WINDOW (self))
+        continue;
+      nsc_chart_panel_set_units (panel, units);
+      set_compare_table (GTK_WIDGET (w), units);
+    }
+  if (self->entries != NULL)
+    nsc_history_window_reload (self);
 }
 
 /* The rows, from the entries a scan found (on the main thread). */
@@ -372,7 +407,7 @@ nsc_compare_window_new (GtkWindow  *parent,
   GtkWidget *panel = nsc_chart_panel_new ();
   GtkWidget *scroller = gtk_scrolled_window_new ();
   GtkWidget *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 24);
-  g_autoptr(GPtrArray) legends = NULL;
+  g_autoptr(GPtrArray) kept = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   g_autofree char *subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u result",
                                                             "%u results", results->len),
                                                results->len);
@@ -401,6 +436,8 @@ nsc_compare_window_new (GtkWindow  *parent,
   g_signal_connect (panel, "message", G_CALLBACK (on_compare_message), overlay);
 
   nsc_chart_panel_set_units (NSC_CHART_PANEL (panel), units);
+  for (guint i = 0; i < results->len; i++)
+    g_ptr_array_add (kept, json_node_ref (g_ptr_array_index (results, i)));
   if (!nsc_chart_panel_set_results (NSC_CHART_PANEL (panel), results, paths, error))
     {
       gtk_window_destroy (GTK_WINDOW (window));
@@ -408,8 +445,10 @@ nsc_compare_window_new (GtkWindow  *parent,
       return NULL;
     }
   g_object_set_data (G_OBJECT (window), "chart-panel", panel);
-  legends = nsc_chart_panel_get_legends (NSC_CHART_PANEL (panel));
-  gtk_box_prepend (GTK_BOX (content), nsc_compare_table_new (results, legends, units));
+  g_object_set_data (G_OBJECT (window), "compare-content", content);
+  g_object_set_data_full (G_OBJECT (window), "compare-results", g_ptr_array_ref (kept),
+                          (GDestroyNotify) g_ptr_array_unref);
+  set_compare_table (window, units);
   /* The toplevel list holds it from here on. */
   gtk_window_present (GTK_WINDOW (window));
   g_object_unref (window);

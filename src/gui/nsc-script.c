@@ -4,6 +4,8 @@
 #include <glib/gi18n.h>
 #include <stdlib.h>
 
+#include "nsc-chart-private.h"
+#include "nsc-chart-view.h"
 #include "nsc-script.h"
 
 /* --script FILE: the gui suite walks the app through the steps a person would take
@@ -218,6 +220,15 @@ dump_widget (GtkWidget *widget,
       g_autofree char *q = quote (gtk_editable_get_text (GTK_EDITABLE (widget)));
       g_string_append_printf (line, " %s", q);
     }
+  /* A chart's words as it drew them last: titles, units, tick labels, legend. */
+  if (NSC_IS_CHART_VIEW (widget) && nsc_chart_view_get_chart (NSC_CHART_VIEW (widget)))
+    {
+      GPtrArray *texts = _nsc_chart_get_texts (nsc_chart_view_get_chart (NSC_CHART_VIEW (widget)));
+
+      g_string_append (line, " texts=");
+      for (guint i = 0; texts && i < texts->len; i++)
+        g_string_append_printf (line, "%s%s", i ? "|" : "", (char *) g_ptr_array_index (texts, i));
+    }
   if (gtk_widget_get_tooltip_text (widget))
     {
       g_autofree char *q = quote (gtk_widget_get_tooltip_text (widget));
@@ -402,7 +413,9 @@ run_line (Script  *script,
     {
       GtkWidget *w = find_widget (argv[1]);
 
-      if (!GTK_IS_DROP_DOWN (w))
+      if (ADW_IS_COMBO_ROW (w))
+        adw_combo_row_set_selected (ADW_COMBO_ROW (w), (guint) atoi (argv[2]));
+      else if (!GTK_IS_DROP_DOWN (w))
         fail (script, "no drop-down %s", argv[1]);
       else
         gtk_drop_down_set_selected (GTK_DROP_DOWN (w), (guint) atoi (argv[2]));

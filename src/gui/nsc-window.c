@@ -1747,6 +1747,9 @@ apply_prefs (NscWindow *self)
 {
   nsc_results_grid_set_units (self->results_grid, self->prefs.units);
   nsc_chart_panel_set_units (self->chart_panel, self->prefs.units);
+  /* An open history and its comparisons speak the same units. */
+  if (self->history != NULL)
+    nsc_history_window_set_units (NSC_HISTORY_WINDOW (self->history), self->prefs.units);
   update_info (self);
 }
 
