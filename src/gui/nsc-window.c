@@ -2025,22 +2025,82 @@ bind_preset_item (GtkSignalListItemFactory *factory,
                       preset ? preset->title : gtk_string_object_get_string (name));
 }
 
+/* The preset list in groups, each under its heading, in this order. */
+static const struct { const char *id; const char *title; } preset_categories[] = {
+  { "cdm", N_("CrystalDiskMark sets") },
+  { "slc", N_("SLC cache") },
+  { "sweeps", N_("Sweeps") },
+  { "endurance", N_("Endurance") },
+  { "drive", N_("The drive itself") },
+};
+
+static guint
+category_rank (const NscPreset *preset)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (preset_categories); i++)
+    if (g_strcmp0 (preset->category, preset_categories[i].id) == 0)
+      return i;
+  return G_N_ELEMENTS (preset_categories);
+}
+
+static int
+compare_presets (gconstpointer a,
+                 gconstpointer b)
+{
+  const NscPreset *pa = *(NscPreset * const *) a;
+  const NscPreset *pb = *(NscPreset * const *) b;
+
+  /* g_ptr_array_sort is stable since GLib 2.64: the order within a group stays. */
+  return (int) category_rank (pa) - (int) category_rank (pb);
+}
+
 static void
 setup_preset_row (GtkSignalListItemFactory *factory,
                   GtkListItem              *item,
                   gpointer                  user_data)
 {
+  GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *heading = gtk_label_new (NULL);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *title = gtk_label_new (NULL);
   GtkWidget *caption = gtk_label_new (NULL);
+  GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
 
+  gtk_label_set_xalign (GTK_LABEL (heading), 0);
+  gtk_widget_add_css_class (heading, "heading");
+  gtk_widget_add_css_class (heading, "preset-category");
   gtk_label_set_xalign (GTK_LABEL (title), 0);
   gtk_label_set_xalign (GTK_LABEL (caption), 0);
   gtk_widget_add_css_class (caption, "caption");
   gtk_widget_add_css_class (caption, "dim-label");
+  gtk_widget_set_hexpand (box, TRUE);
+  gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (check, "preset-check");
   gtk_box_append (GTK_BOX (box), title);
   gtk_box_append (GTK_BOX (box), caption);
-  gtk_list_item_set_child (item, box);
+  gtk_box_append (GTK_BOX (row), box);
+  gtk_box_append (GTK_BOX (row), check);
+  gtk_box_append (GTK_BOX (outer), heading);
+  gtk_box_append (GTK_BOX (outer), row);
+  g_object_set_data (G_OBJECT (outer), "heading", heading);
+  g_object_set_data (G_OBJECT (outer), "title", title);
+  g_object_set_data (G_OBJECT (outer), "caption", caption);
+  g_object_set_data (G_OBJECT (outer), "check", check);
+  gtk_list_item_set_child (item, outer);
+}
+
+/* The current preset has a check mark in the list. */
+static void
+update_preset_check (GtkDropDown *dropdown,
+                     GParamSpec  *pspec,
+                     GtkListItem *item)
+{
+  GtkWidget *outer = gtk_list_item_get_child (item);
+
+  if (outer != NULL)
+    gtk_widget_set_visible (g_object_get_data (G_OBJECT (outer), "check"),
+                            gtk_list_item_get_position (item) == gtk_drop_down_get_selected (dropdown));
 }
 
 static void
@@ -2050,9 +2110,10 @@ bind_preset_row (GtkSignalListItemFactory *factory,
 {
   GtkStringObject *name = gtk_list_item_get_item (item);
   const NscPreset *preset = find_preset (self, gtk_string_object_get_string (name));
-  GtkWidget *box = gtk_list_item_get_child (item);
-  GtkWidget *title = gtk_widget_get_first_child (box);
-  GtkWidget *caption = gtk_widget_get_next_sibling (title);
+  GtkWidget *outer = gtk_list_item_get_child (item);
+  GtkWidget *heading = g_object_get_data (G_OBJECT (outer), "heading");
+  guint position = gtk_list_item_get_position (item);
+  const NscPreset *before = NULL;
   g_autofree char *duration = NULL;
   g_autofree char *text = NULL;
 
@@ -2064,9 +2125,45 @@ bind_preset_row (GtkSignalListItemFactory *factory,
     text = g_strdup_printf (_("About %s · erases the drive"), duration);
   else
     text = g_strdup_printf (_("About %s"), duration);
-  gtk_label_set_text (GTK_LABEL (title), preset->title);
-  gtk_label_set_text (GTK_LABEL (caption), text);
-  gtk_widget_set_tooltip_text (box, preset->description);
+  gtk_label_set_text (g_object_get_data (G_OBJECT (outer), "title"), preset->title);
+  gtk_label_set_text (g_object_get_data (G_OBJECT (outer), "caption"), text);
+  gtk_widget_set_tooltip_text (outer, preset->description);
+
+  /* A heading above the first preset of each group. */
+  if (position > 0)
+    {
+      g_autoptr(GtkStringObject) prev = g_list_model_get_item (G_LIST_MODEL (self->preset_model),
+                                                               position - 1);
+      before = prev ? find_preset (self, gtk_string_object_get_string (prev)) : NULL;
+    }
+  if (before == NULL || category_rank (before) != category_rank (preset))
+    {
+      guint rank = category_rank (preset);
+      gtk_label_set_text (GTK_LABEL (heading),
+                          rank < G_N_ELEMENTS (preset_categories)
+                          ? _(preset_categories[rank].title) : _("Other"));
+      gtk_widget_set_visible (heading, TRUE);
+    }
+  else
+    gtk_widget_set_visible (heading, FALSE);
+
+  update_preset_check (self->preset_dropdown, NULL, item);
+  g_object_set_data (G_OBJECT (item), "check-handler",
+                     GSIZE_TO_POINTER (g_signal_connect_object (self->preset_dropdown,
+                                                                "notify::selected",
+                                                                G_CALLBACK (update_preset_check),
+                                                                item, 0)));
+}
+
+static void
+unbind_preset_row (GtkSignalListItemFactory *factory,
+                   GtkListItem              *item,
+                   NscWindow                *self)
+{
+  gulong handler = GPOINTER_TO_SIZE (g_object_steal_data (G_OBJECT (item), "check-handler"));
+
+  if (handler != 0)
+    g_signal_handler_disconnect (self->preset_dropdown, handler);
 }
 
 static void
@@ -2091,13 +2188,17 @@ load_presets (NscWindow *self)
           continue;
         }
       g_ptr_array_add (self->presets, preset);
-      gtk_string_list_append (self->preset_names, preset->name);
     }
+  g_ptr_array_sort (self->presets, compare_presets);
+  for (guint i = 0; i < self->presets->len; i++)
+    gtk_string_list_append (self->preset_names,
+                            ((NscPreset *) g_ptr_array_index (self->presets, i))->name);
 
   g_signal_connect (factory, "setup", G_CALLBACK (setup_preset_item), NULL);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_preset_item), self);
   g_signal_connect (list_factory, "setup", G_CALLBACK (setup_preset_row), NULL);
   g_signal_connect (list_factory, "bind", G_CALLBACK (bind_preset_row), self);
+  g_signal_connect (list_factory, "unbind", G_CALLBACK (unbind_preset_row), self);
 
   gtk_drop_down_set_factory (self->preset_dropdown, factory);
   gtk_drop_down_set_list_factory (self->preset_dropdown, list_factory);
