@@ -2103,34 +2103,23 @@ update_preset_check (GtkDropDown *dropdown,
                             gtk_list_item_get_position (item) == gtk_drop_down_get_selected (dropdown));
 }
 
+/* A heading above the first preset of each group; again when the filter moves the row. */
 static void
-bind_preset_row (GtkSignalListItemFactory *factory,
-                 GtkListItem              *item,
-                 NscWindow                *self)
+update_preset_heading (GtkListItem *item,
+                       GParamSpec  *pspec,
+                       NscWindow   *self)
 {
   GtkStringObject *name = gtk_list_item_get_item (item);
-  const NscPreset *preset = find_preset (self, gtk_string_object_get_string (name));
   GtkWidget *outer = gtk_list_item_get_child (item);
-  GtkWidget *heading = g_object_get_data (G_OBJECT (outer), "heading");
+  const NscPreset *preset = name ? find_preset (self, gtk_string_object_get_string (name)) : NULL;
   guint position = gtk_list_item_get_position (item);
   const NscPreset *before = NULL;
-  g_autofree char *duration = NULL;
-  g_autofree char *text = NULL;
+  GtkWidget *heading;
 
-  if (preset == NULL)
+  if (preset == NULL || outer == NULL)
     return;
-  duration = format_duration_words (start_estimate_ns (self, preset));
-  if (self->target_device != NULL && run_writes (self, preset))
-    /* TRANSLATORS: "About 3 minutes · erases the drive" */
-    text = g_strdup_printf (_("About %s · erases the drive"), duration);
-  else
-    text = g_strdup_printf (_("About %s"), duration);
-  gtk_label_set_text (g_object_get_data (G_OBJECT (outer), "title"), preset->title);
-  gtk_label_set_text (g_object_get_data (G_OBJECT (outer), "caption"), text);
-  gtk_widget_set_tooltip_text (outer, preset->description);
-
-  /* A heading above the first preset of each group. */
-  if (position > 0)
+  heading = g_object_get_data (G_OBJECT (outer), "heading");
+  if (position > 0 && position != GTK_INVALID_LIST_POSITION)
     {
       g_autoptr(GtkStringObject) prev = g_list_model_get_item (G_LIST_MODEL (self->preset_model),
                                                                position - 1);
@@ -2146,13 +2135,42 @@ bind_preset_row (GtkSignalListItemFactory *factory,
     }
   else
     gtk_widget_set_visible (heading, FALSE);
+  update_preset_check (self->preset_dropdown, NULL, item);
+}
 
+static void
+bind_preset_row (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item,
+                 NscWindow                *self)
+{
+  GtkStringObject *name = gtk_list_item_get_item (item);
+  const NscPreset *preset = find_preset (self, gtk_string_object_get_string (name));
+  GtkWidget *outer = gtk_list_item_get_child (item);
+  g_autofree char *duration = NULL;
+  g_autofree char *text = NULL;
+
+  if (preset == NULL)
+    return;
+  duration = format_duration_words (start_estimate_ns (self, preset));
+  if (self->target_device != NULL && run_writes (self, preset))
+    /* TRANSLATORS: "About 3 minutes · erases the drive" */
+    text = g_strdup_printf (_("About %s · erases the drive"), duration);
+  else
+    text = g_strdup_printf (_("About %s"), duration);
+  gtk_label_set_text (g_object_get_data (G_OBJECT (outer), "title"), preset->title);
+  gtk_label_set_text (g_object_get_data (G_OBJECT (outer), "caption"), text);
+  gtk_widget_set_tooltip_text (outer, preset->description);
+
+  update_preset_heading (item, NULL, self);
   update_preset_check (self->preset_dropdown, NULL, item);
   g_object_set_data (G_OBJECT (item), "check-handler",
                      GSIZE_TO_POINTER (g_signal_connect_object (self->preset_dropdown,
                                                                 "notify::selected",
                                                                 G_CALLBACK (update_preset_check),
                                                                 item, 0)));
+  g_object_set_data (G_OBJECT (item), "position-handler",
+                     GSIZE_TO_POINTER (g_signal_connect (item, "notify::position",
+                                                         G_CALLBACK (update_preset_heading), self)));
 }
 
 static void
@@ -2161,9 +2179,12 @@ unbind_preset_row (GtkSignalListItemFactory *factory,
                    NscWindow                *self)
 {
   gulong handler = GPOINTER_TO_SIZE (g_object_steal_data (G_OBJECT (item), "check-handler"));
+  gulong moved = GPOINTER_TO_SIZE (g_object_steal_data (G_OBJECT (item), "position-handler"));
 
   if (handler != 0)
     g_signal_handler_disconnect (self->preset_dropdown, handler);
+  if (moved != 0)
+    g_signal_handler_disconnect (item, moved);
 }
 
 static void

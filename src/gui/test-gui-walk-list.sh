@@ -37,4 +37,23 @@ if checked != ["Write-fill (SLC cache)"]:
     sys.exit(f"FAIL: the check marks are on {checked}, not on Write-fill (SLC cache) alone")
 print("ok: the current preset, and only it, has a check mark")
 ' || failed=1
+# After the target changes to a drive (the captured tree's free sdb), the drive's own
+# presets come back under their heading.
+sysfs=$(cd "$(dirname "$0")/../../tests/data" && pwd)/sysfs-laptop
+cp -r "$sysfs" "$sysfs.mountinfo" "$sysfs.swaps" "$tmp/"
+chmod -R a+rX "$tmp/sysfs-laptop"
+walk_env=(NANDSCOPE_SYSFS_ROOT="$tmp/sysfs-laptop")
+walk "$tmp/drive.log" "
+activate preset_dropdown
+wait 300
+activate preset_dropdown
+target /dev/sdb
+activate preset_dropdown
+wait 500
+scroll-end
+wait 500
+dump drive
+" --target "$target"
+expect "$tmp/drive.log" drive 'preset-category.*"The drive itself"' "a drive's list ends with the drive's own presets"
+expect "$tmp/drive.log" drive '"Erase the drive"' "erase among them"
 walk_done
