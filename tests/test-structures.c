@@ -399,6 +399,19 @@ test_result_file_hostile (void)
   g_assert_nonnull (strstr (error->message, "nests deeper"));
   g_clear_error (&error);
 
+  /* Depth is nesting, not a count of openings: many shallow objects one after
+   * another (a long run's steps) are shallow. */
+  {
+    g_autoptr(GString) wide = g_string_new ("{\"schema\":1,\"preset\":{},\"target\":{},\"steps\":[");
+    g_autoptr(JsonNode) wide_ok = NULL;
+    for (guint i = 0; i < 200; i++)
+      g_string_append_printf (wide, "%s{\"a\":{\"b\":[{\"c\":[%u]}]}}", i ? "," : "", i);
+    g_string_append (wide, "]}");
+    wide_ok = nsc_result_file_parse (wide->str, -1, &error);
+    g_assert_true (error == NULL || strstr (error->message, "nests deeper") == NULL);
+    g_clear_error (&error);
+  }
+
   /* Brackets inside strings (an escaped quote too) are text, not nesting. */
   for (guint i = 0; i < 200; i++)
     g_string_append (brackets, "[{");

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "nsc-chart-private.h"
+#include "nsc-sheet-private.h"
 #include "nsc-error.h"
 #include "nsc-units.h"
 
@@ -140,6 +141,7 @@ typedef struct
   gboolean             binary;
   gboolean             have_secondary;
   gboolean             multi;    /* several datasets: colour by dataset */
+  cairo_rectangle_t    box;      /* the write-fill's summary box; empty: none */
   guint                path_ops;
 } Ctx;
 
@@ -180,6 +182,19 @@ text_width (Ctx        *c,
   return logical.width;
 }
 
+/* Bold at @size, or smaller (to 60 %) until @text is no wider than @width. */
+static void
+fit_font (Ctx        *c,
+          const char *text,
+          double      size,
+          double      width)
+{
+  double s = size;
+  font (c, s, TRUE);
+  while (text_width (c, text) > width && s > size * 0.6)
+    font (c, s *= 0.93, TRUE);
+}
+
 /* @align: 0 left, 0.5 centre, 1 right; @y is the baseline. */
 static void
 show_text (Ctx        *c,
@@ -194,8 +209,73 @@ show_text (Ctx        *c,
   width = text_width (c, text);
   baseline = pango_layout_get_baseline (c->layout) / (double) PANGO_SCALE;
   cairo_move_to (c->cr, x - align * width, y - baseline);
+  {
+    NscChartTextBox box;
+    _nsc_chart_layout_device_box (c->cr, c->layout, &box);
+    g_array_append_val (c->chart->text_boxes, box);
+  }
   pango_cairo_show_layout (c->cr, c->layout);
   g_ptr_array_add (c->chart->texts, g_strdup (text));
+}
+
+void
+_nsc_chart_layout_device_box (cairo_t         *cr,
+                              PangoLayout     *layout,
+                              NscChartTextBox *box)
+{
+  PangoRectangle ink;
+  double x0, y0, x1 = -G_MAXDOUBLE, y1 = -G_MAXDOUBLE, cx, cy;
+
+  pango_layout_get_extents (layout, &ink, NULL);
+  cairo_get_current_point (cr, &cx, &cy);
+  x0 = y0 = G_MAXDOUBLE;
+  /* The four corners through the matrix: rotated text gets its bounding box. */
+  for (guint k = 0; k < 4; k++)
+    {
+      double px = cx + (ink.x + ((k & 1) ? ink.width : 0)) / (double) PANGO_SCALE;
+      double py = cy + (ink.y + ((k & 2) ? ink.height : 0)) / (double) PANGO_SCALE;
+      cairo_user_to_device (cr, &px, &py);
+      x0 = MIN (x0, px);
+      y0 = MIN (y0, py);
+      x1 = MAX (x1, px);
+      y1 = MAX (y1, py);
+    }
+  box->x = x0;
+  box->y = y0;
+  box->width = ink.width > 0 ? x1 - x0 : 0;
+  box->height = ink.height > 0 ? y1 - y0 : 0;
+}
+
+void
+_nsc_chart_theme_color (NscChartTheme theme,
+                        NscChartColor which,
+                        guint         index,
+                        double        rgb[3])
+{
+  const Palette *pal = palettes[(guint) theme < NSC_CHART_N_THEMES ? theme : NSC_CHART_THEME_LIGHT];
+  const Rgb *c;
+  switch (which)
+    {
+    case NSC_CHART_COLOR_BG:
+      c = &pal->bg;
+      break;
+    case NSC_CHART_COLOR_TEXT:
+      c = &pal->text;
+      break;
+    case NSC_CHART_COLOR_MUTED:
+      c = &pal->muted;
+      break;
+    case NSC_CHART_COLOR_GRID:
+      c = &pal->grid;
+      break;
+    case NSC_CHART_COLOR_SERIES:
+    default:
+      c = &pal->series[index % G_N_ELEMENTS (pal->series)];
+      break;
+    }
+  rgb[0] = c->r;
+  rgb[1] = c->g;
+  rgb[2] = c->b;
 }
 
 static char *
@@ -473,10 +553,16 @@ line_dash (Ctx          *c,
 {
   double dash[2] = { c->fs * 0.6, c->fs * 0.35 };
   double dots[2] = { c->fs * 0.12, c->fs * 0.3 };
+  double long_dash[2] = { c->fs * 1.2, c->fs * 0.35 };
+  double dash_dot[4] = { c->fs * 0.6, c->fs * 0.25, c->fs * 0.12, c->fs * 0.25 };
   if (line->secondary)
     cairo_set_dash (c->cr, dots, 2, 0);
-  else if (c->multi && i % 2 == 1)
+  else if (c->multi && i % 4 == 1)
     cairo_set_dash (c->cr, dash, 2, 0);
+  else if (c->multi && i % 4 == 2)
+    cairo_set_dash (c->cr, long_dash, 2, 0);
+  else if (c->multi && i % 4 == 3)
+    cairo_set_dash (c->cr, dash_dot, 4, 0);
   else
     cairo_set_dash (c->cr, NULL, 0, 0);
 }
@@ -737,6 +823,18 @@ draw_line (Ctx          *c,
 
 /* ---- write-fill annotation ---------------------------------------------- */
 
+/* Whether a label's rectangle would fall under the summary box. */
+static gboolean
+under_box (Ctx   *c,
+           double x,
+           double y,
+           double w,
+           double h)
+{
+  const cairo_rectangle_t *b = &c->box;
+  return b->width > 0 && x < b->x + b->width && x + w > b->x && y < b->y + b->height && y + h > b->y;
+}
+
 static void
 draw_cache_regions (Ctx *c)
 {
@@ -764,8 +862,11 @@ draw_cache_regions (Ctx *c)
           g_autofree char *size = format_bytes (c, ds->cache_bytes);
           /* Translators: the shaded region of a write-fill chart; %s is a size, "4 GiB" */
           g_autofree char *label = g_strdup_printf (_("SLC cache %s"), size);
+          double tw;
           font (c, c->fs * 0.85, TRUE);
-          if (text_width (c, label) + c->fs < x1 - x0)
+          tw = text_width (c, label);
+          if (tw + c->fs < x1 - x0
+              && !under_box (c, (x0 + x1) / 2 - tw / 2, chart->plot.y + c->fs * 0.3, tw, c->fs * 1.2))
             {
               set_rgb (cr, &c->pal->text, 0.85);
               show_text (c, label, (x0 + x1) / 2, chart->plot.y + c->fs * 1.3, 0.5);
@@ -813,12 +914,19 @@ draw_phases (Ctx *c)
           font (c, c->fs * 0.75, FALSE);
           if (text_width (c, label) + c->fs * 0.5 < xb - xa)
             {
-              double tw = text_width (c, label);
-              cairo_rectangle (cr, (xa + xb) / 2 - tw / 2 - 3, Y - c->fs * 1.25, tw + 6, c->fs * 1.05);
-              set_rgb (cr, &c->pal->bg, 0.8);
-              cairo_fill (cr);
-              set_rgb (cr, &c->pal->text, 0.95);
-              show_text (c, label, (xa + xb) / 2, Y - c->fs * 0.45, 0.5);
+              double tw = text_width (c, label), lx = (xa + xb) / 2 - tw / 2 - 3;
+              /* Above the line, else below it, never under the summary box. */
+              double ly = Y - c->fs * 1.25;
+              if (under_box (c, lx, ly, tw + 6, c->fs * 1.05))
+                ly = Y + c->fs * 0.2;
+              if (!under_box (c, lx, ly, tw + 6, c->fs * 1.05))
+                {
+                  cairo_rectangle (cr, lx, ly, tw + 6, c->fs * 1.05);
+                  set_rgb (cr, &c->pal->bg, 0.8);
+                  cairo_fill (cr);
+                  set_rgb (cr, &c->pal->text, 0.95);
+                  show_text (c, label, (xa + xb) / 2, ly + c->fs * 0.8, 0.5);
+                }
             }
           cairo_restore (cr);
         }
@@ -827,14 +935,24 @@ draw_phases (Ctx *c)
 
 static void
 draw_annotation_box (Ctx        *c,
-                     GPtrArray  *lines)
+                     GPtrArray  *lines,
+                     gboolean    draw)
 {
   NscChart *chart = c->chart;
   cairo_t *cr = c->cr;
   double lh = c->fs * 1.3, w = 0, h, x, y;
+  guint fit = (guint) MAX (0, floor ((chart->plot.height - c->fs * 1.8) / lh));
 
-  if (lines->len == 0)
+  if (lines->len == 0 || fit == 0)
     return;
+  /* A small plot (a comparison of many drives on a sheet): the lines that fit,
+   * and a last one that says there is more. */
+  if (lines->len > fit)
+    {
+      g_ptr_array_set_size (lines, fit);
+      g_free (g_ptr_array_index (lines, fit - 1));
+      g_ptr_array_index (lines, fit - 1) = g_strdup ("…");
+    }
   font (c, c->fs * 0.85, FALSE);
   for (guint i = 0; i < lines->len; i++)
     w = MAX (w, text_width (c, g_ptr_array_index (lines, i)));
@@ -844,6 +962,9 @@ draw_annotation_box (Ctx        *c,
   y = chart->plot.y + c->fs * 0.6;
   if (x < chart->plot.x)
     x = chart->plot.x;
+  c->box = (cairo_rectangle_t) { x, y, w, h };
+  if (!draw)
+    return;
   cairo_rectangle (cr, x, y, w, h);
   set_rgb (cr, &c->pal->bg, 0.88);
   cairo_fill_preserve (cr);
@@ -858,8 +979,10 @@ draw_annotation_box (Ctx        *c,
     }
 }
 
+/* Lays the summary box out (its place in c->box), and draws it when @draw. */
 static void
-draw_slc_summary (Ctx *c)
+draw_slc_summary (Ctx     *c,
+                  gboolean draw)
 {
   NscChart *chart = c->chart;
   g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
@@ -915,8 +1038,9 @@ draw_slc_summary (Ctx *c)
         /* Translators: the write-fill summary box; %s is a speed */
         g_ptr_array_add (lines, g_strdup_printf (_("Average: %s"), avg));
     }
-  draw_annotation_box (c, lines);
+  draw_annotation_box (c, lines, draw);
 }
+
 
 /* ---- legend ------------------------------------------------------------- */
 
@@ -939,18 +1063,21 @@ legend_entries (Ctx *c)
 {
   NscChart *chart = c->chart;
   GArray *entries = g_array_new (FALSE, TRUE, sizeof (LegendEntry));
+  /* Compact: the drives' colours are told elsewhere (a sheet's legend); the
+   * chart's says only what each dash means, once. */
+  gboolean compact = c->multi && chart->compact_legend;
   g_array_set_clear_func (entries, legend_entry_clear);
-  for (guint d = 0; d < chart->datasets->len; d++)
+  for (guint d = 0; d < (compact ? MIN (1, chart->datasets->len) : chart->datasets->len); d++)
     {
       NscChartDataset *ds = g_ptr_array_index (chart->datasets, d);
       for (guint i = 0; i < ds->lines->len; i++)
         {
           NscChartLine *line = g_ptr_array_index (ds->lines, i);
-          LegendEntry e = { NULL, line_color (c, d, i, line), i, line->scatter, line->markers,
-                            line->secondary };
+          LegendEntry e = { NULL, compact ? c->pal->muted : line_color (c, d, i, line), i,
+                            line->scatter, line->markers, line->secondary };
           GString *s = g_string_new (NULL);
           g_autofree char *name = _nsc_chart_line_label (line);
-          if (c->multi)
+          if (c->multi && !compact)
             g_string_append_printf (s, "%s — ", ds->legend ? ds->legend : "?");
           if (line->scatter && !line->secondary)
             {
@@ -979,12 +1106,20 @@ legend_layout (Ctx    *c,
 {
   cairo_t *cr = c->cr;
   double sw = c->fs * 2.0, gap = c->fs * 1.2, lh = c->fs * 1.45;
-  double x = x0, rows = 1;
+  double x = x0, rows = 1, size = c->fs * 0.85, widest = 0;
 
   /* A single line with nothing to tell apart needs no legend. */
-  if (entries->len == 1 && !c->multi && !g_array_index (entries, LegendEntry, 0).dots)
+  if (entries->len == 1 && (!c->multi || c->chart->compact_legend)
+      && !g_array_index (entries, LegendEntry, 0).dots)
     return 0;
-  font (c, c->fs * 0.85, FALSE);
+  /* An entry wider than the chart (a long translation in a small chart) makes
+   * the legend's text smaller, to 60 %. */
+  font (c, size, FALSE);
+  for (guint i = 0; i < entries->len; i++)
+    widest = MAX (widest, text_width (c, g_array_index (entries, LegendEntry, i).label));
+  if (widest > 0 && sw + c->fs * 0.4 + widest > maxw)
+    size = MAX (size * 0.6, size * (maxw - sw - c->fs * 0.4) / widest);
+  font (c, size, FALSE);
   for (guint i = 0; i < entries->len; i++)
     {
       LegendEntry *e = &g_array_index (entries, LegendEntry, i);
@@ -1017,7 +1152,7 @@ legend_layout (Ctx    *c,
           cairo_set_dash (cr, NULL, 0, 0);
           if (e->markers)
             draw_marker (c, x + sw / 2, my, e->color);
-          font (c, c->fs * 0.85, FALSE);
+          font (c, size, FALSE);
           set_rgb (cr, &c->pal->text, 1);
           show_text (c, e->label, x + sw + c->fs * 0.4, y, 0);
           cairo_restore (cr);
@@ -1300,6 +1435,8 @@ draw_chart (Ctx *c)
   cairo_clip (cr);
   if (chart->kind == NSC_CHART_WRITE_FILL)
     {
+      /* The summary box goes on top; the labels under it find other places. */
+      draw_slc_summary (c, FALSE);
       draw_cache_regions (c);
       draw_phases (c);
     }
@@ -1316,7 +1453,7 @@ draw_chart (Ctx *c)
           }
     }
   if (chart->kind == NSC_CHART_WRITE_FILL)
-    draw_slc_summary (c);
+    draw_slc_summary (c, TRUE);
   if (empty)
     {
       font (c, fs, FALSE);
@@ -1342,16 +1479,33 @@ draw_chart (Ctx *c)
 
   font (c, fs * 0.85, FALSE);
   set_rgb (cr, &c->pal->text, 0.9);
-  for (guint i = 0; i < yt->len; i++)
-    {
-      Tick *t = &g_array_index (yt, Tick, i);
-      show_text (c, t->label, chart->plot.x - fs * 0.5, map_y (chart, &chart->ay, t->value) + fs * 0.3, 1);
-    }
-  for (guint i = 0; i < xt->len; i++)
-    {
-      Tick *t = &g_array_index (xt, Tick, i);
-      show_text (c, t->label, map_x (chart, t->value), chart->plot.y + chart->plot.height + fs * 1.25, 0.5);
-    }
+  {
+    /* A short plot: a tick label that would touch the one below is left out. */
+    double last_top = G_MAXDOUBLE;
+    for (guint i = 0; i < yt->len; i++)
+      {
+        Tick *t = &g_array_index (yt, Tick, i);
+        double Y = map_y (chart, &chart->ay, t->value) + fs * 0.3;
+        if (Y > last_top - fs * 0.15)
+          continue;
+        show_text (c, t->label, chart->plot.x - fs * 0.5, Y, 1);
+        last_top = Y - fs;
+      }
+  }
+  {
+    /* Ticks crowd where a scale bunches them (the percentile axis: 1 % and 50 %
+     * close together): a label that would touch the one before is left out. */
+    double last_right = -G_MAXDOUBLE;
+    for (guint i = 0; i < xt->len; i++)
+      {
+        Tick *t = &g_array_index (xt, Tick, i);
+        double X = map_x (chart, t->value), half = text_width (c, t->label) / 2;
+        if (X - half < last_right + fs * 0.5)
+          continue;
+        show_text (c, t->label, X, chart->plot.y + chart->plot.height + fs * 1.25, 0.5);
+        last_right = X + half;
+      }
+  }
   if (c->have_secondary)
     {
       set_rgb (cr, c->multi ? &c->pal->text : &c->pal->temperature, 0.9);
@@ -1363,14 +1517,19 @@ draw_chart (Ctx *c)
         }
     }
 
-  /* Axis titles */
-  font (c, fs * 0.9, TRUE);
+  /* Axis titles: a long one in a small chart (a sheet's cell) gets smaller to
+   * stay in the picture, centred on its axis. */
   set_rgb (cr, &c->pal->text, 1);
+  {
+    double cx = chart->plot.x + chart->plot.width / 2;
+    fit_font (c, x_title, fs * 0.9, 2 * MIN (cx - pad * 0.5, c->width - cx - pad * 0.5));
+  }
   show_text (c, x_title, chart->plot.x + chart->plot.width / 2,
              chart->plot.y + chart->plot.height + fs * 1.25 + fs * 1.5, 0.5);
   cairo_save (cr);
   cairo_translate (cr, pad + fs * 0.95, chart->plot.y + chart->plot.height / 2);
   cairo_rotate (cr, -G_PI / 2);
+  fit_font (c, y_title, fs * 0.9, chart->plot.height + fs);
   show_text (c, y_title, 0, 0, 0.5);
   cairo_restore (cr);
   if (c->have_secondary && y2_title)
@@ -1378,6 +1537,7 @@ draw_chart (Ctx *c)
       cairo_save (cr);
       cairo_translate (cr, c->width - pad - fs * 0.3, chart->plot.y + chart->plot.height / 2);
       cairo_rotate (cr, -G_PI / 2);
+      fit_font (c, y2_title, fs * 0.9, chart->plot.height + fs);
       show_text (c, y2_title, 0, 0, 0.5);
       cairo_restore (cr);
     }
@@ -1463,6 +1623,8 @@ nsc_chart_draw (NscChart            *chart,
     pango_cairo_context_set_font_options (pango_layout_get_context (c.layout), style->font_options);
   g_clear_pointer (&chart->texts, g_ptr_array_unref);
   chart->texts = g_ptr_array_new_with_free_func (g_free);
+  g_clear_pointer (&chart->text_boxes, g_array_unref);
+  chart->text_boxes = g_array_new (FALSE, FALSE, sizeof (NscChartTextBox));
   draw_chart (&c);
   g_object_unref (c.layout);
   pango_font_description_free (c.font);
@@ -1511,18 +1673,32 @@ _nsc_chart_get_texts (NscChart *chart)
   return chart->texts;
 }
 
+GArray *
+_nsc_chart_get_text_boxes (NscChart *chart)
+{
+  return chart->text_boxes;
+}
+
+void
+_nsc_chart_set_compact_legend (NscChart *chart,
+                               gboolean  compact)
+{
+  chart->compact_legend = compact;
+}
+
 /* ---- export ------------------------------------------------------------- */
 
 /* Cairo draws SVG text as glyph outlines: the title goes in as <title>, and the
  * caption, axis titles and legend of the draw as <desc>, one a line, so that the
  * file says in words (and in the language it was drawn in) what it shows. */
-static gboolean
-svg_add_metadata (NscChart   *chart,
-                  const char *path,
-                  GError    **error)
+gboolean
+_nsc_svg_add_metadata (const char *path,
+                       const char *title,
+                       const char *desc,
+                       GError    **error)
 {
   g_autofree char *data = NULL;
-  g_autofree char *title = NULL, *desc = NULL, *meta = NULL, *out = NULL;
+  g_autofree char *etitle = NULL, *edesc = NULL, *meta = NULL, *out = NULL;
   gsize len = 0;
   char *open, *end;
 
@@ -1536,17 +1712,23 @@ svg_add_metadata (NscChart   *chart,
       g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED, _("Cairo wrote no <svg> element to %s; export again"), path);
       return FALSE;
     }
-  /* Translators: the title of an exported chart without one */
-  title = g_markup_escape_text (chart->title ? chart->title : _("Nandscope chart"), -1);
-  {
-    g_autofree char *text = g_strdup_printf ("%s%s%s", chart->caption ? chart->caption : "",
-                                             chart->caption ? "\n" : "",
-                                             chart->description ? chart->description : "");
-    desc = g_markup_escape_text (text, -1);
-  }
-  meta = g_strdup_printf ("\n<title>%s</title>\n<desc>%s</desc>", title, desc);
+  etitle = g_markup_escape_text (title, -1);
+  edesc = g_markup_escape_text (desc, -1);
+  meta = g_strdup_printf ("\n<title>%s</title>\n<desc>%s</desc>", etitle, edesc);
   out = g_strdup_printf ("%.*s%s%s", (int) (end + 1 - data), data, meta, end + 1);
   return g_file_set_contents (path, out, -1, error);
+}
+
+static gboolean
+svg_add_metadata (NscChart   *chart,
+                  const char *path,
+                  GError    **error)
+{
+  g_autofree char *text = g_strdup_printf ("%s%s%s", chart->caption ? chart->caption : "",
+                                           chart->caption ? "\n" : "",
+                                           chart->description ? chart->description : "");
+  /* Translators: the title of an exported chart without one */
+  return _nsc_svg_add_metadata (path, chart->title ? chart->title : _("Nandscope chart"), text, error);
 }
 
 gboolean

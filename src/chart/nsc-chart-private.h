@@ -85,6 +85,8 @@ struct _NscChart
   NscAxis            ax, ay, ay2;
   guint              path_ops;     /* path elements of data drawn: the decimation's bound */
   GPtrArray         *texts;        /* every string the last draw laid out, in order */
+  GArray            *text_boxes;   /* their ink extents in device space (NscChartTextBox) */
+  gboolean           compact_legend; /* comparisons: the lines' dashes once, no drives */
   char              *description;  /* its axis titles and legend, one a line (SVG <desc>) */
 };
 
@@ -102,5 +104,45 @@ guint            _nsc_chart_get_path_ops (NscChart        *chart);
 char            *_nsc_chart_line_label   (const NscChartLine *line);
 /* Every string the last draw showed (tests of the translation). */
 GPtrArray       *_nsc_chart_get_texts    (NscChart        *chart);
+
+/* Where a string of the last draw landed: its Pango ink extents, in the device
+ * space of the surface drawn on (so a sheet's texts and its charts' compare). */
+typedef struct
+{
+  double x, y, width, height;
+} NscChartTextBox;
+
+/* The boxes of _nsc_chart_get_texts (), in the same order. */
+GArray          *_nsc_chart_get_text_boxes (NscChart      *chart);
+/* In a comparison, a legend of the lines' dashes only (one entry per line of the
+ * first result, in a neutral colour): for pages that name the drives themselves. */
+void             _nsc_chart_set_compact_legend (NscChart  *chart,
+                                          gboolean         compact);
+/* The ink extents of @layout drawn at @cr's current point, in device space. */
+void             _nsc_chart_layout_device_box (cairo_t     *cr,
+                                          PangoLayout     *layout,
+                                          NscChartTextBox *box);
+
+/* The first job step of @result from step @from on, tagged @tag ("degradation"),
+ * that a chart of @kind can draw, or NSC_CHART_STEP_AUTO when none. */
+guint            _nsc_chart_find_step    (JsonNode        *result,
+                                          NscChartKind     kind,
+                                          const char      *tag,
+                                          guint            from);
+
+typedef enum
+{
+  NSC_CHART_COLOR_BG,
+  NSC_CHART_COLOR_TEXT,
+  NSC_CHART_COLOR_MUTED,
+  NSC_CHART_COLOR_GRID,
+  NSC_CHART_COLOR_SERIES,     /* @index: a dataset's colour in comparisons */
+} NscChartColor;
+
+/* A colour of @theme's palette, as the charts draw it. */
+void             _nsc_chart_theme_color  (NscChartTheme    theme,
+                                          NscChartColor    which,
+                                          guint            index,
+                                          double           rgb[3]);
 
 G_END_DECLS

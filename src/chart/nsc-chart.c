@@ -406,6 +406,19 @@ auto_step (JsonNode    *result,
   return G_MAXUINT;
 }
 
+guint
+_nsc_chart_find_step (JsonNode    *result,
+                      NscChartKind kind,
+                      const char  *tag,
+                      guint        from)
+{
+  JsonArray *steps = result_steps (result);
+  for (guint i = from; steps && i < json_array_get_length (steps); i++)
+    if (tag_is (step_at (steps, i), tag, FALSE) && step_fits (step_at (steps, i), kind))
+      return i;
+  return NSC_CHART_STEP_AUTO;
+}
+
 static gboolean
 result_has_kind (JsonNode    *result,
                  NscChartKind kind)
@@ -1230,6 +1243,7 @@ nsc_chart_free (NscChart *chart)
   g_free (chart->title);
   g_free (chart->caption);
   g_clear_pointer (&chart->texts, g_ptr_array_unref);
+  g_clear_pointer (&chart->text_boxes, g_array_unref);
   g_free (chart->description);
   g_free (chart);
 }

@@ -12,6 +12,7 @@
 #include "nsc-cli-args.h"
 #include "nsc-cli-budget.h"
 #include "nsc-cli-chart.h"
+#include "nsc-cli-sheet.h"
 #include "nsc-cli-devices.h"
 #include "nsc-device-safety.h"
 #include "nsc-bench.h"
@@ -42,6 +43,8 @@ print_usage (FILE *out)
          "  nandscope-cli devices [--json]\n"
          "  nandscope-cli chart RESULT.json --out FILE.png|svg [--kind K] [--step N] [--dark]\n"
          "                [--width W --height H] [--compare OTHER.json]…\n"
+         "  nandscope-cli sheet RESULT.json [MORE.json]… --out FILE.pdf|svg|png [--layout a4|16:9]\n"
+         "                [--theme light|dark] [--scale 2]\n"
          "  nandscope-cli --version\n"
          "\n"
          "Run options:\n"
@@ -817,8 +820,10 @@ main (int    argc,
     return nsc_cli_devices (argc - 2, argv + 2);
   if (g_str_equal (argv[1], "chart"))
     return nsc_cli_chart (argc - 2, argv + 2);
+  if (g_str_equal (argv[1], "sheet"))
+    return nsc_cli_sheet (argc - 2, argv + 2);
 
-  nsc_cli_fail ("Unknown command “%s”; the commands are run, list-presets, devices and chart "
+  nsc_cli_fail ("Unknown command “%s”; the commands are run, list-presets, devices, chart and sheet "
              "(see --help)", argv[1]);
   return EXIT_USAGE;
 }

@@ -243,7 +243,11 @@ nesting_depth (const char *data,
       else if (c == '"')
         in_string = TRUE;
       else if (c == '[' || c == '{')
-        deepest = MAX (deepest, ++depth);
+        {
+          /* Not MAX (deepest, ++depth): the macro evaluates its arguments twice. */
+          depth++;
+          deepest = MAX (deepest, depth);
+        }
       else if ((c == ']' || c == '}') && depth > 0)
         depth--;
     }

@@ -9,6 +9,7 @@
 #include "nsc-chart.h"
 #include "nsc-engine.h"
 #include "nsc-history.h"
+#include "nsc-sheet.h"
 #include "nsc-script.h"
 #include "nsc-window.h"
 
@@ -29,6 +30,7 @@ struct _NscApplication
   char     *open_path;
   gboolean  open_recent;
   char     *export_path;
+  char     *sheet_path;
   char     *export_kind;
   int       export_width;
   int       export_height;
@@ -66,6 +68,9 @@ static const GOptionEntry option_entries[] = {
     N_("Compare saved results on one chart (give it twice or more)"), N_("RESULT.json") },
   { "export-chart", 0, 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Save the chart shown (after --open or --run) as PNG or SVG"), N_("FILE") },
+  { "export-sheet", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+    N_("Save the review sheet of the result shown (after --open or --run) as PDF, SVG or PNG"),
+    N_("FILE") },
   { "chart", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("The chart to show or export: write-fill, qd, bs, time, mixed, latency"), N_("KIND") },
   { "export-size", 0, 0, G_OPTION_ARG_STRING, NULL,
@@ -179,6 +184,14 @@ nsc_application_handle_local_options (GApplication *app,
       self->export_path = g_canonicalize_filename (text, NULL);
       scripted = TRUE;
     }
+  if (g_variant_dict_lookup (options, "export-sheet", "^&ay", &text))
+    {
+      if (!nsc_sheet_path_is_supported (text))
+        return usage_error (_("--export-sheet writes a .pdf, .svg or .png file"));
+      g_free (self->sheet_path);
+      self->sheet_path = g_canonicalize_filename (text, NULL);
+      scripted = TRUE;
+    }
   if (g_variant_dict_lookup (options, "chart", "&s", &text))
     {
       NscChartKind kind;
@@ -218,6 +231,9 @@ nsc_application_handle_local_options (GApplication *app,
   if (self->export_path != NULL && self->open_path == NULL && !self->open_recent
       && !self->run_at_start)
     return usage_error (_("--export-chart needs --open, --open-recent or --run"));
+  if (self->sheet_path != NULL && self->open_path == NULL && !self->open_recent
+      && !self->run_at_start)
+    return usage_error (_("--export-sheet needs --open, --open-recent or --run"));
 
   /* Scripted use runs in this process, so that its options and its exit status
    * are not handed to an instance that is already open. */
@@ -234,6 +250,15 @@ export_chart (NscApplication *self,
 {
   g_autoptr(GError) error = NULL;
 
+  if (self->sheet_path != NULL)
+    {
+      if (!nsc_window_export_sheet (window, self->sheet_path, self->export_dark, &error))
+        {
+          g_printerr ("nandscope: %s\n", error->message);
+          return FALSE;
+        }
+      g_print ("%s\n", self->sheet_path);
+    }
   if (self->export_path == NULL)
     return TRUE;
   if (!nsc_window_export_chart (window, self->export_path, self->export_kind,
@@ -482,6 +507,7 @@ nsc_application_finalize (GObject *object)
   g_clear_pointer (&self->preset, g_free);
   g_clear_pointer (&self->open_path, g_free);
   g_clear_pointer (&self->export_path, g_free);
+  g_clear_pointer (&self->sheet_path, g_free);
   g_clear_pointer (&self->export_kind, g_free);
   g_clear_pointer (&self->compare_paths, g_strfreev);
   g_clear_pointer (&self->script_path, g_free);

@@ -6,6 +6,7 @@
 
 #include "nsc-chart-panel.h"
 #include "nsc-engine.h"
+#include "nsc-sheet.h"
 #include "nsc-window-private.h"
 
 /* Exports are made at this size: sharp in a review, readable on a phone. */
@@ -105,6 +106,7 @@ update_actions (NscChartPanel *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "chart.export-svg", have_chart);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "chart.save-json", have_results && one);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "chart.copy-text", have_results);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "chart.export-sheet", have_results);
   gtk_widget_set_visible (self->export_button, have_results);
 }
 
@@ -465,6 +467,37 @@ nsc_chart_panel_export (NscChartPanel  *self,
   return nsc_chart_export_with_style (chart, path, width, height, &style, error);
 }
 
+gboolean
+nsc_chart_panel_export_sheet (NscChartPanel  *self,
+                              const char     *path,
+                              gboolean        dark,
+                              GError        **error)
+{
+  g_autoptr(NscSheet) sheet = NULL;
+  NscChartStyle style;
+  gboolean png;
+
+  g_return_val_if_fail (NSC_IS_CHART_PANEL (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (self->results->len == 0)
+    {
+      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_NOT_FOUND, _("There is no result to export"));
+      return FALSE;
+    }
+  sheet = nsc_sheet_new (g_ptr_array_index (self->results, 0), error);
+  for (guint i = 1; sheet && i < self->results->len; i++)
+    if (!nsc_sheet_add_result (sheet, g_ptr_array_index (self->results, i), NULL, error))
+      return FALSE;
+  if (sheet == NULL)
+    return FALSE;
+  nsc_chart_style_init (&style, dark);
+  style.units = chart_units (self);
+  png = nsc_sheet_path_is_png (path);
+  /* A PNG at twice the pixels: sharp on HiDPI screens and in print. */
+  return nsc_sheet_export (sheet, path, NSC_SHEET_LAYOUT_A4, &style, png ? 2 : 1, error);
+}
+
 char *
 nsc_chart_panel_get_text (NscChartPanel *self)
 {
@@ -499,6 +532,8 @@ suggested_name (NscChartPanel *self,
   g_autofree char *name = NULL;
 
   g_strdelimit (drive, " /\\:", '-');
+  if (g_str_equal (extension, "sheet"))
+    return g_strdup_printf ("%s-%s-review-sheet.pdf", drive, date);
   name = kind ? g_strdup_printf ("%s-%s-%s.%s", drive, date, kind, extension)
               : g_strdup_printf ("%s-%s.%s", drive, date, extension);
   return g_steal_pointer (&name);
@@ -525,6 +560,17 @@ on_chooser_response (GtkNativeDialog *native,
       g_autoptr(GFile) from = g_file_new_for_path (source);
 
       ok = g_file_copy (from, file, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, &error);
+    }
+  else if (path != NULL && g_strcmp0 (self->chooser_what, "sheet") == 0)
+    {
+      /* The format follows the name; a name without one gets a PDF. */
+      if (!nsc_sheet_path_is_supported (path))
+        {
+          char *pdf = g_strconcat (path, ".pdf", NULL);
+          g_free (path);
+          path = pdf;
+        }
+      ok = nsc_chart_panel_export_sheet (self, path, self->export_dark, &error);
     }
   else if (path != NULL)
     ok = nsc_chart_panel_export (self, path, EXPORT_WIDTH, EXPORT_HEIGHT, self->export_dark, &error);
@@ -650,6 +696,8 @@ save_as (NscChartPanel *self,
     return;
   if (g_str_equal (what, "json"))
     title = _("Save Result");
+  else if (g_str_equal (what, "sheet"))
+    title = _("Save Review Sheet");
   else
     title = _("Save Chart");
   self->chooser = GTK_NATIVE_DIALOG (gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
@@ -658,14 +706,15 @@ save_as (NscChartPanel *self,
   gtk_native_dialog_set_modal (self->chooser, TRUE);
   name = suggested_name (self, what);
   {
-    /* The last folder saved in, else Pictures for charts, Documents for results;
-     * never the folder the app happened to be started from. */
+    /* The last folder saved in, else Pictures for charts, Documents for results and
+     * review sheets; never the folder the app happened to be started from. */
     const char *dir = last_save_folder;
+    gboolean document = g_str_equal (what, "json") || g_str_equal (what, "sheet");
     g_autoptr(GFile) folder = NULL;
 
     if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
-      dir = g_get_user_special_dir (g_str_equal (what, "json") ? G_USER_DIRECTORY_DOCUMENTS
-                                                               : G_USER_DIRECTORY_PICTURES);
+      dir = g_get_user_special_dir (document ? G_USER_DIRECTORY_DOCUMENTS
+                                             : G_USER_DIRECTORY_PICTURES);
     if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
       dir = g_get_home_dir ();
     folder = g_file_new_for_path (dir);
@@ -689,6 +738,8 @@ export_action (GtkWidget  *widget,
     save_as (self, "png");
   else if (g_str_equal (action_name, "chart.export-svg"))
     save_as (self, "svg");
+  else if (g_str_equal (action_name, "chart.export-sheet"))
+    save_as (self, "sheet");
   else
     save_as (self, "json");
 }
@@ -800,6 +851,7 @@ nsc_chart_panel_class_init (NscChartPanelClass *klass)
   gtk_widget_class_install_action (widget_class, "chart.export-svg", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "chart.save-json", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "chart.copy-text", NULL, copy_text_action);
+  gtk_widget_class_install_action (widget_class, "chart.export-sheet", NULL, export_action);
   gtk_widget_class_install_property_action (widget_class, "chart.export-dark", "export-dark");
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -850,6 +902,7 @@ nsc_chart_panel_init (NscChartPanel *self)
   g_autoptr(GMenu) results = g_menu_new ();
   g_autoptr(GtkListItemFactory) short_factory = NULL;
   g_autoptr(GtkListItemFactory) list_factory = NULL;
+  g_autoptr(GMenu) sheet = g_menu_new ();
   GtkWidget *toolbar;
   GtkWidget *frame;
 
@@ -911,6 +964,9 @@ nsc_chart_panel_init (NscChartPanel *self)
   g_menu_append (charts, _("_Dark Background"), "chart.export-dark");
   g_menu_append (results, _("Save Result as _JSON…"), "chart.save-json");
   g_menu_append (results, _("_Copy as Text"), "chart.copy-text");
+  /* Translators: the whole run on one page: PDF, SVG or PNG by the file's name */
+  g_menu_append (sheet, _("_Review Sheet…"), "chart.export-sheet");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (sheet));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (charts));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (results));
   self->export_button = gtk_menu_button_new ();

@@ -41,6 +41,12 @@ gboolean      nsc_chart_panel_export       (NscChartPanel  *self,
                                             int             height,
                                             gboolean        dark,
                                             GError        **error);
+/* The review sheet of the results shown (A4): PDF, SVG or PNG (at 2×) by
+ * @path's extension; several results must be of one preset. */
+gboolean      nsc_chart_panel_export_sheet (NscChartPanel  *self,
+                                            const char     *path,
+                                            gboolean        dark,
+                                            GError        **error);
 /* The names of the results shown, as the chart's legend has them (a new array). */
 GPtrArray    *nsc_chart_panel_get_legends  (NscChartPanel  *self);
 /* The CrystalDiskMark-style text of the results shown. */

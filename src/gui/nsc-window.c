@@ -924,6 +924,16 @@ nsc_window_export_chart (NscWindow   *self,
   return nsc_chart_panel_export (self->chart_panel, path, width, height, dark, error);
 }
 
+gboolean
+nsc_window_export_sheet (NscWindow   *self,
+                         const char  *path,
+                         gboolean     dark,
+                         GError     **error)
+{
+  g_return_val_if_fail (NSC_IS_WINDOW (self), FALSE);
+  return nsc_chart_panel_export_sheet (self->chart_panel, path, dark, error);
+}
+
 /**
  * nsc_window_get_text:
  * The result shown as the CrystalDiskMark-style text block (Copy as Text).

@@ -42,6 +42,11 @@ gboolean   nsc_window_export_chart  (NscWindow      *self,
                                      int             height,
                                      gboolean        dark,
                                      GError        **error);
+/* The review sheet of the result(s) shown: the code behind Export → Review Sheet. */
+gboolean   nsc_window_export_sheet  (NscWindow      *self,
+                                     const char     *path,
+                                     gboolean        dark,
+                                     GError        **error);
 GtkWindow *nsc_window_show_history  (NscWindow      *self);
 /* The result shown as text, as Copy as Text puts it on the clipboard. */
 char      *nsc_window_get_text      (NscWindow      *self);

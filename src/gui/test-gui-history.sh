@@ -190,6 +190,18 @@ grep -q "<svg" "$out/latency.svg" || fail "latency.svg is not an SVG"
 grep -q "Nandscope" "$out/latency.svg" || fail "latency.svg has no caption"
 echo "ok: latency chart as SVG with its caption"
 
+# Export → Review Sheet, through the code behind the menu: a PDF poppler renders.
+app "$tmp/sheet.log" --open "$saved" --export-sheet "$out/sheet.pdf" --quit-when-done
+[ "$status" -eq 0 ] || fail "exporting the review sheet exited with status $status: $(tail -2 "$tmp/sheet.log")"
+head -c 5 "$out/sheet.pdf" | grep -q "%PDF-" || fail "sheet.pdf is not a PDF"
+if command -v pdftoppm >/dev/null; then
+  pdftoppm -r 20 -png "$out/sheet.pdf" "$out/sheet-page" && [ -s "$out/sheet-page-1.png" ] \
+    || fail "pdftoppm cannot render the review sheet"
+  pdftotext "$out/sheet.pdf" - | grep -q "Test bench and conditions" \
+    || fail "the review sheet has no test bench"
+fi
+echo "ok: Export → Review Sheet writes a PDF that renders"
+
 app "$tmp/nochart.log" --open "$saved" --chart write-fill --export-chart "$out/wf.png" --quit-when-done
 [ "$status" -eq 1 ] || fail "a chart the result lacks: status $status, expected 1"
 grep -q "has no write-fill chart" "$tmp/nochart.log" || fail "no clear message for a missing chart"

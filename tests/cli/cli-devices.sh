@@ -170,11 +170,18 @@ if new_loop state 512M; then
   mkdir "$work/mnt4" && mount "$l4" "$work/mnt4"
   expect_fail 1 "nearly full" run --preset seq-qd --target "$work/mnt4" --state free:96m \
     --size 32m --time 100ms
+  sync -f "$work/mnt4"
   before=$(df --output=avail -B1 "$work/mnt4" | tail -1)
   if "$cli" run --preset seq-qd --target "$work/mnt4" --state free:128m --size 32m --time 100ms \
        --quiet --json "$work/state.json" >/dev/null 2>"$work/err"; then
     got=$(json_get "$work/state.json" 'r["conditions"]["state"]["left_free"]')
-    after=$(df --output=avail -B1 "$work/mnt4" | tail -1)
+    # ext4 returns a deleted file's blocks when its journal commits: wait for that.
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+      sync -f "$work/mnt4"
+      after=$(df --output=avail -B1 "$work/mnt4" | tail -1)
+      [ $(( before - after )) -lt 4194304 ] && break
+      sleep 0.5
+    done
     [ "$got" = 134217728 ] && [ -z "$(ls -A "$work/mnt4" | grep -v lost+found)" ] \
       && [ $(( before - after )) -lt 4194304 ] \
       && ok "a folder filled to leave 128 MiB free; the filler is gone afterwards" \

@@ -16,56 +16,19 @@ which it logs as JSON lines to --log:
 QEMU 7.2 now and then stops completing a throttled drive's writes for good (the
 guest then gets a few through per NVMe timeout and reset, every ~60 s). A drive
 that made no progress for --kick seconds is given its current limit again, which
-restarts requests left queued in the throttle; each such kick is logged
-({"event": "kick", …}). A real idle outlasts the kicks and recovers the cache. The
-kicks did not revive the stalls seen here, whose cause is not known: a run that
-meets one times out and fails, it does not pass.
+restarts requests left queued in the throttle, and on the second kick of a stall
+the guest is paused and resumed (a pause drains every drive, which lets those
+requests through); each kick is logged ({"event": "kick", …}). A real idle
+outlasts the kicks and recovers the cache. A run whose stall the kicks do not
+revive times out and fails, it does not pass.
 
 It waits for QEMU's QMP socket to appear and ends when QEMU closes it."""
 import argparse
 import json
-import os
-import socket
 import sys
 import time
 
-
-class Qmp:
-    def __init__(self, path, wait_s):
-        deadline = time.monotonic() + wait_s
-        while True:
-            try:
-                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                self.sock.connect(path)
-                break
-            except OSError:
-                self.sock.close()
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-        self.file = self.sock.makefile('rwb')
-        self.read()                       # the greeting
-        self.cmd('qmp_capabilities')
-
-    def read(self):
-        line = self.file.readline()
-        if not line:
-            raise EOFError('QEMU closed its QMP socket')
-        return json.loads(line)
-
-    def cmd(self, name, **args):
-        msg = {'execute': name}
-        if args:
-            msg['arguments'] = args
-        self.file.write(json.dumps(msg).encode() + b'\n')
-        self.file.flush()
-        while True:
-            r = self.read()
-            if 'event' in r:
-                continue
-            if 'error' in r:
-                raise RuntimeError(f'{name}: {r["error"]}')
-            return r['return']
+from qmp import Qmp
 
 
 def main():
@@ -91,14 +54,13 @@ def main():
     t0 = time.monotonic()
 
     def limit(bps):
-        q.cmd('block_set_io_throttle', device=a.device, bps=0, bps_rd=0, bps_wr=bps,
-              iops=0, iops_rd=0, iops_wr=0)
+        q.write_limit(a.device, bps)
 
     def wr_bytes():
-        for s in q.cmd('query-blockstats'):
-            if s.get('device') == a.device:
-                return s['stats']['wr_bytes']
-        raise RuntimeError(f'no drive {a.device} in query-blockstats')
+        counts = q.wr_bytes()
+        if a.device not in counts:
+            raise RuntimeError(f'no drive {a.device} in query-blockstats')
+        return counts[a.device]
 
     try:
         limit(a.fast)
@@ -106,6 +68,7 @@ def main():
         last_change = time.monotonic()
         fast = True
         last_kick = last_change
+        kicks = 0
         log.write(json.dumps({'event': 'start', 'wr_bytes': base, 't': 0.0}) + '\n')
         while True:
             w = wr_bytes()
@@ -113,9 +76,16 @@ def main():
             if w != last:
                 last, last_change = w, now
                 last_kick = now
+                kicks = 0
             elif now - last_kick >= a.kick and now - last_change < a.idle:
-                limit(a.fast if fast else a.slow)
-                log.write(json.dumps({'event': 'kick', 'wr_bytes': w, 't': round(now - t0, 3)}) + '\n')
+                # The limit set again; on the second kick of a stall, a drain.
+                if kicks == 1:
+                    q.drain()
+                else:
+                    limit(a.fast if fast else a.slow)
+                kicks += 1
+                log.write(json.dumps({'event': 'kick', 'wr_bytes': w, 'drain': kicks == 2,
+                                      't': round(now - t0, 3)}) + '\n')
                 last_kick = now
             if fast and w - base >= a.cache:
                 limit(a.slow)

@@ -14,51 +14,17 @@ the schedule asked for it. Polls every 10 ms; exits when QEMU closes the socket.
 
 QEMU 7.2 now and then leaves a drive's throttled requests queued for good after
 block_set_io_throttle (the guest then waits forever). A drive that has written
-but made no progress for STALL_S is given its current limit again, which restarts
-its queue; each such kick is logged ({"kick": …}) for the checks to count."""
+but made no progress for STALL_S is given its current limit again, and when that
+does not restart its queue, the guest is paused and resumed (a pause drains every
+drive); each such kick is logged ({"kick": …}) for the checks to count."""
 import json
-import os
-import socket
 import sys
 import time
 
+from qmp import Qmp
+
 STALL_S = 1.0
-MAX_KICKS = 5  # in a row without progress: the drive is done, not stuck
-
-
-class Qmp:
-    def __init__(self, path, timeout_s=60):
-        deadline = time.monotonic() + timeout_s
-        while True:
-            try:
-                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                self.sock.connect(path)
-                break
-            except OSError:
-                self.sock.close()
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-        self.file = self.sock.makefile('rw', encoding='utf-8')
-        self.read()  # the greeting
-        self.cmd('qmp_capabilities')
-
-    def read(self):
-        line = self.file.readline()
-        if not line:
-            raise EOFError('QEMU closed the QMP socket')
-        return json.loads(line)
-
-    def cmd(self, name, **args):
-        self.file.write(json.dumps({'execute': name, 'arguments': args}) + '\n')
-        self.file.flush()
-        while True:
-            reply = self.read()
-            if 'return' in reply:
-                return reply['return']
-            if 'error' in reply:
-                raise RuntimeError(f'{name}: {reply["error"]}')
-            # an asynchronous event: not ours
+MAX_KICKS = 3  # in a row without progress: the drive is done, not stuck
 
 
 def parse(spec):
@@ -95,8 +61,11 @@ def main():
                     seen[drive] = (count, now)
                     kicks[drive] = 0
                 elif count > 0 and now - since >= STALL_S and kicks[drive] < MAX_KICKS:
-                    qmp.cmd('block_set_io_throttle', device=drive, bps=0, bps_rd=0,
-                            bps_wr=limit[drive], iops=0, iops_rd=0, iops_wr=0)
+                    # The limit set again first; then a drain of every drive.
+                    if kicks[drive] == 0:
+                        qmp.write_limit(drive, limit[drive])
+                    else:
+                        qmp.drain()
                     kicks[drive] += 1
                     seen[drive] = (count, now)
                     log.write(json.dumps({'drive': drive, 'kick': kicks[drive], 'wr_bytes': count,
@@ -105,19 +74,16 @@ def main():
 
         try:
             while True:
-                stats = {s['device']: s['stats']['wr_bytes'] for s in qmp.cmd('query-blockstats')
-                         if s.get('device') in schedules}
+                stats = {d: n for d, n in qmp.wr_bytes().items() if d in schedules}
                 final = stats
                 unstick(stats)
                 for drive, steps in pending.items():
                     if not steps or stats.get(drive, 0) < steps[0][0]:
                         continue
                     at, bps = steps.pop(0)
-                    qmp.cmd('block_set_io_throttle', device=drive, bps=0, bps_rd=0, bps_wr=bps,
-                            iops=0, iops_rd=0, iops_wr=0)
+                    qmp.write_limit(drive, bps)
                     limit[drive] = bps
-                    after = next(s['stats']['wr_bytes'] for s in qmp.cmd('query-blockstats')
-                                 if s.get('device') == drive)
+                    after = qmp.wr_bytes()[drive]
                     log.write(json.dumps({'drive': drive, 'asked_bytes': at, 'bps': bps,
                                           'wr_bytes_before': stats[drive], 'wr_bytes_after': after,
                                           't_s': round(time.monotonic() - start, 3)}) + '\n')
