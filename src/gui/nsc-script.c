@@ -30,6 +30,7 @@ typedef struct
   int           status;
   guint         source;
   gint64        wait_until_us;
+  guint         shot_tries;     /* a window waiting for its layout draws nothing: again */
 } Script;
 
 static void schedule (Script *script, guint ms);
@@ -276,7 +277,9 @@ dump (Script     *script,
   g_print ("== end\n");
 }
 
-static gboolean
+typedef enum { SHOT_SAVED, SHOT_NOT_DRAWN, SHOT_FAILED } ShotResult;
+
+static ShotResult
 save_png (GtkWidget  *widget,
           const char *file)
 {
@@ -290,20 +293,33 @@ save_png (GtkWidget  *widget,
   if (w <= 0 || h <= 0 || native == NULL)
     {
       g_print ("script: %s has no size (%dx%d)\n", G_OBJECT_TYPE_NAME (widget), w, h);
-      return FALSE;
+      return SHOT_FAILED;
     }
   paintable = gtk_widget_paintable_new (widget);
   snapshot = gtk_snapshot_new ();
   gdk_paintable_snapshot (paintable, snapshot, w, h);
   node = gtk_snapshot_free_to_node (snapshot);
+  /* Between a queued resize and the next layout the paintable draws nothing. */
   if (node == NULL)
-    {
-      g_print ("script: %s drew nothing\n", G_OBJECT_TYPE_NAME (widget));
-      return FALSE;
-    }
+    return SHOT_NOT_DRAWN;
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (native), node,
                                          &GRAPHENE_RECT_INIT (0, 0, w, h));
-  return gdk_texture_save_to_png (texture, file);
+  return gdk_texture_save_to_png (texture, file) ? SHOT_SAVED : SHOT_FAILED;
+}
+
+/* A shot's outcome as run_line () answers: wait and take it again while the window
+ * has not drawn itself yet (a run relays it often), up to 5 s. */
+static int
+shot_done (Script     *script,
+           ShotResult  result,
+           const char *file)
+{
+  if (result == SHOT_NOT_DRAWN && ++script->shot_tries < 50)
+    return -1;
+  script->shot_tries = 0;
+  if (result != SHOT_SAVED)
+    fail (script, "cannot save %s", file);
+  return 300;
 }
 
 static void
@@ -465,23 +481,18 @@ run_line (Script  *script,
   else if (g_str_equal (cmd, "dump") && argc <= 2)
     dump (script, argc == 2 ? argv[1] : NULL);
   else if (g_str_equal (cmd, "shot") && argc == 2)
-    {
-      if (!save_png (GTK_WIDGET (script->window), argv[1]))
-        fail (script, "cannot save %s", argv[1]);
-    }
+    return shot_done (script, save_png (GTK_WIDGET (script->window), argv[1]), argv[1]);
   else if (g_str_equal (cmd, "shot-top") && argc == 2)
     {
       GtkWindow *top = top_window (script);
 
-      if (top == NULL || !save_png (GTK_WIDGET (top), argv[1]))
-        fail (script, "cannot save %s", argv[1]);
+      return shot_done (script, top ? save_png (GTK_WIDGET (top), argv[1]) : SHOT_FAILED, argv[1]);
     }
   else if (g_str_equal (cmd, "shot-popover") && argc == 3)
     {
       GtkWidget *popover = shown_popover (find_widget (argv[1]));
 
-      if (popover == NULL || !save_png (popover, argv[2]))
-        fail (script, "cannot save %s", argv[2]);
+      return shot_done (script, popover ? save_png (popover, argv[2]) : SHOT_FAILED, argv[2]);
     }
   else
     fail (script, "cannot read the command: %s", cmd);
