@@ -19,7 +19,7 @@ static const char *preset_strings[] = {
   N_("SLC cache recovery"),
   /* Translators: what the test set "cache-recovery" does */
   /* xgettext:no-c-format */
-  N_("Exhausts the cache with a write-fill, then idles 5, 10, 15, 25 and 50 s (SNIA PTS host idle recovery) and measures how much is fast again after each pause (each step stops once the speed has dropped and stayed down, at most the cache measured plus a margin). No TRIM and no other idle come between them, also under --strict."),
+  N_("Exhausts the cache with a write-fill, then idles 5, 10, 15, 25 and 50 s (SNIA PTS host idle recovery) and measures how much is fast again after each pause (each step stops once the speed has dropped and stayed down, at most the cache measured plus a margin). No TRIM and no other idle come between them, also in strict mode."),
   /* Translators: the title of the test set "compressibility" */
   /* xgettext:no-c-format */
   N_("Compressible data"),
@@ -37,13 +37,13 @@ static const char *preset_strings[] = {
   N_("Degradation and recovery"),
   /* Translators: what the test set "degradation" does */
   /* xgettext:no-c-format */
-  N_("4 KiB random writes at queue depth 32 without pause (2 hours in the reviews, 30 minutes here unless --time says otherwise), sampled every second; then 15 minutes idle without TRIM and a measurement, then TRIM and a measurement."),
+  N_("4 KiB random writes at queue depth 32 without pause (2 hours in the reviews, 30 minutes here unless another test length is set), sampled every second; then 15 minutes idle without TRIM and a measurement, then TRIM and a measurement."),
   /* Translators: the title of the test set "erase" */
   /* xgettext:no-c-format */
   N_("Erase the drive"),
   /* Translators: what the test set "erase" does */
   /* xgettext:no-c-format */
-  N_("Returns a drive to its fresh state, as the reviews start: a TRIM of every block by default, or with --erase format or sanitize the controller's own NVMe Format (user data erase) or Sanitize (block erase). Everything on the drive is destroyed."),
+  N_("Returns a drive to its fresh state, as the reviews start, with a TRIM of every block. Everything on the drive is destroyed."),
   /* Translators: the title of the test set "fill-state" */
   /* xgettext:no-c-format */
   N_("Speed by fill level"),
@@ -73,7 +73,7 @@ static const char *preset_strings[] = {
   N_("Quick (NVMe)"),
   /* Translators: what the test set "quick-nvme" does */
   /* xgettext:no-c-format */
-  N_("CrystalDiskMark's NVMe set on a 1 GiB test region: SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16 and RND4K Q1T1, read then write, with the same check of fresh against settled reads as Quick."),
+  N_("CrystalDiskMark's NVMe set on a 2 GiB test area of two 1 GiB halves: SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16 and RND4K Q1T1, read then write on the second half, with the same check of fresh against settled reads (of the first half) as Quick."),
   /* Translators: the title of the test set "quick-random" */
   /* xgettext:no-c-format */
   N_("Quick random"),
@@ -85,7 +85,7 @@ static const char *preset_strings[] = {
   N_("Quick"),
   /* Translators: what the test set "quick" does */
   /* xgettext:no-c-format */
-  N_("CrystalDiskMark's default set on a 1 GiB test region: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1 and RND4K Q1T1, read then write. Reads come from freshly written data, as in CrystalDiskMark; two more reads of data written earlier, after the write tests, show whether the fresh reads came from the SLC cache."),
+  N_("CrystalDiskMark's default set on a 2 GiB test area of two 1 GiB halves: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1 and RND4K Q1T1, read then write on the second half. Its reads come from freshly written data, as in CrystalDiskMark; two more reads of the first half, written earlier, after the write tests, show whether the fresh reads came from the SLC cache."),
   /* Translators: the title of the test set "recovery-no-trim" */
   /* xgettext:no-c-format */
   N_("Recovery without TRIM"),
@@ -97,13 +97,13 @@ static const char *preset_strings[] = {
   N_("Response time"),
   /* Translators: what the test set "response-time" does */
   /* xgettext:no-c-format */
-  N_("Random reads and writes of the smallest block the drive takes (512 B, or 4 KiB on 4Kn drives) at queue depth 4 over the whole span (3DNews 2012: 10 minutes; 60 s here unless --time says otherwise)."),
+  N_("Random reads and writes of the smallest block the drive takes (512 B, or 4 KiB on 4Kn drives) at queue depth 4 over the whole span (3DNews 2012: 10 minutes; 60 s here unless another test length is set)."),
   /* Translators: the title of the test set "review" */
   /* xgettext:no-c-format */
   N_("Review suite"),
   /* Translators: what the test set "review" does */
   /* xgettext:no-c-format */
-  N_("The whole 3DNews suite in order: the write-fill first (it erases the drive and leaves it filled, the reviews' used state, and measures the cache that labels every later result), then Quick, queue-depth and block-size sweeps, mixed loads, response time, workers, TRIM responsiveness, thermal behaviour, degradation and recovery with and without TRIM. Each part keeps its own lengths and runs. With --strict the reviews' conditions apply (the drive preconditioned, then a TRIM and 15 minutes of idle before each part, a 32 GiB span, 40 s for tests without a length of their own); without it, faster documented defaults."),
+  N_("The whole 3DNews suite in order: the write-fill first (it erases the drive and leaves it filled, the reviews' used state, and measures the cache that labels every later result), then Quick, queue-depth and block-size sweeps, mixed loads, response time, workers, TRIM responsiveness, thermal behaviour, degradation and recovery with and without TRIM. Each part keeps its own lengths and runs. In strict mode the reviews' conditions apply (the drive preconditioned, then a TRIM and 15 minutes of idle before each part, a 32 GiB span, 40 s for tests without a length of their own); without it, faster documented defaults."),
   /* Translators: the title of the test set "rnd-qd" */
   /* xgettext:no-c-format */
   N_("Random 4 KiB by queue depth"),

@@ -652,6 +652,8 @@ test_compare (void)
   cairo_surface_destroy (img.surface);
 }
 
+static gboolean texts_have (NscChart *chart, const char *text);
+
 static void
 test_all_kinds_draw (void)
 {
@@ -683,8 +685,18 @@ test_all_kinds_draw (void)
     g_autoptr(NscChart) live = nsc_chart_new_live (NSC_CHART_WRITE_FILL, "Waiting");
     cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 300, 200);
     cairo_t *cr = cairo_create (surface);
+    GPtrArray *texts;
+
     nsc_chart_draw (live, cr, 300, 200, NULL);
     g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+    /* It says it waits, and shows no made-up scale (tick labels of 0). */
+    g_assert_true (texts_have (live, "Waiting for data…"));
+    texts = _nsc_chart_get_texts (live);
+    for (guint i = 0; texts && i < texts->len; i++)
+      {
+        const char *t = g_ptr_array_index (texts, i);
+        g_assert_false (g_regex_match_simple ("^[-−0-9.,  ]+$", t, 0, 0));
+      }
     cairo_destroy (cr);
     cairo_surface_destroy (surface);
   }

@@ -1378,6 +1378,13 @@ draw_chart (Ctx *c)
   chart->plot.width = MAX (10, c->width - fs * 8);
   chart->plot.height = MAX (10, c->height - top - bottom);
   setup_axes (c, xt, yt, y2t, &x_title, &y_title, &y2_title);
+  /* Before the first sample the scales are made up: no ticks reading 0, 0, 0. */
+  if (empty)
+    {
+      g_array_set_size (xt, 0);
+      g_array_set_size (yt, 0);
+      g_array_set_size (y2t, 0);
+    }
 
   font (c, fs * 0.85, FALSE);
   for (guint i = 0; i < yt->len; i++)

@@ -37,6 +37,7 @@ nsc_preset_free (NscPreset *preset)
   g_free (preset->name);
   g_free (preset->title);
   g_free (preset->description);
+  g_free (preset->category);
   g_clear_pointer (&preset->steps, g_array_unref);
   g_free (preset);
 }
@@ -310,6 +311,7 @@ preset_new_from_data (const char  *data,
   preset->name = g_strdup (s);
   preset->title = g_strdup ((s = get_string (root, "title")) ? s : preset->name);
   preset->description = g_strdup ((s = get_string (root, "description")) ? s : "");
+  preset->category = g_strdup (get_string (root, "category"));
   preset->file_size = G_GUINT64_CONSTANT (1) << 30;
   preset->runs = 1;
   preset->time_ns = 5 * G_GINT64_CONSTANT (1000000000);
@@ -321,6 +323,7 @@ preset_new_from_data (const char  *data,
     return NULL;
 
   if (!get_bool (root, "destructive", &preset->destructive, error)
+      || !get_bool (root, "needs_device", &preset->needs_device, error)
       || !get_bool (root, "prepare", &preset->prepare, error)
       || !get_uint (root, "runs", 1000, &preset->runs, error)
       || !get_duration (root, "time", &preset->time_ns, NULL, error)

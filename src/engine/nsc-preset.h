@@ -59,7 +59,9 @@ typedef struct
   char     *name;
   char     *title;
   char     *description;
+  char     *category;       /* for lists: cdm, slc, sweeps, endurance, drive; or NULL */
   gboolean  destructive;    /* writes over a whole device: devices only */
+  gboolean  needs_device;   /* about the drive itself (erase, surface): no folder */
   gboolean  prepare;        /* write the whole test file before anything is timed */
   guint64   file_size;      /* default test file size, or NSC_TARGET_SIZE_FREE */
   guint     runs;

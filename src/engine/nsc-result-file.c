@@ -416,3 +416,91 @@ nsc_result_history_cache_bytes (const char  *dir,
     }
   return cache;
 }
+
+/* The fastest sequential write of a result: the write-fill's average when it has one
+ * (the whole drive's pace, cache and after), else the best sequential write step. */
+static double
+result_write_bps (JsonObject *o)
+{
+  JsonObject *analysis = nsc_json_get_object (o, "analysis");
+  JsonObject *slc = analysis ? nsc_json_get_object (analysis, "slc") : NULL;
+  JsonArray *steps = nsc_json_get_array (o, "steps");
+  double best = 0;
+
+  if (slc != NULL && json_object_has_member (slc, "average_bps"))
+    {
+      double avg = json_object_get_double_member_with_default (slc, "average_bps", 0);
+      if (avg > 0)
+        return avg;
+    }
+  for (guint i = 0; steps != NULL && i < json_array_get_length (steps); i++)
+    {
+      JsonObject *s = json_array_get_object_element (steps, i);
+      JsonObject *job = s ? nsc_json_get_object (s, "job") : NULL;
+      JsonObject *w = s ? nsc_json_get_object (s, "write") : NULL;
+
+      if (job == NULL || w == NULL || g_strcmp0 (nsc_json_get_string (job, "rw"), "write") != 0)
+        continue;
+      best = MAX (best, json_object_get_double_member_with_default (w, "bw_bps", 0));
+    }
+  return best;
+}
+
+double
+nsc_result_history_write_bps (const char  *dir,
+                              const char  *serial,
+                              const char  *devnode,
+                              char       **from_path)
+{
+  g_autoptr(GDir) d = NULL;
+  g_autoptr(GDateTime) newest = NULL;
+  gboolean by_serial = serial != NULL && serial[0] != '\0';
+  double bps = 0;
+  const char *name;
+
+  if (from_path)
+    *from_path = NULL;
+  if (dir == NULL || (!by_serial && (devnode == NULL || devnode[0] == '\0'))
+      || !(d = g_dir_open (dir, 0, NULL)))
+    return 0;
+  while ((name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = NULL;
+      g_autoptr(JsonNode) root = NULL;
+      g_autoptr(GDateTime) when = NULL;
+      JsonObject *o, *dev;
+      const char *started;
+      double found;
+
+      if (!g_str_has_suffix (name, ".json"))
+        continue;
+      path = g_build_filename (dir, name, NULL);
+      if (!(root = nsc_result_file_load (path, NULL)))
+        continue;
+      o = json_node_get_object (root);
+      dev = nsc_json_get_object (o, "device");
+      started = nsc_json_get_string (o, "started");
+      if (dev == NULL || started == NULL || !(when = g_date_time_new_from_iso8601 (started, NULL)))
+        continue;
+      /* A drive without a serial (virtio, some USB bridges) is known by its node. */
+      if (by_serial ? g_strcmp0 (nsc_json_get_string (dev, "serial"), serial) != 0
+                    : (nsc_json_get_string (dev, "serial") != NULL
+                       && nsc_json_get_string (dev, "serial")[0] != '\0')
+                      || g_strcmp0 (nsc_json_get_string (dev, "devnode"), devnode) != 0)
+        continue;
+      if (newest && g_date_time_compare (when, newest) <= 0)
+        continue;
+      found = result_write_bps (o);
+      if (found <= 0)
+        continue;
+      g_clear_pointer (&newest, g_date_time_unref);
+      newest = g_steal_pointer (&when);
+      bps = found;
+      if (from_path)
+        {
+          g_free (*from_path);
+          *from_path = g_steal_pointer (&path);
+        }
+    }
+  return bps;
+}

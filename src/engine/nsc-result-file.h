@@ -30,4 +30,12 @@ guint64   nsc_result_history_cache_bytes (const char  *dir,
                                           const char  *serial,
                                           char       **from_path);
 
+/* The sequential write speed (bytes/s) the newest result on the same drive measured:
+ * its write-fill's average, else its fastest sequential write; 0 when none did. The
+ * drive is @serial when it has one, else @devnode. @from_path: that file. */
+double    nsc_result_history_write_bps   (const char  *dir,
+                                          const char  *serial,
+                                          const char  *devnode,
+                                          char       **from_path);
+
 G_END_DECLS

@@ -11,6 +11,7 @@
 #include "nsc-history.h"
 #include "nsc-sheet.h"
 #include "nsc-widget-text.h"
+#include "nsc-script.h"
 #include "nsc-window.h"
 
 #define EXIT_USAGE 2
@@ -42,6 +43,7 @@ struct _NscApplication
   gint64    cancel_after_ns;  /* --cancel-after; 0: none */
   guint     cancel_source;
   gint64    cancelled_at_us;  /* monotonic time the cancel was pressed; 0: not yet */
+  char     *script_path;      /* --script */
 
   int       exit_status;
 };
@@ -83,6 +85,9 @@ static const GOptionEntry option_entries[] = {
   { "cancel-after", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("With --run: press Cancel after this long, then report on stderr how many "
        "milliseconds the window took to return to idle"), N_("DURATION") },
+  { "script", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+    N_("Take the steps in FILE (for tests: see nsc-script.c), print what is shown, and quit"),
+    N_("FILE") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and quit"), NULL },
   { NULL }
 };
@@ -213,6 +218,12 @@ nsc_application_handle_local_options (GApplication *app,
         return usage_error (error->message);
       if (self->cancel_after_ns <= 0)
         return usage_error (_("--cancel-after must be longer than zero"));
+      scripted = TRUE;
+    }
+  if (g_variant_dict_lookup (options, "script", "^&ay", &text))
+    {
+      g_free (self->script_path);
+      self->script_path = g_canonicalize_filename (text, NULL);
       scripted = TRUE;
     }
   if (g_variant_dict_contains (options, "dark"))
@@ -430,6 +441,8 @@ nsc_application_activate (GApplication *app)
   nsc_window_set_overrides (win, self->runs, self->time_ns, self->file_size);
 
   gtk_window_present (GTK_WINDOW (win));
+  if (self->script_path != NULL)
+    nsc_script_run (app, win, self->script_path, &self->exit_status);
 
   if (!open_results (self, win))
     {
@@ -508,6 +521,7 @@ nsc_application_finalize (GObject *object)
   g_clear_pointer (&self->sheet_path, g_free);
   g_clear_pointer (&self->export_kind, g_free);
   g_clear_pointer (&self->compare_paths, g_strfreev);
+  g_clear_pointer (&self->script_path, g_free);
   g_clear_handle_id (&self->cancel_source, g_source_remove);
 
   G_OBJECT_CLASS (nsc_application_parent_class)->finalize (object);
@@ -552,7 +566,11 @@ about_action (GSimpleAction *action,
   about = ADW_ABOUT_WINDOW (adw_about_window_new ());
   gtk_window_set_transient_for (GTK_WINDOW (about), gtk_application_get_active_window (app));
   adw_about_window_set_application_name (about, _("Nandscope"));
-  adw_about_window_set_application_icon (about, APP_ID);
+  /* The icon's name is the release id's, also in a .Devel build (data/meson.build
+   * installs it under that name; the resources carry it for the build folder). */
+  adw_about_window_set_application_icon (about, "io.github.nandscope.Nandscope");
+  adw_about_window_set_website (about, "https://github.com/nandscope/nandscope");
+  adw_about_window_set_issue_url (about, "https://github.com/nandscope/nandscope/issues");
   adw_about_window_set_developer_name (about, _("The Nandscope developers"));
   adw_about_window_set_developers (about, developers);
   adw_about_window_set_version (about, PACKAGE_VERSION);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 
 #include "nsc-chart-panel.h"
 #include "nsc-engine.h"
 #include "nsc-sheet.h"
+#include "nsc-window-private.h"
 
 /* Exports are made at this size: sharp in a review, readable on a phone. */
 #define EXPORT_WIDTH  1600
@@ -30,6 +32,7 @@ struct _NscChartPanel
   gboolean       export_dark;
   gboolean       live;
   gboolean       updating;
+  guint          chosen_step;   /* the test picked in the chooser; NSC_CHART_STEP_AUTO: none */
 
   GtkNativeDialog *chooser;
   char          *chooser_what;  /* "png", "svg", "json" */
@@ -72,6 +75,12 @@ nsc_chart_kind_display_name (NscChartKind kind)
       return "";
     }
 }
+
+/* The folder the last chart or result was saved in, for the next save (this session). */
+static char *last_save_folder;
+
+static void saved_toast (NscChartPanel *self,
+                         const char    *path);
 
 static void
 message (NscChartPanel *self,
@@ -134,8 +143,8 @@ fill_steps (NscChartPanel *self,
   g_array_append_val (self->steps, auto_step);
   gtk_string_list_append (names, _("Most telling test"));
 
-  for (guint i = 0; steps && kind_per_step (kind) && self->results->len == 1
-                    && i < json_array_get_length (steps); i++)
+  /* In a comparison the others show the same test where they have it. */
+  for (guint i = 0; steps && kind_per_step (kind) && i < json_array_get_length (steps); i++)
     {
       JsonObject *step = json_array_get_object_element (steps, i);
       JsonObject *job = step && json_object_has_member (step, "job")
@@ -164,6 +173,9 @@ fill_steps (NscChartPanel *self,
   self->updating = TRUE;
   gtk_drop_down_set_model (GTK_DROP_DOWN (self->step_dropdown), G_LIST_MODEL (names));
   gtk_drop_down_set_selected (GTK_DROP_DOWN (self->step_dropdown), 0);
+  for (guint i = 0; i < self->steps->len; i++)
+    if (g_array_index (self->steps, guint, i) == self->chosen_step)
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (self->step_dropdown), i);
   self->updating = FALSE;
   /* "Most telling" and one test are the same chart: no choice to offer. */
   gtk_widget_set_visible (self->step_dropdown, self->steps->len > 2);
@@ -188,7 +200,9 @@ make_legends (NscChartPanel *self)
           g_autofree char *date = started ? g_date_time_format (started, pass ? "%Y-%m-%d %H:%M:%S"
                                                                               : "%Y-%m-%d %H:%M")
                                           : g_strdup ("");
-          char *legend = g_strdup_printf ("%s · %s", drive, date);
+          g_autofree char *marks = nsc_result_info_marks (result);
+          char *legend = marks ? g_strdup_printf ("%s · %s (%s)", drive, date, marks)
+                               : g_strdup_printf ("%s · %s", drive, date);
 
           for (guint j = 0; j < legends->len; j++)
             unique &= g_strcmp0 (g_ptr_array_index (legends, j), legend) != 0;
@@ -198,6 +212,13 @@ make_legends (NscChartPanel *self)
         break;
     }
   return legends;
+}
+
+GPtrArray *
+nsc_chart_panel_get_legends (NscChartPanel *self)
+{
+  g_return_val_if_fail (NSC_IS_CHART_PANEL (self), NULL);
+  return make_legends (self);
 }
 
 static NscChart *
@@ -241,6 +262,16 @@ on_kind_selected (NscChartPanel *self)
   if (self->updating || self->live || selected >= self->kinds->len)
     return;
   fill_steps (self, g_array_index (self->kinds, NscChartKind, selected));
+  show_selected (self);
+}
+
+/* The user picked a test: it stays picked when the chart kind changes. */
+static void
+on_step_selected (NscChartPanel *self)
+{
+  if (self->updating || self->live)
+    return;
+  self->chosen_step = selected_step (self);
   show_selected (self);
 }
 
@@ -292,6 +323,7 @@ nsc_chart_panel_clear (NscChartPanel *self)
   g_return_if_fail (NSC_IS_CHART_PANEL (self));
 
   self->live = FALSE;
+  self->chosen_step = NSC_CHART_STEP_AUTO;
   gtk_widget_set_visible (self->title_label, FALSE);
   g_ptr_array_set_size (self->results, 0);
   g_ptr_array_set_size (self->paths, 0);
@@ -546,13 +578,111 @@ on_chooser_response (GtkNativeDialog *native,
 
   if (path != NULL)
     {
+      g_free (last_save_folder);
+      last_save_folder = g_path_get_dirname (path);
+    }
+  if (path != NULL && ok)
+    saved_toast (self, path);
+  else if (path != NULL)
+    {
       g_autofree char *name = g_filename_display_basename (path);
-      g_autofree char *text = ok ? g_strdup_printf (_("Saved as %s"), name)
-                                 : g_strdup_printf (_("Could not save %s: %s"), name, error->message);
+      g_autofree char *text = g_strdup_printf (_("Could not save %s: %s"), name, error->message);
       message (self, text);
     }
   gtk_native_dialog_destroy (native);
   g_clear_object (&self->chooser);
+}
+
+static void
+open_saved (GtkButton  *button,
+            const char *path)
+{
+  g_autofree char *uri = g_filename_to_uri (path, NULL, NULL);
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (button));
+
+  if (uri != NULL)
+    gtk_show_uri (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, uri, GDK_CURRENT_TIME);
+}
+
+static void
+on_shown_in_folder (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autofree char *path = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result,
+                                                             &error);
+
+  /* No file manager that selects files: open the folder. */
+  if (reply == NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (path);
+      g_autofree char *uri = g_filename_to_uri (dir, NULL, NULL);
+      GApplication *app = g_application_get_default ();
+      GtkWindow *window = GTK_IS_APPLICATION (app)
+                          ? gtk_application_get_active_window (GTK_APPLICATION (app)) : NULL;
+
+      if (uri != NULL)
+        gtk_show_uri (window, uri, GDK_CURRENT_TIME);
+    }
+}
+
+/* The file manager opens the folder with the file selected (FileManager1). */
+static void
+show_saved_in_folder (GtkButton  *button,
+                      const char *path)
+{
+  GDBusConnection *bus = g_application_get_dbus_connection (g_application_get_default ());
+  g_autofree char *uri = g_filename_to_uri (path, NULL, NULL);
+  const char *uris[] = { uri, NULL };
+
+  if (bus == NULL || uri == NULL)
+    {
+      on_shown_in_folder (NULL, NULL, g_strdup (path));
+      return;
+    }
+  g_dbus_connection_call (bus, "org.freedesktop.FileManager1", "/org/freedesktop/FileManager1",
+                          "org.freedesktop.FileManager1", "ShowItems",
+                          g_variant_new ("(^ass)", uris, ""), NULL, G_DBUS_CALL_FLAGS_NONE, 5000,
+                          NULL, on_shown_in_folder, g_strdup (path));
+}
+
+/* "Saved to ~/Pictures/chart.png  [Open] [Show in Folder]" */
+static void
+saved_toast (NscChartPanel *self,
+             const char    *path)
+{
+  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+  g_autofree char *where = _nsc_window_display_path (path);
+  g_autofree char *text = g_strdup_printf (_("Saved to %s"), where);
+  GtkWidget *box, *label, *open, *show;
+  AdwToast *toast;
+
+  if (overlay == NULL)
+    {
+      message (self, text);
+      return;
+    }
+  box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  label = gtk_label_new (text);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_START);
+  gtk_widget_add_css_class (label, "saved-where");
+  open = gtk_button_new_with_mnemonic (_("_Open"));
+  show = gtk_button_new_with_mnemonic (_("_Show in Folder"));
+  gtk_widget_add_css_class (open, "flat");
+  gtk_widget_add_css_class (show, "flat");
+  g_signal_connect_data (open, "clicked", G_CALLBACK (open_saved), g_strdup (path),
+                         (GClosureNotify) (void (*) (void)) g_free, 0);
+  g_signal_connect_data (show, "clicked", G_CALLBACK (show_saved_in_folder), g_strdup (path),
+                         (GClosureNotify) (void (*) (void)) g_free, 0);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), open);
+  gtk_box_append (GTK_BOX (box), show);
+  toast = adw_toast_new (text);
+  adw_toast_set_custom_title (toast, box);
+  adw_toast_set_timeout (toast, 10);
+  adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), toast);
 }
 
 static void
@@ -576,6 +706,21 @@ save_as (NscChartPanel *self,
                                                                   _("_Save"), _("_Cancel")));
   gtk_native_dialog_set_modal (self->chooser, TRUE);
   name = suggested_name (self, what);
+  {
+    /* The last folder saved in, else Pictures for charts, Documents for results and
+     * review sheets; never the folder the app happened to be started from. */
+    const char *dir = last_save_folder;
+    gboolean document = g_str_equal (what, "json") || g_str_equal (what, "sheet");
+    g_autoptr(GFile) folder = NULL;
+
+    if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
+      dir = g_get_user_special_dir (document ? G_USER_DIRECTORY_DOCUMENTS
+                                             : G_USER_DIRECTORY_PICTURES);
+    if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
+      dir = g_get_home_dir ();
+    folder = g_file_new_for_path (dir);
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->chooser), folder, NULL);
+  }
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
   g_free (self->chooser_what);
   self->chooser_what = g_strdup (what);
@@ -714,16 +859,55 @@ nsc_chart_panel_class_init (NscChartPanelClass *klass)
   gtk_widget_class_set_css_name (widget_class, "nscchartpanel");
 }
 
+/* The drop-downs' buttons shorten their text on a narrow screen; their lists do not. */
+static void
+setup_short_item (GtkSignalListItemFactory *factory,
+                  GtkListItem              *item,
+                  gpointer                  user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (GTK_LABEL (label), 6);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+setup_list_item (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item,
+                 gpointer                  user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_short_item (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item,
+                 gpointer                  user_data)
+{
+  GtkStringObject *text = gtk_list_item_get_item (item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
+                      text ? gtk_string_object_get_string (text) : "");
+}
+
 static void
 nsc_chart_panel_init (NscChartPanel *self)
 {
   g_autoptr(GMenu) menu = g_menu_new ();
   g_autoptr(GMenu) charts = g_menu_new ();
   g_autoptr(GMenu) results = g_menu_new ();
+  g_autoptr(GtkListItemFactory) short_factory = NULL;
+  g_autoptr(GtkListItemFactory) list_factory = NULL;
   g_autoptr(GMenu) sheet = g_menu_new ();
   GtkWidget *toolbar;
   GtkWidget *frame;
 
+  self->chosen_step = NSC_CHART_STEP_AUTO;
   self->results = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   self->paths = g_ptr_array_new_with_free_func (g_free);
   self->kinds = g_array_new (FALSE, FALSE, sizeof (NscChartKind));
@@ -731,10 +915,19 @@ nsc_chart_panel_init (NscChartPanel *self)
 
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  short_factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (short_factory, "setup", G_CALLBACK (setup_short_item), NULL);
+  g_signal_connect (short_factory, "bind", G_CALLBACK (bind_short_item), NULL);
+  list_factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (list_factory, "setup", G_CALLBACK (setup_list_item), NULL);
+  g_signal_connect (list_factory, "bind", G_CALLBACK (bind_short_item), NULL);
 
   toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
 
   self->kind_dropdown = gtk_drop_down_new (NULL, NULL);
+  gtk_widget_set_name (self->kind_dropdown, "chart-kind");
+  gtk_drop_down_set_factory (GTK_DROP_DOWN (self->kind_dropdown), short_factory);
+  gtk_drop_down_set_list_factory (GTK_DROP_DOWN (self->kind_dropdown), list_factory);
   gtk_widget_set_tooltip_text (self->kind_dropdown, _("Which chart to show"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->kind_dropdown),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Chart type"), -1);
@@ -743,12 +936,15 @@ nsc_chart_panel_init (NscChartPanel *self)
   gtk_box_append (GTK_BOX (toolbar), self->kind_dropdown);
 
   self->step_dropdown = gtk_drop_down_new (NULL, NULL);
+  gtk_widget_set_name (self->step_dropdown, "chart-test");
+  gtk_drop_down_set_factory (GTK_DROP_DOWN (self->step_dropdown), short_factory);
+  gtk_drop_down_set_list_factory (GTK_DROP_DOWN (self->step_dropdown), list_factory);
   gtk_widget_set_visible (self->step_dropdown, FALSE);
   gtk_widget_set_tooltip_text (self->step_dropdown, _("Which test to show"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->step_dropdown),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Test"), -1);
   g_signal_connect_swapped (self->step_dropdown, "notify::selected",
-                            G_CALLBACK (show_selected), self);
+                            G_CALLBACK (on_step_selected), self);
   gtk_box_append (GTK_BOX (toolbar), self->step_dropdown);
 
   /* While a test runs: a mark that the chart is live; the chart has its title. */

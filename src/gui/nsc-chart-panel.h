@@ -47,6 +47,8 @@ gboolean      nsc_chart_panel_export_sheet (NscChartPanel  *self,
                                             const char     *path,
                                             gboolean        dark,
                                             GError        **error);
+/* The names of the results shown, as the chart's legend has them (a new array). */
+GPtrArray    *nsc_chart_panel_get_legends  (NscChartPanel  *self);
 /* The CrystalDiskMark-style text of the results shown. */
 char         *nsc_chart_panel_get_text     (NscChartPanel  *self);
 

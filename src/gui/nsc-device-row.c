@@ -171,7 +171,9 @@ device_icon (const NscDeviceInfo *info)
 
 GtkWidget *
 nsc_device_row_new (const NscDeviceInfo *info,
-                    gboolean             selected)
+                    gboolean             selected,
+                    const char          *in_use,
+                    const char          *cannot_open)
 {
   g_autofree char *title = nsc_device_row_title (info);
   g_autofree char *facts = nsc_device_row_facts (info);
@@ -179,17 +181,25 @@ nsc_device_row_new (const NscDeviceInfo *info,
   g_autofree char *subtitle = NULL;
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *icon = gtk_image_new_from_icon_name (device_icon (info));
-  gboolean is_new = nsc_device_row_is_new (info);
+  gboolean is_new = nsc_device_row_is_new (info) && in_use == NULL && cannot_open == NULL;
 
-  if (is_new)
+  if (in_use != NULL && nsc_device_info_is_free (info) && !info->hosts_root)
+    /* Free by the kernel's tables, yet open elsewhere: the in-use check says who. */
+    /* TRANSLATORS: %s is why, e.g. "/dev/sdb is open in gparted (pid 1234); …" */
+    state = g_strdup_printf (_("Read tests only: %s"), in_use);
+  else if (cannot_open != NULL && nsc_device_info_is_free (info))
+    state = NULL;  /* what could run on it does not matter while nothing can */
+  else if (is_new)
     state = g_strdup (g_strcmp0 (info->transport, "loop") == 0
                       || g_strcmp0 (info->transport, "zram") == 0
                       ? _("Empty: the full suite can run on it")
                       : _("New drive: the full suite can run on it"));
   else if (info->hosts_root)
     state = g_strdup (_("System drive: read tests here, the rest in a folder"));
-  else if (nsc_device_info_is_free (info))
+  else if (nsc_device_info_is_free (info) && !info->read_only)
     state = g_strdup (_("Not in use: every test can run on it, after you confirm"));
+  else if (nsc_device_info_is_free (info))
+    state = g_strdup (_("Read-only: read tests only"));
   else
     {
       g_autofree char *why = nsc_device_info_describe_state (info);
@@ -197,13 +207,27 @@ nsc_device_row_new (const NscDeviceInfo *info,
       state = g_strdup_printf (_("In use (%s): read tests only"), why);
     }
 
-  subtitle = g_strdup_printf ("%s\n%s", facts, state);
+  if (cannot_open != NULL && state != NULL)
+    subtitle = g_strdup_printf ("%s\n%s\n%s", facts, state, cannot_open);
+  else if (cannot_open != NULL)
+    subtitle = g_strdup_printf ("%s\n%s", facts, cannot_open);
+  else
+    subtitle = g_strdup_printf ("%s\n%s", facts, state);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 0);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), cannot_open == NULL);
+  if (cannot_open != NULL)
+    {
+      GtkWidget *stop = gtk_image_new_from_icon_name ("action-unavailable-symbolic");
+
+      gtk_widget_set_valign (stop, GTK_ALIGN_CENTER);
+      gtk_widget_set_tooltip_text (stop, cannot_open);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), stop);
+      gtk_widget_add_css_class (row, "unavailable-drive");
+    }
 
   if (is_new)
     {

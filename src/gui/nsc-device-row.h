@@ -19,8 +19,13 @@ char      *nsc_device_row_refusal      (const NscDeviceInfo *info);
 /* Free, unpartitioned and, as far as udev's probe says, without any signature:
  * a new drive, the product's hero case. */
 gboolean   nsc_device_row_is_new       (const NscDeviceInfo *info);
-/* An AdwActionRow for the picker; @selected adds a check mark. */
+/* An AdwActionRow for the picker; @selected adds a check mark. @in_use: why tests
+ * that write cannot run (nsc_device_check_writable's answer), or NULL; @cannot_open:
+ * why the app cannot open it at all (UDisks2 missing), or NULL: the row then says so
+ * and cannot be chosen. */
 GtkWidget *nsc_device_row_new          (const NscDeviceInfo *info,
-                                        gboolean             selected);
+                                        gboolean             selected,
+                                        const char          *in_use,
+                                        const char          *cannot_open);
 
 G_END_DECLS

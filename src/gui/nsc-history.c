@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 
 #include "nsc-chart-panel.h"
+#include "nsc-compare-table.h"
 #include "nsc-engine.h"
 #include "nsc-history.h"
 #include "nsc-result-info.h"
@@ -115,8 +116,7 @@ static guint signals[N_SIGNALS];
 static char *
 format_date (GDateTime *dt)
 {
-  /* TRANSLATORS: date and time of a result in the history, see strftime */
-  return dt ? g_date_time_format (dt, _("%e %b %Y, %H:%M")) : g_strdup (_("Unknown date"));
+  return nsc_result_info_format_date (dt);
 }
 
 static guint
@@ -216,12 +216,47 @@ entry_row (NscHistoryWindow *self,
   return row;
 }
 
+/* A comparison's table in @units, in place of the one it had. */
+static void
+set_compare_table (GtkWidget *window,
+                   int        units)
+{
+  GtkWidget *content = g_object_get_data (G_OBJECT (window), "compare-content");
+  GtkWidget *old = g_object_get_data (G_OBJECT (window), "compare-table");
+  GPtrArray *results = g_object_get_data (G_OBJECT (window), "compare-results");
+  NscChartPanel *panel = g_object_get_data (G_OBJECT (window), "chart-panel");
+  g_autoptr(GPtrArray) legends = nsc_chart_panel_get_legends (panel);
+  GtkWidget *table = nsc_compare_table_new (results, legends, units);
+
+  if (old != NULL)
+    gtk_box_remove (GTK_BOX (content), old);
+  gtk_box_prepend (GTK_BOX (content), table);
+  g_object_set_data (G_OBJECT (window), "compare-table", table);
+}
+
 void
 nsc_history_window_set_units (NscHistoryWindow *self,
                               int               units)
 {
+  GListModel *windows = gtk_window_get_toplevels ();
+
   g_return_if_fail (NSC_IS_HISTORY_WINDOW (self));
+  if (self->units == units)
+    return;
   self->units = units;
+  /* Its comparisons follow the preference too. */
+  for (guint i = 0; i < g_list_model_get_n_items (windows); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (windows, i);
+      NscChartPanel *panel = g_object_get_data (G_OBJECT (w), "chart-panel");
+
+      if (panel == NULL || gtk_window_get_transient_for (w) != GTK_WINDOW (self))
+        continue;
+      nsc_chart_panel_set_units (panel, units);
+      set_compare_table (GTK_WIDGET (w), units);
+    }
+  if (self->entries != NULL)
+    nsc_history_window_reload (self);
 }
 
 /* The rows, from the entries a scan found (on the main thread). */
@@ -371,6 +406,9 @@ nsc_compare_window_new (GtkWindow  *parent,
   GtkWidget *header = adw_header_bar_new ();
   GtkWidget *overlay = adw_toast_overlay_new ();
   GtkWidget *panel = nsc_chart_panel_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 24);
+  g_autoptr(GPtrArray) kept = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   g_autofree char *subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u result",
                                                             "%u results", results->len),
                                                results->len);
@@ -379,12 +417,17 @@ nsc_compare_window_new (GtkWindow  *parent,
   g_object_ref_sink (window);
   adw_header_bar_set_title_widget (ADW_HEADER_BAR (header), title);
   gtk_box_append (GTK_BOX (box), header);
-  gtk_widget_set_margin_top (panel, 12);
-  gtk_widget_set_margin_bottom (panel, 18);
-  gtk_widget_set_margin_start (panel, 18);
-  gtk_widget_set_margin_end (panel, 18);
-  gtk_widget_set_vexpand (panel, TRUE);
-  adw_toast_overlay_set_child (ADW_TOAST_OVERLAY (overlay), panel);
+  /* Every test's numbers side by side above the chart of the one picked. */
+  gtk_widget_set_margin_top (content, 18);
+  gtk_widget_set_margin_bottom (content, 18);
+  gtk_widget_set_margin_start (content, 18);
+  gtk_widget_set_margin_end (content, 18);
+  gtk_widget_set_size_request (panel, -1, 420);
+  gtk_box_append (GTK_BOX (content), panel);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), content);
+  adw_toast_overlay_set_child (ADW_TOAST_OVERLAY (overlay), scroller);
   gtk_widget_set_vexpand (overlay, TRUE);
   gtk_box_append (GTK_BOX (box), overlay);
   adw_window_set_content (ADW_WINDOW (window), box);
@@ -394,6 +437,8 @@ nsc_compare_window_new (GtkWindow  *parent,
   g_signal_connect (panel, "message", G_CALLBACK (on_compare_message), overlay);
 
   nsc_chart_panel_set_units (NSC_CHART_PANEL (panel), units);
+  for (guint i = 0; i < results->len; i++)
+    g_ptr_array_add (kept, json_node_ref (g_ptr_array_index (results, i)));
   if (!nsc_chart_panel_set_results (NSC_CHART_PANEL (panel), results, paths, error))
     {
       gtk_window_destroy (GTK_WINDOW (window));
@@ -401,6 +446,10 @@ nsc_compare_window_new (GtkWindow  *parent,
       return NULL;
     }
   g_object_set_data (G_OBJECT (window), "chart-panel", panel);
+  g_object_set_data (G_OBJECT (window), "compare-content", content);
+  g_object_set_data_full (G_OBJECT (window), "compare-results", g_ptr_array_ref (kept),
+                          (GDestroyNotify) g_ptr_array_unref);
+  set_compare_table (window, units);
   /* The toplevel list holds it from here on. */
   gtk_window_present (GTK_WINDOW (window));
   g_object_unref (window);

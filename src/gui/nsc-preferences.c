@@ -250,6 +250,7 @@ nsc_preferences_window_new (GtkWindow       *parent,
   gtk_string_list_append (unit_names, _("IOPS"));
   gtk_string_list_append (unit_names, _("Latency, µs"));
   e->units = adw_combo_row_new ();
+  gtk_widget_set_name (e->units, "units");
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (e->units), _("Units"));
   adw_action_row_set_subtitle (ADW_ACTION_ROW (e->units),
                                _("MiB/s are binary (1,048,576 bytes), MB/s decimal as in "

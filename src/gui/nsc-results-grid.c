@@ -177,6 +177,9 @@ add_row (NscResultsGrid *self,
   g_strlcpy (row.label, label, sizeof row.label);
   name = gtk_label_new (label);
   gtk_label_set_xalign (GTK_LABEL (name), 0);
+  /* "SEQ1M Q8T1 settled" takes two lines on a narrow screen. */
+  gtk_label_set_wrap (GTK_LABEL (name), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (name), PANGO_WRAP_WORD_CHAR);
   gtk_widget_add_css_class (name, "test-name");
   gtk_widget_set_tooltip_text (name, tooltip);
   gtk_grid_attach (GTK_GRID (self->grid), name, 0, y, 1, 1);

@@ -325,3 +325,107 @@ nsc_udisks_open_device_finish (GAsyncResult  *result,
   g_return_val_if_fail (g_task_is_valid (result, NULL), -1);
   return (int) g_task_propagate_int (G_TASK (result), error);
 }
+
+/* ---- is UDisks2 there? ---------------------------------------------------------- */
+
+static void
+probe_unavailable (GTask      *task,
+                   const char *why)
+{
+  g_task_return_new_error (task, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_UNAVAILABLE,
+                           /* TRANSLATORS: %s says why, e.g. "no system bus" */
+                           _("UDisks2 is not available (%s): the app cannot open drives here. "
+                             "Test a folder on the drive instead"), why);
+}
+
+static void
+on_probe_activatable (GObject      *source,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result,
+                                                             &error);
+  g_autofree const char **names = NULL;
+
+  if (reply == NULL)
+    {
+      probe_unavailable (task, error->message);
+      return;
+    }
+  g_variant_get (reply, "(^a&s)", &names);
+  if (names != NULL && g_strv_contains (names, UDISKS_NAME))
+    g_task_return_boolean (task, TRUE);
+  else
+    probe_unavailable (task, _("it is not installed on this system"));
+}
+
+static void
+on_probe_owner (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result,
+                                                             &error);
+  gboolean running = FALSE;
+
+  if (reply != NULL)
+    g_variant_get (reply, "(b)", &running);
+  if (running)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  /* Not running: D-Bus may still start it on the first call. */
+  g_dbus_connection_call (G_DBUS_CONNECTION (source), "org.freedesktop.DBus",
+                          "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                          "ListActivatableNames", NULL, G_VARIANT_TYPE ("(as)"),
+                          G_DBUS_CALL_FLAGS_NONE, 5000, g_task_get_cancellable (task),
+                          on_probe_activatable, g_object_ref (task));
+}
+
+static void
+on_probe_bus (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDBusConnection) bus = g_bus_get_finish (result, &error);
+
+  if (bus == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        probe_unavailable (task, _("no system bus"));
+      return;
+    }
+  g_dbus_connection_call (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                          "org.freedesktop.DBus", "NameHasOwner",
+                          g_variant_new ("(s)", UDISKS_NAME), G_VARIANT_TYPE ("(b)"),
+                          G_DBUS_CALL_FLAGS_NONE, 5000, g_task_get_cancellable (task),
+                          on_probe_owner, g_object_ref (task));
+}
+
+void
+nsc_udisks_probe_async (GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, nsc_udisks_probe_async);
+  g_bus_get (G_BUS_TYPE_SYSTEM, cancellable, on_probe_bus, task);
+}
+
+gboolean
+nsc_udisks_probe_finish (GAsyncResult  *result,
+                         GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

@@ -33,4 +33,13 @@ void   nsc_udisks_open_device_async   (const char          *devnode,
 int    nsc_udisks_open_device_finish  (GAsyncResult        *result,
                                        GError             **error);
 
+/* Whether UDisks2 can be asked at all (running, or activatable on the system bus),
+ * so that the drive picker can say so before anyone chooses a drive. FALSE with
+ * NSC_UDISKS_ERROR_UNAVAILABLE and a short reason in @error. */
+void     nsc_udisks_probe_async   (GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data);
+gboolean nsc_udisks_probe_finish  (GAsyncResult        *result,
+                                   GError             **error);
+
 G_END_DECLS

@@ -16,11 +16,14 @@
 #include "nsc-history.h"
 #include "nsc-preferences.h"
 #include "nsc-result-info.h"
+#include "nsc-reflow-box.h"
 #include "nsc-results-grid.h"
 #include "nsc-session.h"
+#include "nsc-start-page.h"
 #include "nsc-udisks.h"
 #include "nsc-warnings-list.h"
 #include "nsc-window.h"
+#include "nsc-window-private.h"
 
 struct _NscWindow
 {
@@ -37,7 +40,9 @@ struct _NscWindow
   GtkDropDown          *preset_dropdown;
   AdwWindowTitle       *window_title;
   GtkButton            *run_button;
+  GtkStack             *run_stack;      /* its words: Run, Cancel */
   GtkStack             *stack;
+  GtkScrolledWindow    *results_scroller;
   AdwStatusPage        *status_page;
   GtkLabel             *preset_label;
   GtkWidget            *progress_box;
@@ -69,8 +74,11 @@ struct _NscWindow
   GtkFilterListModel   *preset_model;
   char                 *target;
   NscDeviceInfo        *target_device;  /* set when the target is a block device */
+  NscDeviceInfo        *folder_device;  /* the drive behind a folder target, when known */
   char                 *other_folder;   /* the folder chosen last, kept in the picker */
   GPtrArray            *devices;        /* NscDeviceInfo: the picker's drives */
+  char                 *udisks_missing; /* why UDisks2 cannot open drives, or NULL */
+  GCancellable         *udisks_probe;   /* while asking whether UDisks2 is there */
   gboolean              fake_devices;   /* NANDSCOPE_SYSFS_ROOT: a captured tree, never opened */
   guint                 runs;           /* overrides; 0: the preset's */
   gint64                time_ns;
@@ -170,9 +178,16 @@ preset_offered (NscWindow        *self,
                 const NscPreset  *preset,
                 char            **why)
 {
-  /* In a folder every preset runs on a test file; the user's files stay. */
+  /* In a folder every preset runs on a test file, the user's files stay; but erasing
+   * or scanning a drive means a drive. */
   if (self->target_device == NULL)
-    return TRUE;
+    {
+      if (preset->needs_device && why)
+        /* TRANSLATORS: "Surface scan needs a drive: …" */
+        *why = g_strdup_printf (_("%s needs a drive: choose one under Drives in the target "
+                                  "menu, a drive that nothing uses"), preset->title);
+      return !preset->needs_device;
+    }
 
   if (run_writes (self, preset))
     {
@@ -225,6 +240,12 @@ select_preset_by_name (NscWindow  *self,
   return FALSE;
 }
 
+static char *target_display_name (const char *path);
+static void  add_toast           (NscWindow  *self,
+                                  const char *text,
+                                  const char *button_label,
+                                  const char *action_name);
+
 /* The target changed: offer what can run on it, keeping the choice where it can. */
 static void
 refilter_presets (NscWindow *self)
@@ -234,7 +255,22 @@ refilter_presets (NscWindow *self)
 
   gtk_filter_changed (GTK_FILTER (self->preset_filter), GTK_FILTER_CHANGE_DIFFERENT);
   if (name == NULL || !select_preset_by_name (self, name))
-    gtk_drop_down_set_selected (self->preset_dropdown, 0);
+    {
+      const NscPreset *now;
+
+      gtk_drop_down_set_selected (self->preset_dropdown, 0);
+      now = get_selected_preset (self);
+      /* Never a silent swap: the user chose the other one. */
+      if (before != NULL && now != NULL)
+        {
+          g_autofree char *where = self->target_device ? nsc_device_row_title (self->target_device)
+                                                       : target_display_name (self->target);
+          /* TRANSLATORS: "Quick cannot run on Samsung 980 PRO; Surface scan is chosen instead" */
+          g_autofree char *text = g_strdup_printf (_("%s cannot run on %s; %s is chosen instead"),
+                                                   before->title, where, now->title);
+          add_toast (self, text, NULL, NULL);
+        }
+    }
 }
 
 static guint
@@ -244,12 +280,37 @@ effective_runs (NscWindow       *self,
   return self->runs ? self->runs : MAX (preset->runs, 1u);
 }
 
-static gint64
-effective_estimate_ns (NscWindow       *self,
-                       const NscPreset *preset)
+
+/* What the start page knows before anything runs. @history_dir is the caller's. */
+static void
+start_facts (NscWindow       *self,
+             const NscPreset *preset,
+             char            *history_dir,
+             NscStartFacts   *f)
 {
-  return nsc_preset_estimate_ns (preset, effective_runs (self, preset),
-                                 self->time_ns ? self->time_ns : preset->time_ns);
+  *f = (NscStartFacts) { 0 };
+  f->target = self->target;
+  f->device = self->target_device;
+  f->under_folder = self->folder_device;
+  f->history_dir = history_dir;
+  f->runs = self->runs;
+  f->time_ns = self->time_ns;
+  f->file_size = self->file_size;
+  f->strict = self->prefs.strict;
+  f->writes = run_writes (self, preset);
+  f->units = self->prefs.units;
+}
+
+/* How long @preset takes here, writes at the drive's last speed when known. */
+static gint64
+start_estimate_ns (NscWindow       *self,
+                   const NscPreset *preset)
+{
+  g_autofree char *dir = nsc_session_results_dir ();
+  NscStartFacts f;
+
+  start_facts (self, preset, dir, &f);
+  return nsc_start_page_estimate_ns (preset, &f, NULL);
 }
 
 /* "about 40 seconds", "about 3 minutes": the estimate, not a promise. */
@@ -330,37 +391,29 @@ set_action_enabled (NscWindow  *self,
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
 }
 
-/* The idle page, the header's subtitle and the tooltips say what Run will do. */
-/* What the preset will write on this target, and what that is against the drive's
- * own written total where its SMART log was read: said before Start. */
+/* The preset's writes against the drive's own written total, where its SMART log was
+ * read: said before Start. NULL when not known. */
 static char *
-write_budget_markup (NscWindow       *self,
-                     const NscPreset *preset)
+wear_markup (NscWindow       *self,
+             const NscPreset *preset)
 {
   NscDeviceInfo *dev = self->target_device;
   NscBudgetTarget t = { 0 };
-  g_autofree char *line = NULL;
   g_autofree char *wear = NULL;
   guint64 total = 0;
 
+  if (dev == NULL || dev->nvme == NULL || !dev->nvme->have_smart)
+    return NULL;
   t.runs = effective_runs (self, preset);
   t.time_ns = self->time_ns;
-  if (dev != NULL)
-    {
-      t.is_device = TRUE;
-      t.capacity = dev->capacity;
-    }
-  else if (self->target == NULL
-           || !nsc_write_budget_folder (self->target, self->file_size ? self->file_size : preset->file_size,
-                                        &t.capacity, &t.file_size, NULL))
-    return NULL;
-  line = nsc_write_budget_describe (preset, &t);
+  t.is_device = TRUE;
+  t.capacity = dev->capacity;
   g_array_unref (nsc_write_budget (preset, &t, &total, NULL));
-  if (dev != NULL && dev->nvme != NULL && dev->nvme->have_smart && total > 0)
-    wear = nsc_write_budget_describe_wear (total, dev->nvme->data_units_written * 512000,
-                                           dev->nvme->percent_used);
-  return g_markup_printf_escaped ("%s.%s%s%s", line, wear ? " " : "", wear ? wear : "",
-                                  wear ? "." : "");
+  if (total == 0)
+    return NULL;
+  wear = nsc_write_budget_describe_wear (total, dev->nvme->data_units_written * 512000,
+                                         dev->nvme->percent_used);
+  return g_markup_printf_escaped ("%s.", wear);
 }
 
 static void
@@ -371,9 +424,9 @@ update_info (NscWindow *self)
   g_autofree char *path = display_path (self->target);
   g_autofree char *tooltip = NULL;
   g_autofree char *description = NULL;
-  g_autofree char *size = NULL;
-  g_autofree char *escaped_path = g_markup_escape_text (path, -1);
+  g_autofree char *history = nsc_session_results_dir ();
   NscDeviceInfo *dev = self->target_device;
+  NscStartFacts sf;
 
   if (dev != NULL)
     {
@@ -396,6 +449,7 @@ update_info (NscWindow *self)
 
   if (preset == NULL)
     return;
+  start_facts (self, preset, history, &sf);
 
   if (dev != NULL)
     {
@@ -429,40 +483,27 @@ update_info (NscWindow *self)
       description = g_string_free (text, FALSE);
     }
   else
-    {
-      size = nsc_words_size (self->file_size ? self->file_size : preset->file_size);
-      description = g_strdup_printf (_("A hidden test file of %s is written in <b>%s</b>, "
-                                       "measured, and deleted afterwards. Nothing else in the "
-                                       "folder is touched."), size, escaped_path);
-    }
+    description = nsc_start_page_target_markup (preset, &sf);
   adw_status_page_set_description (self->status_page, description);
 
   {
-    double estimate_s = effective_estimate_ns (self, preset) / 1e9;
+    double estimate_s = nsc_start_page_estimate_ns (preset, &sf, NULL) / 1e9;
     g_autofree char *duration = nsc_words_about (estimate_s, FALSE);
     g_autofree char *about = nsc_words_about (estimate_s, TRUE);
     /* Translators: the window's subtitle: "Quick · about 3 minutes" */
     g_autofree char *subtitle = g_strdup_printf (C_("subtitle", "%s · %s"),
                                                  nsc_preset_get_display_title (preset), duration);
-    g_autofree char *title = g_markup_escape_text (nsc_preset_get_display_title (preset), -1);
-    g_autofree char *text = g_markup_escape_text (nsc_preset_get_display_description (preset), -1);
-    g_autofree char *markup = NULL;
+    g_autofree char *markup = nsc_start_page_preset_markup (preset, &sf);
+    g_autofree char *wear = wear_markup (self, preset);
     g_autofree char *dd_tooltip = NULL;
-    g_autofree char *budget = write_budget_markup (self, preset);
 
-    if (dev != NULL)
-      /* Translators: the last %s is an estimate, "about 3 minutes" */
-      markup = g_strdup_printf (_("<b>%s</b>: %s\n\nTakes %s."), title, text, duration);
-    else
-      /* Translators: the last %s is an estimate, "about 3 minutes" */
-      markup = g_strdup_printf (_("<b>%s</b>: %s\n\nTakes %s, after the test file is "
-                                  "written."), title, text, duration);
-    if (budget != NULL)
+    if (wear != NULL)
       {
-        char *with = g_strdup_printf ("%s %s", markup, budget);
+        char *with = g_strdup_printf ("%s %s", markup, wear);
         g_free (markup);
         markup = with;
       }
+
     gtk_label_set_markup (self->preset_label, markup);
     adw_window_title_set_subtitle (self->window_title, subtitle);
     /* Translators: a preset's description, then "About 3 minutes" */
@@ -470,6 +511,33 @@ update_info (NscWindow *self)
                                   nsc_preset_get_display_description (preset), about);
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->preset_dropdown), dd_tooltip);
   }
+}
+
+/* A new target or preset: what the page showed (an error, a result of another preset)
+ * is about something else now, so the start page says what Run will do. */
+static void
+return_to_start (NscWindow *self)
+{
+  if (nsc_window_get_running (self))
+    return;
+  gtk_widget_set_visible (self->error_box, FALSE);
+  gtk_stack_set_visible_child_name (self->stack, "idle");
+}
+
+/* One Run: the start page has its Start button, the header's Run (and Cancel) is
+ * for the other pages. */
+static void
+on_page_changed (NscWindow *self)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->run_button),
+                          g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "idle") != 0);
+}
+
+static void
+on_preset_selected (NscWindow *self)
+{
+  update_info (self);
+  return_to_start (self);
 }
 
 static void
@@ -484,14 +552,14 @@ set_running (NscWindow *self,
 
   if (running)
     {
-      gtk_button_set_label (self->run_button, _("_Cancel"));
+      gtk_stack_set_visible_child_name (self->run_stack, "cancel");
       gtk_actionable_set_action_name (GTK_ACTIONABLE (self->run_button), "win.cancel");
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->run_button), _("Stop the test (Esc)"));
       gtk_widget_remove_css_class (GTK_WIDGET (self->run_button), "suggested-action");
     }
   else
     {
-      gtk_button_set_label (self->run_button, _("_Run"));
+      gtk_stack_set_visible_child_name (self->run_stack, "run");
       gtk_actionable_set_action_name (GTK_ACTIONABLE (self->run_button), "win.run");
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->run_button), _("Run the test (Ctrl+R)"));
       gtk_widget_add_css_class (GTK_WIDGET (self->run_button), "suggested-action");
@@ -718,7 +786,8 @@ show_result (NscWindow  *self,
 {
   g_autofree char *drive = nsc_result_info_drive_facts (result);
   g_autoptr(GDateTime) started = nsc_result_info_started (result);
-  g_autofree char *date = started ? g_date_time_format (started, "%x %X") : NULL;
+  g_autofree char *date = nsc_result_info_format_date (started);
+  g_autofree char *conditions = nsc_result_info_conditions (result);
   const char *preset = nsc_result_info_preset_title (result);
   g_autoptr(GString) text = g_string_new (NULL);
 
@@ -729,9 +798,11 @@ show_result (NscWindow  *self,
   gtk_widget_set_visible (GTK_WIDGET (self->results_grid), TRUE);
   show_json_warnings (self, result);
 
-  /* TRANSLATORS: "Quick · Samsung 980 PRO · 1.00 TB · 30/11/26 06:18:12" */
-  g_string_append_printf (text, _("%s · %s · %s"), preset ? preset : _("Result"), drive,
-                          date ? date : "");
+  /* TRANSLATORS: "Quick · Samsung 980 PRO · 1.00 TB · 30 Nov 2026, 06:18" */
+  g_string_append_printf (text, _("%s · %s · %s"), preset ? preset : _("Result"), drive, date);
+  g_string_append_c (text, '\n');
+  /* TRANSLATORS: "Cancelled · strict conditions · 3 runs per test, the median shown" */
+  g_string_append_printf (text, _("%s · %s"), nsc_result_info_status (result), conditions);
   if (path != NULL)
     {
       g_autofree char *where = display_path (path);
@@ -745,6 +816,8 @@ show_result (NscWindow  *self,
   show_charts (self, result, path);
   show_bench (self, result);
   gtk_stack_set_visible_child_name (self->stack, "results");
+  /* Another result starts at its top, not where the last one was left. */
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->results_scroller), 0);
 }
 
 /**
@@ -1405,6 +1478,9 @@ nsc_window_set_target (NscWindow  *self,
   self->target = g_strdup (path);
   g_clear_pointer (&self->target_device, nsc_device_info_free);
   self->target_device = device_for_target (path);
+  g_clear_pointer (&self->folder_device, nsc_device_info_free);
+  if (self->target_device == NULL && fake_sysfs_root () == NULL)
+    self->folder_device = nsc_device_info_for_path (path, NSC_DISCOVER_DEFAULT, NULL);
   if (self->target_device == NULL && g_strcmp0 (path, g_get_home_dir ()) != 0)
     {
       g_free (self->other_folder);
@@ -1412,6 +1488,7 @@ nsc_window_set_target (NscWindow  *self,
     }
   refilter_presets (self);
   update_info (self);
+  return_to_start (self);
 }
 
 gboolean
@@ -1585,6 +1662,9 @@ apply_prefs (NscWindow *self)
                                                    ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB);
   nsc_results_grid_set_units (self->results_grid, self->prefs.units);
   nsc_chart_panel_set_units (self->chart_panel, self->prefs.units);
+  /* An open history and its comparisons speak the same units. */
+  if (self->history != NULL)
+    nsc_history_window_set_units (NSC_HISTORY_WINDOW (self->history), self->prefs.units);
   update_info (self);
 }
 
@@ -1778,9 +1858,19 @@ populate_targets (NscWindow *self)
       gboolean selected = self->target_device != NULL
                           && g_strcmp0 (self->target_device->devnode, info->devnode) == 0;
 
+      g_autofree char *in_use = NULL;
+
       if (info->capacity == 0)
         continue;
-      row = nsc_device_row_new (info, selected);
+      /* The one in-use check, as before anything writes; a captured tree is never opened. */
+      if (!self->fake_devices)
+        {
+          g_autoptr(GError) busy = NULL;
+          if (!nsc_device_check_writable (info->devnode, &busy))
+            in_use = g_strdup (busy->message);
+        }
+      row = nsc_device_row_new (info, selected, in_use,
+                                self->fake_devices ? NULL : self->udisks_missing);
       g_object_set_data_full (G_OBJECT (row), "target", g_strdup (info->devnode), g_free);
       gtk_list_box_append (self->drive_list, row);
       shown++;
@@ -1791,6 +1881,39 @@ populate_targets (NscWindow *self)
                         "dialog-information-symbolic", FALSE);
       gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
       gtk_list_box_append (self->drive_list, row);
+    }
+}
+
+static void
+on_udisks_probed (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean ok = nsc_udisks_probe_finish (result, &error);
+  NscWindow *self;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self = NSC_WINDOW (user_data);
+  g_clear_object (&self->udisks_probe);
+  if (g_strcmp0 (self->udisks_missing, ok ? NULL : error->message) == 0)
+    return;
+  g_free (self->udisks_missing);
+  self->udisks_missing = ok ? NULL : g_strdup (error->message);
+  if (gtk_widget_get_visible (GTK_WIDGET (self->target_popover)))
+    populate_targets (self);
+}
+
+/* The picker opens: its drives as they are now, and whether UDisks2 can open them. */
+static void
+on_target_popover_show (NscWindow *self)
+{
+  populate_targets (self);
+  if (self->udisks_probe == NULL && !self->fake_devices)
+    {
+      self->udisks_probe = g_cancellable_new ();
+      nsc_udisks_probe_async (self->udisks_probe, on_udisks_probed, self);
     }
 }
 
@@ -1816,6 +1939,8 @@ setup_preset_item (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
+  /* The header bar has room for a few letters on a phone. */
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_list_item_set_child (item, label);
 }
 
@@ -1832,22 +1957,117 @@ bind_preset_item (GtkSignalListItemFactory *factory,
                              : gtk_string_object_get_string (name));
 }
 
+/* The preset list in groups, each under its heading, in this order. */
+static const struct { const char *id; const char *title; } preset_categories[] = {
+  { "cdm", N_("CrystalDiskMark sets") },
+  { "slc", N_("SLC cache") },
+  { "sweeps", N_("Sweeps") },
+  { "endurance", N_("Endurance") },
+  { "drive", N_("The drive itself") },
+};
+
+static guint
+category_rank (const NscPreset *preset)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (preset_categories); i++)
+    if (g_strcmp0 (preset->category, preset_categories[i].id) == 0)
+      return i;
+  return G_N_ELEMENTS (preset_categories);
+}
+
+static int
+compare_presets (gconstpointer a,
+                 gconstpointer b)
+{
+  const NscPreset *pa = *(NscPreset * const *) a;
+  const NscPreset *pb = *(NscPreset * const *) b;
+
+  /* g_ptr_array_sort is stable since GLib 2.64: the order within a group stays. */
+  return (int) category_rank (pa) - (int) category_rank (pb);
+}
+
 static void
 setup_preset_row (GtkSignalListItemFactory *factory,
                   GtkListItem              *item,
                   gpointer                  user_data)
 {
+  GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *heading = gtk_label_new (NULL);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *title = gtk_label_new (NULL);
   GtkWidget *caption = gtk_label_new (NULL);
+  GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
 
+  gtk_label_set_xalign (GTK_LABEL (heading), 0);
+  gtk_widget_add_css_class (heading, "heading");
+  gtk_widget_add_css_class (heading, "preset-category");
   gtk_label_set_xalign (GTK_LABEL (title), 0);
   gtk_label_set_xalign (GTK_LABEL (caption), 0);
   gtk_widget_add_css_class (caption, "caption");
   gtk_widget_add_css_class (caption, "dim-label");
+  gtk_widget_set_hexpand (box, TRUE);
+  gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (check, "preset-check");
   gtk_box_append (GTK_BOX (box), title);
   gtk_box_append (GTK_BOX (box), caption);
-  gtk_list_item_set_child (item, box);
+  gtk_box_append (GTK_BOX (row), box);
+  gtk_box_append (GTK_BOX (row), check);
+  gtk_box_append (GTK_BOX (outer), heading);
+  gtk_box_append (GTK_BOX (outer), row);
+  g_object_set_data (G_OBJECT (outer), "heading", heading);
+  g_object_set_data (G_OBJECT (outer), "title", title);
+  g_object_set_data (G_OBJECT (outer), "caption", caption);
+  g_object_set_data (G_OBJECT (outer), "check", check);
+  gtk_list_item_set_child (item, outer);
+}
+
+/* The current preset has a check mark in the list. */
+static void
+update_preset_check (GtkDropDown *dropdown,
+                     GParamSpec  *pspec,
+                     GtkListItem *item)
+{
+  GtkWidget *outer = gtk_list_item_get_child (item);
+
+  if (outer != NULL)
+    gtk_widget_set_visible (g_object_get_data (G_OBJECT (outer), "check"),
+                            gtk_list_item_get_position (item) == gtk_drop_down_get_selected (dropdown));
+}
+
+/* A heading above the first preset of each group; again when the filter moves the row. */
+static void
+update_preset_heading (GtkListItem *item,
+                       GParamSpec  *pspec,
+                       NscWindow   *self)
+{
+  GtkStringObject *name = gtk_list_item_get_item (item);
+  GtkWidget *outer = gtk_list_item_get_child (item);
+  const NscPreset *preset = name ? find_preset (self, gtk_string_object_get_string (name)) : NULL;
+  guint position = gtk_list_item_get_position (item);
+  const NscPreset *before = NULL;
+  GtkWidget *heading;
+
+  if (preset == NULL || outer == NULL)
+    return;
+  heading = g_object_get_data (G_OBJECT (outer), "heading");
+  if (position > 0 && position != GTK_INVALID_LIST_POSITION)
+    {
+      g_autoptr(GtkStringObject) prev = g_list_model_get_item (G_LIST_MODEL (self->preset_model),
+                                                               position - 1);
+      before = prev ? find_preset (self, gtk_string_object_get_string (prev)) : NULL;
+    }
+  if (before == NULL || category_rank (before) != category_rank (preset))
+    {
+      guint rank = category_rank (preset);
+      gtk_label_set_text (GTK_LABEL (heading),
+                          rank < G_N_ELEMENTS (preset_categories)
+                          ? _(preset_categories[rank].title) : _("Other"));
+      gtk_widget_set_visible (heading, TRUE);
+    }
+  else
+    gtk_widget_set_visible (heading, FALSE);
+  update_preset_check (self->preset_dropdown, NULL, item);
 }
 
 static void
@@ -1857,23 +2077,46 @@ bind_preset_row (GtkSignalListItemFactory *factory,
 {
   GtkStringObject *name = gtk_list_item_get_item (item);
   const NscPreset *preset = find_preset (self, gtk_string_object_get_string (name));
-  GtkWidget *box = gtk_list_item_get_child (item);
-  GtkWidget *title = gtk_widget_get_first_child (box);
-  GtkWidget *caption = gtk_widget_get_next_sibling (title);
+  GtkWidget *outer = gtk_list_item_get_child (item);
   g_autofree char *duration = NULL;
   g_autofree char *text = NULL;
 
   if (preset == NULL)
     return;
-  duration = nsc_words_about (effective_estimate_ns (self, preset) / 1e9, TRUE);
+  duration = nsc_words_about (start_estimate_ns (self, preset) / 1e9, TRUE);
   if (self->target_device != NULL && run_writes (self, preset))
     /* TRANSLATORS: "About 3 minutes · erases the drive" */
     text = g_strdup_printf (_("%s · erases the drive"), duration);
   else
     text = g_strdup (duration);
-  gtk_label_set_text (GTK_LABEL (title), nsc_preset_get_display_title (preset));
-  gtk_label_set_text (GTK_LABEL (caption), text);
-  gtk_widget_set_tooltip_text (box, nsc_preset_get_display_description (preset));
+  gtk_label_set_text (g_object_get_data (G_OBJECT (outer), "title"), nsc_preset_get_display_title (preset));
+  gtk_label_set_text (g_object_get_data (G_OBJECT (outer), "caption"), text);
+  gtk_widget_set_tooltip_text (outer, nsc_preset_get_display_description (preset));
+
+  update_preset_heading (item, NULL, self);
+  update_preset_check (self->preset_dropdown, NULL, item);
+  g_object_set_data (G_OBJECT (item), "check-handler",
+                     GSIZE_TO_POINTER (g_signal_connect_object (self->preset_dropdown,
+                                                                "notify::selected",
+                                                                G_CALLBACK (update_preset_check),
+                                                                item, 0)));
+  g_object_set_data (G_OBJECT (item), "position-handler",
+                     GSIZE_TO_POINTER (g_signal_connect (item, "notify::position",
+                                                         G_CALLBACK (update_preset_heading), self)));
+}
+
+static void
+unbind_preset_row (GtkSignalListItemFactory *factory,
+                   GtkListItem              *item,
+                   NscWindow                *self)
+{
+  gulong handler = GPOINTER_TO_SIZE (g_object_steal_data (G_OBJECT (item), "check-handler"));
+  gulong moved = GPOINTER_TO_SIZE (g_object_steal_data (G_OBJECT (item), "position-handler"));
+
+  if (handler != 0)
+    g_signal_handler_disconnect (self->preset_dropdown, handler);
+  if (moved != 0)
+    g_signal_handler_disconnect (item, moved);
 }
 
 static void
@@ -1898,13 +2141,17 @@ load_presets (NscWindow *self)
           continue;
         }
       g_ptr_array_add (self->presets, preset);
-      gtk_string_list_append (self->preset_names, preset->name);
     }
+  g_ptr_array_sort (self->presets, compare_presets);
+  for (guint i = 0; i < self->presets->len; i++)
+    gtk_string_list_append (self->preset_names,
+                            ((NscPreset *) g_ptr_array_index (self->presets, i))->name);
 
   g_signal_connect (factory, "setup", G_CALLBACK (setup_preset_item), NULL);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_preset_item), self);
   g_signal_connect (list_factory, "setup", G_CALLBACK (setup_preset_row), NULL);
   g_signal_connect (list_factory, "bind", G_CALLBACK (bind_preset_row), self);
+  g_signal_connect (list_factory, "unbind", G_CALLBACK (unbind_preset_row), self);
 
   gtk_drop_down_set_factory (self->preset_dropdown, factory);
   gtk_drop_down_set_list_factory (self->preset_dropdown, list_factory);
@@ -1953,6 +2200,9 @@ nsc_window_dispose (GObject *object)
       g_clear_object (&self->runner);
     }
   g_clear_object (&self->cancellable);
+  if (self->udisks_probe != NULL)
+    g_cancellable_cancel (self->udisks_probe);
+  g_clear_object (&self->udisks_probe);
   if (self->history != NULL)
     gtk_window_destroy (self->history);
   if (self->preferences != NULL)
@@ -1985,8 +2235,10 @@ nsc_window_finalize (GObject *object)
   g_clear_object (&self->preset_names);
   g_clear_pointer (&self->target, g_free);
   g_clear_pointer (&self->other_folder, g_free);
+  g_clear_pointer (&self->udisks_missing, g_free);
   g_clear_pointer (&self->shown_path, g_free);
   g_clear_pointer (&self->target_device, nsc_device_info_free);
+  g_clear_pointer (&self->folder_device, nsc_device_info_free);
   /* In finalize, not dispose: a run in progress holds a reference to the window and
    * reads the temperature through the device's node until it ends. */
   g_clear_pointer (&self->session, nsc_session_free);
@@ -2011,6 +2263,7 @@ nsc_window_class_init (NscWindowClass *klass)
 
   g_type_ensure (NSC_TYPE_RESULTS_GRID);
   g_type_ensure (NSC_TYPE_CHART_PANEL);
+  g_type_ensure (NSC_TYPE_REFLOW_BOX);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/nandscope/Nandscope/nsc-window.ui");
@@ -2024,7 +2277,9 @@ nsc_window_class_init (NscWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NscWindow, preset_dropdown);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, run_button);
+  gtk_widget_class_bind_template_child (widget_class, NscWindow, run_stack);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, NscWindow, results_scroller);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, status_page);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, preset_label);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, progress_box);
@@ -2066,12 +2321,27 @@ nsc_window_init (NscWindow *self)
   load_presets (self);
   refilter_presets (self);
   g_signal_connect_swapped (self->preset_dropdown, "notify::selected",
-                            G_CALLBACK (update_info), self);
-  g_signal_connect_swapped (self->target_popover, "show", G_CALLBACK (populate_targets), self);
+                            G_CALLBACK (on_preset_selected), self);
+  g_signal_connect_swapped (self->target_popover, "show", G_CALLBACK (on_target_popover_show), self);
   g_signal_connect (self->folder_list, "row-activated", G_CALLBACK (on_target_row_activated), self);
   g_signal_connect (self->drive_list, "row-activated", G_CALLBACK (on_target_row_activated), self);
   set_running (self, FALSE);
+  g_signal_connect_swapped (self->stack, "notify::visible-child-name",
+                            G_CALLBACK (on_page_changed), self);
+  on_page_changed (self);
   update_info (self);
+}
+
+char *
+_nsc_window_duration_words (gint64 ns)
+{
+  return format_duration_words (ns);
+}
+
+char *
+_nsc_window_display_path (const char *path)
+{
+  return display_path (path);
 }
 
 NscWindow *

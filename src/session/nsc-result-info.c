@@ -402,3 +402,80 @@ nsc_result_info_to_text (JsonNode *result,
     g_string_append (text, "   Note: cancelled, partial result\n");
   return g_string_free (text, FALSE);
 }
+
+gboolean
+nsc_result_info_cancelled (JsonNode *result)
+{
+  return nsc_json_get_bool (root_object (result), "cancelled");
+}
+
+gboolean
+nsc_result_info_strict (JsonNode *result)
+{
+  return nsc_json_get_bool (nsc_json_get_object (root_object (result), "conditions"), "strict");
+}
+
+char *
+nsc_result_info_marks (JsonNode *result)
+{
+  g_autoptr(GPtrArray) marks = g_ptr_array_new ();
+  JsonObject *root = root_object (result);
+
+  if (nsc_result_info_cancelled (result))
+    g_ptr_array_add (marks, (gpointer) _("cancelled"));
+  else if (root != NULL && json_object_has_member (root, "error"))
+    g_ptr_array_add (marks, (gpointer) _("stopped by an error"));
+  if (nsc_result_info_strict (result))
+    g_ptr_array_add (marks, (gpointer) _("strict"));
+  if (marks->len == 0)
+    return NULL;
+  g_ptr_array_add (marks, NULL);
+  return g_strjoinv (", ", (char **) marks->pdata);
+}
+
+char *
+nsc_result_info_format_date (GDateTime *started)
+{
+  /* TRANSLATORS: date and time of a result in the history and on its page, see strftime */
+  return started ? g_date_time_format (started, _("%e %b %Y, %H:%M")) : g_strdup (_("Unknown date"));
+}
+
+const char *
+nsc_result_info_status (JsonNode *result)
+{
+  JsonObject *root = root_object (result);
+
+  if (nsc_result_info_cancelled (result))
+    return _("Cancelled");
+  if (root != NULL && json_object_has_member (root, "error"))
+    return _("Stopped by an error");
+  return _("Complete");
+}
+
+char *
+nsc_result_info_conditions (JsonNode *result)
+{
+  JsonObject *conditions = nsc_json_get_object (root_object (result), "conditions");
+  JsonObject *state = nsc_json_get_object (conditions, "state");
+  guint runs = (guint) nsc_json_get_number (conditions, "runs", 1);
+  gboolean best = g_strcmp0 (nsc_json_get_string (conditions, "headline"), "best") == 0;
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+
+  g_ptr_array_add (parts, g_strdup (nsc_result_info_strict (result) ? _("strict conditions")
+                                                                      : _("normal conditions")));
+  if (runs <= 1)
+    g_ptr_array_add (parts, g_strdup (_("1 run per test")));
+  else
+    g_ptr_array_add (parts, g_strdup_printf (best ? _("%u runs per test, the best shown")
+                                                  : _("%u runs per test, the median shown"), runs));
+  if (nsc_json_get_bool (state, "erased_first"))
+    g_ptr_array_add (parts, g_strdup (_("drive erased first")));
+  if (nsc_json_get_number (state, "left_free", 0) > 0)
+    {
+      g_autofree char *size = nsc_format_size ((guint64) nsc_json_get_number (state, "left_free", 0));
+      /* TRANSLATORS: the drive state of a run: "drive filled, 10 GiB left free" */
+      g_ptr_array_add (parts, g_strdup_printf (_("drive filled, %s left free"), size));
+    }
+  g_ptr_array_add (parts, NULL);
+  return g_strjoinv (" · ", (char **) parts->pdata);
+}

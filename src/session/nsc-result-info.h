@@ -63,4 +63,16 @@ char        *nsc_result_info_caption        (JsonNode   *result);
 char        *nsc_result_info_to_text        (JsonNode   *result,
                                              NscUnits    units);
 
+/* Whether the run was cancelled; whether it ran under strict conditions. */
+gboolean     nsc_result_info_cancelled      (JsonNode   *result);
+gboolean     nsc_result_info_strict         (JsonNode   *result);
+/* The date as the history and the result's page show it: "30 Nov 2026, 20:03". */
+char        *nsc_result_info_format_date    (GDateTime  *started);
+/* "Complete", "Cancelled", "Stopped by an error". */
+const char  *nsc_result_info_status         (JsonNode   *result);
+/* "strict conditions · 3 runs per test, the median shown · drive erased first" */
+char        *nsc_result_info_conditions     (JsonNode   *result);
+/* What sets a result apart, for lists and comparisons: "cancelled, strict", or NULL. */
+char        *nsc_result_info_marks          (JsonNode   *result);
+
 G_END_DECLS

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "nsc-start-page.h"
+#include "nsc-window-private.h"
+
+/* Where no result of the drive says how fast it writes, the time is given at a pace
+ * most SSDs keep after their cache, a round number in the user's units, and said. */
+static double
+assumed_bps (NscUnits units)
+{
+  return units == NSC_UNITS_MB ? 500e6 : 500.0 * 1048576;
+}
+
+static guint64
+preset_file_size (const NscPreset     *preset,
+                  const NscStartFacts *f)
+{
+  return f->file_size ? f->file_size : preset->file_size;
+}
+
+static void
+budget_target (const NscPreset     *preset,
+               const NscStartFacts *f,
+               NscBudgetTarget     *t,
+               gboolean            *ok)
+{
+  *t = (NscBudgetTarget) { 0 };
+  t->runs = f->runs ? f->runs : MAX (preset->runs, 1u);
+  t->time_ns = f->time_ns;
+  t->strict = f->strict;
+  *ok = TRUE;
+  if (f->device != NULL)
+    {
+      t->is_device = TRUE;
+      t->capacity = f->device->capacity;
+    }
+  else
+    *ok = f->target != NULL
+          && nsc_write_budget_folder (f->target, preset_file_size (preset, f), &t->capacity,
+                                      &t->file_size, NULL);
+}
+
+/* The bytes written at the drive's pace (not bounded by time). */
+static guint64
+paced_bytes (const NscPreset     *preset,
+             const NscStartFacts *f)
+{
+  NscBudgetTarget t;
+  gboolean ok;
+  guint64 bytes = 0;
+  g_autoptr(GArray) items = NULL;
+
+  budget_target (preset, f, &t, &ok);
+  if (!ok)
+    return 0;
+  items = nsc_write_budget (preset, &t, NULL, NULL);
+  for (guint i = 0; i < items->len; i++)
+    {
+      const NscBudgetItem *it = &g_array_index (items, NscBudgetItem, i);
+      if (!it->timed)
+        bytes += it->bytes;
+    }
+  return bytes;
+}
+
+static double
+history_bps (const NscStartFacts *f)
+{
+  const NscDeviceInfo *dev = f->device ? f->device : f->under_folder;
+
+  if (dev == NULL || f->history_dir == NULL)
+    return 0;
+  return nsc_result_history_write_bps (f->history_dir, dev->serial, dev->devnode, NULL);
+}
+
+gint64
+nsc_start_page_estimate_ns (const NscPreset     *preset,
+                            const NscStartFacts *f,
+                            gboolean            *out_from_history)
+{
+  guint runs = f->runs ? f->runs : MAX (preset->runs, 1u);
+  gint64 timed = nsc_preset_estimate_ns (preset, runs, f->time_ns ? f->time_ns : preset->time_ns);
+  guint64 bytes = paced_bytes (preset, f);
+  double bps = bytes > 0 ? history_bps (f) : 0;
+
+  if (out_from_history)
+    *out_from_history = bps > 0;
+  if (bytes == 0)
+    return timed;
+  if (bps <= 0)
+    bps = assumed_bps (f->units);
+  return nsc_duration_add (timed, (gint64) ((double) bytes / bps * 1e9));
+}
+
+static char *
+format_speed (double bps, NscUnits units)
+{
+  g_autofree char *number = nsc_units_format (units == NSC_UNITS_MB ? NSC_UNITS_MB : NSC_UNITS_MIB,
+                                              bps, 0, 0);
+  /* TRANSLATORS: a speed, "480 MB/s" */
+  return g_strdup_printf (_("%s %s"), number, nsc_units_label (units == NSC_UNITS_MB ? NSC_UNITS_MB
+                                                                                   : NSC_UNITS_MIB));
+}
+
+char *
+nsc_start_page_target_markup (const NscPreset     *preset,
+                              const NscStartFacts *f)
+{
+  g_autofree char *path = _nsc_window_display_path (f->target);
+  guint64 free_bytes = 0, file_size = 0;
+
+  g_return_val_if_fail (f->device == NULL, NULL);
+
+  if (!nsc_write_budget_folder (f->target, preset_file_size (preset, f), &free_bytes, &file_size,
+                                NULL))
+    return g_markup_printf_escaped (_("The test runs in <b>%s</b>, which cannot be read now."),
+                                    path);
+  if (preset_file_size (preset, f) == NSC_TARGET_SIZE_FREE)
+    {
+      g_autofree char *size = nsc_format_size (file_size);
+      /* TRANSLATORS: "Fills the free space of ~/Videos: about 412 GiB, …" */
+      return g_markup_printf_escaped (_("Fills the free space of <b>%s</b>: about <b>%s</b>, in "
+                                        "a hidden test file that is deleted at the end. Nothing "
+                                        "else in the folder is touched."), path, size);
+    }
+  {
+    g_autofree char *size = nsc_format_size (file_size);
+    return g_markup_printf_escaped (_("Writes a hidden test file of <b>%s</b> in <b>%s</b>, "
+                                      "measures on it and deletes it at the end. Nothing else "
+                                      "in the folder is touched."), size, path);
+  }
+}
+
+char *
+nsc_start_page_preset_markup (const NscPreset     *preset,
+                              const NscStartFacts *f)
+{
+  GString *out = g_string_new (NULL);
+  gboolean from_history = FALSE;
+  gint64 est = nsc_start_page_estimate_ns (preset, f, &from_history);
+  g_autofree char *duration = _nsc_window_duration_words (est);
+  guint64 bytes = paced_bytes (preset, f);
+  NscBudgetTarget t;
+  gboolean ok;
+
+  {
+    g_autofree char *text = g_markup_printf_escaped ("<b>%s</b>: %s", preset->title,
+                                                     preset->description);
+    g_string_append (out, text);
+  }
+  g_string_append (out, "\n\n");
+
+  /* How long. */
+  if (bytes > 0 && from_history)
+    {
+      g_autofree char *speed = format_speed (history_bps (f), f->units);
+      g_string_append_printf (out, _("Takes about %s at the speed this drive showed last time "
+                                     "(%s)."), duration, speed);
+    }
+  else if (bytes > 0)
+    {
+      g_autofree char *speed = format_speed (assumed_bps (f->units), f->units);
+      g_autofree char *size = nsc_format_size (bytes);
+      g_string_append_printf (out, _("Takes about %s if the drive writes %s at %s; no earlier "
+                                     "result of this drive tells its speed."), duration, size,
+                              speed);
+    }
+  else
+    g_string_append_printf (out, _("Takes about %s."), duration);
+
+  /* How much it writes. */
+  budget_target (preset, f, &t, &ok);
+  if (ok)
+    {
+      g_autofree char *line = nsc_write_budget_describe (preset, &t);
+      g_autofree char *escaped = g_markup_escape_text (line, -1);
+      g_string_append_printf (out, " %s.", escaped);
+    }
+
+  /* What it leaves. */
+  g_string_append_c (out, ' ');
+  if (f->device == NULL)
+    g_string_append (out, _("Afterwards the folder is as it was."));
+  else if (f->writes)
+    g_string_append (out, _("Afterwards the drive holds test data only: what was on it is "
+                            "gone."));
+  else
+    g_string_append (out, _("Nothing on the drive is changed."));
+  return g_string_free (out, FALSE);
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The drive picker says, row by row, why a drive cannot be used before anyone picks it:
+# without UDisks2 (no system bus here) no drive can be opened, and such rows cannot be
+# chosen; a drive in use is for read tests, with the in-use check's reason. Choosing a
+# drive the selected preset cannot run on says which preset is chosen instead.
+#   test-gui-walk-drives.sh path/to/nandscope
+# Nothing is opened: the real drives are only listed, the second part is the captured
+# laptop tree (NANDSCOPE_SYSFS_ROOT).
+
+exe=${1:?usage: test-gui-walk-drives.sh NANDSCOPE}
+. "$(dirname "$0")/test-gui-lib.sh"
+walk_setup "$exe" drives
+sysfs=$(cd "$(dirname "$0")/../../tests/data" && pwd)/sysfs-laptop
+
+drives=0
+for b in /sys/block/*; do
+  [ "$(cat "$b/size" 2>/dev/null || echo 0)" -gt 0 ] && drives=$((drives + 1))
+done
+if [ "$drives" -gt 0 ]; then
+  walk "$tmp/real.log" "
+popup target_button
+wait 500
+dump picker
+shot-popover target_button $shots/picker-no-udisks.png
+activate-row drive_list 0
+dump after-pick
+" --target "$target"
+  expect "$tmp/real.log" picker 'AdwActionRow.*unavailable-drive' "drive rows are marked unavailable without UDisks2"
+  expect "$tmp/real.log" picker 'UDisks2 is not available \(no system bus\): the app cannot open drives here' \
+    "and say why"
+  expect_not "$tmp/real.log" picker 'can run on it.*UDisks2 is not available' "no row that cannot be opened claims tests can run"
+  expect_not "$tmp/real.log" picker 'GDBus|org\.freedesktop\.DBus\.Error' "in words, not D-Bus errors"
+  grep -q "script: row 0 of drive_list cannot be chosen" "$tmp/real.log" \
+    && echo "ok: picking such a drive does nothing" \
+    || { echo "FAIL: a drive UDisks2 cannot open was picked"; failed=1; }
+  expect "$tmp/real.log" after-pick 'target_label.*"target"' "the folder stays the target"
+else
+  echo "skip: no block device here to list"
+fi
+
+cp -r "$sysfs" "$sysfs.mountinfo" "$sysfs.swaps" "$tmp/"
+chmod -R a+rX "$tmp/sysfs-laptop"
+walk_env=(NANDSCOPE_SYSFS_ROOT="$tmp/sysfs-laptop")
+walk "$tmp/fake.log" "
+preset quick
+popup target_button
+wait 300
+dump picker
+target /dev/sda
+dump switched
+shot $shots/preset-switched.png
+" --target "$target"
+expect "$tmp/fake.log" picker 'In use \(mounted at /data.*\): read tests only' "a mounted drive says it is for read tests"
+expect "$tmp/fake.log" switched 'Quick cannot run on [^;]*; [^"]* is chosen instead' \
+  "the preset that replaces Quick on a mounted drive is named"
+walk_done

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The window adapts and never resizes itself: 800 px wide before a run, 800 during and
+# after it; at 360 px (a phone) the start page, a live run and a result fit without a
+# clipped label, the results grid above the chart.
+#   test-gui-walk-narrow.sh path/to/nandscope
+# GNOME's own title bar buttons (close only: gtk-decoration-layout=appmenu:close).
+
+exe=${1:?usage: test-gui-walk-narrow.sh NANDSCOPE}
+. "$(dirname "$0")/test-gui-lib.sh"
+walk_setup "$exe" narrow
+mkdir -p "$home/.config/gtk-4.0"
+printf '[Settings]\ngtk-decoration-layout=appmenu:close\n' >"$home/.config/gtk-4.0/settings.ini"
+[ "$(id -u)" -eq 0 ] && chown -R nobody "$home/.config"
+
+walk "$tmp/wide.log" "
+resize 800 700
+wait 300
+dump before
+preset quick
+run
+wait 2500
+dump running
+shot $shots/running-800.png
+wait-run
+dump done
+shot $shots/done-800.png
+" --target "$target" --runs 1 --time 300ms --size 32m
+
+# window_width LOG TAG: the main window's width in that dump.
+window_width () {
+  section "$1" "$2" | sed -n 's/^window NscWindow main \([0-9]*\)x.*/\1/p'
+}
+for tag in before running done; do
+  w=$(window_width "$tmp/wide.log" "$tag")
+  if [ -n "$w" ] && [ "$w" -le 800 ]; then
+    echo "ok: $tag the run the window is $w px wide"
+  else
+    echo "FAIL: $tag the run the window is ${w:-?} px wide, not 800 as set"
+    failed=1
+  fi
+done
+
+result=$(ls "$data"/nandscope/results/*-quick.json 2>/dev/null | head -1)
+[ -n "$result" ] || { echo "FAIL: the run saved no result"; failed=1; }
+
+walk "$tmp/narrow.log" "
+resize 360 720
+wait 500
+dump start
+shot $shots/start-360.png
+open $result
+dump result
+shot $shots/result-360.png
+preset quick
+run
+wait 2500
+dump running
+shot $shots/running-360.png
+wait-run
+" --target "$target" --runs 1 --time 300ms --size 32m
+
+for tag in start result running; do
+  w=$(window_width "$tmp/narrow.log" "$tag")
+  if [ -n "$w" ] && [ "$w" -le 360 ]; then
+    echo "ok: at 360 px ($tag) the window is $w px wide"
+  else
+    echo "FAIL: at 360 px ($tag) the window is ${w:-?} px wide"
+    failed=1
+  fi
+  expect_not "$tmp/narrow.log" "$tag" ' clipped ' "no label is clipped at 360 px ($tag)"
+done
+# The grid above the chart: the chart starts below the grid's last row.
+section "$tmp/narrow.log" result | python3 -c '
+import re, sys
+pos = {}
+for line in sys.stdin:
+    m = re.search(r"(NscResultsGrid#results_grid|NscChartPanel#chart_panel) @(-?\d+),(-?\d+) (\d+)x(\d+)", line)
+    if m:
+        pos[m.group(1).split("#")[1]] = tuple(int(v) for v in m.group(2, 3, 4, 5))
+g, c = pos.get("results_grid"), pos.get("chart_panel")
+if not g or not c:
+    sys.exit(f"FAIL: the grid or the chart is not shown: {pos}")
+if c[1] < g[1] + g[3]:
+    sys.exit(f"FAIL: at 360 px the chart {c} is not below the grid {g}")
+print(f"ok: at 360 px the chart {c} is below the grid {g}")
+' || failed=1
+walk_done

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# A reopened result states its status (cancelled), its conditions (strict or not, runs,
+# median or best) and its date as the history writes it, and starts at its top even
+# when the one before was scrolled down.
+#   test-gui-walk-reopen.sh path/to/nandscope
+
+exe=${1:?usage: test-gui-walk-reopen.sh NANDSCOPE}
+. "$(dirname "$0")/test-gui-lib.sh"
+walk_setup "$exe" reopen
+
+app_run () {
+  timeout 120 "${as_user[@]}" dbus-run-session -- env \
+    HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
+    GTK_A11Y=none GSETTINGS_BACKEND=memory XDG_DATA_HOME="$data" LANG=C.UTF-8 \
+    "$exe" --target "$target" --preset compressibility --runs 2 --size 32m --time 500ms "$@" \
+    --run --quit-when-done >>"$tmp/runs.log" 2>&1
+}
+app_run || { echo "FAIL: the run failed"; cat "$tmp/runs.log"; exit 1; }
+sleep 1.1
+app_run --cancel-after 2s || { echo "FAIL: the cancelled run failed"; cat "$tmp/runs.log"; exit 1; }
+complete=$(ls "$data"/nandscope/results/*.json | head -1)
+cancelled=$(ls "$data"/nandscope/results/*.json | sed -n 2p)
+[ -n "$cancelled" ] || { echo "FAIL: the cancelled run saved nothing"; cat "$tmp/runs.log"; exit 1; }
+
+walk "$tmp/walk.log" "
+action win.history
+wait 1000
+dump history
+close-top
+open $cancelled
+resize 900 500
+wait 500
+scroll-end
+wait 300
+dump scrolled
+open $complete
+wait 300
+dump reopened
+shot $shots/reopened.png
+"
+
+expect "$tmp/walk.log" scrolled 'results_scroller.* scroll=[1-9]' "the first result was scrolled down"
+expect "$tmp/walk.log" scrolled 'summary_label.*\\nCancelled · normal conditions · 2 runs per test, the median shown' \
+  "a reopened cancelled result says so, with its conditions"
+expect "$tmp/walk.log" reopened 'results_scroller.* scroll=0/' "the next result starts at its top"
+expect "$tmp/walk.log" reopened 'summary_label.*\\nComplete · normal conditions · 2 runs per test, the median shown' \
+  "a complete one says so"
+# The history's date of the newest row, on the result's page as it is in the list.
+date=$(section "$tmp/walk.log" history | grep -o '"Compressible data · [^"]*"' | head -2 | tail -1 \
+       | sed 's/^"Compressible data · //; s/"$//')
+if [ -n "$date" ] && section "$tmp/walk.log" reopened | grep 'summary_label' | grep -qF "· $date\\n"; then
+  echo "ok: the date reads as in the history ($date)"
+else
+  echo "FAIL: the result's date is not the history's \"$date\":"
+  section "$tmp/walk.log" reopened | grep summary_label
+  failed=1
+fi
+walk_done
