@@ -1116,7 +1116,7 @@ start_runner (NscWindow       *self,
   /* Consent names the device; the engine checks it is the very one opened. */
   opts.destroy_data = destroy ? self->target : NULL;
   /* Once the drive is held, the same in-use check as before the confirmation. */
-  opts.check_device = nsc_device_check_func;
+  opts.check_device = nsc_udisks_is_sandboxed () ? nsc_udisks_check_func : nsc_device_check_func;
   /* The command line's overrides first, then the preferences. */
   opts.file_size = self->file_size ? self->file_size
                                    : self->prefs.custom ? self->prefs.test_size : 0;
@@ -1383,7 +1383,9 @@ nsc_window_run (NscWindow *self)
   if (self->pending_destroy)
     {
       /* The mount table now, not when the list was made. */
-      if (!nsc_device_check_writable (self->target, &error))
+      if (nsc_udisks_is_sandboxed ()
+          ? !nsc_udisks_check_writable_sync (self->target, NULL, &error)
+          : !nsc_device_check_writable (self->target, &error))
         {
           fail_before_run (self, error->message, FALSE);
           return;

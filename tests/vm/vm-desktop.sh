@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The desktop path on a desktop stack: Debian 12 (vm-desktop-image.sh, cached) booted
+# under TCG with udevd, the system bus, polkitd and udisksd started by hand
+# (vm-desktop-guest.sh), two QEMU NVMe drives (one blank, one whose ext4 partition is
+# mounted), and the app's UDisks2 path run as an ordinary user by desktop-probe:
+# UDisks2's drive list, polkit allowing and denying OpenDevice, Quick on the raw drive
+# with its result saved, the mounted drive refused, a cancel while polkit answers; then
+# the same inside bwrap as Flatpak builds the sandbox for the manifest's finish-args.
+# vm-desktop-check.py judges the console.
+#   vm-desktop.sh DESKTOP-PROBE
+# Exit 77 (skip) when QEMU, the kernel, busybox-static or mmdebstrap are missing.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+probe=${1:?usage: vm-desktop.sh DESKTOP-PROBE}
+vm_timeout_default=600
+. "$here/vm-lib.sh"
+start_s=$(date +%s)
+
+image=$("$here/vm-desktop-image.sh")
+rc=$?
+[ $rc -eq 0 ] || exit $rc
+echo "# guest image $image (ready after $(( $(date +%s) - start_s )) s)"
+
+vm_prepare vm-desktop
+# The root filesystem on virtio, ext4: the modules in the order modprobe gives.
+vm_add_modules virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci \
+  virtio_blk crc32c_generic jbd2 mbcache crc16 ext4
+copy_with_libs "$probe" desktop-probe
+# The libraries the binaries need, copied into the guest's root where it lacks them
+# (a sanitizer's runtime, a library of the build tree).
+for b in "$cli" "$probe"; do
+  ldd "$b" | awk '$2 == "=>" && $3 ~ /^\// {print $3}'
+done | sort -u > "$root/nsc-libs"
+mkdir -p "$root/nsc"
+cp "$here/vm-desktop-guest.sh" "$root/nsc/guest.sh"
+
+cat > "$root/init" <<INIT
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+echo 1 > /proc/sys/kernel/printk
+for m in $vm_modules virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci \
+         virtio_blk crc32c_generic jbd2 mbcache crc16 ext4; do
+  insmod /lib/modules/\$m.ko || echo "@@NSC-ERROR insmod \$m failed@@"
+done
+i=0
+while [ ! -b /dev/vda ] && [ \$i -lt 300 ]; do sleep 0.1; i=\$((i + 1)); done
+mkdir -p /newroot
+mount -t ext4 /dev/vda /newroot || { echo "@@NSC-ERROR the guest's root did not mount@@"; poweroff -f; }
+mkdir -p /newroot/opt/nsc/bin
+cp /bin/nandscope-cli /bin/desktop-probe /newroot/opt/nsc/bin/
+cp /nsc/guest.sh /newroot/opt/nsc/guest.sh
+while read -r lib; do
+  [ -e "/newroot\$lib" ] || { mkdir -p "/newroot\$(dirname "\$lib")"; cp "\$lib" "/newroot\$lib"; }
+done < /nsc-libs
+mount --move /dev /newroot/dev
+mount --move /proc /newroot/proc
+mount --move /sys /newroot/sys
+exec switch_root /newroot /opt/nsc/guest.sh
+INIT
+chmod +x "$root/init"
+
+size=$((256 * 1024 * 1024))
+# The second drive: a GPT with one partition, ext4 on it (made here, offset into the
+# image: no loop device).
+make_disks() {
+  blank=$(vm_disk blank.img "$size") || return 1
+  used=$(vm_disk used.img "$size") || return 1
+  printf 'label: gpt\nstart=2048, size=409600, type=linux\n' | sfdisk -q "$used" || return 1
+  mke2fs -q -t ext4 -F -E offset=$((2048 * 512)) "$used" 200M
+}
+make_disks || exit 1
+
+# QEMU 7.2's emulated namespace under TCG now and then stops completing I/O (seen
+# in vm-nvme and vm-cache-recovery on a loaded host); the guest then says so and stops,
+# and is booted once more on fresh disks. The same on the second boot fails.
+for attempt in 1 2; do
+  vm_boot "file=$blank,if=none,id=d0,format=raw,cache=$vm_cache,aio=threads" \
+    "nvme,serial=NSCBLANK1,drive=d0" \
+    -drive "file=$used,if=none,id=d1,format=raw,cache=$vm_cache,aio=threads" \
+    -device "nvme,serial=NSCMOUNT2,drive=d1" \
+    -drive "file=$image,if=none,id=root,format=raw,snapshot=on" \
+    -device "virtio-blk-pci,drive=root" || exit 1
+  if [ "$attempt" -eq 1 ] && grep -q '@@NSC-STALL@@' "$work/console.log"; then
+    echo "# QEMU's namespace stopped completing I/O; booting once more on fresh disks"
+    vm_keep_console
+    rm -f "$blank" "$used"
+    make_disks || exit 1
+    continue
+  fi
+  break
+done
+
+python3 "$here/vm-desktop-check.py" "$work/console.log" --size "$size"
+rc=$?
+[ $rc -eq 0 ] || vm_keep_console
+echo "# vm-desktop took $(( $(date +%s) - start_s )) s"
+exit $rc
