@@ -150,6 +150,8 @@ cases() {
   # nothing after it would be meaningful; vm-desktop.sh boots the guest once more.
   if grep -q 'did not complete I/O' /tmp/out; then
     echo "@@NSC-STALL@@"
+    dmesg | grep -i -e nvme -e blk | tail -20 | sed 's/^/@@NSC-DMESG@@ /'
+    grep . /sys/block/nvme*/inflight | sed 's/^/@@NSC-DMESG@@ /'
     exit 0
   fi
   section "$p-allow-result" cat "/home/tester/$p-quick.json"
@@ -173,6 +175,47 @@ cases() {
 echo "@@NSC-TIME cases $(now)@@"
 cases desktop
 echo "@@NSC-TIME desktop-done $(now)@@"
+
+# gui_cases PREFIX RUN…: the app itself under Xvfb, through its scripted options, run
+# through RUN (nothing, or the sandbox): what needs no click (a read-only preset opens
+# the drive at once; a preset that writes stops at its confirmation, so only its
+# refusal before that can be scripted).
+gui_cases() {
+  local p=$1 before
+  shift
+  local app=("$@" env HOME=/home/tester DISPLAY=:5 GDK_BACKEND=x11 GSK_RENDERER=cairo
+             NO_AT_BRIDGE=1 GTK_A11Y=none GSETTINGS_BACKEND=memory
+             XDG_DATA_HOME=/home/tester/$p-data dbus-run-session -- /opt/nsc/bin/nandscope)
+  local results=/home/tester/$p-data/nandscope/results
+  set_rule "$deny"
+  before=$(checksum "$blank")
+  section "$p-deny" "${U[@]}" "${app[@]}" --target "$blank" --preset surface --time 200ms \
+    --run --quit-when-done
+  echo "@@NSC-GUI-DENY $p $before $(checksum "$blank") $(ls "$results" 2>/dev/null | wc -l)@@"
+  set_rule "$allow"
+  section "$p-allow" "${U[@]}" "${app[@]}" --target "$blank" --preset surface --time 200ms \
+    --run --quit-when-done
+  section "$p-allow-result" sh -c "cat $results/*surface*.json"
+  section "$p-mounted" "${U[@]}" "${app[@]}" --target "$used" --preset quick --time 200ms \
+    --run --quit-when-done
+  set_rule "$slow"
+  section "$p-cancel" "${U[@]}" "${app[@]}" --target "$blank" --preset surface --time 200ms \
+    --run --cancel-after 500ms --quit-when-done
+  echo "@@NSC-GUI-RESULTS $p $(ls "$results" | wc -l)@@"
+  set_rule "$allow"
+  section "$p-cancel-then-excl" "${U[@]}" "$probe" open "$blank" rw
+}
+
+have_gui=0
+if [ -x /opt/nsc/bin/nandscope ]; then
+  have_gui=1
+  as_user Xvfb :5 -screen 0 1280x800x24 -nolisten tcp > /tmp/xvfb.log 2>&1 &
+  xvfb_pid=$!
+  for _ in $(seq 100); do [ -e /tmp/.X11-unix/X5 ] && break; sleep 0.2; done
+  [ -e /tmp/.X11-unix/X5 ] || fail "Xvfb did not start"
+  gui_cases gui
+  echo "@@NSC-TIME gui-done $(now)@@"
+fi
 
 # The sandbox, as Flatpak builds it for flatpak/io.github.nandscope.Nandscope.json.
 # Each finish-arg and what stands for it here (vm-desktop-manifest.py reads these
@@ -215,7 +258,16 @@ section sandbox-view "${U[@]}" "${sandbox[@]}" /bin/sh -c \
      --object-path /org/freedesktop/PolicyKit1/Authority 2>&1 | head -1'
 cases sandbox "${sandbox[@]}"
 echo "@@NSC-TIME sandbox-done $(now)@@"
+if [ $have_gui = 1 ]; then
+  gui_cases sandbox-gui "${sandbox[@]}"
+  echo "@@NSC-TIME sandbox-gui-done $(now)@@"
+  kill "$xvfb_pid"
+  wait "$xvfb_pid" 2>/dev/null
+fi
 kill "$proxy_pid" 2>/dev/null
+
+# What the kernel said about the NVMe drives (QEMU's stalls: see vm-desktop.sh).
+dmesg | grep -i 'nvme.*timeout\|nvme.*reset' | sed 's/^/@@NSC-DMESG@@ /'
 
 # The daemons' own words about the cases.
 section polkitd-log cat /tmp/polkitd.log
