@@ -17,7 +17,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 probe=${1:?usage: vm-desktop.sh DESKTOP-PROBE [NANDSCOPE]}
 gui=${2:-}
-vm_timeout_default=600
+vm_timeout_default=330
 . "$here/vm-lib.sh"
 start_s=$(date +%s)
 
@@ -84,8 +84,9 @@ vm_aio=${NSC_VM_AIO:-threads}
 
 # QEMU 7.2's emulated namespace under TCG now and then stops completing I/O (seen
 # in vm-nvme and vm-cache-recovery on a loaded host; here at the start of Quick, its
-# 32 I/Os in flight and never fetched: tests/README.md); the guest then says so and
-# stops, and is booted again on fresh disks, three boots at most.
+# 32 I/Os in flight and never fetched, on about half the boots of a one-CPU guest:
+# tests/README.md). Two CPUs (two I/O queues); the guest says so and stops when it
+# happens, and is booted again on fresh disks, three boots at most.
 attempts=${NSC_VM_ATTEMPTS:-3}
 for attempt in $(seq "$attempts"); do
   vm_boot "file=$blank,if=none,id=d0,format=raw,cache=$vm_cache,aio=$vm_aio" \
@@ -93,16 +94,30 @@ for attempt in $(seq "$attempts"); do
     -drive "file=$used,if=none,id=d1,format=raw,cache=$vm_cache,aio=$vm_aio" \
     -device "nvme,serial=NSCMOUNT2,drive=d1" \
     -drive "file=$image,if=none,id=root,format=raw,snapshot=on" \
-    -device "virtio-blk-pci,drive=root" || exit 1
-  if [ "$attempt" -lt "$attempts" ] && grep -q '@@NSC-STALL@@' "$work/console.log"; then
+    -device "virtio-blk-pci,drive=root" -smp "${NSC_VM_SMP:-2}"
+  booted=$?
+  # A stall the engine saw, or one that held the guest past its time (a process in
+  # uninterruptible I/O waits): boot again on fresh disks.
+  if [ "$attempt" -lt "$attempts" ] && { [ $booted -ne 0 ] || grep -q '@@NSC-STALL' "$work/console.log"; }; then
     echo "# QEMU's namespace stopped completing I/O; booting once more on fresh disks"
     vm_keep_console
     rm -f "$blank" "$used"
     make_disks || exit 1
     continue
   fi
+  [ $booted -eq 0 ] || exit 1
   break
 done
+if grep -q '@@NSC-STALL' "$work/console.log"; then
+  # QEMU's bug, not the path under test: what was judged before it is shown, and the
+  # test is skipped, not passed.
+  python3 "$here/vm-desktop-check.py" "$work/console.log" --size "$size" --gui "$([ -n "$gui" ] && echo 1 || echo 0)" \
+    | sed 's/^/# before the stall: /'
+  vm_keep_console
+  echo "SKIP: QEMU's emulated namespace stopped completing I/O on all $attempts boots" \
+    "($(grep -o '@@NSC-STALL [^@]*' "$work/console.log" | cut -c13-)); the desktop path was not judged"
+  exit 77
+fi
 
 # Nothing of this test may stay behind: no QEMU, no mount or loop device over its files.
 left=$( { pgrep -af "$work" ; grep -F -e "$work" -e "$imgdir" /proc/mounts; losetup -a | grep -F -e "$work" -e "$imgdir"; } | grep -v "^$$ ")
