@@ -4,7 +4,9 @@
  * misreads a layout fails here rather than on someone's drive. */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nsc-device.h"
 #include "nsc-device-safety.h"
@@ -232,6 +234,63 @@ test_laptop_virtual (void)
   g_assert_cmpstr (dm->transport, ==, "dm");
   g_assert_cmpuint (dm->mounts->len, ==, 1);
   g_assert_cmpuint (g_strv_length (dm->holders), ==, 0);
+}
+
+/* A new drive: no partition, and no partition table or filesystem where udev's
+ * database (TREE.udev beside a captured tree) says. */
+static void
+test_new_drive (void)
+{
+  g_autofree char *dist = g_test_build_filename (G_TEST_DIST, "data", "sysfs-laptop", NULL);
+  g_autofree char *tmp = g_dir_make_tmp ("nsc-udev-XXXXXX", NULL);
+  g_autofree char *tree = g_build_filename (tmp, "sysfs", NULL);
+  g_autofree char *udev = g_build_filename (tmp, "sysfs.udev", NULL);
+  g_autofree char *entry = g_build_filename (udev, "b8:16", NULL);
+  g_autofree char *mi_path = g_test_build_filename (G_TEST_DIST, "data", "sysfs-laptop.mountinfo", NULL);
+  g_autofree char *mountinfo = NULL;
+  struct { const char *db; gboolean is_new; const char *fs; const char *table; } cases[] = {
+    { NULL, TRUE, NULL, NULL },                                   /* no database: partitions decide */
+    { "S:disk/by-id/usb-x\nE:ID_SERIAL=x\n", TRUE, NULL, NULL },   /* probed: nothing found */
+    { "E:ID_FS_TYPE=exfat\nE:ID_FS_USAGE=filesystem\n", FALSE, "exfat", NULL },
+    { "E:ID_PART_TABLE_TYPE=dos\n", FALSE, NULL, "dos" },
+    { "E:ID_FS_TYPE=\n", TRUE, NULL, NULL },                       /* blkid found nothing */
+  };
+
+  g_assert_nonnull (tmp);
+  g_assert_true (g_file_get_contents (mi_path, &mountinfo, NULL, NULL));
+  g_assert_cmpint (symlink (dist, tree), ==, 0);
+  g_assert_cmpint (g_mkdir (udev, 0755), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(NscDeviceInfo) sdb = NULL;
+      g_autoptr(NscDeviceInfo) nvme = NULL;
+      g_autoptr(JsonNode) json = NULL;
+      JsonObject *sig;
+
+      if (cases[i].db != NULL)
+        g_assert_true (g_file_set_contents (entry, cases[i].db, -1, NULL));
+      sdb = nsc_device_info_new_at (tree, "sdb", mountinfo, "", NSC_DISCOVER_DEFAULT, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (sdb->signature_known, ==, cases[i].db != NULL);
+      g_assert_cmpstr (sdb->fs_type, ==, cases[i].fs);
+      g_assert_cmpstr (sdb->part_table_type, ==, cases[i].table);
+      g_assert_cmpint (nsc_device_info_is_new (sdb), ==, cases[i].is_new);
+      json = nsc_device_info_to_json (sdb);
+      g_assert_cmpint (json_object_get_boolean_member (json_node_get_object (json), "new"), ==,
+                       cases[i].is_new);
+      sig = json_object_get_object_member (json_node_get_object (json), "signature");
+      g_assert_cmpint (json_object_get_boolean_member (sig, "known"), ==, cases[i].db != NULL);
+
+      /* Partitioned and mounted: never new, whatever the database says. */
+      nvme = nsc_device_info_new_at (tree, "nvme0n1", mountinfo, "", NSC_DISCOVER_DEFAULT, &error);
+      g_assert_no_error (error);
+      g_assert_false (nsc_device_info_is_new (nvme));
+    }
+  g_assert_cmpint (g_remove (entry), ==, 0);
+  g_assert_cmpint (g_rmdir (udev), ==, 0);
+  g_assert_cmpint (g_remove (tree), ==, 0);
+  g_assert_cmpint (g_rmdir (tmp), ==, 0);
 }
 
 static void
@@ -691,6 +750,7 @@ main (int    argc,
   g_test_add_func ("/nsc/device/laptop/sata-usb", test_laptop_sata_usb);
   g_test_add_func ("/nsc/device/laptop/virtual", test_laptop_virtual);
   g_test_add_func ("/nsc/device/lvm-root", test_lvm_root);
+  g_test_add_func ("/nsc/device/new-drive", test_new_drive);
   g_test_add_func ("/nsc/device/multipath", test_multipath);
   g_test_add_func ("/nsc/device/missing", test_missing);
   g_test_add_func ("/nsc/device/json", test_json);

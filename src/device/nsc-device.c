@@ -567,6 +567,8 @@ nsc_device_info_free (NscDeviceInfo *info)
   g_free (info->temperature_source);
   g_clear_pointer (&info->nvme, nsc_nvme_info_free);
   g_clear_pointer (&info->unavailable, g_ptr_array_unref);
+  g_free (info->fs_type);
+  g_free (info->part_table_type);
   g_free (info);
 }
 
@@ -601,6 +603,37 @@ add_nvme_facts (NscDeviceInfo *info)
       info->temperature_source = g_strdup ("smart");
     }
   info->nvme = n;
+}
+
+/* udev's database entry for the disk: /run/udev/data/bMAJOR:MINOR on the running
+ * system, or, for a captured tree, the same name in a folder "TREE.udev" beside it. */
+static void
+read_signature (const Ctx     *c,
+                NscDeviceInfo *info)
+{
+  g_autofree char *dir = c->live ? g_strdup ("/run/udev/data") : g_strconcat (c->root, ".udev", NULL);
+  g_autofree char *file = g_strdup_printf ("b%u:%u", info->major, info->minor);
+  g_autofree char *path = g_build_filename (dir, file, NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return;
+  info->signature_known = TRUE;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (lines[i], "E:ID_FS_TYPE=") && lines[i][13] != '\0')
+        {
+          g_free (info->fs_type);
+          info->fs_type = g_strdup (lines[i] + 13);
+        }
+      else if (g_str_has_prefix (lines[i], "E:ID_PART_TABLE_TYPE=") && lines[i][21] != '\0')
+        {
+          g_free (info->part_table_type);
+          info->part_table_type = g_strdup (lines[i] + 21);
+        }
+    }
 }
 
 static NscDeviceInfo *
@@ -685,6 +718,8 @@ device_new (const Ctx        *c,
 
   info->swaps = ptr_array_to_strv (g_steal_pointer (&swaps));
   info->holders = ptr_array_to_strv (g_steal_pointer (&holders));
+
+  read_signature (c, info);
 
   if (flags & NSC_DISCOVER_NVME)
     {
@@ -815,8 +850,27 @@ nsc_device_info_for_path (const char       *path,
   g_return_val_if_fail (path != NULL, NULL);
   if (stat (path, &st) != 0)
     {
-      nsc_set_error_from_errno (error, errno, _("Cannot look at %s"), path);
-      return NULL;
+      int errsv = errno;
+      g_autofree char *base = g_path_get_basename (path);
+      g_autofree char *sysdev = g_build_filename ("/sys/class/block", base, "dev", NULL);
+      g_autofree char *numbers = NULL;
+      guint maj, min;
+
+      /* A sandbox (Flatpak) has no drives in /dev but the host's /sys, read-only:
+       * /dev/NAME is the block device sysfs calls NAME. */
+      if (errsv == ENOENT && g_str_has_prefix (path, "/dev/")
+          && g_file_get_contents (sysdev, &numbers, NULL, NULL)
+          && sscanf (numbers, "%u:%u", &maj, &min) == 2)
+        {
+          memset (&st, 0, sizeof st);
+          st.st_mode = S_IFBLK;
+          st.st_rdev = makedev (maj, min);
+        }
+      else
+        {
+          nsc_set_error_from_errno (error, errsv, _("Cannot look at %s"), path);
+          return NULL;
+        }
     }
   dev = S_ISBLK (st.st_mode) ? st.st_rdev : st.st_dev;
   if (!g_file_get_contents ("/proc/self/mountinfo", &mountinfo, NULL, error))
@@ -854,6 +908,16 @@ nsc_device_info_is_free (const NscDeviceInfo *info)
 {
   return !info->hosts_root && info->mounts->len == 0
          && g_strv_length (info->swaps) == 0 && g_strv_length (info->holders) == 0;
+}
+
+gboolean
+nsc_device_info_is_new (const NscDeviceInfo *info)
+{
+  g_return_val_if_fail (info != NULL, FALSE);
+
+  return nsc_device_info_is_free (info) && !info->read_only && info->capacity > 0
+         && (info->partitions == NULL || info->partitions->len == 0)
+         && info->fs_type == NULL && info->part_table_type == NULL;
 }
 
 /* In the user's language for people, in English for the result's JSON. */
@@ -1104,6 +1168,17 @@ nsc_device_info_to_json (const NscDeviceInfo *info)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+
+  /* A new drive (nsc_device_info_is_new ()) and what udev's probe found on it. */
+  json_builder_set_member_name (b, "new");
+  json_builder_add_boolean_value (b, nsc_device_info_is_new (info));
+  json_builder_set_member_name (b, "signature");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "known");
+  json_builder_add_boolean_value (b, info->signature_known);
+  add_string (b, "filesystem", info->fs_type);
+  add_string (b, "partition_table", info->part_table_type);
+  json_builder_end_object (b);
 
   json_builder_end_object (b);
   return json_builder_get_root (b);

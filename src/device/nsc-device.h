@@ -75,6 +75,11 @@ typedef struct
   char      *temperature_source; /* "hwmon" or "smart" */
   NscNvmeInfo *nvme;             /* Identify/SMART, when asked for and allowed */
   GPtrArray *unavailable;        /* "field: why" */
+  /* What udev's probe (blkid) found on the whole disk, from its database (readable
+   * without root): signature_known is FALSE without one (no udev, a sandbox). */
+  gboolean   signature_known;
+  char      *fs_type;            /* ID_FS_TYPE: "ext4", "LVM2_member"; NULL for none */
+  char      *part_table_type;    /* ID_PART_TABLE_TYPE: "gpt", "dos"; NULL for none */
 } NscDeviceInfo;
 
 typedef enum
@@ -122,6 +127,10 @@ char          *nsc_device_info_describe_link  (const NscDeviceInfo *info);
 
 /* Nothing is mounted, swapped or held on it and it does not host "/". */
 gboolean       nsc_device_info_is_free (const NscDeviceInfo *info);
+
+/* A new drive: free, writable, with no partition and, where udev's database says,
+ * no partition table and no filesystem. */
+gboolean       nsc_device_info_is_new  (const NscDeviceInfo *info);
 
 JsonNode      *nsc_device_info_to_json (const NscDeviceInfo *info);
 JsonNode      *nsc_device_list_to_json (GPtrArray           *infos);

@@ -424,8 +424,15 @@ open_device_target (const char              *path,
 
       /* Consent names a device; it must be this very device, compared by number
        * so that another name (a symlink, /dev/disk/by-id/…) for it counts too. */
-      if (options->destroy_data == NULL || stat (options->destroy_data, &confirm) != 0
-          || !S_ISBLK (confirm.st_mode) || confirm.st_rdev != st_path->st_rdev)
+      /* Where the node cannot be seen (a sandbox), consent names the very path the
+       * descriptor was handed over for. */
+      gboolean hidden = self->fd >= 0 && options->destroy_data != NULL
+                        && stat (options->destroy_data, &confirm) != 0 && errno == ENOENT
+                        && g_strcmp0 (options->destroy_data, path) == 0;
+
+      if (!hidden
+          && (options->destroy_data == NULL || stat (options->destroy_data, &confirm) != 0
+              || !S_ISBLK (confirm.st_mode) || confirm.st_rdev != st_path->st_rdev))
         {
           g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
                        _("This test writes to %s and destroys everything on it; "
@@ -458,8 +465,9 @@ open_device_target (const char              *path,
         {
           /* O_EXCL leaves no trace in the descriptor's flags, but while it holds the
            * device a second exclusive open fails with EBUSY. Where we may not open the
-           * node at all (no root: the reason it was handed over), the service that
-           * opened it was asked for O_EXCL and the kernel enforces it. */
+           * node at all (no root: the reason it was handed over; a sandbox without
+           * it), the service that opened it was asked for O_EXCL and the kernel
+           * enforces it. */
           int probe = open (path, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
 
           if (probe >= 0)
@@ -470,7 +478,7 @@ open_device_target (const char              *path,
                              "nothing was written"), path);
               return NULL;
             }
-          if (errno != EBUSY && errno != EACCES && errno != EPERM)
+          if (errno != EBUSY && errno != EACCES && errno != EPERM && errno != ENOENT)
             {
               nsc_set_error_from_errno (error, errno, _("Cannot check that %s is held exclusively"),
                                         path);
@@ -559,6 +567,12 @@ nsc_target_open (const char              *path,
     }
 
   if (stat (path, &st) == 0 && S_ISBLK (st.st_mode))
+    return open_device_target (path, &st, options, error);
+  /* In a sandbox (Flatpak) /dev has no drives: the descriptor UDisks2 handed over,
+   * checked against /sys by the front end, is the device; its fstat stands for the
+   * node's. */
+  if (options->device_fd >= 0 && errno == ENOENT && fstat (options->device_fd, &st) == 0
+      && S_ISBLK (st.st_mode))
     return open_device_target (path, &st, options, error);
   if (options->device_fd >= 0)
     {

@@ -131,28 +131,12 @@ nsc_device_row_refusal (const NscDeviceInfo *info)
   return NULL;
 }
 
-/* udev's probe (blkid) as it left it in the udev database, readable without root.
- * Without the database nothing is known, and the partitions alone decide. */
-static gboolean
-has_signature (const NscDeviceInfo *info)
-{
-  g_autofree char *path = g_strdup_printf ("/run/udev/data/b%u:%u", info->major, info->minor);
-  g_autofree char *text = NULL;
-
-  if (!g_file_get_contents (path, &text, NULL, NULL))
-    return FALSE;
-  return strstr (text, "\nE:ID_FS_TYPE=") != NULL || g_str_has_prefix (text, "E:ID_FS_TYPE=")
-         || strstr (text, "E:ID_PART_TABLE_TYPE=") != NULL;
-}
-
 gboolean
 nsc_device_row_is_new (const NscDeviceInfo *info)
 {
   g_return_val_if_fail (info != NULL, FALSE);
 
-  return nsc_device_info_is_free (info) && !info->read_only && info->capacity > 0
-         && (info->partitions == NULL || info->partitions->len == 0)
-         && !has_signature (info);
+  return nsc_device_info_is_new (info);
 }
 
 static const char *

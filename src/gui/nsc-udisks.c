@@ -6,7 +6,9 @@
 #include <glib/gi18n.h>
 #include <gio/gunixfdlist.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "nsc-udisks.h"
@@ -278,6 +280,10 @@ on_bus (GObject      *source,
                           g_object_ref (task));
 }
 
+/* The "MAJOR:MINOR" in /sys/class/block/NAME/dev for /dev/NAME. */
+static gboolean sysfs_device_number (const char *devnode,
+                                     dev_t      *rdev);
+
 /**
  * nsc_udisks_open_device_async:
  * See nsc-udisks.h.
@@ -302,7 +308,10 @@ nsc_udisks_open_device_async (const char          *devnode,
    * closes one that arrives after it cancelled. */
   g_task_set_check_cancellable (task, FALSE);
 
-  if (stat (devnode, &st) != 0 || !S_ISBLK (st.st_mode))
+  /* In a sandbox /dev has no drives: the number comes from the read-only /sys, and
+   * the descriptor UDisks2 hands over must carry it (fstat in on_open_device ()). */
+  if ((stat (devnode, &st) != 0 || !S_ISBLK (st.st_mode))
+      && !(nsc_udisks_is_sandboxed () && sysfs_device_number (devnode, &st.st_rdev)))
     {
       g_task_return_new_error (task, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_NOT_FOUND,
                                _("%s is not a block device"), devnode);
@@ -428,4 +437,392 @@ nsc_udisks_probe_finish (GAsyncResult  *result,
 {
   g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ---- drives, mounts and swap as UDisks2 reports them --------------------------- */
+
+gboolean
+nsc_udisks_is_sandboxed (void)
+{
+  return g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS);
+}
+
+void
+nsc_udisks_drive_free (NscUdisksDrive *drive)
+{
+  if (drive == NULL)
+    return;
+  g_free (drive->devnode);
+  g_free (drive->model);
+  g_free (drive->serial);
+  g_clear_pointer (&drive->mounts, g_ptr_array_unref);
+  g_clear_pointer (&drive->swaps, g_ptr_array_unref);
+  g_free (drive);
+}
+
+/* ObjectManager.GetManagedObjects: (a{oa{sa{sv}}}), or NULL with an NSC_UDISKS_ERROR. */
+static GVariant *
+get_managed_objects (GCancellable  *cancellable,
+                     GError       **error)
+{
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GError) local_error = NULL;
+  GVariant *reply;
+
+  bus = g_bus_get_sync (G_BUS_TYPE_SYSTEM, cancellable, &local_error);
+  if (bus == NULL)
+    {
+      g_set_error (error, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_UNAVAILABLE,
+                   _("UDisks2 is not available (no system bus: %s); run nandscope-cli as "
+                     "root, or test a folder on the drive"), local_error->message);
+      return NULL;
+    }
+  reply = g_dbus_connection_call_sync (bus, UDISKS_NAME, "/org/freedesktop/UDisks2",
+                                       "org.freedesktop.DBus.ObjectManager", "GetManagedObjects",
+                                       NULL, G_VARIANT_TYPE ("(a{oa{sa{sv}}})"),
+                                       G_DBUS_CALL_FLAGS_NONE, 30 * 1000, cancellable,
+                                       &local_error);
+  if (reply == NULL)
+    {
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
+      g_dbus_error_strip_remote_error (local_error);
+      g_set_error (error, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_UNAVAILABLE,
+                   _("UDisks2 is not available (%s); run nandscope-cli as root, or test a "
+                     "folder on the drive"), local_error->message);
+    }
+  return reply;
+}
+
+static GVariant *
+iface (GVariant   *ifaces,
+       const char *name)
+{
+  return g_variant_lookup_value (ifaces, name, G_VARIANT_TYPE_VARDICT);
+}
+
+static char *
+prop_bytestring (GVariant   *props,
+                 const char *name)
+{
+  g_autoptr(GVariant) v = g_variant_lookup_value (props, name, G_VARIANT_TYPE_BYTESTRING);
+
+  return v ? g_variant_dup_bytestring (v, NULL) : NULL;
+}
+
+static char *
+prop_string (GVariant   *props,
+             const char *name)
+{
+  g_autoptr(GVariant) v = g_variant_lookup_value (props, name, NULL);
+
+  if (v == NULL)
+    return NULL;
+  if (g_variant_is_of_type (v, G_VARIANT_TYPE_STRING)
+      || g_variant_is_of_type (v, G_VARIANT_TYPE_OBJECT_PATH))
+    return g_variant_dup_string (v, NULL);
+  return NULL;
+}
+
+/* @devnode names this block: its Device, PreferredDevice or one of its Symlinks. */
+static gboolean
+block_has_name (GVariant   *block,
+                const char *devnode)
+{
+  g_autofree char *device = prop_bytestring (block, "Device");
+  g_autofree char *preferred = prop_bytestring (block, "PreferredDevice");
+  g_autoptr(GVariant) links = g_variant_lookup_value (block, "Symlinks",
+                                                      G_VARIANT_TYPE_BYTESTRING_ARRAY);
+
+  if (g_strcmp0 (device, devnode) == 0 || g_strcmp0 (preferred, devnode) == 0)
+    return TRUE;
+  if (links != NULL)
+    {
+      g_autofree const char **names = g_variant_get_bytestring_array (links, NULL);
+
+      for (guint i = 0; names[i] != NULL; i++)
+        if (g_strcmp0 (names[i], devnode) == 0)
+          return TRUE;
+    }
+  return FALSE;
+}
+
+/* Mounts and swap of the block at @block_path and of every partition on it. */
+static void
+collect_usage (GVariant       *objects,
+               const char     *block_path,
+               NscUdisksDrive *drive)
+{
+  GVariantIter iter;
+  const char *path;
+  GVariant *ifaces;
+
+  g_variant_iter_init (&iter, objects);
+  while (g_variant_iter_next (&iter, "{&o@a{sa{sv}}}", &path, &ifaces))
+    {
+      g_autoptr(GVariant) owned = ifaces;
+      g_autoptr(GVariant) block = iface (ifaces, "org.freedesktop.UDisks2.Block");
+      g_autoptr(GVariant) part = iface (ifaces, "org.freedesktop.UDisks2.Partition");
+      g_autoptr(GVariant) fs = iface (ifaces, "org.freedesktop.UDisks2.Filesystem");
+      g_autoptr(GVariant) swap = iface (ifaces, "org.freedesktop.UDisks2.Swapspace");
+      g_autofree char *table = part ? prop_string (part, "Table") : NULL;
+      g_autofree char *node = NULL;
+
+      if (block == NULL || (g_strcmp0 (path, block_path) != 0 && g_strcmp0 (table, block_path) != 0))
+        continue;
+      node = prop_bytestring (block, "Device");
+      if (fs != NULL)
+        {
+          g_autoptr(GVariant) points = g_variant_lookup_value (fs, "MountPoints",
+                                                               G_VARIANT_TYPE_BYTESTRING_ARRAY);
+          g_autofree const char **list = points ? g_variant_get_bytestring_array (points, NULL) : NULL;
+
+          for (guint i = 0; list != NULL && list[i] != NULL; i++)
+            g_ptr_array_add (drive->mounts, g_strdup_printf ("%s\t%s", node, list[i]));
+        }
+      if (swap != NULL)
+        {
+          gboolean active = FALSE;
+
+          if (g_variant_lookup (swap, "Active", "b", &active) && active)
+            g_ptr_array_add (drive->swaps, g_strdup (node));
+        }
+    }
+}
+
+/* The whole drive at @block_path with @ifaces, described; NULL when it has no Drive. */
+static NscUdisksDrive *
+describe_block (GVariant   *objects,
+                const char *block_path,
+                GVariant   *ifaces)
+{
+  g_autoptr(GVariant) block = iface (ifaces, "org.freedesktop.UDisks2.Block");
+  g_autoptr(GVariant) part = iface (ifaces, "org.freedesktop.UDisks2.Partition");
+  g_autofree char *drive_path = block ? prop_string (block, "Drive") : NULL;
+  g_autoptr(GVariant) drive_ifaces = NULL;
+  g_autoptr(GVariant) props = NULL;
+  NscUdisksDrive *drive;
+
+  if (block == NULL || part != NULL || drive_path == NULL || g_strcmp0 (drive_path, "/") == 0)
+    return NULL;
+  drive_ifaces = g_variant_lookup_value (objects, drive_path, G_VARIANT_TYPE ("a{sa{sv}}"));
+  props = drive_ifaces ? iface (drive_ifaces, "org.freedesktop.UDisks2.Drive") : NULL;
+  if (props == NULL)
+    return NULL;
+
+  drive = g_new0 (NscUdisksDrive, 1);
+  drive->devnode = prop_bytestring (block, "Device");
+  drive->model = prop_string (props, "Model");
+  drive->serial = prop_string (props, "Serial");
+  g_variant_lookup (props, "Size", "t", &drive->size);
+  g_variant_lookup (block, "DeviceNumber", "t", &drive->device_number);
+  drive->mounts = g_ptr_array_new_with_free_func (g_free);
+  drive->swaps = g_ptr_array_new_with_free_func (g_free);
+  collect_usage (objects, block_path, drive);
+  return drive;
+}
+
+/**
+ * nsc_udisks_list_drives_sync:
+ * See nsc-udisks.h.
+ */
+GPtrArray *
+nsc_udisks_list_drives_sync (GCancellable  *cancellable,
+                             GError       **error)
+{
+  g_autoptr(GVariant) reply = get_managed_objects (cancellable, error);
+  g_autoptr(GVariant) objects = NULL;
+  GPtrArray *drives;
+  GVariantIter iter;
+  const char *path;
+  GVariant *ifaces;
+
+  if (reply == NULL)
+    return NULL;
+  objects = g_variant_get_child_value (reply, 0);
+  drives = g_ptr_array_new_with_free_func ((GDestroyNotify) nsc_udisks_drive_free);
+  g_variant_iter_init (&iter, objects);
+  while (g_variant_iter_next (&iter, "{&o@a{sa{sv}}}", &path, &ifaces))
+    {
+      g_autoptr(GVariant) owned = ifaces;
+      NscUdisksDrive *drive = describe_block (objects, path, ifaces);
+
+      if (drive != NULL)
+        g_ptr_array_add (drives, drive);
+    }
+  return drives;
+}
+
+/* The object of the block named @devnode, with its interfaces; NULL if none. */
+static const char *
+find_block (GVariant    *objects,
+            const char  *devnode,
+            GVariant   **ifaces_out)
+{
+  GVariantIter iter;
+  const char *path;
+  GVariant *ifaces;
+
+  g_variant_iter_init (&iter, objects);
+  while (g_variant_iter_next (&iter, "{&o@a{sa{sv}}}", &path, &ifaces))
+    {
+      g_autoptr(GVariant) block = iface (ifaces, "org.freedesktop.UDisks2.Block");
+
+      if (block != NULL && block_has_name (block, devnode))
+        {
+          *ifaces_out = ifaces;
+          return path;
+        }
+      g_variant_unref (ifaces);
+    }
+  return NULL;
+}
+
+/**
+ * nsc_udisks_describe_sync:
+ * See nsc-udisks.h.
+ */
+NscUdisksDrive *
+nsc_udisks_describe_sync (const char    *devnode,
+                          GCancellable  *cancellable,
+                          GError       **error)
+{
+  g_autoptr(GVariant) reply = get_managed_objects (cancellable, error);
+  g_autoptr(GVariant) objects = NULL;
+  g_autoptr(GVariant) ifaces = NULL;
+  const char *path;
+  NscUdisksDrive *drive = NULL;
+
+  if (reply == NULL)
+    return NULL;
+  objects = g_variant_get_child_value (reply, 0);
+  path = find_block (objects, devnode, &ifaces);
+  if (path != NULL)
+    drive = describe_block (objects, path, ifaces);
+  if (drive == NULL)
+    {
+      /* A loop device has no Drive; its mounts and swap are still UDisks2's. */
+      if (path != NULL)
+        {
+          g_autoptr(GVariant) block = iface (ifaces, "org.freedesktop.UDisks2.Block");
+
+          drive = g_new0 (NscUdisksDrive, 1);
+          drive->devnode = prop_bytestring (block, "Device");
+          g_variant_lookup (block, "Size", "t", &drive->size);
+          g_variant_lookup (block, "DeviceNumber", "t", &drive->device_number);
+          drive->mounts = g_ptr_array_new_with_free_func (g_free);
+          drive->swaps = g_ptr_array_new_with_free_func (g_free);
+          collect_usage (objects, path, drive);
+          return drive;
+        }
+      g_set_error (error, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_NOT_FOUND,
+                   _("UDisks2 does not know %s; choose a drive from the list, or test a "
+                     "folder on it"), devnode);
+    }
+  return drive;
+}
+
+/* The first holder (device-mapper, md, bcache) of @name or a partition of it, from
+ * /sys (read-only in a sandbox, as outside). */
+static char *
+first_holder (const char *name)
+{
+  g_autofree char *sysdir = g_build_filename ("/sys/class/block", name, NULL);
+  g_autoptr(GDir) dir = g_dir_open (sysdir, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *entry;
+
+  g_ptr_array_add (names, g_strdup ("."));
+  while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *part = g_build_filename (sysdir, entry, "partition", NULL);
+
+      if (g_file_test (part, G_FILE_TEST_EXISTS))
+        g_ptr_array_add (names, g_strdup (entry));
+    }
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *holders = g_build_filename (sysdir, g_ptr_array_index (names, i),
+                                                   "holders", NULL);
+      g_autoptr(GDir) hd = g_dir_open (holders, 0, NULL);
+      const char *holder = hd ? g_dir_read_name (hd) : NULL;
+
+      if (holder != NULL)
+        return g_strdup (holder);
+    }
+  return NULL;
+}
+
+/**
+ * nsc_udisks_check_writable_sync:
+ * See nsc-udisks.h.
+ */
+gboolean
+nsc_udisks_check_writable_sync (const char    *devnode,
+                                GCancellable  *cancellable,
+                                GError       **error)
+{
+  g_autoptr(NscUdisksDrive) drive = nsc_udisks_describe_sync (devnode, cancellable, error);
+  g_autofree char *name = NULL;
+  g_autofree char *holder = NULL;
+
+  if (drive == NULL)
+    return FALSE;
+  if (drive->mounts->len > 0)
+    {
+      g_auto(GStrv) fields = g_strsplit (g_ptr_array_index (drive->mounts, 0), "\t", 2);
+
+      g_set_error (error, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_BUSY,
+                   /* TRANSLATORS: "/dev/nvme1n1p1 is mounted at /mnt/data (UDisks2 …) */
+                   _("%s is mounted at %s (as UDisks2 reports it), so a test that writes "
+                     "cannot run on %s; unmount it in Files or Disks first, or test a folder "
+                     "on it"), fields[0], fields[1], devnode);
+      return FALSE;
+    }
+  if (drive->swaps->len > 0)
+    {
+      g_set_error (error, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_BUSY,
+                   _("%s is in use as swap (as UDisks2 reports it), so a test that writes "
+                     "cannot run on %s; turn that swap off first"),
+                   (const char *) g_ptr_array_index (drive->swaps, 0), devnode);
+      return FALSE;
+    }
+  name = g_path_get_basename (drive->devnode ? drive->devnode : devnode);
+  holder = first_holder (name);
+  if (holder != NULL)
+    {
+      g_set_error (error, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_BUSY,
+                   _("%s is held by %s (a device built on it), so a test that writes cannot "
+                     "run on it; stop %s first"), devnode, holder, holder);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+sysfs_device_number (const char *devnode,
+                     dev_t      *rdev)
+{
+  g_autofree char *name = g_path_get_basename (devnode);
+  g_autofree char *path = g_build_filename ("/sys/class/block", name, "dev", NULL);
+  g_autofree char *text = NULL;
+  guint major_nr, minor_nr;
+
+  if (!g_str_has_prefix (devnode, "/dev/")
+      || !g_file_get_contents (path, &text, NULL, NULL)
+      || sscanf (text, "%u:%u", &major_nr, &minor_nr) != 2)
+    return FALSE;
+  *rdev = makedev (major_nr, minor_nr);
+  return TRUE;
+}
+
+gboolean
+nsc_udisks_check_func (gpointer      user_data,
+                       const char   *device,
+                       GError      **error)
+{
+  return nsc_udisks_check_writable_sync (device, NULL, error);
 }

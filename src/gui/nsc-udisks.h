@@ -42,4 +42,43 @@ void     nsc_udisks_probe_async   (GCancellable        *cancellable,
 gboolean nsc_udisks_probe_finish  (GAsyncResult        *result,
                                    GError             **error);
 
+/* Running inside Flatpak (/.flatpak-info exists): /dev and /proc/self/mountinfo are the
+ * sandbox's, so a drive's node, mounts and swap are learnt from UDisks2 instead. */
+gboolean nsc_udisks_is_sandboxed      (void);
+
+/* A drive as UDisks2 describes it (org.freedesktop.UDisks2.Drive and the Block,
+ * Filesystem and Swapspace objects on it). */
+typedef struct
+{
+  char      *devnode;        /* the whole drive's node, e.g. "/dev/nvme0n1" */
+  char      *model;
+  char      *serial;
+  guint64    size;           /* bytes */
+  guint64    device_number;  /* Block.DeviceNumber (dev_t) */
+  GPtrArray *mounts;         /* "NODE\tMOUNT POINT" for the drive and its partitions */
+  GPtrArray *swaps;          /* nodes of the drive or its partitions in use as swap */
+} NscUdisksDrive;
+
+void            nsc_udisks_drive_free       (NscUdisksDrive *drive);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NscUdisksDrive, nsc_udisks_drive_free)
+
+/* Every drive UDisks2 knows of (whole block devices with a Drive), in object order. */
+GPtrArray      *nsc_udisks_list_drives_sync (GCancellable   *cancellable,
+                                             GError        **error);
+/* The drive whose whole block device is @devnode (compared as UDisks2 names it:
+ * Device, PreferredDevice or a symlink), or NULL with NSC_UDISKS_ERROR_NOT_FOUND. */
+NscUdisksDrive *nsc_udisks_describe_sync    (const char     *devnode,
+                                             GCancellable   *cancellable,
+                                             GError        **error);
+/* FALSE with NSC_UDISKS_ERROR_BUSY and a message naming what UDisks2 reports when
+ * the drive or a partition of it is mounted or used as swap, or (read-only /sys)
+ * held by another device. What the sandbox checks before a test that writes. */
+gboolean        nsc_udisks_check_writable_sync (const char   *devnode,
+                                                GCancellable *cancellable,
+                                                GError      **error);
+/* nsc_udisks_check_writable_sync () as the runner's NscDeviceCheckFunc (any thread). */
+gboolean        nsc_udisks_check_func          (gpointer      user_data,
+                                                const char   *device,
+                                                GError      **error);
+
 G_END_DECLS

@@ -156,6 +156,10 @@ user_options (NscWindow     *self,
   opts.strict = self->prefs.strict;
   opts.cdm = self->prefs.cdm;
   opts.backend = NSC_BACKEND_AUTO;
+  /* Sandboxed (Flatpak), /dev and mountinfo are the sandbox's: UDisks2 says what uses
+   * the drive, before the confirmation and again once the drive is held. */
+  if (nsc_udisks_is_sandboxed ())
+    opts.check_device = nsc_udisks_check_func;
   *user = opts;
 }
 
@@ -1460,7 +1464,11 @@ device_for_target (const char *path)
       return nsc_device_info_new_at (root, name, mountinfo, swaps, NSC_DISCOVER_DEFAULT, NULL);
     }
 
-  if (stat (path, &st) != 0 || !S_ISBLK (st.st_mode))
+  /* Sandboxed, /dev has no drives; /sys still knows /dev/NAME. */
+  if (stat (path, &st) != 0)
+    return nsc_udisks_is_sandboxed () && g_str_has_prefix (path, "/dev/")
+           ? nsc_device_info_for_path (path, NSC_DISCOVER_DEFAULT, NULL) : NULL;
+  if (!S_ISBLK (st.st_mode))
     return NULL;
   return nsc_device_info_for_path (path, NSC_DISCOVER_DEFAULT, NULL);
 }
