@@ -78,9 +78,16 @@ make_row (NscWarningsList  *self,
   if (settle != NULL)
     {
       g_autofree char *text = settle_label (settle);
-      GtkWidget *button = gtk_button_new_with_label (text);
+      GtkWidget *button = gtk_button_new ();
+      GtkWidget *button_label = gtk_label_new (text);
       GtkWidget *inner = gtk_list_box_row_new ();
 
+      /* A long preset title wraps rather than widen the window (360 px). */
+      gtk_label_set_wrap (GTK_LABEL (button_label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (button_label), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_justify (GTK_LABEL (button_label), GTK_JUSTIFY_CENTER);
+      gtk_button_set_child (GTK_BUTTON (button), button_label);
+      gtk_widget_set_margin_end (button, 12);
       gtk_widget_set_halign (button, GTK_ALIGN_START);
       gtk_widget_set_margin_start (button, 12);
       gtk_widget_set_margin_top (button, 6);
