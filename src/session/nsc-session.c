@@ -55,10 +55,20 @@ nsc_session_options (NscRunOptions       *out,
   *out = opts;
 }
 
-/* The path that exists: the target, or the folder of a file still to be made. */
+/* The path that exists: the target, or the folder of a file still to be made. A drive
+ * a sandbox's /dev lacks is still the drive when the read-only /sys knows its name
+ * (nsc_device_info_for_path finds it there). */
 static char *
 existing_path (const char *target)
 {
+  if (!g_file_test (target, G_FILE_TEST_EXISTS) && g_str_has_prefix (target, "/dev/"))
+    {
+      g_autofree char *base = g_path_get_basename (target);
+      g_autofree char *sys = g_build_filename ("/sys/class/block", base, NULL);
+
+      if (g_file_test (sys, G_FILE_TEST_EXISTS))
+        return g_strdup (target);
+    }
   return g_file_test (target, G_FILE_TEST_EXISTS) ? g_strdup (target) : g_path_get_dirname (target);
 }
 
