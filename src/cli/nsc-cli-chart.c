@@ -84,7 +84,7 @@ nsc_cli_chart (int    argc,
   NscChartStyle style;
   NscChartKind kind = NSC_CHART_N_KINDS;
   guint step = NSC_CHART_STEP_AUTO;
-  int width = 1200, height = 700;
+  int width = 1200, height = 700, status = 0;
 
   nsc_chart_style_init (&style, FALSE);
   style.caption = TRUE;
@@ -154,29 +154,12 @@ nsc_cli_chart (int    argc,
           if (!parse_pixels ("--height", value, &height))
             return EXIT_USAGE;
         }
-      else if (g_str_equal (name, "--dark"))
-        style.theme = NSC_CHART_THEME_DARK;
       else if (g_str_equal (name, "--no-caption"))
         style.caption = FALSE;
-      else if (g_str_equal (name, "--theme"))
+      else if (nsc_cli_chart_style_option (name, value, &style, &status))
         {
-          if (!nsc_chart_theme_from_string (value, &style.theme))
-            {
-              nsc_cli_fail (_("--theme “%s”: say light, dark, high-contrast or high-contrast-dark"), value);
-              return EXIT_USAGE;
-            }
-        }
-      else if (g_str_equal (name, "--units"))
-        {
-          if (g_ascii_strcasecmp (value, "mib") == 0 || g_ascii_strcasecmp (value, "mib/s") == 0)
-            style.units = NSC_CHART_UNITS_MIB;
-          else if (g_ascii_strcasecmp (value, "mb") == 0 || g_ascii_strcasecmp (value, "mb/s") == 0)
-            style.units = NSC_CHART_UNITS_MB;
-          else
-            {
-              nsc_cli_fail (_("--units “%s”: say mib (MiB/s, binary) or mb (MB/s, decimal)"), value);
-              return EXIT_USAGE;
-            }
+          if (status != 0)
+            return status;
         }
       else if (g_str_equal (name, "--compare"))
         g_ptr_array_add (compare, (gpointer) value);
@@ -260,4 +243,38 @@ nsc_cli_chart (int    argc,
       return EXIT_FAILED;
     }
   return 0;
+}
+
+gboolean
+nsc_cli_chart_style_option (const char    *name,
+                            const char    *value,
+                            NscChartStyle *style,
+                            int           *status)
+{
+  *status = 0;
+  if (g_str_equal (name, "--dark"))
+    style->theme = NSC_CHART_THEME_DARK;
+  else if (g_str_equal (name, "--theme"))
+    {
+      if (!nsc_chart_theme_from_string (value, &style->theme))
+        {
+          nsc_cli_fail (_("--theme “%s”: say light, dark, high-contrast or high-contrast-dark"), value);
+          *status = EXIT_USAGE;
+        }
+    }
+  else if (g_str_equal (name, "--units"))
+    {
+      if (g_ascii_strcasecmp (value, "mib") == 0 || g_ascii_strcasecmp (value, "mib/s") == 0)
+        style->units = NSC_CHART_UNITS_MIB;
+      else if (g_ascii_strcasecmp (value, "mb") == 0 || g_ascii_strcasecmp (value, "mb/s") == 0)
+        style->units = NSC_CHART_UNITS_MB;
+      else
+        {
+          nsc_cli_fail (_("--units “%s”: say mib (MiB/s, binary) or mb (MB/s, decimal)"), value);
+          *status = EXIT_USAGE;
+        }
+    }
+  else
+    return FALSE;
+  return TRUE;
 }

@@ -3,6 +3,8 @@
 
 #include <glib.h>
 
+#include "nsc-chart.h"
+
 G_BEGIN_DECLS
 
 /* `nandscope-cli chart RESULT.json --out FILE.png|svg [--kind K] [--step N]
@@ -11,5 +13,12 @@ G_BEGIN_DECLS
  * (0; 1 when a file cannot be read or has no such chart; 2 for usage). */
 int nsc_cli_chart (int    argc,
                    char **argv);
+
+/* --dark, --theme and --units, the same for chart and sheet: TRUE when @name is one of
+ * them, with *@status 0, or 2 (usage) after saying what is wrong with @value. */
+gboolean nsc_cli_chart_style_option (const char    *name,
+                                     const char    *value,
+                                     NscChartStyle *style,
+                                     int           *status);
 
 G_END_DECLS

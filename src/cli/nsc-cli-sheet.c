@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "nsc-cli-args.h"
+#include "nsc-cli-chart.h"
 #include "nsc-cli-sheet.h"
 #include "nsc-result-file.h"
 #include "nsc-sheet.h"
@@ -42,7 +43,7 @@ nsc_cli_sheet (int    argc,
   const char *out = NULL;
   NscSheetLayout layout = NSC_SHEET_LAYOUT_A4;
   NscChartStyle style;
-  int scale = 1;
+  int scale = 1, status = 0;
 
   nsc_chart_style_init (&style, FALSE);
 
@@ -88,27 +89,10 @@ nsc_cli_sheet (int    argc,
               return EXIT_USAGE;
             }
         }
-      else if (g_str_equal (name, "--dark"))
-        style.theme = NSC_CHART_THEME_DARK;
-      else if (g_str_equal (name, "--theme"))
+      else if (nsc_cli_chart_style_option (name, value, &style, &status))
         {
-          if (!nsc_chart_theme_from_string (value, &style.theme))
-            {
-              nsc_cli_fail (_("--theme “%s”: say light, dark, high-contrast or high-contrast-dark"), value);
-              return EXIT_USAGE;
-            }
-        }
-      else if (g_str_equal (name, "--units"))
-        {
-          if (g_ascii_strcasecmp (value, "mib") == 0 || g_ascii_strcasecmp (value, "mib/s") == 0)
-            style.units = NSC_CHART_UNITS_MIB;
-          else if (g_ascii_strcasecmp (value, "mb") == 0 || g_ascii_strcasecmp (value, "mb/s") == 0)
-            style.units = NSC_CHART_UNITS_MB;
-          else
-            {
-              nsc_cli_fail (_("--units “%s”: say mib (MiB/s, binary) or mb (MB/s, decimal)"), value);
-              return EXIT_USAGE;
-            }
+          if (status != 0)
+            return status;
         }
       else if (g_str_equal (name, "--scale"))
         {
