@@ -229,6 +229,43 @@ test_budget_file (void)
   g_assert_nonnull (strstr (line, "plus writes for"));
 }
 
+/* Timed writes are as long as the runner will make them: the option for every step,
+ * else the step's own, else the default (strict's 40 s), else the preset's; then the
+ * time scale. */
+static void
+test_budget_times (void)
+{
+  static const char json[] =
+    "{\"name\":\"t\",\"file_size\":\"8m\",\"time\":\"10s\",\"runs\":1,\"prepare\":false,"
+    "\"steps\":[{\"rw\":\"write\",\"bs\":\"1m\",\"time\":\"2m\"},{\"rw\":\"write\",\"bs\":\"1m\"}]}";
+  g_autoptr(NscPreset) p = nsc_preset_new_from_data (json, sizeof json - 1, NULL);
+  struct { gint64 time, def; double scale; gint64 own, other; } cases[] = {
+    { 0, 0, 0, 120, 10 },
+    { 0, 40, 0, 120, 40 },          /* strict: only the step without a length */
+    { 5, 40, 0, 5, 5 },             /* --time: every step */
+    { 0, 40, 0.5, 60, 20 },         /* --time-scale on top */
+  };
+
+  g_assert_nonnull (p);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      NscBudgetTarget t = { .capacity = 100 * GIB, .file_size = 8 << 20 };
+      g_autoptr(GArray) items = NULL;
+      gboolean timed = FALSE;
+
+      t.time_ns = cases[i].time * G_GINT64_CONSTANT (1000000000);
+      t.default_time_ns = cases[i].def * G_GINT64_CONSTANT (1000000000);
+      t.time_scale = cases[i].scale;
+      items = nsc_write_budget (p, &t, NULL, &timed);
+      g_assert_true (timed);
+      g_assert_cmpuint (items->len, ==, 2);
+      g_assert_cmpint (g_array_index (items, NscBudgetItem, 0).time_ns, ==,
+                       cases[i].own * G_GINT64_CONSTANT (1000000000));
+      g_assert_cmpint (g_array_index (items, NscBudgetItem, 1).time_ns, ==,
+                       cases[i].other * G_GINT64_CONSTANT (1000000000));
+    }
+}
+
 static void
 test_wear_lines (void)
 {
@@ -261,6 +298,7 @@ main (int    argc,
   g_test_add_func ("/budget/stop/parse", test_stop_parse);
   g_test_add_func ("/budget/presets", test_budget_presets);
   g_test_add_func ("/budget/file", test_budget_file);
+  g_test_add_func ("/budget/times", test_budget_times);
   g_test_add_func ("/budget/wear-lines", test_wear_lines);
   return g_test_run ();
 }

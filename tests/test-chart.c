@@ -12,6 +12,7 @@
 
 #include "nsc-chart-private.h"
 #include "nsc-chart.h"
+#include "nsc-result-info.h"
 #include "nsc-error.h"
 
 #define GiB 1073741824.0
@@ -576,6 +577,12 @@ test_export (void)
   cairo_surface_t *surface;
 
   g_assert_no_error (error);
+  /* The caption both front ends give an export. */
+  g_assert_null (nsc_chart_get_caption (chart));
+  {
+    g_autofree char *caption = nsc_result_info_caption (wf);
+    nsc_chart_set_caption (chart, caption);
+  }
   g_assert_nonnull (strstr (nsc_chart_get_caption (chart), "Testdrive 9000 <Pro>"));
   g_assert_nonnull (strstr (nsc_chart_get_caption (chart), "FW42"));
   g_assert_nonnull (strstr (nsc_chart_get_caption (chart), "PCIe 4.0 x4"));
@@ -761,6 +768,11 @@ test_translated (void)
 
   use_language ("ru");
   chart = nsc_chart_new_for_result (qd, NSC_CHART_QD, NSC_CHART_STEP_AUTO, NULL);
+  {
+    /* The caption the front ends set, in the language of the moment. */
+    g_autofree char *caption = nsc_result_info_caption (qd);
+    nsc_chart_set_caption (chart, caption);
+  }
   g_assert_true (nsc_chart_export_with_style (chart, svg, 800, 450, &style, &error));
   g_assert_no_error (error);
   /* What went to Pango */

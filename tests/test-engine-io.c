@@ -494,9 +494,11 @@ test_sampling (void)
       {
         const NscSample *s = nsc_series_get (res->series, i);
         sum += s->bytes[0] + s->bytes[1];
-        /* Every interval completed reads, so each has a worst latency, at least its mean. */
+        /* An interval that completed reads has a worst latency, at least its mean (on
+         * a starved machine an interval may complete none). */
         g_assert_cmpuint (s->lat_max_ns, >=, s->lat_sum_ns[0] / MAX (s->ios[0], 1u));
-        g_assert_cmpuint (s->lat_max_ns, >, 0);
+        if (s->ios[0] > 0)
+          g_assert_cmpuint (s->lat_max_ns, >, 0);
         max = MAX (max, s->lat_max_ns);
         /* No sample is a sliver of an interval. */
         g_assert_cmpint (s->duration_ns, >=, 50 * MS);

@@ -307,6 +307,21 @@ test_mountinfo (void)
   g_assert_cmpstr (loop, ==, "/mnt/test disk");
   g_assert_cmpstr (part, ==, "/srv");
   g_assert_null (none);
+
+  /* The fields after the separator, found however many optional fields come first. */
+  {
+    g_autoptr(GPtrArray) mounts = nsc_mountinfo_parse (mountinfo);
+    const NscMountEntry *m = nsc_mountinfo_find (mounts, 7, 0);
+
+    g_assert_cmpuint (mounts->len, ==, 4);
+    g_assert_nonnull (m);
+    g_assert_cmpstr (m->fstype, ==, "ext4");
+    g_assert_cmpstr (m->source, ==, "/dev/loop0");
+    g_assert_cmpstr (m->mount_options, ==, "rw,relatime");
+    g_assert_cmpstr (m->super_options, ==, "rw");
+    g_assert_null (nsc_mountinfo_find (mounts, 7, 1));
+    g_ptr_array_unref (nsc_mountinfo_parse (NULL));
+  }
 }
 
 static void

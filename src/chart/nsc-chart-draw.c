@@ -278,17 +278,6 @@ _nsc_chart_theme_color (NscChartTheme theme,
   rgb[2] = c->b;
 }
 
-static char *
-format_number (double v)
-{
-  double a = fabs (v);
-  if (a >= 100 || a == 0)
-    return g_strdup_printf ("%.0f", v);
-  if (a >= 10)
-    return g_strdup_printf ("%.1f", v);
-  return g_strdup_printf ("%.2f", v);
-}
-
 static const char *
 speed_unit (Ctx *c)
 {
@@ -299,14 +288,14 @@ speed_unit (Ctx *c)
 static double
 speed_div (Ctx *c)
 {
-  return c->binary ? 1048576.0 : 1e6;
+  return nsc_speed_divisor (!c->binary);
 }
 
 static char *
 format_speed (Ctx   *c,
               double bps)
 {
-  g_autofree char *n = format_number (bps / speed_div (c));
+  g_autofree char *n = nsc_format_speed (bps, !c->binary);
   return g_strdup_printf ("%s %s", n, speed_unit (c));
 }
 
@@ -325,7 +314,7 @@ format_bytes (Ctx   *c,
       bytes /= k;
       i++;
     }
-  n = format_number (bytes);
+  n = nsc_format_significant (bytes);
   return g_strdup_printf ("%s %s", n, _(c->binary ? bin[i] : dec[i]));
 }
 

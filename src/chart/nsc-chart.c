@@ -234,35 +234,10 @@ _nsc_chart_line_label (const NscChartLine *line)
 /* ---- reading results ---------------------------------------------------- */
 
 static double
-node_number (JsonNode *n,
-             double    fallback)
-{
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
-    return fallback;
-  switch (json_node_get_value_type (n))
-    {
-    case G_TYPE_INT64:
-      return (double) json_node_get_int (n);
-    case G_TYPE_DOUBLE:
-      return json_node_get_double (n);
-    default:
-      return fallback;
-    }
-}
-
-static double
-get_number (JsonObject *o,
-            const char *name,
-            double      fallback)
-{
-  return node_number (o ? json_object_get_member (o, name) : NULL, fallback);
-}
-
-static double
 array_number (JsonArray *a,
               guint      i)
 {
-  return node_number (json_array_get_element (a, i), NAN);
+  return nsc_json_node_number (json_array_get_element (a, i), NAN);
 }
 
 static JsonArray *
@@ -313,7 +288,7 @@ has_percentiles (JsonObject *step)
   for (guint d = 0; d < 2; d++)
     {
       JsonObject *p = nsc_json_get_object (nsc_json_get_object (nsc_json_get_object (step, dirs[d]), "lat_ns"), "percentiles");
-      if (p && json_object_get_size (p) > 0 && get_number (nsc_json_get_object (step, dirs[d]), "ios", 1) > 0)
+      if (p && json_object_get_size (p) > 0 && nsc_json_get_number (nsc_json_get_object (step, dirs[d]), "ios", 1) > 0)
         return TRUE;
     }
   return FALSE;
@@ -341,7 +316,7 @@ step_fits (JsonObject  *step,
   switch (kind)
     {
     case NSC_CHART_WRITE_FILL:
-      return series_len (step) >= 2 && get_number (nsc_json_get_object (step, "job"), "read_percent", 0) < 100;
+      return series_len (step) >= 2 && nsc_json_get_number (nsc_json_get_object (step, "job"), "read_percent", 0) < 100;
     case NSC_CHART_TIME:
       return series_len (step) >= 2;
     case NSC_CHART_LATENCY:
@@ -375,7 +350,7 @@ auto_step (JsonNode    *result,
   if (kind == NSC_CHART_WRITE_FILL)
     {
       JsonObject *slc = result_slc (result);
-      double s = get_number (slc, "step", -1);
+      double s = nsc_json_get_number (slc, "step", -1);
       if (s >= 0 && s < n && step_fits (step_at (steps, (guint) s), kind))
         return (guint) s;
       for (guint i = 0; i < n; i++)
@@ -572,7 +547,7 @@ build_sweep (NscChartDataset *ds,
     {
       JsonObject *s = step_at (steps, i);
       JsonObject *job = nsc_json_get_object (s, "job");
-      double x = get_number (job, x_member, NAN);
+      double x = nsc_json_get_number (job, x_member, NAN);
       if (!tag_is (s, tag, FALSE) || !(x > 0))
         continue;
       for (guint d = 0; d < 2; d++)
@@ -581,8 +556,8 @@ build_sweep (NscChartDataset *ds,
           NscChartPattern pattern = mixed_patterns ? pattern_of (job) : NSC_CHART_PATTERN_NONE;
           const char *detail = pattern == NSC_CHART_PATTERN_OTHER ? pattern_name (job) : NULL;
           NscChartLine *line;
-          double bps = get_number (dir, "bw_bps", NAN);
-          if (get_number (dir, "ios", 0) <= 0 || !isfinite (bps))
+          double bps = nsc_json_get_number (dir, "bw_bps", NAN);
+          if (nsc_json_get_number (dir, "ios", 0) <= 0 || !isfinite (bps))
             continue;
           line = find_line (ds, roles[d], pattern, detail);
           if (line == NULL)
@@ -617,7 +592,7 @@ build_mixed (NscChartDataset *ds,
 
       if (!tag_is (s, "mixed-", TRUE))
         continue;
-      bs = nsc_format_size_short ((guint64) get_number (job, "block_size", 0));
+      bs = nsc_format_size_short ((guint64) nsc_json_get_number (job, "block_size", 0));
       pattern = pattern_of (job);
       /* A pattern without a name of ours goes into the detail, as spelt. */
       detail = pattern == NSC_CHART_PATTERN_OTHER ? g_strdup_printf ("%s %s", pattern_name (job), bs)
@@ -630,9 +605,9 @@ build_mixed (NscChartDataset *ds,
           line->detail = g_strdup (detail);
           line->markers = TRUE;
         }
-      total = get_number (nsc_json_get_object (s, "read"), "bw_bps", 0)
-              + get_number (nsc_json_get_object (s, "write"), "bw_bps", 0);
-      _nsc_chart_line_add (line, get_number (job, "read_percent", 0), total);
+      total = nsc_json_get_number (nsc_json_get_object (s, "read"), "bw_bps", 0)
+              + nsc_json_get_number (nsc_json_get_object (s, "write"), "bw_bps", 0);
+      _nsc_chart_line_add (line, nsc_json_get_number (job, "read_percent", 0), total);
     }
   for (guint i = 0; i < ds->lines->len; i++)
     sort_line (g_ptr_array_index (ds->lines, i));
@@ -727,7 +702,7 @@ build_latency (NscChartDataset *ds,
       JsonObject *p = nsc_json_get_object (nsc_json_get_object (dir, "lat_ns"), "percentiles");
       NscChartLine *line;
       GList *members;
-      if (p == NULL || json_object_get_size (p) == 0 || get_number (dir, "ios", 1) <= 0)
+      if (p == NULL || json_object_get_size (p) == 0 || nsc_json_get_number (dir, "ios", 1) <= 0)
         continue;
       line = _nsc_chart_line_new (ds, roles[d]);
       line->markers = TRUE;
@@ -736,7 +711,7 @@ build_latency (NscChartDataset *ds,
       for (GList *l = members; l; l = l->next)
         {
           double pct = g_ascii_strtod (l->data, NULL);
-          double ns = get_number (p, l->data, NAN);
+          double ns = nsc_json_get_number (p, l->data, NAN);
           if (pct > 0 && pct < 100 && ns > 0)
             _nsc_chart_line_add (line, pct, ns);
         }
@@ -755,7 +730,7 @@ read_slc (NscChartDataset *ds,
   double s;
   if (slc == NULL)
     return;
-  s = get_number (slc, "step", -1);
+  s = nsc_json_get_number (slc, "step", -1);
   /* An slc without a step index predates the member: it is about the write-fill. */
   if (s >= 0 && (guint) s != step)
     return;
@@ -763,10 +738,10 @@ read_slc (NscChartDataset *ds,
   ds->has_cache = json_object_has_member (slc, "has_cache")
                   && JSON_NODE_HOLDS_VALUE (json_object_get_member (slc, "has_cache"))
                   && json_object_get_boolean_member (slc, "has_cache");
-  ds->cache_bytes = get_number (slc, "cache_bytes", 0);
-  ds->in_cache_bps = get_number (slc, "in_cache_bps", NAN);
-  ds->post_cache_bps = get_number (slc, "post_cache_bps", NAN);
-  ds->average_bps = get_number (slc, "average_bps", NAN);
+  ds->cache_bytes = nsc_json_get_number (slc, "cache_bytes", 0);
+  ds->in_cache_bps = nsc_json_get_number (slc, "in_cache_bps", NAN);
+  ds->post_cache_bps = nsc_json_get_number (slc, "post_cache_bps", NAN);
+  ds->average_bps = nsc_json_get_number (slc, "average_bps", NAN);
   ds->summary = g_strdup (nsc_json_get_string (slc, "summary"));
   phases = nsc_json_get_array (slc, "phases");
   for (guint i = 0; phases && i < json_array_get_length (phases); i++)
@@ -774,9 +749,9 @@ read_slc (NscChartDataset *ds,
       JsonNode *n = json_array_get_element (phases, i);
       JsonObject *o = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
       NscChartPhase ph = {
-        get_number (o, "start_bytes", NAN),
-        get_number (o, "end_bytes", NAN),
-        get_number (o, "bps", NAN),
+        nsc_json_get_number (o, "start_bytes", NAN),
+        nsc_json_get_number (o, "end_bytes", NAN),
+        nsc_json_get_number (o, "bps", NAN),
       };
       if (isfinite (ph.start) && isfinite (ph.end) && isfinite (ph.bps))
         g_array_append_val (ds->phases, ph);
@@ -934,7 +909,7 @@ make_title (JsonNode    *result,
       for (guint i = 0; steps && i < json_array_get_length (steps); i++)
         {
           JsonObject *job = nsc_json_get_object (step_at (steps, i), "job");
-          double v = get_number (job, kind == NSC_CHART_QD ? "block_size" : "queue_depth", -1);
+          double v = nsc_json_get_number (job, kind == NSC_CHART_QD ? "block_size" : "queue_depth", -1);
           if (!tag_is (step_at (steps, i), tag, FALSE))
             continue;
           if (pattern && !g_str_equal (pattern, pattern_name (job)))
@@ -959,71 +934,6 @@ make_title (JsonNode    *result,
   if (preset && kind == NSC_CHART_MIXED && !g_str_equal (preset, what))
     return g_strdup_printf ("%s · %s", what, preset);
   return g_strdup (what);
-}
-
-static char *
-make_caption (JsonNode *result)
-{
-  JsonObject *root = json_node_get_object (result);
-  JsonObject *dev = nsc_json_get_object (root, "device");
-  JsonObject *target = nsc_json_get_object (root, "target");
-  JsonObject *link = nsc_json_get_object (dev, "link");
-  JsonObject *app = nsc_json_get_object (root, "app");
-  const char *model = nsc_json_get_string (dev, "model");
-  const char *vendor = nsc_json_get_string (dev, "vendor");
-  const char *fw = nsc_json_get_string (dev, "firmware");
-  const char *transport = nsc_json_get_string (dev, "transport");
-  const char *started = nsc_json_get_string (root, "started");
-  const char *preset = nsc_preset_translate (nsc_json_get_string (nsc_json_get_object (root, "preset"),
-                                                                   "title"));
-  double capacity = get_number (dev, "capacity", 0);
-  GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
-  char *caption;
-
-  if (model)
-    g_ptr_array_add (parts, vendor && !g_str_has_prefix (model, vendor)
-                            ? g_strdup_printf ("%s %s", vendor, model) : g_strdup (model));
-  else if (nsc_json_get_string (dev, "name"))
-    g_ptr_array_add (parts, g_strdup (nsc_json_get_string (dev, "name")));
-  if (capacity > 0)
-    {
-      /* Drives are sold in decimal units: say both. */
-      g_autofree char *bin = nsc_format_size ((guint64) capacity);
-      g_ptr_array_add (parts, capacity >= 1e12
-                              /* Translators: a drive's capacity in decimal terabytes, then
-                               * in binary units ("1.00 TB (931 GiB)") */
-                              ? g_strdup_printf (_("%.2f TB (%s)"), capacity / 1e12, bin)
-                              /* Translators: a drive's capacity in decimal gigabytes */
-                              : g_strdup_printf (_("%.0f GB (%s)"), capacity / 1e9, bin));
-    }
-  if (fw)
-    /* Translators: the drive's firmware version in a chart's caption */
-    g_ptr_array_add (parts, g_strdup_printf (_("FW %s"), fw));
-  if (link && get_number (link, "generation", 0) > 0)
-    g_ptr_array_add (parts, g_strdup_printf ("%s PCIe %.0f.0 x%.0f",
-                                             transport ? transport : "",
-                                             get_number (link, "generation", 0),
-                                             get_number (link, "width", 0)));
-  else if (transport)
-    g_ptr_array_add (parts, g_strdup (transport));
-  if (g_strcmp0 (nsc_json_get_string (target, "kind"), "file") == 0)
-    g_ptr_array_add (parts, nsc_json_get_string (target, "filesystem")
-                            /* Translators: in a chart's caption; %s is a file system, "ext4" */
-                            ? g_strdup_printf (_("test file on %s"), nsc_json_get_string (target, "filesystem"))
-                            /* Translators: in a chart's caption: the test ran on a file */
-                            : g_strdup (_("test file")));
-  if (started && strlen (started) >= 10)
-    g_ptr_array_add (parts, g_strndup (started, 10));
-  g_ptr_array_add (parts, g_strdup_printf ("%s %s",
-                                           nsc_json_get_string (app, "name") ? nsc_json_get_string (app, "name") : "Nandscope",
-                                           nsc_json_get_string (app, "version") ? nsc_json_get_string (app, "version") : PACKAGE_VERSION));
-  if (preset)
-    /* Translators: in a chart's caption; %s is the title of a test preset */
-    g_ptr_array_add (parts, g_strdup_printf (_("preset: %s"), preset));
-  g_ptr_array_add (parts, NULL);
-  caption = g_strjoinv (" · ", (char **) parts->pdata);
-  g_ptr_array_unref (parts);
-  return caption;
 }
 
 /* ---- public API --------------------------------------------------------- */
@@ -1066,7 +976,6 @@ nsc_chart_new_for_result (JsonNode     *result,
     return NULL;
   chart->step = step;
   chart->title = make_title (result, kind, step);
-  chart->caption = make_caption (result);
   return g_steal_pointer (&chart);
 }
 

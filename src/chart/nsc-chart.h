@@ -112,8 +112,9 @@ void          nsc_chart_set_legend      (NscChart       *chart,
 void          nsc_chart_set_title       (NscChart       *chart,
                                          const char     *title);
 const char   *nsc_chart_get_title       (NscChart       *chart);
-/* The caption for exports: drive model, capacity, firmware, interface, date,
- * app version, preset. */
+/* The caption for exports (NULL: none), which the front ends set from
+ * nsc_result_info_caption () so that it is the same from both: drive model,
+ * capacity, firmware, interface, date, app version, preset. */
 const char   *nsc_chart_get_caption     (NscChart       *chart);
 void          nsc_chart_set_caption     (NscChart       *chart,
                                          const char     *caption);

@@ -63,30 +63,6 @@ root_of (JsonNode *result)
   return json_node_get_object (result);
 }
 
-static double
-number (JsonObject *o,
-        const char *name,
-        double      fallback)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
-    return fallback;
-  if (json_node_get_value_type (n) == G_TYPE_INT64)
-    return (double) json_node_get_int (n);
-  if (json_node_get_value_type (n) == G_TYPE_DOUBLE)
-    return json_node_get_double (n);
-  return fallback;
-}
-
-static gboolean
-boolean (JsonObject *o,
-         const char *name)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_BOOLEAN
-         && json_node_get_boolean (n);
-}
-
 static JsonObject *
 step_object (JsonArray *steps,
              guint      i)
@@ -110,10 +86,9 @@ static char *
 format_speed (Page  *p,
               double bps)
 {
-  double v = bps / (p->binary ? 1048576.0 : 1e6);
-  if (!isfinite (v))
+  if (!isfinite (bps))
     return g_strdup ("—");
-  return g_strdup_printf (v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+  return nsc_format_speed (bps, !p->binary);
 }
 
 static const char *
@@ -177,7 +152,7 @@ drive_facts (JsonNode *result)
   JsonObject *link = nsc_json_get_object (dev, "link");
   const char *fw = nsc_json_get_string (dev, "firmware");
   const char *transport = nsc_json_get_string (dev, "transport");
-  double capacity = number (dev, "capacity", number (target, "size", 0));
+  double capacity = nsc_json_get_number (dev, "capacity", nsc_json_get_number (target, "size", 0));
   g_autofree char *cap = NULL, *lnk = NULL;
 
   if (capacity > 0)
@@ -191,10 +166,10 @@ drive_facts (JsonNode *result)
             /* Translators: a drive's capacity in decimal gigabytes, then binary */
             : g_strdup_printf (_("%.1f GB (%s)"), capacity / 1e9, bin);
     }
-  if (link && number (link, "generation", 0) > 0)
+  if (link && nsc_json_get_number (link, "generation", 0) > 0)
     {
-      double g = number (link, "generation", 0), w = number (link, "width", 0);
-      double mg = number (link, "max_generation", g), mw = number (link, "max_width", w);
+      double g = nsc_json_get_number (link, "generation", 0), w = nsc_json_get_number (link, "width", 0);
+      double mg = nsc_json_get_number (link, "max_generation", g), mw = nsc_json_get_number (link, "max_width", w);
       lnk = mg > g || mw > w
             /* Translators: a PCIe link below what the drive can do: "PCIe 3.0 x2 (the
              * drive can do 4.0 x4)" */
@@ -294,13 +269,13 @@ conditions_text (JsonNode *result)
 {
   JsonObject *cond = nsc_json_get_object (root_of (result), "conditions");
   JsonObject *state = nsc_json_get_object (cond, "state");
-  guint runs = (guint) MAX (1, number (cond, "runs", 1));
+  guint runs = (guint) MAX (1, nsc_json_get_number (cond, "runs", 1));
   gboolean best = g_strcmp0 (nsc_json_get_string (cond, "headline"), "best") == 0
-                  || boolean (cond, "cdm_compatible");
-  double left_free = number (state, "left_free", 0);
+                  || nsc_json_get_bool (cond, "cdm_compatible");
+  double left_free = nsc_json_get_number (state, "left_free", 0);
   g_autofree char *state_text = NULL, *runs_text = NULL;
 
-  if (boolean (state, "erased_first"))
+  if (nsc_json_get_bool (state, "erased_first"))
     /* Translators: the drive state of a run: erased before the first test */
     state_text = g_strdup (_("erased first"));
   else if (left_free > 0)
@@ -325,7 +300,7 @@ conditions_text (JsonNode *result)
    * state, the runs and which is the headline */
   return g_strdup_printf (_("Strict: %s · state: %s · %s"),
                           /* Translators: strict conditions applied, or not */
-                          boolean (cond, "strict") ? _("yes") : _("no"), state_text, runs_text);
+                          nsc_json_get_bool (cond, "strict") ? _("yes") : _("no"), state_text, runs_text);
 }
 
 /* "CPU … · kernel … · scheduler none · write cache: write back · on /dev/sda" */
@@ -390,9 +365,9 @@ headline_bps (JsonObject *step,
               const char *dir)
 {
   JsonObject *d = nsc_json_get_object (step, dir);
-  if (step == NULL || !boolean (step, "completed") || number (d, "ios", 0) <= 0)
+  if (step == NULL || !nsc_json_get_bool (step, "completed") || nsc_json_get_number (d, "ios", 0) <= 0)
     return NAN;
-  return number (d, "bw_bps", NAN);
+  return nsc_json_get_number (d, "bw_bps", NAN);
 }
 
 /* The Quick grid, as CrystalDiskMark shows it: a row per fresh read (the preset
@@ -896,7 +871,7 @@ header_block (Page    *p,
         line = g_strdup_printf ("%s · %.10s %.5s", facts, started, started + 11);
       else
         line = g_strdup (facts);
-      if (boolean (root_of (r), "cancelled") && sheet->results->len > 1)
+      if (nsc_json_get_bool (root_of (r), "cancelled") && sheet->results->len > 1)
         {
           /* Translators: on a review sheet, after a compared drive's facts */
           char *t = g_strdup_printf ("%s · %s", line, _("cancelled: partial results"));
@@ -1250,7 +1225,7 @@ make_title (NscSheet *sheet)
 {
   JsonNode *first = g_ptr_array_index (sheet->results, 0);
   const char *preset = preset_title (first);
-  gboolean cancelled = boolean (root_of (first), "cancelled");
+  gboolean cancelled = nsc_json_get_bool (root_of (first), "cancelled");
   g_autofree char *drive = drive_name (first);
   char *title;
 
@@ -1261,7 +1236,7 @@ make_title (NscSheet *sheet)
     {
       guint n = sheet->results->len;
       for (guint d = 1; d < n; d++)
-        cancelled |= boolean (root_of (g_ptr_array_index (sheet->results, d)), "cancelled");
+        cancelled |= nsc_json_get_bool (root_of (g_ptr_array_index (sheet->results, d)), "cancelled");
       /* Translators: a review sheet's title: the preset, "Review suite", and how
        * many drives it compares */
       title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u drive compared",

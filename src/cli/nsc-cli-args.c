@@ -304,3 +304,25 @@ nsc_cli_fail (const char *format,
   va_end (args);
   fprintf (stderr, "nandscope-cli: %s\n", msg);
 }
+
+void
+nsc_cli_run_args_to_options (const RunArgs *args,
+                             NscRunOptions *user)
+{
+  NscRunOptions o = NSC_RUN_OPTIONS_INIT;
+
+  o.file_size = args->size;
+  o.runs = args->runs;
+  o.time_ns = args->time_ns;
+  o.idle_ns = args->idle_ns;
+  o.max_idle_ns = args->max_idle_ns;
+  o.time_scale = args->time_scale;
+  o.span_cap = args->have_job ? 0 : args->span;
+  o.backend = args->backend;
+  o.destroy_data = args->destroy_data;
+  o.no_tmpfile = args->no_tmpfile;
+  o.erase_method = args->erase;
+  o.strict = args->strict;
+  o.cdm = args->cdm;
+  *user = o;
+}

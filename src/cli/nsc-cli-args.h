@@ -41,6 +41,11 @@ gboolean nsc_cli_parse_run_args (int       argc,
                                  RunArgs  *args,
                                  GError  **error);
 
+/* What the user asked for, as run options for nsc_session_options () (the run and
+ * --dry-run read them the same way); strings point into @args. */
+void     nsc_cli_run_args_to_options (const RunArgs *args,
+                                      NscRunOptions *user);
+
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RunArgs, nsc_cli_run_args_clear)
 
 /* One line on stderr, "nandscope-cli: " and the reason: every command's errors. */

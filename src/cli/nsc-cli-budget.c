@@ -15,6 +15,7 @@
 #include "nsc-cli-budget.h"
 #include "nsc-device.h"
 #include "nsc-engine.h"
+#include "nsc-session.h"
 
 int
 nsc_cli_dry_run (const RunArgs   *args,
@@ -31,14 +32,15 @@ nsc_cli_dry_run (const RunArgs   *args,
   gboolean timed = FALSE;
   struct stat st;
 
-  t.runs = args->runs;
-  t.time_ns = args->time_ns;
-  t.span_cap = args->have_job ? 0 : args->span;
-  t.strict = args->strict;
-  if (t.strict && t.span_cap == 0 && !args->have_job)
-    t.span_cap = G_GUINT64_CONSTANT (32) << 30;
-  if (t.strict && t.time_ns == 0)
-    t.time_ns = 40 * G_GINT64_CONSTANT (1000000000);
+  /* The options the run would have, strict's and CrystalDiskMark's defaults
+   * included: the same the run itself gets. */
+  {
+    NscRunOptions user, opts;
+
+    nsc_cli_run_args_to_options (args, &user);
+    nsc_session_options (&opts, args->target, &user);
+    nsc_session_budget_target (&opts, &t);
+  }
   if (args->state)
     {
       g_auto(GStrv) states = g_strsplit (args->state, ",", -1);

@@ -13,6 +13,7 @@
 #include "nsc-cli-args.h"
 #include "nsc-cli-chart.h"
 #include "nsc-result-file.h"
+#include "nsc-result-info.h"
 
 enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
@@ -233,6 +234,11 @@ nsc_cli_chart (int    argc,
       nsc_cli_fail ("%s: %s", input, error->message);
       return EXIT_FAILED;
     }
+  {
+    /* The caption the app gives the same result's export. */
+    g_autofree char *caption = nsc_result_info_caption (result);
+    nsc_chart_set_caption (chart, caption);
+  }
   if (legend)
     nsc_chart_set_legend (chart, 0, legend);
   for (guint i = 0; i < compare->len; i++)

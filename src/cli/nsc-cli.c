@@ -18,6 +18,7 @@
 #include "nsc-bench.h"
 #include "nsc-device.h"
 #include "nsc-engine.h"
+#include "nsc-session.h"
 
 #define EXIT_USAGE 2
 
@@ -98,15 +99,6 @@ print_usage (FILE *out)
 }
 
 /* ---- output ------------------------------------------------------------------ */
-
-static char *
-format_rate (double      bps,
-             const char *units)
-{
-  if (g_strcmp0 (units, "mb") == 0)
-    return g_strdup_printf ("%.1f", bps / 1e6);
-  return g_strdup_printf ("%.1f", bps / 1048576.0);
-}
 
 static void
 clear_progress (Cli *cli)
@@ -195,276 +187,6 @@ on_step_finished (NscRunner *runner,
     }
 }
 
-typedef struct
-{
-  char label[64];
-  guint group;                  /* the preset of a suite the row's steps come from */
-  const NscJobResult *dir[2];
-  gboolean mark[2];             /* a warning concerns this result */
-} Row;
-
-/* Warnings that say a result is not what it seems: its cell gets a mark. */
-static gboolean
-step_is_marked (NscRunResult *r,
-                guint         step)
-{
-  static const char *codes[] = { "fresh-reads", "inside-slc-cache", "read-inflation",
-                                 "read-inflation-not-verified", "cache-exhausted-during-test",
-                                 "unverified-contents", "strict-skipped", NULL };
-
-  for (guint i = 0; i < r->warnings->len; i++)
-    {
-      NscWarning *w = g_ptr_array_index (r->warnings, i);
-
-      if (w->step == (int) step && g_strv_contains (codes, w->code)
-          && g_strcmp0 (w->position, "after") != 0)
-        return TRUE;
-    }
-  return FALSE;
-}
-
-static void
-print_surface (const NscStepResult *sr)
-{
-  double min = G_MAXDOUBLE, max = 0, sum = 0;
-  guint n = 0;
-
-  for (guint i = 0; i < sr->runs->len; i++)
-    {
-      const NscJobResult *j = g_ptr_array_index (sr->runs, i);
-      double bw = j->dir[0].bw_bps + j->dir[1].bw_bps;
-
-      min = MIN (min, bw);
-      max = MAX (max, bw);
-      sum += bw;
-      n++;
-    }
-  if (n)
-    printf (_("\n%s: %u places, %.1f MiB/s lowest, %.1f average, %.1f highest\n"),
-            sr->step.job.label, n, min / 1048576.0, sum / n / 1048576.0, max / 1048576.0);
-}
-
-/* The sentences of the analysis that stand on their own. */
-static void
-print_analysis (NscRunResult *r)
-{
-  JsonObject *a;
-
-  for (guint i = 0; i < r->steps->len; i++)
-    {
-      NscStepResult *sr = g_ptr_array_index (r->steps, i);
-      if (sr->step.kind == NSC_STEP_SURFACE)
-        print_surface (sr);
-    }
-
-  if (r->analysis == NULL || !JSON_NODE_HOLDS_OBJECT (r->analysis))
-    return;
-  a = json_node_get_object (r->analysis);
-  if (json_object_has_member (a, "slc"))
-    {
-      JsonObject *slc = json_object_get_object_member (a, "slc");
-      printf (_("\nWrite-fill: %s\n"), json_object_has_member (slc, "summary")
-              ? json_object_get_string_member (slc, "summary")
-              : json_object_get_string_member_with_default (slc, "error", "not analysed"));
-    }
-  if (json_object_has_member (a, "copy"))
-    {
-      JsonObject *cp = json_object_get_object_member (a, "copy");
-      printf (_("\nCopy: %s\n"), json_object_has_member (cp, "summary")
-              ? json_object_get_string_member (cp, "summary")
-              : json_object_get_string_member_with_default (cp, "error", "not analysed"));
-    }
-  if (json_object_has_member (a, "slc_second_pass"))
-    {
-      JsonObject *slc = json_object_get_object_member (a, "slc_second_pass");
-      printf (_("Second pass: %s\n"), json_object_has_member (slc, "summary")
-              ? json_object_get_string_member (slc, "summary")
-              : json_object_get_string_member_with_default (slc, "error", "not analysed"));
-    }
-  if (json_object_has_member (a, "mixed"))
-    {
-      JsonObject *m = json_object_get_object_member (a, "mixed");
-      if (json_object_has_member (m, "sequential"))
-        printf (_("\nMixed, sequential: mean of the points %.1f MiB/s\n"),
-                json_object_get_double_member (json_object_get_object_member (m, "sequential"),
-                                               "mean_bps") / 1048576.0);
-      if (json_object_has_member (m, "random"))
-        printf (_("Mixed, random: mean of the points %.1f MiB/s\n"),
-                json_object_get_double_member (json_object_get_object_member (m, "random"),
-                                               "mean_bps") / 1048576.0);
-    }
-  if (json_object_has_member (a, "trim_latency"))
-    {
-      JsonObject *t = json_object_get_object_member (a, "trim_latency");
-      printf (_("\nAfter TRIM: worst read latency %.1f ms; reads stalled for %.1f s\n"),
-              json_object_get_int_member (t, "worst_latency_ns") / 1e6,
-              json_object_get_int_member (t, "stall_ns") / 1e9);
-    }
-  if (json_object_has_member (a, "cache_recovery"))
-    {
-      JsonArray *pts = json_object_get_array_member (json_object_get_object_member (a, "cache_recovery"), "points");
-      for (guint i = 0; i < json_array_get_length (pts); i++)
-        {
-          JsonObject *p = json_array_get_object_element (pts, i);
-          if (json_object_get_null_member (p, "fast_bytes"))
-            continue;
-          printf (_("After %.0f s idle: %.2f GiB fast again\n"),
-                  json_object_get_int_member (p, "idle_before_ns") / 1e9,
-                  json_object_get_int_member (p, "fast_bytes") / 1073741824.0);
-        }
-    }
-}
-
-static void
-print_table (NscRunResult *r,
-             const char   *units)
-{
-  JsonObject *dev = r->device && JSON_NODE_HOLDS_OBJECT (r->device)
-                  ? json_node_get_object (r->device) : NULL;
-  g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (Row));
-  const char *unit = g_strcmp0 (units, "mb") == 0 ? "MB/s" : "MiB/s";
-  /* What the test really covered: a write-fill's "all the free space" is a size only
-   * once the file is made. */
-  g_autofree char *size = r->target_size ? nsc_format_size (r->target_size)
-                          : r->file_size == NSC_TARGET_SIZE_FREE ? g_strdup ("free space")
-                          : nsc_format_size (r->file_size);
-  g_autofree char *dur = nsc_format_duration (r->time_ns);
-  g_autofree char *read_head = g_strdup_printf (_("Read %s"), unit);
-  g_autofree char *write_head = g_strdup_printf (_("Write %s"), unit);
-  g_autoptr(GString) backend = g_string_new (NULL);
-  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
-  gboolean marks = FALSE;
-  int width = 16;
-
-  for (guint i = 0; i < r->steps->len; i++)
-    {
-      NscStepResult *sr = g_ptr_array_index (r->steps, i);
-      const NscJobResult *head = nsc_step_result_headline (sr);
-      Row *row = NULL;
-
-      if ((sr->step.kind != NSC_STEP_JOB && sr->step.kind != NSC_STEP_COPY) || sr->skipped
-          || head == NULL)
-        continue;
-      /* auto picks per job: every backend that ran, and why, once each. */
-      {
-        const char *name = nsc_backend_to_string (head->backend);
-        g_autofree char *list = g_strdup_printf (", %s, ", backend->str);
-        g_autofree char *needle = g_strdup_printf (", %s, ", name);
-        g_autofree char *note = head->backend_note
-                              ? g_strdup_printf ("%s: %s", name, head->backend_note) : NULL;
-
-        if (strstr (list, needle) == NULL)
-          g_string_append_printf (backend, "%s%s", backend->len ? ", " : "", name);
-        if (note && !g_ptr_array_find_with_equal_func (notes, note, g_str_equal, NULL))
-          g_ptr_array_add (notes, g_steal_pointer (&note));
-      }
-      /* A read and a write of the same test in the same preset share a row; the same
-       * label in another preset of a suite, or a second result for a cell, gets its own. */
-      for (guint j = 0; j < rows->len && row == NULL; j++)
-        {
-          Row *cand = &g_array_index (rows, Row, j);
-
-          if (g_str_equal (cand->label, sr->step.job.label) && cand->group == sr->step.group
-              && (!nsc_job_has_reads (&head->job) || cand->dir[NSC_DIR_READ] == NULL)
-              && (!nsc_job_has_writes (&head->job) || cand->dir[NSC_DIR_WRITE] == NULL))
-            row = cand;
-        }
-      if (row == NULL)
-        {
-          Row fresh = { 0 };
-          g_strlcpy (fresh.label, sr->step.job.label, sizeof fresh.label);
-          fresh.group = sr->step.group;
-          g_array_append_val (rows, fresh);
-          row = &g_array_index (rows, Row, rows->len - 1);
-        }
-      for (guint d = 0; d < 2; d++)
-        if (d == NSC_DIR_READ ? nsc_job_has_reads (&head->job) : nsc_job_has_writes (&head->job))
-          {
-            row->dir[d] = head;
-            row->mark[d] = step_is_marked (r, i);
-            marks |= row->mark[d];
-          }
-    }
-
-  printf ("Nandscope %s · %s · %s (%s%s%s) · %s\n", PACKAGE_VERSION,
-          r->preset_title ? r->preset_title : "",
-          r->target_path ? r->target_path : "",
-          r->target_kind ? r->target_kind : "?",
-          r->filesystem ? ", " : "", r->filesystem ? r->filesystem : "", size);
-  if (dev && json_object_has_member (dev, "name"))
-    printf (_("Drive %s%s%s\n"), json_object_get_string_member (dev, "name"),
-            json_object_get_string_member_with_default (dev, "model", NULL) ? " · " : "",
-            json_object_get_string_member_with_default (dev, "model", ""));
-  printf ("Backend %s · %u run%s of %s per test, the %s shown%s\n\n",
-          backend->len ? backend->str : "-", r->runs, r->runs == 1 ? "" : "s", dur,
-          r->cdm ? "best" : "median", r->cdm ? " (CrystalDiskMark's way)" : "");
-  for (guint j = 0; j < rows->len; j++)
-    width = MAX (width, (int) g_utf8_strlen (g_array_index (rows, Row, j).label, -1));
-  printf ("%-*s %12s %12s %11s %11s %11s %11s\n", width, "Test", read_head, write_head,
-          "Read IOPS", "Write IOPS", "Read µs", "Write µs");
-
-  for (guint j = 0; j < rows->len; j++)
-    {
-      Row *row = &g_array_index (rows, Row, j);
-      char *cells[6] = { 0 };
-
-      for (guint d = 0; d < 2; d++)
-        {
-          const NscJobResult *res = row->dir[d];
-          if (res == NULL)
-            {
-              cells[d] = g_strdup ("-");
-              cells[2 + d] = g_strdup ("-");
-              cells[4 + d] = g_strdup ("-");
-              continue;
-            }
-          cells[d] = format_rate (res->dir[d].bw_bps, units);
-          if (row->mark[d])
-            {
-              char *marked = g_strconcat (cells[d], "*", NULL);
-              g_free (cells[d]);
-              cells[d] = marked;
-            }
-          cells[2 + d] = g_strdup_printf ("%.0f", res->dir[d].iops);
-          cells[4 + d] = res->dir[d].latency->count
-                       ? g_strdup_printf ("%.1f", nsc_histogram_mean (res->dir[d].latency) / 1000.0)
-                       : g_strdup ("-");
-        }
-      printf ("%-*s %12s %12s %11s %11s %11s %11s\n", width, row->label,
-              cells[0], cells[1], cells[2], cells[3], cells[4], cells[5]);
-      for (guint k = 0; k < 6; k++)
-        g_free (cells[k]);
-    }
-
-  if (marks)
-    printf (_("* a warning below concerns this result\n"));
-  for (guint j = 0; j < notes->len; j++)
-    printf ("%sBackend %s\n", j == 0 ? "\n" : "", (const char *) g_ptr_array_index (notes, j));
-
-  print_analysis (r);
-
-  for (guint i = 0; i < r->warnings->len; i++)
-    {
-      NscWarning *w = g_ptr_array_index (r->warnings, i);
-      g_autofree char *details = NULL;
-      const char *settle = NULL;
-      g_autofree char *title = nsc_warning_describe (w, g_strcmp0 (units, "mb") == 0
-                                                        ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB,
-                                                     &details, &settle);
-
-      /* Translators: a warning under the results; %s: its code (kept for scripts), the
-       * sentence */
-      printf (_("\nWarning (%s): %s."), w->code, title);
-      if (details)
-        printf ("\n  %s", details);
-      if (settle)
-        /* Translators: %s is a preset's name, "write-fill" */
-        printf (_("\n  The %s test settles it: nandscope-cli run --preset %s"), settle, settle);
-    }
-  if (r->warnings->len)
-    printf ("\n");
-}
-
 /* ---- commands ------------------------------------------------------------------ */
 
 static gboolean
@@ -499,19 +221,20 @@ target_is_block_device (const char *path)
  * another device (as the engine has always refused it) or the device is in use; 0
  * to go on. */
 static int
-check_consent (const RunArgs *args)
+check_consent (const RunArgs *args,
+               NscSession    *session)
 {
   g_autoptr(GError) error = NULL;
-  struct stat target, named;
 
+  if (nsc_session_check_consent (session, args->destroy_data, &error))
+    return 0;
   if (args->destroy_data == NULL)
     {
       nsc_cli_fail (_("This test writes to %s and destroys everything on it; "
                    "to agree, add --destroy-data=%s"), args->target, args->target);
       return EXIT_USAGE;
     }
-  if (stat (args->target, &target) != 0 || stat (args->destroy_data, &named) != 0
-      || !S_ISBLK (named.st_mode) || named.st_rdev != target.st_rdev)
+  if (g_error_matches (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION))
     {
       nsc_cli_fail (_("This test writes to %s and destroys everything on it, but --destroy-data=%s "
                    "names another device (a disk and its partitions are different devices); "
@@ -519,12 +242,8 @@ check_consent (const RunArgs *args)
                  args->target);
       return 1;
     }
-  if (!nsc_device_check_writable (args->target, &error))
-    {
-      nsc_cli_fail ("%s", error->message);
-      return 1;
-    }
-  return 0;
+  nsc_cli_fail ("%s", error->message);
+  return 1;
 }
 
 /* One run of @preset in one drive state; prints its table and saves its result. */
@@ -532,7 +251,7 @@ static int
 run_one (const RunArgs   *args,
          const NscPreset *preset,
          NscRunOptions    opts,
-         NscDeviceInfo   *dev,
+         NscSession      *session,
          const char      *state_label,
          const char      *json_path,
          char           **slc_summary)
@@ -542,7 +261,6 @@ run_one (const RunArgs   *args,
   g_autoptr(GCancellable) cancellable = NULL;
   NscRunResult *r;
   Cli cli = { 0 };
-  JsonNode *smart_before = NULL;
   guint sigint, sigterm;
   int status = 0;
 
@@ -566,9 +284,7 @@ run_one (const RunArgs   *args,
   sigint = g_unix_signal_add (SIGINT, on_signal, &cli);
   sigterm = g_unix_signal_add (SIGTERM, on_signal, &cli);
 
-  /* What the drive itself counts as written, before and after (NVMe SMART, root). */
-  if (dev && dev->controller)
-    smart_before = nsc_device_read_wear (dev, NULL);
+  nsc_session_begin (session);
   nsc_runner_run_async (runner, cancellable, on_run_done, &cli);
   g_main_loop_run (loop);
   g_source_remove (sigint);
@@ -576,30 +292,14 @@ run_one (const RunArgs   *args,
   clear_progress (&cli);
 
   r = nsc_runner_get_result (runner);
-  if (smart_before)
-    nsc_run_result_set_smart (r, g_steal_pointer (&smart_before), nsc_device_read_wear (dev, NULL));
-  if (dev)
-    {
-      NscWarning *link = nsc_device_info_link_warning (dev);
-
-      nsc_run_result_set_device (r, nsc_device_info_to_json (dev));
-      if (link)
-        nsc_run_result_take_warning (r, link);
-    }
-  {
-    g_autofree char *where = g_file_test (args->target, G_FILE_TEST_EXISTS)
-                             ? g_strdup (args->target) : g_path_get_dirname (args->target);
-    JsonNode *bench = nsc_bench_describe (where, dev);
-    g_auto(GStrv) notes = nsc_bench_warnings (bench);
-
-    for (guint i = 0; notes[i] && notes[i + 1]; i += 2)
-      nsc_run_result_add_warning (r, -1, notes[i], "%s", notes[i + 1]);
-    nsc_run_result_set_bench (r, bench);
-  }
+  /* The drive's facts, the test bench and their warnings. */
+  nsc_session_finish (session, r);
   for (guint i = 0; i < r->steps->len; i++)
     if (nsc_step_result_headline (g_ptr_array_index (r->steps, i)))
       {
-        print_table (r, args->units ? args->units : args->cdm ? "mb" : NULL);
+        g_autofree char *table = nsc_session_table (r, args->units ? args->units
+                                                                   : args->cdm ? "mb" : NULL);
+        fputs (table, stdout);
         break;
       }
   nsc_cli_print_wear (r);
@@ -607,7 +307,9 @@ run_one (const RunArgs   *args,
   if (json_path)
     {
       g_autoptr(GError) save_error = NULL;
-      if (!nsc_run_result_save (r, json_path, &save_error))
+      g_autofree char *saved = nsc_session_save (r, json_path, &save_error);
+
+      if (saved == NULL)
         {
           nsc_cli_fail ("%s", save_error->message);
           status = 1;
@@ -640,8 +342,8 @@ cmd_run (int    argc,
   g_auto(RunArgs) args = { 0 };
   g_autoptr(GError) error = NULL;
   g_autoptr(NscPreset) preset = NULL;
-  g_autoptr(NscDeviceInfo) dev = NULL;
-  NscRunOptions opts = NSC_RUN_OPTIONS_INIT;
+  g_autoptr(NscSession) session = NULL;
+  NscRunOptions user = NSC_RUN_OPTIONS_INIT;
   int status = 0;
 
   if (!nsc_cli_parse_run_args (argc, argv, &args, &error))
@@ -667,46 +369,10 @@ cmd_run (int    argc,
       return EXIT_USAGE;
     }
 
-  opts.target = args.target;
-  opts.file_size = args.size;
-  opts.runs = args.runs;
-  opts.time_ns = args.time_ns;
-  opts.idle_ns = args.idle_ns;
-  opts.max_idle_ns = args.max_idle_ns;
-  opts.time_scale = args.time_scale;
-  opts.span_cap = args.have_job ? 0 : args.span;
-  opts.backend = args.backend;
-  opts.destroy_data = args.destroy_data;
-  opts.no_tmpfile = args.no_tmpfile;
-  opts.erase_method = args.erase;
-  opts.erase = nsc_nvme_erase_func;
-  opts.check_device = nsc_device_check_func;
-  /* The reviews' conditions, where the user did not say otherwise. */
-  if (args.strict)
-    nsc_run_options_set_strict (&opts);
-  if (args.cdm)
-    nsc_run_options_set_cdm (&opts);
-
-  /* The drive behind the target: its facts go into the result, its temperature into
-   * every step's series. NVMe Identify and SMART need root; without it, sysfs. */
-  {
-    g_autofree char *where = g_file_test (args.target, G_FILE_TEST_EXISTS)
-                             ? g_strdup (args.target) : g_path_get_dirname (args.target);
-    dev = nsc_device_info_for_path (where, geteuid () == 0 ? NSC_DISCOVER_NVME : NSC_DISCOVER_DEFAULT,
-                                    NULL);
-  }
-  if (dev)
-    {
-      opts.read_temperature = nsc_device_temperature_func;
-      opts.temperature_data = dev->devnode;
-    }
-  /* The drive's SLC cache from its saved results (the app's folder), to label results
-   * and size Quick's settled control when this run measures none. */
-  if (dev && dev->serial)
-    {
-      g_autofree char *history = g_build_filename (g_get_user_data_dir (), "nandscope", "results", NULL);
-      opts.cache_bytes = nsc_result_history_cache_bytes (history, dev->serial, NULL);
-    }
+  nsc_cli_run_args_to_options (&args, &user);
+  /* The options with strict's and CrystalDiskMark's defaults, the drive behind the
+   * target, its temperature and its cache from saved results: as the app does. */
+  session = nsc_session_new (args.target, &user);
 
   /* Drive states (002: empty, and nearly full): one run each, side by side. Every
    * state is read, and consent and the in-use checks done, before the first run. */
@@ -723,7 +389,7 @@ cmd_run (int    argc,
         NscRunOptions *o = &per_state[i];
         const char *s = n ? g_strstrip (states[i]) : "";
 
-        *o = opts;
+        *o = session->options;
         if (g_str_equal (s, "empty"))
           {
             o->erase_first = TRUE;
@@ -747,12 +413,12 @@ cmd_run (int    argc,
           }
         else
           g_ptr_array_add (labels, NULL);
-        writes = writes || nsc_run_writes (preset, o);
+        writes = writes || nsc_session_needs_consent (session, preset, o);
       }
 
     /* The engine's answer, the same the app asks: erase, TRIM, fill, copy and
      * surface steps and the drive states count, not only writing jobs. */
-    if (writes && target_is_block_device (args.target) && (status = check_consent (&args)) != 0)
+    if (writes && (status = check_consent (&args, session)) != 0)
       return status;
 
     for (guint i = 0; i < MAX (n, 1u); i++)
@@ -771,7 +437,7 @@ cmd_run (int    argc,
         else
           json = g_strdup (args.json);
 
-        status = run_one (&args, preset, per_state[i], dev, g_ptr_array_index (labels, i), json,
+        status = run_one (&args, preset, per_state[i], session, g_ptr_array_index (labels, i), json,
                           &summary);
         g_ptr_array_add (summaries, summary ? summary : g_strdup ("-"));
         if (status != 0)

@@ -8,6 +8,7 @@
 #include <sys/utsname.h>
 
 #include "nsc-bench.h"
+#include "nsc-mountinfo.h"
 
 static char *
 read_trimmed (const char *root,
@@ -213,37 +214,20 @@ nsc_bench_describe_at (const char          *sysfs_root,
   /* A file target: its filesystem, how it is mounted, and what lies beneath. */
   if (target && stat (target, &st) == 0 && !S_ISBLK (st.st_mode) && mountinfo)
     {
-      g_auto(GStrv) lines = g_strsplit (mountinfo, "\n", -1);
-      g_autofree char *id = g_strdup_printf ("%u:%u", major (st.st_dev), minor (st.st_dev));
+      g_autoptr(GPtrArray) mounts = nsc_mountinfo_parse (mountinfo);
+      const NscMountEntry *m = nsc_mountinfo_find (mounts, major (st.st_dev), minor (st.st_dev));
 
-      for (guint i = 0; lines[i]; i++)
+      if (m != NULL && m->fstype != NULL)
         {
-          g_auto(GStrv) f = g_strsplit (lines[i], " ", -1);
-          guint n = g_strv_length (f), dash = 0;
-
-          if (n < 10 || !g_str_equal (f[2], id))
-            continue;
-          for (guint k = 6; k < n; k++)
-            if (g_str_equal (f[k], "-"))
-              {
-                dash = k;
-                break;
-              }
-          if (dash == 0 || dash + 3 > n)
-            continue;
           json_builder_set_member_name (b, "filesystem");
           json_builder_begin_object (b);
-          add_string (b, "type", f[dash + 1]);
-          add_string (b, "source", f[dash + 2]);
-          {
-            g_autofree char *mp = g_strcompress (f[4]);
-            add_string (b, "mountpoint", mp);
-          }
-          add_string (b, "mount_options", f[5]);
-          if (dash + 3 < n)
-            add_string (b, "super_options", f[dash + 3]);
+          add_string (b, "type", m->fstype);
+          add_string (b, "source", m->source);
+          add_string (b, "mountpoint", m->mountpoint);
+          add_string (b, "mount_options", m->mount_options);
+          if (m->super_options)
+            add_string (b, "super_options", m->super_options);
           json_builder_end_object (b);
-          break;
         }
 
       json_builder_set_member_name (b, "stack");

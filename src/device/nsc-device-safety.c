@@ -19,20 +19,10 @@ nsc_device_find_mount (const char *mountinfo,
                        guint       dev_major,
                        guint       dev_minor)
 {
-  g_auto(GStrv) lines = g_strsplit (mountinfo, "\n", -1);
+  g_autoptr(GPtrArray) mounts = nsc_mountinfo_parse (mountinfo);
+  const NscMountEntry *m = nsc_mountinfo_find (mounts, dev_major, dev_minor);
 
-  for (guint i = 0; lines[i]; i++)
-    {
-      g_auto(GStrv) f = g_strsplit (lines[i], " ", 6);
-      guint ma, mi;
-
-      /* id parent major:minor root mountpoint … */
-      if (g_strv_length (f) < 5 || sscanf (f[2], "%u:%u", &ma, &mi) != 2)
-        continue;
-      if (ma == dev_major && mi == dev_minor)
-        return g_strcompress (f[4]);
-    }
-  return NULL;
+  return m ? g_strdup (m->mountpoint) : NULL;
 }
 
 /* ---- the devices a test would touch -------------------------------------------- */
@@ -113,14 +103,14 @@ names_dev (const NscUsageTables *t,
 
 /* Where @d is mounted, or NULL: by number, or by the mount's source (btrfs shows
  * anonymous numbers, 0:N, in mountinfo). */
-static const MountEntry *
+static const NscMountEntry *
 find_mount (const NscUsageTables *t,
             GPtrArray            *mounts,
             const Dev            *d)
 {
   for (guint i = 0; i < mounts->len; i++)
     {
-      const MountEntry *m = g_ptr_array_index (mounts, i);
+      const NscMountEntry *m = g_ptr_array_index (mounts, i);
 
       if ((m->major == d->major && m->minor == d->minor) || names_dev (t, m->source, d))
         return m;
@@ -139,7 +129,7 @@ check_dev (const NscUsageTables *t,
   g_autofree char *hdir = g_build_filename (d->sysdir, "holders", NULL);
   g_autofree char *btrfs = g_build_filename (t->sysfs_root, "fs", "btrfs", NULL);
   g_autoptr(GDir) dir = NULL;
-  const MountEntry *m = find_mount (t, mounts, d);
+  const NscMountEntry *m = find_mount (t, mounts, d);
   const char *e;
 
   if (m != NULL)
@@ -236,7 +226,7 @@ check_loops (const NscUsageTables *t,
           const Dev *d = g_ptr_array_index (devs, i);
           g_autofree char *real = NULL;
           g_autoptr(Dev) loop = NULL;
-          const MountEntry *m;
+          const NscMountEntry *m;
 
           if (!names_dev (t, backing, d))
             continue;
@@ -367,7 +357,7 @@ nsc_device_check_unused_at (const NscUsageTables *t,
       }
   }
 
-  mounts = _nsc_mountinfo_parse (t->mountinfo);
+  mounts = nsc_mountinfo_parse (t->mountinfo);
   for (guint i = 0; i < devs->len; i++)
     if (!check_dev (t, mounts, g_ptr_array_index (devs, i), device, error))
       return FALSE;

@@ -114,46 +114,6 @@ ptr_array_to_strv (GPtrArray *arr)
 
 /* ---- tables ---------------------------------------------------------------------- */
 
-static void
-mount_entry_free (MountEntry *m)
-{
-  g_free (m->source);
-  g_free (m->mountpoint);
-  g_free (m->fstype);
-  g_free (m);
-}
-
-GPtrArray *
-_nsc_mountinfo_parse (const char *text)
-{
-  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) mount_entry_free);
-  g_auto(GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
-
-  for (guint i = 0; lines[i]; i++)
-    {
-      g_auto(GStrv) f = g_strsplit (lines[i], " ", -1);
-      guint n = g_strv_length (f), sep;
-      MountEntry *m;
-      guint ma, mi;
-
-      if (n < 7 || sscanf (f[2], "%u:%u", &ma, &mi) != 2)
-        continue;
-      for (sep = 6; sep < n && !g_str_equal (f[sep], "-"); sep++)
-        ;
-      m = g_new0 (MountEntry, 1);
-      m->major = ma;
-      m->minor = mi;
-      m->mountpoint = g_strcompress (f[4]);   /* octal escapes such as \040 for spaces */
-      if (sep + 2 < n)
-        {
-          m->fstype = g_strdup (f[sep + 1]);
-          m->source = g_strcompress (f[sep + 2]);
-        }
-      g_ptr_array_add (out, m);
-    }
-  return out;
-}
-
 /* /proc/swaps: a header line, then "filename type size used priority". */
 static GStrv
 parse_swaps (const char *text)
@@ -174,7 +134,7 @@ typedef struct
 {
   char      *root;         /* "/sys" or a captured tree */
   gboolean   live;         /* the running system: stat() of /dev paths is meaningful */
-  GPtrArray *mounts;       /* MountEntry */
+  GPtrArray *mounts;       /* NscMountEntry */
   GStrv      swaps;
 } Ctx;
 
@@ -196,12 +156,12 @@ ctx_init (Ctx        *c,
 {
   c->root = g_canonicalize_filename (sysfs_root, NULL);
   c->live = g_str_equal (c->root, "/sys");
-  c->mounts = _nsc_mountinfo_parse (mountinfo);
+  c->mounts = nsc_mountinfo_parse (mountinfo);
   /* btrfs reports anonymous device numbers (0:N) in mountinfo, so on the running
    * system the source node (/dev/mapper/luks-…, /dev/nvme0n1p2) is asked too. */
   for (guint i = 0; c->live && i < c->mounts->len; i++)
     {
-      MountEntry *m = g_ptr_array_index (c->mounts, i);
+      NscMountEntry *m = g_ptr_array_index (c->mounts, i);
       struct stat st;
 
       if (m->source && g_str_has_prefix (m->source, "/dev/")
@@ -257,7 +217,7 @@ collect_usage (const Ctx     *c,
 
   for (guint i = 0; i < c->mounts->len; i++)
     {
-      MountEntry *m = g_ptr_array_index (c->mounts, i);
+      NscMountEntry *m = g_ptr_array_index (c->mounts, i);
       NscMount *nm;
 
       if (!(m->major == ma && m->minor == mi) && g_strcmp0 (m->source, devnode) != 0
@@ -867,10 +827,10 @@ nsc_device_info_for_path (const char       *path,
   if (name == NULL && !S_ISBLK (st.st_mode))
     {
       /* btrfs and overlay report anonymous device numbers: take the mount's source. */
-      g_autoptr(GPtrArray) mounts = _nsc_mountinfo_parse (mountinfo);
+      g_autoptr(GPtrArray) mounts = nsc_mountinfo_parse (mountinfo);
       for (guint i = 0; i < mounts->len && name == NULL; i++)
         {
-          MountEntry *m = g_ptr_array_index (mounts, i);
+          NscMountEntry *m = g_ptr_array_index (mounts, i);
           struct stat sst;
           if (m->major == major (dev) && m->minor == minor (dev) && m->source
               && stat (m->source, &sst) == 0 && S_ISBLK (sst.st_mode))

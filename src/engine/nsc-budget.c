@@ -319,7 +319,12 @@ nsc_write_budget (const NscPreset       *preset,
             if (bound == G_MAXUINT64)
               {
                 it.timed = TRUE;
-                it.time_ns = t->time_ns ? t->time_ns : s->time_is_set ? s->job.time_ns : preset->time_ns;
+                /* As the runner plans it: the option, the step's own, the default
+                 * (strict's 40 s), the preset's; then scaled. */
+                it.time_ns = t->time_ns ? t->time_ns : s->time_is_set ? s->job.time_ns
+                           : t->default_time_ns ? t->default_time_ns : preset->time_ns;
+                if (t->time_scale > 0 && t->time_scale < 1)
+                  it.time_ns = MAX ((gint64) (it.time_ns * t->time_scale), (gint64) 1000000);
                 timed = TRUE;
               }
             else

@@ -9,6 +9,7 @@
 #include "nsc-histogram.h"
 #include "nsc-io.h"
 #include "nsc-job.h"
+#include "nsc-mountinfo.h"
 #include "nsc-offsets.h"
 #include "nsc-preset.h"
 #include "nsc-result.h"

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "nsc-error.h"
+#include "nsc-mountinfo.h"
 #include "nsc-target.h"
 #include "nsc-units.h"
 
@@ -184,26 +185,25 @@ static gboolean
 mounted_with_discard (dev_t dev)
 {
   g_autofree char *text = NULL;
-  g_auto(GStrv) lines = NULL;
-  g_autofree char *id = g_strdup_printf ("%u:%u", major (dev), minor (dev));
+  g_autoptr(GPtrArray) mounts = NULL;
 
   if (!g_file_get_contents ("/proc/self/mountinfo", &text, NULL, NULL))
     return FALSE;
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i]; i++)
+  mounts = nsc_mountinfo_parse (text);
+  for (guint i = 0; i < mounts->len; i++)
     {
-      g_auto(GStrv) f = g_strsplit (lines[i], " ", -1);
-      guint n = g_strv_length (f);
+      const NscMountEntry *m = g_ptr_array_index (mounts, i);
+      g_autofree char *all = NULL;
+      g_auto(GStrv) opts = NULL;
 
-      if (n < 10 || !g_str_equal (f[2], id))
+      if (m->major != major (dev) || m->minor != minor (dev))
         continue;
-      for (guint k = 5; k < n; k++)
-        {
-          g_auto(GStrv) opts = g_strsplit (f[k], ",", -1);
-          for (guint o = 0; opts[o]; o++)
-            if (g_str_equal (opts[o], "discard") || g_str_has_prefix (opts[o], "discard="))
-              return TRUE;
-        }
+      /* The mount's options, then the filesystem's own (super) options. */
+      all = g_strconcat (m->mount_options, ",", m->super_options ? m->super_options : "", NULL);
+      opts = g_strsplit (all, ",", -1);
+      for (guint o = 0; opts[o]; o++)
+        if (g_str_equal (opts[o], "discard") || g_str_has_prefix (opts[o], "discard="))
+          return TRUE;
     }
   return FALSE;
 }

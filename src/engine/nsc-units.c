@@ -199,3 +199,28 @@ nsc_format_duration (gint64 ns)
     return g_strdup_printf ("%d min %02d s", (int) (s / 60), (int) (s % 60));
   return g_strdup_printf ("%d h %02d min", (int) (s / 3600), (int) ((s / 60) % 60));
 }
+
+char *
+nsc_format_significant (double v)
+{
+  double a = fabs (v);
+
+  if (a >= 100 || a == 0)
+    return g_strdup_printf ("%.0f", v);
+  if (a >= 10)
+    return g_strdup_printf ("%.1f", v);
+  return g_strdup_printf ("%.2f", v);
+}
+
+double
+nsc_speed_divisor (gboolean decimal)
+{
+  return decimal ? 1e6 : 1048576.0;
+}
+
+char *
+nsc_format_speed (double   bps,
+                  gboolean decimal)
+{
+  return nsc_format_significant (bps / nsc_speed_divisor (decimal));
+}

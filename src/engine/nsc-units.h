@@ -19,5 +19,13 @@ char    *nsc_format_size    (guint64      bytes);
 /* Labels in the CrystalDiskMark style: "4K", "1M", "128K", "512" */
 char    *nsc_format_size_short (guint64   bytes);
 char    *nsc_format_duration (gint64      ns);
+/* A number as tables and axes show it: three significant figures at least, no more
+ * decimals than that ("3512", "351", "35.1", "3.51", "0"). */
+char    *nsc_format_significant (double  v);
+/* What a speed in bytes/s is divided by: MB/s (@decimal, CrystalDiskMark's) or MiB/s. */
+double   nsc_speed_divisor  (gboolean     decimal);
+/* The number of a speed in MB/s or MiB/s, without the unit, as nsc_format_significant. */
+char    *nsc_format_speed   (double       bps,
+                             gboolean     decimal);
 
 G_END_DECLS

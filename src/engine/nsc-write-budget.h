@@ -16,6 +16,8 @@ typedef struct
   guint64  span_cap;
   gboolean strict;
   guint64  leave_free;
+  gint64   default_time_ns; /* 0, or the length of timed steps with none of their own */
+  double   time_scale;    /* 0, or the factor on every timed step (as the runner's) */
 } NscBudgetTarget;
 
 typedef struct

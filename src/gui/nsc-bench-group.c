@@ -10,23 +10,6 @@
 #include "nsc-result-info.h"
 
 static gboolean
-get_int (JsonObject *o,
-         const char *name,
-         gint64     *value)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
-    return FALSE;
-  if (json_node_get_value_type (n) == G_TYPE_INT64)
-    *value = json_node_get_int (n);
-  else if (json_node_get_value_type (n) == G_TYPE_DOUBLE)
-    *value = (gint64) json_node_get_double (n);
-  else
-    return FALSE;
-  return TRUE;
-}
-
-static gboolean
 has_warning (JsonObject *root,
              const char *code)
 {
@@ -315,7 +298,7 @@ nsc_bench_group_new (JsonNode *result)
       if (warning)
         add_warning_suffix (row, warning);
     }
-  if (get_int (bench, "nvme_apst_max_latency_us", &apst))
+  if (nsc_json_get_int (bench, "nvme_apst_max_latency_us", &apst))
     {
       /* The number formatted apart: a format macro inside _() cannot be translated. */
       g_autofree char *latency = g_strdup_printf ("%" G_GINT64_FORMAT, apst);

@@ -213,13 +213,14 @@ build_chart (NscChartPanel  *self,
                                     selected_step (self), error);
   if (chart == NULL)
     return NULL;
+  {
+    /* The essentials of the test bench go with an exported chart (a comparison's:
+     * the first result's), as the command line's. */
+    g_autofree char *caption = nsc_result_info_caption (g_ptr_array_index (self->results, 0));
+    nsc_chart_set_caption (chart, caption);
+  }
   if (self->results->len == 1)
-    {
-      /* The essentials of the test bench go with an exported chart. */
-      g_autofree char *caption = nsc_result_info_caption (g_ptr_array_index (self->results, 0));
-      nsc_chart_set_caption (chart, caption);
-      return g_steal_pointer (&chart);
-    }
+    return g_steal_pointer (&chart);
 
   legends = make_legends (self);
   nsc_chart_set_legend (chart, 0, g_ptr_array_index (legends, 0));

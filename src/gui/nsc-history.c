@@ -8,6 +8,7 @@
 #include "nsc-engine.h"
 #include "nsc-history.h"
 #include "nsc-result-info.h"
+#include "nsc-session.h"
 
 /* ---- scanning ---------------------------------------------------------------- */
 
@@ -27,7 +28,7 @@ nsc_history_entry_free (NscHistoryEntry *entry)
 char *
 nsc_history_dir (void)
 {
-  return g_build_filename (g_get_user_data_dir (), "nandscope", "results", NULL);
+  return nsc_session_results_dir ();
 }
 
 static int

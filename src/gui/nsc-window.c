@@ -17,6 +17,7 @@
 #include "nsc-preferences.h"
 #include "nsc-result-info.h"
 #include "nsc-results-grid.h"
+#include "nsc-session.h"
 #include "nsc-udisks.h"
 #include "nsc-warnings-list.h"
 #include "nsc-window.h"
@@ -85,7 +86,8 @@ struct _NscWindow
 
   /* While a run is in progress */
   NscRunner            *runner;
-  NscDeviceInfo        *device;        /* the drive behind the target, for the result */
+  NscSession           *session;      /* the run's options, drive and bench: from Run to the
+                                        * next Run (the temperature hook reads its drive) */
   GCancellable         *cancellable;
   guint                 inhibit_cookie;
   guint                 current_step;   /* G_MAXUINT before the first step */
@@ -129,16 +131,36 @@ get_selected_preset (NscWindow *self)
   return item ? find_preset (self, gtk_string_object_get_string (item)) : NULL;
 }
 
-/* The engine's answer to "does this run write, trim or erase the drive?", the one the
- * command line asks too. */
+/* What the user chose for a run: the command line's overrides first, then the
+ * preferences. The session adds strict's and CrystalDiskMark's defaults. */
+static void
+user_options (NscWindow     *self,
+              NscRunOptions *user)
+{
+  NscRunOptions opts = NSC_RUN_OPTIONS_INIT;
+
+  opts.file_size = self->file_size ? self->file_size
+                                   : self->prefs.custom ? self->prefs.test_size : 0;
+  opts.runs = self->runs ? self->runs : self->prefs.custom ? self->prefs.runs : 0;
+  opts.time_ns = self->time_ns ? self->time_ns
+                               : self->prefs.custom ? self->prefs.duration_seconds * G_GINT64_CONSTANT (1000000000) : 0;
+  opts.idle_ns = self->prefs.idle_seconds * G_GINT64_CONSTANT (1000000000);
+  opts.strict = self->prefs.strict;
+  opts.cdm = self->prefs.cdm;
+  opts.backend = NSC_BACKEND_AUTO;
+  *user = opts;
+}
+
+/* The engine's answer to "does this run write, trim or erase the drive?", on the
+ * options the run will have (strict's included), the one the command line asks too. */
 static gboolean
 run_writes (NscWindow       *self,
             const NscPreset *preset)
 {
-  NscRunOptions opts = NSC_RUN_OPTIONS_INIT;
+  NscRunOptions user, opts;
 
-  opts.target = self->target;
-  opts.strict = self->prefs.strict;
+  user_options (self, &user);
+  nsc_session_options (&opts, self->target, &user);
   return nsc_run_writes (preset, &opts);
 }
 
@@ -824,12 +846,6 @@ nsc_window_get_text (NscWindow *self)
 
 /* ---- finishing a run ------------------------------------------------------------ */
 
-static char *
-results_dir (void)
-{
-  return g_build_filename (g_get_user_data_dir (), "nandscope", "results", NULL);
-}
-
 static guint
 count_measured_steps (NscRunResult *r)
 {
@@ -844,42 +860,6 @@ count_measured_steps (NscRunResult *r)
   return n;
 }
 
-/* Saves under $XDG_DATA_HOME/nandscope/results/<UTC time>-<preset>.json. */
-static char *
-save_result (NscRunResult  *r,
-             GError       **error)
-{
-  g_autofree char *dir = results_dir ();
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autoptr(GDateTime) utc = r->started ? g_date_time_to_utc (r->started) : g_date_time_ref (now);
-  g_autofree char *stamp = g_date_time_format (utc, "%Y%m%dT%H%M%SZ");
-  g_autofree char *path = NULL;
-
-  if (g_mkdir_with_parents (dir, 0755) != 0)
-    {
-      int errsv = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   _("Cannot create the folder %s for results: %s"), dir, g_strerror (errsv));
-      return NULL;
-    }
-
-  for (guint i = 1; path == NULL || g_file_test (path, G_FILE_TEST_EXISTS); i++)
-    {
-      g_autofree char *name = NULL;
-
-      g_free (path);
-      if (i == 1)
-        name = g_strdup_printf ("%s-%s.json", stamp, r->preset_name ? r->preset_name : "run");
-      else
-        name = g_strdup_printf ("%s-%s-%u.json", stamp, r->preset_name ? r->preset_name : "run", i);
-      path = g_build_filename (dir, name, NULL);
-    }
-
-  if (!nsc_run_result_save (r, path, error))
-    return NULL;
-  return g_steal_pointer (&path);
-}
-
 static void
 show_summary (NscWindow    *self,
               NscRunResult *r,
@@ -887,7 +867,6 @@ show_summary (NscWindow    *self,
 {
   g_autoptr(GString) text = g_string_new (NULL);
   g_autofree char *took = format_duration_words (r->duration_ns);
-  g_autofree char *per_test = nsc_words_clock (r->time_ns);
   const char *backend = NULL;
 
   for (guint i = 0; i < r->steps->len && backend == NULL; i++)
@@ -905,14 +884,10 @@ show_summary (NscWindow    *self,
     g_string_append_printf (text, _("Finished in %s"), took);
 
   g_string_append (text, " · ");
-  if (r->runs > 1 && r->cdm)
-    /* TRANSLATORS: the best run is shown as CrystalDiskMark shows it */
-    g_string_append_printf (text, _("%u runs of %s per test, the best shown (CrystalDiskMark's way)"),
-                            r->runs, per_test);
-  else if (r->runs > 1)
-    g_string_append_printf (text, _("%u runs of %s per test, the median shown"), r->runs, per_test);
-  else
-    g_string_append_printf (text, _("1 run of %s per test"), per_test);
+  {
+    g_autofree char *runs = nsc_session_describe_runs (r);
+    g_string_append (text, runs);
+  }
 
   if (g_strcmp0 (r->target_kind, "file") == 0)
     {
@@ -964,19 +939,9 @@ on_run_done (GObject      *source,
   /* Kept even when the window is gone: a measurement is worth its file. */
   if (count_measured_steps (r) > 0)
     {
-      if (self->device)
-        nsc_run_result_set_device (r, nsc_device_info_to_json (self->device));
-      {
-        /* The test bench, as the reviews list it, and what it implies. */
-        JsonNode *bench = nsc_bench_describe (self->target,
-                                              self->device);
-        g_auto(GStrv) notes = nsc_bench_warnings (bench);
-
-        for (guint k = 0; notes[k] && notes[k + 1]; k += 2)
-          nsc_run_result_add_warning (r, -1, notes[k], "%s", notes[k + 1]);
-        nsc_run_result_set_bench (r, bench);
-      }
-      saved = save_result (r, &save_error);
+      /* The drive's facts, the test bench and their warnings, as the command line's. */
+      nsc_session_finish (self->session, r);
+      saved = nsc_session_save (r, NULL, &save_error);
     }
 
   if (self->inhibit_cookie != 0 && app != NULL)
@@ -1070,47 +1035,17 @@ start_runner (NscWindow       *self,
               int              device_fd,
               gboolean         destroy)
 {
-  NscRunOptions opts = NSC_RUN_OPTIONS_INIT;
   GApplication *app;
 
   g_assert (self->runner == NULL);
+  g_assert (self->session != NULL);
+  /* Consent was checked when the user confirmed (nsc_session_check_consent). */
+  g_assert (!destroy || self->session->options.destroy_data != NULL);
 
-  opts.target = self->target;
-  opts.device_fd = device_fd;   /* -1: none; 0 would be a descriptor like any other */
-  /* Consent names the device; the engine checks it is the very one opened. */
-  opts.destroy_data = destroy ? self->target : NULL;
-  /* Once the drive is held, the same in-use check as before the confirmation. */
-  opts.check_device = nsc_device_check_func;
-  /* The command line's overrides first, then the preferences. */
-  opts.file_size = self->file_size ? self->file_size
-                                   : self->prefs.custom ? self->prefs.test_size : 0;
-  opts.runs = self->runs ? self->runs : self->prefs.custom ? self->prefs.runs : 0;
-  opts.time_ns = self->time_ns ? self->time_ns
-                               : self->prefs.custom ? self->prefs.duration_seconds * G_GINT64_CONSTANT (1000000000) : 0;
-  opts.idle_ns = self->prefs.idle_seconds * G_GINT64_CONSTANT (1000000000);
-  if (self->prefs.strict)
-    nsc_run_options_set_strict (&opts);
-  if (self->prefs.cdm)
-    nsc_run_options_set_cdm (&opts);
-  opts.backend = NSC_BACKEND_AUTO;
-
-  /* The app never runs as root: sysfs facts and the hwmon sensor, no NVMe admin
-   * commands. The node string lives as long as self->device, past the run. */
-  g_clear_pointer (&self->device, nsc_device_info_free);
-  self->device = nsc_device_info_for_path (self->target, NSC_DISCOVER_DEFAULT, NULL);
-  if (self->device)
-    {
-      opts.read_temperature = nsc_device_temperature_func;
-      opts.temperature_data = self->device->devnode;
-    }
-  /* The drive's SLC cache from its saved results labels what this run writes. */
-  if (self->device && self->device->serial)
-    {
-      g_autofree char *dir = results_dir ();
-      opts.cache_bytes = nsc_result_history_cache_bytes (dir, self->device->serial, NULL);
-    }
-
-  self->runner = nsc_runner_new (preset, &opts);
+  self->session->options.device_fd = device_fd;   /* -1: none; 0 would be a descriptor */
+  self->runner = nsc_runner_new (preset, &self->session->options);
+  /* The runner took the descriptor over. */
+  self->session->options.device_fd = -1;
   if (self->cancellable == NULL)
     self->cancellable = g_cancellable_new ();
   self->current_step = G_MAXUINT;
@@ -1149,6 +1084,7 @@ start_runner (NscWindow       *self,
                                                     GTK_APPLICATION_INHIBIT_SUSPEND,
                                                     _("Benchmark running"));
 
+  nsc_session_begin (self->session);
   nsc_runner_run_async (self->runner, self->cancellable, on_run_done, g_object_ref (self));
 }
 
@@ -1249,7 +1185,15 @@ on_confirm_response (AdwMessageDialog *dialog,
     fail_before_run (self, _("The drive list comes from NANDSCOPE_SYSFS_ROOT, a captured "
                              "tree; its drives are shown, never opened"), FALSE);
   else if (g_strcmp0 (response, "erase") == 0)
-    open_device (self);
+    {
+      g_autoptr(GError) error = NULL;
+
+      /* The user agreed to destroy the target: the mount table again, now. */
+      if (!nsc_session_check_consent (self->session, self->target, &error))
+        fail_before_run (self, error->message, FALSE);
+      else
+        open_device (self);
+    }
   else
     fail_before_run (self, _("Not confirmed; nothing was written"), TRUE);
 }
@@ -1319,6 +1263,14 @@ nsc_window_run (NscWindow *self)
   if (self->runner != NULL || self->pending || (preset = get_selected_preset (self)) == NULL)
     return;
 
+  {
+    NscRunOptions user;
+
+    user_options (self, &user);
+    g_clear_pointer (&self->session, nsc_session_free);
+    self->session = nsc_session_new (self->target, &user);
+  }
+
   if (self->target_device == NULL)
     {
       start_runner (self, preset, -1, FALSE);
@@ -1348,7 +1300,7 @@ nsc_window_run (NscWindow *self)
   if (self->pending_destroy)
     {
       /* The mount table now, not when the list was made. */
-      if (!nsc_device_check_writable (self->target, &error))
+      if (!nsc_session_check_in_use (self->session, &error))
         {
           fail_before_run (self, error->message, FALSE);
           return;
@@ -1568,7 +1520,7 @@ open_results_action (GSimpleAction *action,
                      GVariant      *parameter,
                      gpointer       user_data)
 {
-  g_autofree char *dir = results_dir ();
+  g_autofree char *dir = nsc_session_results_dir ();
   g_autofree char *uri = g_filename_to_uri (dir, NULL, NULL);
 
   if (uri != NULL)
@@ -1678,7 +1630,7 @@ open_file_action (GSimpleAction *action,
                   gpointer       user_data)
 {
   NscWindow *self = NSC_WINDOW (user_data);
-  g_autofree char *dir = results_dir ();
+  g_autofree char *dir = nsc_session_results_dir ();
   g_autoptr(GFile) folder = g_file_new_for_path (dir);
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
   GtkFileChooserNative *chooser;
@@ -2037,7 +1989,7 @@ nsc_window_finalize (GObject *object)
   g_clear_pointer (&self->target_device, nsc_device_info_free);
   /* In finalize, not dispose: a run in progress holds a reference to the window and
    * reads the temperature through the device's node until it ends. */
-  g_clear_pointer (&self->device, nsc_device_info_free);
+  g_clear_pointer (&self->session, nsc_session_free);
 
   G_OBJECT_CLASS (nsc_window_parent_class)->finalize (object);
 }

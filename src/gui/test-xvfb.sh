@@ -22,3 +22,29 @@ start_xvfb () {
   done
   [ -e "/tmp/.X11-unix/X$display" ] || { echo "ERROR: Xvfb did not open :$display"; exit 99; }
 }
+
+# need_tools TOOL…: exits 77 (meson: skipped) when one is not installed.
+need_tools () {
+  local tool
+  for tool in "$@"; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+      echo "SKIP: $tool is not installed"
+      exit 77
+    fi
+  done
+}
+
+# as_nobody_when_root TMP DIR…: the app refuses root, so as root the test runs as
+# nobody: TMP becomes traversable, the DIRs nobody's, and $as_user the prefix of a
+# command (empty when not root). Exits 77 without runuser.
+as_nobody_when_root () {
+  local tmp=$1
+  shift
+  as_user=()
+  if [ "$(id -u)" -eq 0 ]; then
+    command -v runuser >/dev/null || { echo "SKIP: runuser is needed to test as a user"; exit 77; }
+    chmod 0755 "$tmp"
+    chown nobody "$@"
+    as_user=(runuser -u nobody --)
+  fi
+}

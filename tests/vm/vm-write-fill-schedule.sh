@@ -26,7 +26,7 @@
 # Exit 77 (skip) when QEMU, the kernel or busybox-static are missing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-vm_timeout_default=600
+vm_timeout_default=300
 . "$here/vm-lib.sh"
 lba=4096
 # DRIVE=FIRST_BPS@BYTES:BPS@… (decimal units, as QEMU takes them). Other shapes of the
@@ -56,25 +56,34 @@ INIT
 )"
 
 drive_opts="if=none,format=raw,cache=$vm_cache,aio=threads,discard=unmap"
-short_img=$(vm_disk short.img "$short_size") || exit 1
-saw_img=$(vm_disk sawtooth.img "$saw_size") || exit 1
-step_img=$(vm_disk step.img "$step_size") || exit 1
 first() { local s=${1#*=}; echo "${s%%@*}"; }
 
-python3 "$here/vm-write-fill-qmp.py" "$work/qmp.sock" "$work/qmp.log" "$short" "$sawtooth" "$step" &
-driver=$!
-vm_boot "file=$short_img,id=s0,$drive_opts,throttling.bps-write=$(first "$short")" \
-  "nvme,serial=NSCSHORT1,drive=s0,logical_block_size=$lba,physical_block_size=$lba" \
-  -drive "file=$saw_img,id=s1,$drive_opts,throttling.bps-write=$(first "$sawtooth")" \
-  -device "nvme,serial=NSCSAW001,drive=s1,logical_block_size=$lba,physical_block_size=$lba" \
-  -drive "file=$step_img,id=s2,$drive_opts,throttling.bps-write=$(first "$step")" \
-  -device "nvme,serial=NSCSTEP01,drive=s2,logical_block_size=$lba,physical_block_size=$lba" \
-  -qmp "unix:$work/qmp.sock,server=on,wait=off"
-boot_rc=$?
-wait "$driver"
-echo "# QMP driver exited $?; its log:"
-sed 's/^/#   /' "$work/qmp.log"
-[ $boot_rc -eq 0 ] || exit 1
+# A stall is QEMU's, not the drive model's: now and then a throttled namespace stops
+# completing writes and the guest gets a few MiB through per NVMe timeout and reset
+# (a healthy run takes about 80 s of the 300 s). The guest is then booted once more on
+# fresh disks; a second stall fails the test.
+for attempt in 1 2; do
+  short_img=$(vm_disk short.img "$short_size") || exit 1
+  saw_img=$(vm_disk sawtooth.img "$saw_size") || exit 1
+  step_img=$(vm_disk step.img "$step_size") || exit 1
+  python3 "$here/vm-write-fill-qmp.py" "$work/qmp.sock" "$work/qmp.log" "$short" "$sawtooth" "$step" &
+  driver=$!
+  vm_boot "file=$short_img,id=s0,$drive_opts,throttling.bps-write=$(first "$short")" \
+    "nvme,serial=NSCSHORT1,drive=s0,logical_block_size=$lba,physical_block_size=$lba" \
+    -drive "file=$saw_img,id=s1,$drive_opts,throttling.bps-write=$(first "$sawtooth")" \
+    -device "nvme,serial=NSCSAW001,drive=s1,logical_block_size=$lba,physical_block_size=$lba" \
+    -drive "file=$step_img,id=s2,$drive_opts,throttling.bps-write=$(first "$step")" \
+    -device "nvme,serial=NSCSTEP01,drive=s2,logical_block_size=$lba,physical_block_size=$lba" \
+    -qmp "unix:$work/qmp.sock,server=on,wait=off"
+  boot_rc=$?
+  wait "$driver"
+  echo "# QMP driver exited $?; its log:"
+  sed 's/^/#   /' "$work/qmp.log"
+  [ $boot_rc -eq 0 ] && break
+  rm -f "$short_img" "$saw_img" "$step_img" "$work/qmp.sock"
+  [ "$attempt" -eq 1 ] || exit 1
+  echo "# the guest did not finish: QEMU's throttled namespace stalled; booting once more"
+done
 
 python3 "$here/vm-write-fill-schedule-check.py" "$work/console.log" "$work/qmp.log" \
   --case "short:NSCSHORT1:$short_size:$short" \

@@ -1,42 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "nsc-engine.h"
 #include "nsc-json.h"
 #include "nsc-result-info.h"
-
-static double
-get_number (JsonObject *o,
-            const char *name,
-            double      fallback)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
-    return fallback;
-  switch (json_node_get_value_type (n))
-    {
-    case G_TYPE_INT64:
-      return (double) json_node_get_int (n);
-    case G_TYPE_DOUBLE:
-      return json_node_get_double (n);
-    case G_TYPE_BOOLEAN:
-      return json_node_get_boolean (n);
-    default:
-      return fallback;
-    }
-}
-
-static gboolean
-get_bool (JsonObject *o,
-          const char *name)
-{
-  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_BOOLEAN
-         && json_node_get_boolean (n);
-}
 
 static JsonObject *
 root_object (JsonNode *result)
@@ -81,16 +51,6 @@ nsc_units_label (NscUnits units)
     }
 }
 
-static char *
-format_sig (double v)
-{
-  if (v >= 100)
-    return g_strdup_printf ("%.0f", v);
-  if (v >= 10)
-    return g_strdup_printf ("%.1f", v);
-  return g_strdup_printf ("%.2f", v);
-}
-
 char *
 nsc_units_format (NscUnits units,
                   double   bw_bps,
@@ -100,14 +60,14 @@ nsc_units_format (NscUnits units,
   switch (units)
     {
     case NSC_UNITS_MB:
-      return format_sig (bw_bps / 1e6);
+      return nsc_format_speed (bw_bps, TRUE);
     case NSC_UNITS_IOPS:
       return g_strdup_printf ("%.0f", iops);
     case NSC_UNITS_US:
-      return format_sig (lat_mean_ns / 1e3);
+      return nsc_format_significant (lat_mean_ns / 1e3);
     case NSC_UNITS_MIB:
     default:
-      return format_sig (bw_bps / 1048576.0);
+      return nsc_format_speed (bw_bps, FALSE);
     }
 }
 
@@ -124,16 +84,16 @@ nsc_result_row_free (NscResultRow *row)
 static char *
 describe_job (JsonObject *job)
 {
-  g_autofree char *bs = nsc_words_size ((guint64) get_number (job, "block_size", 0));
+  g_autofree char *bs = nsc_words_size ((guint64) nsc_json_get_number (job, "block_size", 0));
   const char *pattern = g_strcmp0 (nsc_json_get_string (job, "pattern"), "random") == 0
                         ? _("Random") : _("Sequential");
-  guint workers = (guint) get_number (job, "workers", 1);
+  guint workers = (guint) nsc_json_get_number (job, "workers", 1);
 
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                        "%s, %s blocks, queue depth %u, %u thread",
                                        "%s, %s blocks, queue depth %u, %u threads",
                                        workers),
-                          pattern, bs, (guint) get_number (job, "queue_depth", 1), workers);
+                          pattern, bs, (guint) nsc_json_get_number (job, "queue_depth", 1), workers);
 }
 
 GPtrArray *
@@ -169,8 +129,8 @@ nsc_result_info_rows (JsonNode *result)
           row->completed = TRUE;
           g_ptr_array_add (rows, row);
         }
-      read_percent = get_number (job, "read_percent", 100);
-      row->completed = row->completed && get_bool (step, "completed");
+      read_percent = nsc_json_get_number (job, "read_percent", 100);
+      row->completed = row->completed && nsc_json_get_bool (step, "completed");
       for (guint d = 0; d < 2; d++)
         {
           JsonObject *dir = nsc_json_get_object (step, dirs[d]);
@@ -179,11 +139,11 @@ nsc_result_info_rows (JsonNode *result)
           if (!wanted || row->has[d])
             continue;
           row->has[d] = TRUE;
-          if (get_number (dir, "ios", 0) > 0)
+          if (nsc_json_get_number (dir, "ios", 0) > 0)
             {
-              row->bw_bps[d] = get_number (dir, "bw_bps", 0);
-              row->iops[d] = get_number (dir, "iops", 0);
-              row->lat_mean_ns[d] = get_number (nsc_json_get_object (dir, "lat_ns"), "mean", 0);
+              row->bw_bps[d] = nsc_json_get_number (dir, "bw_bps", 0);
+              row->iops[d] = nsc_json_get_number (dir, "iops", 0);
+              row->lat_mean_ns[d] = nsc_json_get_number (nsc_json_get_object (dir, "lat_ns"), "mean", 0);
             }
         }
     }
@@ -224,7 +184,7 @@ nsc_result_info_drive_details (JsonNode *result)
   JsonObject *root = root_object (result);
   JsonObject *dev = nsc_json_get_object (root, "device");
   JsonObject *link = nsc_json_get_object (dev, "link");
-  double capacity = get_number (dev, "capacity", 0);
+  double capacity = nsc_json_get_number (dev, "capacity", 0);
   const char *fw = nsc_json_get_string (dev, "firmware");
   const char *transport = nsc_json_get_string (dev, "transport");
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
@@ -236,67 +196,71 @@ nsc_result_info_drive_details (JsonNode *result)
   if (fw)
     /* TRANSLATORS: firmware version */
     g_ptr_array_add (parts, g_strdup_printf (_("FW %s"), fw));
-  if (link && get_number (link, "generation", 0) > 0)
+  if (link && nsc_json_get_number (link, "generation", 0) > 0)
     g_ptr_array_add (parts, g_strdup_printf ("%s PCIe %.0f.0 x%.0f", transport ? transport : "",
-                                             get_number (link, "generation", 0),
-                                             get_number (link, "width", 0)));
+                                             nsc_json_get_number (link, "generation", 0),
+                                             nsc_json_get_number (link, "width", 0)));
   else if (transport)
     g_ptr_array_add (parts, g_strdup (transport));
   g_ptr_array_add (parts, NULL);
   return g_strjoinv (" · ", (char **) parts->pdata);
 }
 
-char *
-nsc_result_info_caption (JsonNode *result)
+static char *
+make_caption (JsonNode *result)
 {
-  JsonObject *root = root_object (result);
+  JsonObject *root = json_node_get_object (result);
   JsonObject *dev = nsc_json_get_object (root, "device");
-  JsonObject *link = nsc_json_get_object (dev, "link");
   JsonObject *target = nsc_json_get_object (root, "target");
-  JsonObject *bench = nsc_json_get_object (root, "bench");
-  JsonObject *fs = nsc_json_get_object (bench, "filesystem");
+  JsonObject *link = nsc_json_get_object (dev, "link");
   JsonObject *app = nsc_json_get_object (root, "app");
+  JsonObject *bench = nsc_json_get_object (root, "bench");
+  const char *kernel = nsc_json_get_string (bench, "kernel");
   const char *model = nsc_json_get_string (dev, "model");
   const char *vendor = nsc_json_get_string (dev, "vendor");
   const char *fw = nsc_json_get_string (dev, "firmware");
   const char *transport = nsc_json_get_string (dev, "transport");
-  const char *kernel = nsc_json_get_string (bench, "kernel");
   const char *started = nsc_json_get_string (root, "started");
   const char *preset = nsc_result_info_preset_title (result);
-  double capacity = get_number (dev, "capacity", 0);
-  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+  double capacity = nsc_json_get_number (dev, "capacity", 0);
+  GPtrArray *parts = g_ptr_array_new_with_free_func (g_free);
+  char *caption;
 
-  if (model != NULL && *model != '\0')
-    g_ptr_array_add (parts, vendor && *vendor && !g_str_has_prefix (model, vendor)
+  if (model)
+    g_ptr_array_add (parts, vendor && !g_str_has_prefix (model, vendor)
                             ? g_strdup_printf ("%s %s", vendor, model) : g_strdup (model));
   else if (nsc_json_get_string (dev, "name"))
-    g_ptr_array_add (parts, g_strdup_printf ("drive %s", nsc_json_get_string (dev, "name")));
-  else if (nsc_json_get_string (target, "description"))
-    g_ptr_array_add (parts, g_strdup (nsc_json_get_string (target, "description")));
+    g_ptr_array_add (parts, g_strdup (nsc_json_get_string (dev, "name")));
   if (capacity > 0)
-    /* Translators: a drive's capacity in decimal units, as drives are sold */
-    g_ptr_array_add (parts, capacity >= 1e12 ? g_strdup_printf (_("%.2f TB"), capacity / 1e12)
-                                             : g_strdup_printf (_("%.0f GB"), capacity / 1e9));
+    {
+      /* Drives are sold in decimal units: say both. */
+      g_autofree char *bin = nsc_format_size ((guint64) capacity);
+      g_ptr_array_add (parts, capacity >= 1e12
+                              /* Translators: a drive's capacity in decimal terabytes, then
+                               * in binary units ("1.00 TB (931 GiB)") */
+                              ? g_strdup_printf (_("%.2f TB (%s)"), capacity / 1e12, bin)
+                              /* Translators: a drive's capacity in decimal gigabytes */
+                              : g_strdup_printf (_("%.0f GB (%s)"), capacity / 1e9, bin));
+    }
   if (fw)
-    g_ptr_array_add (parts, g_strdup_printf ("FW %s", fw));
-  if (link && get_number (link, "generation", 0) > 0)
-    g_ptr_array_add (parts, g_strdup_printf ("%s%sPCIe %.0f.0 x%.0f",
-                                             transport ? transport : "", transport ? " " : "",
-                                             get_number (link, "generation", 0),
-                                             get_number (link, "width", 0)));
+    /* Translators: the drive's firmware version in a chart's caption */
+    g_ptr_array_add (parts, g_strdup_printf (_("FW %s"), fw));
+  if (link && nsc_json_get_number (link, "generation", 0) > 0)
+    g_ptr_array_add (parts, g_strdup_printf ("%s PCIe %.0f.0 x%.0f",
+                                             transport ? transport : "",
+                                             nsc_json_get_number (link, "generation", 0),
+                                             nsc_json_get_number (link, "width", 0)));
   else if (transport)
     g_ptr_array_add (parts, g_strdup (transport));
+  if (g_strcmp0 (nsc_json_get_string (target, "kind"), "file") == 0)
+    g_ptr_array_add (parts, nsc_json_get_string (target, "filesystem")
+                            /* Translators: in a chart's caption; %s is a file system, "ext4" */
+                            ? g_strdup_printf (_("test file on %s"), nsc_json_get_string (target, "filesystem"))
+                            /* Translators: in a chart's caption: the test ran on a file */
+                            : g_strdup (_("test file")));
+  /* The test bench's essentials: how a USB drive is attached, the kernel. */
   if (nsc_json_get_string (bench, "usb_transport"))
     g_ptr_array_add (parts, g_strdup (nsc_json_get_string (bench, "usb_transport")));
-  if (g_strcmp0 (nsc_json_get_string (target, "kind"), "file") == 0)
-    {
-      const char *type = nsc_json_get_string (fs, "type");
-
-      if (type == NULL)
-        type = nsc_json_get_string (target, "filesystem");
-      g_ptr_array_add (parts, type ? g_strdup_printf ("test file on %s", type)
-                                   : g_strdup ("test file"));
-    }
   if (kernel == NULL)
     kernel = nsc_json_get_string (nsc_json_get_object (root, "system"), "kernel");
   if (kernel)
@@ -305,12 +269,21 @@ nsc_result_info_caption (JsonNode *result)
     g_ptr_array_add (parts, g_strndup (started, 10));
   g_ptr_array_add (parts, g_strdup_printf ("%s %s",
                                            nsc_json_get_string (app, "name") ? nsc_json_get_string (app, "name") : "Nandscope",
-                                           nsc_json_get_string (app, "version") ? nsc_json_get_string (app, "version")
-                                                                       : PACKAGE_VERSION));
+                                           nsc_json_get_string (app, "version") ? nsc_json_get_string (app, "version") : PACKAGE_VERSION));
   if (preset)
-    g_ptr_array_add (parts, g_strdup (preset));
+    /* Translators: in a chart's caption; %s is the title of a test preset */
+    g_ptr_array_add (parts, g_strdup_printf (_("preset: %s"), preset));
   g_ptr_array_add (parts, NULL);
-  return g_strjoinv (" · ", (char **) parts->pdata);
+  caption = g_strjoinv (" · ", (char **) parts->pdata);
+  g_ptr_array_unref (parts);
+  return caption;
+}
+
+char *
+nsc_result_info_caption (JsonNode *result)
+{
+  g_return_val_if_fail (result != NULL && JSON_NODE_HOLDS_OBJECT (result), NULL);
+  return make_caption (result);
 }
 
 const char *
@@ -368,7 +341,7 @@ append_direction (GString   *text,
                   guint      d,
                   NscUnits   units)
 {
-  double scale = units == NSC_UNITS_MB ? 1e6 : 1048576.0;
+  double scale = nsc_speed_divisor (units == NSC_UNITS_MB);
   const char *unit = units == NSC_UNITS_MB ? "MB/s" : "MiB/s";
 
   for (guint i = 0; i < rows->len; i++)
@@ -395,7 +368,7 @@ nsc_result_info_to_text (JsonNode *result,
   g_autoptr(GDateTime) started = nsc_result_info_started (result);
   g_autofree char *facts = nsc_result_info_drive_facts (result);
   g_autofree char *date = started ? g_date_time_format (started, "%Y/%m/%d %H:%M:%S") : NULL;
-  g_autofree char *size = nsc_format_size ((guint64) get_number (target, "size", 0));
+  g_autofree char *size = nsc_format_size ((guint64) nsc_json_get_number (target, "size", 0));
   const char *line = "------------------------------------------------------------------------------\n";
   GString *text = g_string_new (NULL);
 
@@ -419,13 +392,13 @@ nsc_result_info_to_text (JsonNode *result,
   g_string_append_printf (text, "Profile: %s\n", nsc_result_info_preset_title (result)
                                                   ? nsc_result_info_preset_title (result) : "-");
   g_string_append_printf (text, "   Test: %s (x%.0f)%s%s\n", size,
-                          get_number (conditions, "runs", 1),
+                          nsc_json_get_number (conditions, "runs", 1),
                           nsc_json_get_string (target, "filesystem") ? ", file on " : "",
                           nsc_json_get_string (target, "filesystem") ? nsc_json_get_string (target, "filesystem") : "");
   g_string_append_printf (text, "  Drive: %s\n", facts);
   if (date)
     g_string_append_printf (text, "   Date: %s\n", date);
-  if (get_bool (root, "cancelled"))
+  if (nsc_json_get_bool (root, "cancelled"))
     g_string_append (text, "   Note: cancelled, partial result\n");
   return g_string_free (text, FALSE);
 }

@@ -53,11 +53,11 @@ GDateTime   *nsc_result_info_started        (JsonNode   *result);
 /* "SEQ1M Q8T1 3512 / 2987 MiB/s" or NULL. */
 char        *nsc_result_info_headline       (JsonNode   *result,
                                              NscUnits    units);
-/* The caption of an exported chart: drive, capacity, firmware, interface and
- * link, the filesystem of a test file, kernel, date, app and version, preset:
- * "Samsung 980 PRO · 1.00 TB · FW 5B2QGXA7 · NVMe PCIe 4.0 x4 · test file on ext4 ·
- *  Linux 6.1.0-13-amd64 · 2026-11-30 · Nandscope 0.1.0 · Quick". Not translated:
- * a chart is shared. */
+/* The caption of an exported chart, the same from the command line and the app:
+ * drive, capacity, firmware, interface and link, the filesystem of a test file, a USB
+ * drive's transport, kernel, date, app and version, preset:
+ * "Samsung 980 PRO · 1.00 TB (931 GiB) · FW 5B2QGXA7 · NVMe PCIe 4.0 x4 · test file
+ *  on ext4 · Linux 6.1.0-13-amd64 · 2026-11-30 · Nandscope 0.1.0 · preset: Quick". */
 char        *nsc_result_info_caption        (JsonNode   *result);
 /* The CrystalDiskMark-style text block: tests, read and write, drive, date, app. */
 char        *nsc_result_info_to_text        (JsonNode   *result,

@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The arrows of src/DESIGN.md: engine ← device ← session ← cli, gui (and chart under
+# cli and gui). No library includes GTK or libadwaita, and none includes a header of a
+# front end or of a library above it.
+#   check-layering.sh SRCDIR
+src=${1:?usage: check-layering.sh SRCDIR}
+status=0
+
+# forbid DIR PATTERN WHAT
+forbid () {
+  hits=$(grep -rnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]($2)" "$src/$1" 2>/dev/null)
+  if [ -n "$hits" ]; then
+    echo "FAIL: src/$1 includes $3:"
+    echo "$hits"
+    status=1
+  fi
+}
+
+front_ends=$(cd "$src" && ls cli/*.h gui/*.h 2>/dev/null | xargs -n1 basename | paste -sd'|')
+session=$(cd "$src" && ls session/*.h | xargs -n1 basename | paste -sd'|')
+device=$(cd "$src" && ls device/*.h | xargs -n1 basename | paste -sd'|')
+chart=$(cd "$src" && ls chart/*.h | xargs -n1 basename | paste -sd'|')
+
+for lib in engine device chart session; do
+  forbid "$lib" "gtk/|adwaita\.h|gdk/" "GTK"
+  forbid "$lib" "$front_ends" "a front end's header"
+done
+forbid engine "$device|$chart|$session" "a library above the engine"
+forbid device "$chart|$session" "a library above the device library"
+forbid chart "$device|$session" "a library beside or above the chart"
+
+[ "$status" -eq 0 ] && echo "ok: engine ← device ← session ← cli, gui; chart ← cli, gui; no GTK below the app"
+exit "$status"
