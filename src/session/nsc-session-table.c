@@ -69,7 +69,8 @@ print_surface (GString             *out,
 /* The sentences of the analysis that stand on their own. */
 static void
 print_analysis (GString      *out,
-                NscRunResult *r)
+                NscRunResult *r,
+                NscSpeedUnit  unit)
 {
   JsonObject *a;
 
@@ -86,22 +87,31 @@ print_analysis (GString      *out,
   if (json_object_has_member (a, "slc"))
     {
       JsonObject *slc = json_object_get_object_member (a, "slc");
-      g_string_append_printf (out, _("\nWrite-fill: %s\n"), json_object_has_member (slc, "summary")
-              ? json_object_get_string_member (slc, "summary")
+      g_autofree char *summary = json_object_has_member (slc, "summary")
+                                 ? nsc_words_slc_summary (slc, unit) : NULL;
+
+      /* In the user's words and units; the JSON's summary is English, for scripts. */
+      g_string_append_printf (out, _("\nWrite-fill: %s\n"), summary ? summary
               : json_object_get_string_member_with_default (slc, "error", _("not analysed")));
     }
   if (json_object_has_member (a, "copy"))
     {
       JsonObject *cp = json_object_get_object_member (a, "copy");
-      g_string_append_printf (out, _("\nCopy: %s\n"), json_object_has_member (cp, "summary")
-              ? json_object_get_string_member (cp, "summary")
+      g_autofree char *summary = json_object_has_member (cp, "summary")
+                                 ? nsc_words_slc_summary (cp, unit) : NULL;
+
+      /* In the user's words and units; the JSON's summary is English, for scripts. */
+      g_string_append_printf (out, _("\nCopy: %s\n"), summary ? summary
               : json_object_get_string_member_with_default (cp, "error", _("not analysed")));
     }
   if (json_object_has_member (a, "slc_second_pass"))
     {
       JsonObject *slc = json_object_get_object_member (a, "slc_second_pass");
-      g_string_append_printf (out, _("Second pass: %s\n"), json_object_has_member (slc, "summary")
-              ? json_object_get_string_member (slc, "summary")
+      g_autofree char *summary = json_object_has_member (slc, "summary")
+                                 ? nsc_words_slc_summary (slc, unit) : NULL;
+
+      /* In the user's words and units; the JSON's summary is English, for scripts. */
+      g_string_append_printf (out, _("Second pass: %s\n"), summary ? summary
               : json_object_get_string_member_with_default (slc, "error", _("not analysed")));
     }
   if (json_object_has_member (a, "mixed"))
@@ -289,7 +299,7 @@ print_table (GString      *out,
   for (guint j = 0; j < notes->len; j++)
     g_string_append_printf (out, "%sBackend %s\n", j == 0 ? "\n" : "", (const char *) g_ptr_array_index (notes, j));
 
-  print_analysis (out, r);
+  print_analysis (out, r, g_strcmp0 (units, "mb") == 0 ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB);
 
   for (guint i = 0; i < r->warnings->len; i++)
     {
