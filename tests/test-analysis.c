@@ -119,6 +119,14 @@ analyze (Curve *c)
   g_assert_no_error (error);
   g_assert_nonnull (a);
   g_test_message ("%u samples: %s", c->position->len, a->summary);
+  /* The front ends' words for it, made from the result's JSON, say the same (in
+   * English here, as the untranslated program does). */
+  {
+    g_autoptr(JsonNode) node = nsc_slc_analysis_to_json (a);
+    g_autofree char *words = nsc_words_slc_summary (json_node_get_object (node),
+                                                    NSC_SPEED_UNIT_MIB);
+    g_assert_cmpstr (words, ==, a->summary);
+  }
   return a;
 }
 

@@ -182,6 +182,21 @@ test_russian (void)
   status = nsc_status_describe (&st);
   g_assert_cmpstr (status, ==, "Пауза перед тестом: 15 минут");
 
+  /* The write-fill's summary, from a result's JSON. */
+  {
+    g_autoptr(JsonNode) slc = json_from_string ("{\"has_cache\": true, \"cache_bytes\": 6979321856, "
+                                                "\"in_cache_bps\": 2000000000, "
+                                                "\"post_cache_bps\": 500000000, \"phases\": ["
+                                                "{\"start_bytes\": 0, \"end_bytes\": 6979321856, "
+                                                "\"bps\": 2000000000}, {\"start_bytes\": 6979321856, "
+                                                "\"end_bytes\": 100000000000, \"bps\": 500000000}]}",
+                                                NULL);
+    g_autofree char *summary = nsc_words_slc_summary (json_node_get_object (slc), NSC_SPEED_UNIT_MB);
+
+    /* C.UTF-8's decimal point: the separator follows LC_NUMERIC, not the language. */
+    g_assert_cmpstr (summary, ==, "SLC-кеш около 6.5 ГиБ со скоростью 2000 МБ/с; после него 500 МБ/с");
+  }
+
   /* Every warning, with every field set, and every status line is Russian. */
   for (guint i = 0; i < G_N_ELEMENTS (codes); i++)
     {

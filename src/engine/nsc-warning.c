@@ -9,10 +9,11 @@ NscWarning *
 nsc_warning_new (const char *code,
                  int         step)
 {
-  NscWarning *w = g_new0 (NscWarning, 1);
+  NscWarning *w;
 
   g_return_val_if_fail (code != NULL, NULL);
 
+  w = g_new0 (NscWarning, 1);
   w->code = g_strdup (code);
   w->step = step;
   w->bps_before = w->bps_after = NAN;

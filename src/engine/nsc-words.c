@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
 #include <math.h>
 
 #include "nsc-words.h"
@@ -136,6 +137,193 @@ nsc_words_about (double   seconds,
                           /* Translators: an estimate inside a sentence */
                           : g_dngettext (GETTEXT_PACKAGE, "about %u hour", "about %u hours", n),
                           n);
+}
+
+/* ---- the write-fill's summary ------------------------------------------------------ */
+
+/* "6.5 GiB", "700 MiB": a size as a summary rounds it. */
+static char *
+size_approx (double bytes)
+{
+  double gib = bytes / 1073741824.0, mib = bytes / 1048576.0;
+  char number[32];
+  const char *unit;
+
+  if (gib >= 9.95)
+    g_snprintf (number, sizeof number, "%.0f", gib), unit = _("GiB");
+  else if (gib >= 1)
+    g_snprintf (number, sizeof number, "%.1f", gib), unit = _("GiB");
+  else if (mib >= 1)
+    g_snprintf (number, sizeof number, "%.0f", mib), unit = _("MiB");
+  else
+    g_snprintf (number, sizeof number, "%.0f", bytes / 1024.0), unit = _("KiB");
+  return g_strdup_printf (C_("size", "%s %s"), number, unit);
+}
+
+static double
+member_number (JsonObject *o,
+               const char *name)
+{
+  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+    return NAN;
+  if (json_node_get_value_type (n) == G_TYPE_INT64)
+    return (double) json_node_get_int (n);
+  if (json_node_get_value_type (n) == G_TYPE_DOUBLE)
+    return json_node_get_double (n);
+  return NAN;
+}
+
+static JsonArray *
+member_array (JsonObject *o,
+              const char *name)
+{
+  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
+
+  return n && JSON_NODE_HOLDS_ARRAY (n) ? json_node_get_array (n) : NULL;
+}
+
+/* "; then 620 MiB/s for 40 GiB; then 590 MiB/s for the last 140 GiB" */
+static void
+append_phases (GString      *s,
+               JsonArray    *phases,
+               guint         from,
+               NscSpeedUnit  unit)
+{
+  guint n = phases ? json_array_get_length (phases) : 0;
+
+  for (guint i = from; i < n; i++)
+    {
+      JsonObject *p = json_array_get_object_element (phases, i);
+      g_autofree char *len = size_approx (member_number (p, "end_bytes")
+                                          - member_number (p, "start_bytes"));
+      g_autofree char *v = nsc_words_speed (member_number (p, "bps"), unit);
+
+      if (i + 1 == n)
+        /* Translators: the write-fill summary's last phase: "; then 590 MiB/s for the
+         * last 140 GiB" */
+        g_string_append_printf (s, _("; then %s for the last %s"), v, len);
+      else
+        /* Translators: a phase of the write-fill summary: "; then 620 MiB/s for 40 GiB" */
+        g_string_append_printf (s, _("; then %s for %s"), v, len);
+    }
+}
+
+char *
+nsc_words_slc_summary (JsonObject   *slc,
+                       NscSpeedUnit  unit)
+{
+  JsonArray *phases = member_array (slc, "phases");
+  JsonArray *bursts = member_array (slc, "bursts");
+  guint n_phases = phases ? json_array_get_length (phases) : 0;
+  guint n_bursts = bursts ? json_array_get_length (bursts) : 0;
+  JsonNode *has = slc ? json_object_get_member (slc, "has_cache") : NULL;
+  gboolean has_cache = has && JSON_NODE_HOLDS_VALUE (has) && json_node_get_boolean (has);
+  const char *cause = NULL;
+  GString *s = g_string_new (NULL);
+
+  g_return_val_if_fail (slc != NULL, NULL);
+
+  if (json_object_has_member (slc, "drop_cause")
+      && JSON_NODE_HOLDS_VALUE (json_object_get_member (slc, "drop_cause")))
+    cause = json_object_get_string_member (slc, "drop_cause");
+
+  if (has_cache)
+    {
+      g_autofree char *size = size_approx (member_number (slc, "cache_bytes"));
+      g_autofree char *in = nsc_words_speed (member_number (slc, "in_cache_bps"), unit);
+      g_autofree char *post = nsc_words_speed (member_number (slc, "post_cache_bps"), unit);
+
+      if (n_bursts > 0)
+        {
+          g_autofree char *avg = nsc_words_speed (member_number (slc, "post_cache_avg_bps"), unit);
+          g_autofree char *fastest = NULL, *all = NULL;
+          double top = 0, sum = 0;
+
+          for (guint i = 0; i < n_bursts; i++)
+            {
+              JsonObject *b = json_array_get_object_element (bursts, i);
+              top = MAX (top, member_number (b, "bps"));
+              sum += member_number (b, "bytes");
+            }
+          fastest = nsc_words_speed (top, unit);
+          all = size_approx (sum);
+          g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE,
+                                                  /* Translators: the write-fill summary with
+                                                   * fast bursts after the cache */
+                                                  "SLC cache about %s at %s; after it mostly %s, "
+                                                  "with %u later burst at up to %s (%s in all): "
+                                                  "%s on average",
+                                                  "SLC cache about %s at %s; after it mostly %s, "
+                                                  "with %u later bursts at up to %s (%s in all): "
+                                                  "%s on average", n_bursts),
+                                  size, in, post, n_bursts, fastest, all, avg);
+        }
+      else
+        {
+          /* After the cache, the phase that holds most of the data. */
+          guint longest = 1;
+          double longest_bytes = -1;
+
+          for (guint k = 1; k < n_phases; k++)
+            {
+              JsonObject *p = json_array_get_object_element (phases, k);
+              double len = member_number (p, "end_bytes") - member_number (p, "start_bytes");
+              if (len > longest_bytes)
+                longest = k, longest_bytes = len;
+            }
+          if (longest == 1)
+            {
+              /* Translators: the write-fill summary: the cache's size and speed, then the
+               * speed after it */
+              g_string_append_printf (s, _("SLC cache about %s at %s; after it %s"), size, in, post);
+              append_phases (s, phases, 2, unit);
+            }
+          else
+            {
+              /* Translators: as above, when a short stretch came first after the cache */
+              g_string_append_printf (s, _("SLC cache about %s at %s; after it mostly %s"),
+                                      size, in, post);
+              append_phases (s, phases, 1, unit);
+            }
+        }
+    }
+  else if (g_strcmp0 (cause, "thermal-throttling") == 0)
+    {
+      JsonObject *t = json_object_has_member (slc, "throttle")
+                      && JSON_NODE_HOLDS_OBJECT (json_object_get_member (slc, "throttle"))
+                      ? json_object_get_object_member (slc, "throttle") : NULL;
+      g_autofree char *at = size_approx (member_number (t, "bytes"));
+      g_autofree char *before = nsc_words_speed (member_number (t, "bps_before"), unit);
+      g_autofree char *after = nsc_words_speed (member_number (t, "bps_after"), unit);
+
+      g_string_append_printf (s, _("No SLC cache end seen: the speed fell from %s to %s after %s "
+                                   "as the drive reached %.0f °C (its %.0f °C throttle "
+                                   "threshold): thermal throttling, not the cache's end"),
+                              before, after, at, member_number (t, "celsius"),
+                              member_number (t, "threshold_celsius"));
+    }
+  else if (n_phases == 1)
+    {
+      g_autofree char *v = nsc_words_speed (member_number (json_array_get_object_element (phases, 0),
+                                                           "bps"), unit);
+      /* Translators: the write-fill summary of a drive without a cache */
+      g_string_append_printf (s, _("No SLC cache seen: %s throughout"), v);
+    }
+  else if (n_phases > 1)
+    {
+      g_autofree char *first = nsc_words_speed (member_number (json_array_get_object_element (phases, 0),
+                                                               "bps"), unit);
+      g_string_append_printf (s, _("No SLC cache seen: %s at first"), first);
+      append_phases (s, phases, 1, unit);
+    }
+  else
+    {
+      g_string_free (s, TRUE);
+      return NULL;
+    }
+  return g_string_free (s, FALSE);
 }
 
 /* ---- warnings -------------------------------------------------------------------- */

@@ -35,6 +35,11 @@ char *nsc_words_clock          (gint64             ns);
 char *nsc_words_about          (double             seconds,
                                 gboolean           capital);
 
+/* The write-fill analysis (a result's analysis.slc, slc_second_pass or copy) in a
+ * sentence: the cache, its speed and what follows; NULL when it has no phases. */
+char *nsc_words_slc_summary    (JsonObject        *slc,
+                                NscSpeedUnit       unit);
+
 /* The warning as one plain sentence; @details (may be NULL) gets its numbers and the
  * explanation; @settle (may be NULL) the name of the preset whose test settles the
  * question, or NULL. */

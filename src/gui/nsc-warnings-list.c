@@ -14,8 +14,8 @@ struct _NscWarningsList
   AdwPreferencesGroup *group;
 
   /* Owned */
-  GPtrArray    *warnings;   /* NscWarning, as shown */
-  GPtrArray    *rows;       /* GtkWidget, one per warning, in the group */
+  GPtrArray    *warnings;   /* NscWarning, as added */
+  GPtrArray    *rows;       /* GtkWidget in the group: one per kind of warning */
   NscSpeedUnit  unit;
 };
 
@@ -32,11 +32,53 @@ settle_label (const char *name)
                           preset ? nsc_preset_get_display_title (preset) : name);
 }
 
-static GtkWidget *
-make_row (NscWarningsList  *self,
-          const NscWarning *w)
+/* A label row under an expander. */
+static void
+add_text_row (GtkWidget  *expander,
+              const char *text)
 {
+  GtkWidget *label = gtk_label_new (text);
+  GtkWidget *inner = gtk_list_box_row_new ();
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_margin_start (label, 12);
+  gtk_widget_set_margin_end (label, 12);
+  gtk_widget_set_margin_top (label, 8);
+  gtk_widget_set_margin_bottom (label, 8);
+  gtk_widget_add_css_class (label, "warning-details");
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (inner), label);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (inner), FALSE);
+  adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), inner);
+}
+
+/* Whether @a and @b say the same of different tests: one row says it once and
+ * names the others ("The same for 3 more tests: …"). */
+static gboolean
+alike (NscWarningsList  *self,
+       const NscWarning *a,
+       const NscWarning *b)
+{
+  g_autofree char *da = NULL, *db = NULL;
+  g_autofree char *ta = NULL, *tb = NULL;
+
+  if (g_strcmp0 (a->code, b->code) != 0 || g_strcmp0 (a->position, b->position) != 0
+      || g_strcmp0 (a->subject, b->subject) != 0 || a->test == NULL || b->test == NULL
+      || g_str_equal (a->test, b->test))
+    return FALSE;
+  ta = nsc_warning_describe (a, self->unit, &da, NULL);
+  tb = nsc_warning_describe (b, self->unit, &db, NULL);
+  return g_strcmp0 (da, db) == 0;
+}
+
+static GtkWidget *
+make_row (NscWarningsList *self,
+          GPtrArray       *like)
+{
+  const NscWarning *w = g_ptr_array_index (like, 0);
   g_autofree char *details = NULL;
+  g_autofree char *also = NULL;
   const char *settle = NULL;
   g_autofree char *title = nsc_warning_describe (w, self->unit, &details, &settle);
   g_autofree char *escaped = g_markup_escape_text (title, -1);
@@ -44,7 +86,23 @@ make_row (NscWarningsList  *self,
   GtkWidget *row;
 
   gtk_widget_set_valign (icon, GTK_ALIGN_CENTER);
-  if (details == NULL && settle == NULL)
+  if (like->len > 1)
+    {
+      g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+      g_auto(GStrv) list = NULL;
+      g_autofree char *joined = NULL;
+
+      for (guint i = 1; i < like->len; i++)
+        g_strv_builder_add (names, ((const NscWarning *) g_ptr_array_index (like, i))->test);
+      list = g_strv_builder_end (names);
+      /* Translators: joins the names of tests, "SEQ1M Q1T1, RND4K Q32T1" */
+      joined = g_strjoinv (C_("list", ", "), list);
+      /* Translators: under a warning that several tests share; %s names the others */
+      also = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "The same goes for %u more test: %s.",
+                                           "The same goes for %u more tests: %s.",
+                                           like->len - 1), like->len - 1, joined);
+    }
+  if (details == NULL && settle == NULL && also == NULL)
     {
       row = adw_action_row_new ();
       adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
@@ -59,22 +117,9 @@ make_row (NscWarningsList  *self,
   gtk_widget_set_name (row, w->code);
 
   if (details != NULL)
-    {
-      GtkWidget *label = gtk_label_new (details);
-      GtkWidget *inner = gtk_list_box_row_new ();
-
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-      gtk_widget_set_margin_start (label, 12);
-      gtk_widget_set_margin_end (label, 12);
-      gtk_widget_set_margin_top (label, 8);
-      gtk_widget_set_margin_bottom (label, 8);
-      gtk_widget_add_css_class (label, "warning-details");
-      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (inner), label);
-      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (inner), FALSE);
-      adw_expander_row_add_row (ADW_EXPANDER_ROW (row), inner);
-    }
+    add_text_row (row, details);
+  if (also != NULL)
+    add_text_row (row, also);
   if (settle != NULL)
     {
       g_autofree char *text = settle_label (settle);
@@ -101,15 +146,37 @@ make_row (NscWarningsList  *self,
   return row;
 }
 
+/* One row per kind of warning, in the order they came. */
 static void
 rebuild (NscWarningsList *self)
 {
+  g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+
   for (guint i = 0; i < self->rows->len; i++)
     adw_preferences_group_remove (self->group, g_ptr_array_index (self->rows, i));
   g_ptr_array_set_size (self->rows, 0);
   for (guint i = 0; i < self->warnings->len; i++)
     {
-      GtkWidget *row = make_row (self, g_ptr_array_index (self->warnings, i));
+      NscWarning *w = g_ptr_array_index (self->warnings, i);
+      GPtrArray *like = NULL;
+
+      for (guint k = 0; k < groups->len && like == NULL; k++)
+        {
+          GPtrArray *g = g_ptr_array_index (groups, k);
+
+          if (alike (self, g_ptr_array_index (g, 0), w))
+            like = g;
+        }
+      if (like == NULL)
+        {
+          like = g_ptr_array_new ();
+          g_ptr_array_add (groups, like);
+        }
+      g_ptr_array_add (like, w);
+    }
+  for (guint k = 0; k < groups->len; k++)
+    {
+      GtkWidget *row = make_row (self, g_ptr_array_index (groups, k));
 
       g_ptr_array_add (self->rows, row);
       adw_preferences_group_add (self->group, row);
@@ -136,16 +203,11 @@ void
 nsc_warnings_list_add (NscWarningsList  *self,
                        const NscWarning *warning)
 {
-  GtkWidget *row;
-
   g_return_if_fail (NSC_IS_WARNINGS_LIST (self));
   g_return_if_fail (warning != NULL);
 
   g_ptr_array_add (self->warnings, nsc_warning_copy (warning));
-  row = make_row (self, warning);
-  g_ptr_array_add (self->rows, row);
-  adw_preferences_group_add (self->group, row);
-  gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
+  rebuild (self);
 }
 
 void

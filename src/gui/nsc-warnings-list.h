@@ -12,7 +12,8 @@ G_DECLARE_FINAL_TYPE (NscWarningsList, nsc_warnings_list, NSC, WARNINGS_LIST, Gt
 
 /* A result's warnings, each one plain sentence (nsc_warning_describe ()) with its
  * numbers and explanation behind an expander, and a button to the test that settles
- * it, which activates "win.select-preset" with the preset's name. Hidden when empty. */
+ * it, which activates "win.select-preset" with the preset's name. Warnings that say
+ * the same of several tests share one row that names the others. Hidden when empty. */
 GtkWidget *nsc_warnings_list_new       (void);
 void       nsc_warnings_list_clear     (NscWarningsList  *self);
 void       nsc_warnings_list_add       (NscWarningsList  *self,

@@ -69,7 +69,8 @@ print_surface (GString             *out,
 /* The sentences of the analysis that stand on their own. */
 static void
 print_analysis (GString      *out,
-                NscRunResult *r)
+                NscRunResult *r,
+                NscSpeedUnit  unit)
 {
   JsonObject *a;
 
@@ -86,23 +87,32 @@ print_analysis (GString      *out,
   if (json_object_has_member (a, "slc"))
     {
       JsonObject *slc = json_object_get_object_member (a, "slc");
-      g_string_append_printf (out, _("\nWrite-fill: %s\n"), json_object_has_member (slc, "summary")
-              ? json_object_get_string_member (slc, "summary")
-              : json_object_get_string_member_with_default (slc, "error", "not analysed"));
+      g_autofree char *summary = json_object_has_member (slc, "summary")
+                                 ? nsc_words_slc_summary (slc, unit) : NULL;
+
+      /* In the user's words and units; the JSON's summary is English, for scripts. */
+      g_string_append_printf (out, _("\nWrite-fill: %s\n"), summary ? summary
+              : json_object_get_string_member_with_default (slc, "error", _("not analysed")));
     }
   if (json_object_has_member (a, "copy"))
     {
       JsonObject *cp = json_object_get_object_member (a, "copy");
-      g_string_append_printf (out, _("\nCopy: %s\n"), json_object_has_member (cp, "summary")
-              ? json_object_get_string_member (cp, "summary")
-              : json_object_get_string_member_with_default (cp, "error", "not analysed"));
+      g_autofree char *summary = json_object_has_member (cp, "summary")
+                                 ? nsc_words_slc_summary (cp, unit) : NULL;
+
+      /* In the user's words and units; the JSON's summary is English, for scripts. */
+      g_string_append_printf (out, _("\nCopy: %s\n"), summary ? summary
+              : json_object_get_string_member_with_default (cp, "error", _("not analysed")));
     }
   if (json_object_has_member (a, "slc_second_pass"))
     {
       JsonObject *slc = json_object_get_object_member (a, "slc_second_pass");
-      g_string_append_printf (out, _("Second pass: %s\n"), json_object_has_member (slc, "summary")
-              ? json_object_get_string_member (slc, "summary")
-              : json_object_get_string_member_with_default (slc, "error", "not analysed"));
+      g_autofree char *summary = json_object_has_member (slc, "summary")
+                                 ? nsc_words_slc_summary (slc, unit) : NULL;
+
+      /* In the user's words and units; the JSON's summary is English, for scripts. */
+      g_string_append_printf (out, _("Second pass: %s\n"), summary ? summary
+              : json_object_get_string_member_with_default (slc, "error", _("not analysed")));
     }
   if (json_object_has_member (a, "mixed"))
     {
@@ -138,6 +148,21 @@ print_analysis (GString      *out,
     }
 }
 
+/* @text in @width characters (not bytes), after a space but for the first cell. */
+static void
+append_cell (GString    *out,
+             const char *text,
+             int         width,
+             gboolean    left)
+{
+  int pad = MAX (0, width - (int) g_utf8_strlen (text, -1));
+
+  if (left)
+    g_string_append_printf (out, "%s%*s", text, pad, "");
+  else
+    g_string_append_printf (out, "%*s%s", pad, "", text);
+}
+
 static void
 print_table (GString      *out,
              NscRunResult *r,
@@ -146,11 +171,11 @@ print_table (GString      *out,
   JsonObject *dev = r->device && JSON_NODE_HOLDS_OBJECT (r->device)
                   ? json_node_get_object (r->device) : NULL;
   g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (Row));
-  const char *unit = g_strcmp0 (units, "mb") == 0 ? "MB/s" : "MiB/s";
+  const char *unit = g_strcmp0 (units, "mb") == 0 ? _("MB/s") : _("MiB/s");
   /* What the test really covered: a write-fill's "all the free space" is a size only
    * once the file is made. */
   g_autofree char *size = r->target_size ? nsc_format_size (r->target_size)
-                          : r->file_size == NSC_TARGET_SIZE_FREE ? g_strdup ("free space")
+                          : r->file_size == NSC_TARGET_SIZE_FREE ? g_strdup (_("free space"))
                           : nsc_format_size (r->file_size);
   g_autofree char *runs = nsc_session_describe_runs (r);
   g_autofree char *read_head = g_strdup_printf (_("Read %s"), unit);
@@ -210,20 +235,31 @@ print_table (GString      *out,
           }
     }
 
-  g_string_append_printf (out, "Nandscope %s · %s · %s (%s%s%s) · %s\n", PACKAGE_VERSION,
-          r->preset_title ? r->preset_title : "",
+  /* Translators: the report's first line: version, preset, target (its kind and
+   * filesystem), size */
+  g_string_append_printf (out, _("Nandscope %s · %s · %s (%s%s%s) · %s\n"), PACKAGE_VERSION,
+          r->preset_title ? nsc_preset_translate (r->preset_title) : "",
           r->target_path ? r->target_path : "",
-          r->target_kind ? r->target_kind : "?",
+          g_strcmp0 (r->target_kind, "file") == 0 ? C_("target", "file")
+          : g_strcmp0 (r->target_kind, "device") == 0 ? C_("target", "device") : "?",
           r->filesystem ? ", " : "", r->filesystem ? r->filesystem : "", size);
   if (dev && json_object_has_member (dev, "name"))
     g_string_append_printf (out, _("Drive %s%s%s\n"), json_object_get_string_member (dev, "name"),
             json_object_get_string_member_with_default (dev, "model", NULL) ? " · " : "",
             json_object_get_string_member_with_default (dev, "model", ""));
-  g_string_append_printf (out, "Backend %s · %s\n\n", backend->len ? backend->str : "-", runs);
+  /* Translators: the I/O backends that ran, then how many runs of what length */
+  g_string_append_printf (out, _("Backend %s · %s\n\n"), backend->len ? backend->str : "-", runs);
   for (guint j = 0; j < rows->len; j++)
     width = MAX (width, (int) g_utf8_strlen (g_array_index (rows, Row, j).label, -1));
-  g_string_append_printf (out, "%-*s %12s %12s %11s %11s %11s %11s\n", width, "Test", read_head, write_head,
-          "Read IOPS", "Write IOPS", "Read µs", "Write µs");
+  /* The headings padded by characters: in other languages they need not be ASCII. */
+  append_cell (out, C_("table", "Test"), width, TRUE);
+  append_cell (out, read_head, 13, FALSE);
+  append_cell (out, write_head, 13, FALSE);
+  append_cell (out, C_("table", "Read IOPS"), 12, FALSE);
+  append_cell (out, C_("table", "Write IOPS"), 12, FALSE);
+  append_cell (out, C_("table", "Read µs"), 12, FALSE);
+  append_cell (out, C_("table", "Write µs"), 12, FALSE);
+  g_string_append_c (out, '\n');
 
   for (guint j = 0; j < rows->len; j++)
     {
@@ -263,7 +299,7 @@ print_table (GString      *out,
   for (guint j = 0; j < notes->len; j++)
     g_string_append_printf (out, "%sBackend %s\n", j == 0 ? "\n" : "", (const char *) g_ptr_array_index (notes, j));
 
-  print_analysis (out, r);
+  print_analysis (out, r, g_strcmp0 (units, "mb") == 0 ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB);
 
   for (guint i = 0; i < r->warnings->len; i++)
     {

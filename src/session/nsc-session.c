@@ -296,14 +296,22 @@ char *
 nsc_session_describe_runs (const NscRunResult *r)
 {
   GString *text = g_string_new (NULL);
-  g_autofree char *per_test = nsc_format_duration (r->time_ns);
+  g_autofree char *per_test = nsc_words_clock (r->time_ns);
 
   if (r->runs > 1 && r->cdm)
     /* TRANSLATORS: the best run is shown as CrystalDiskMark shows it */
-    g_string_append_printf (text, _("%u runs of %s per test, the best shown (CrystalDiskMark's way)"),
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                               "%u run of %s per test, the best shown "
+                                               "(CrystalDiskMark's way)",
+                                               "%u runs of %s per test, the best shown "
+                                               "(CrystalDiskMark's way)", r->runs),
                             r->runs, per_test);
   else if (r->runs > 1)
-    g_string_append_printf (text, _("%u runs of %s per test, the median shown"), r->runs, per_test);
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                               "%u run of %s per test, the median shown",
+                                               "%u runs of %s per test, the median shown",
+                                               r->runs),
+                            r->runs, per_test);
   else
     g_string_append_printf (text, _("1 run of %s per test"), per_test);
   return g_string_free (text, FALSE);

@@ -68,6 +68,12 @@ if ru run --target "$work/target" --preset quick --runs 1 --time 200ms --size 64
 else
   bad "the run in Russian failed: $(tail -3 "$work/run.ru")"
 fi
+if grep -qE '^Тест +Чтение МиБ/с +Запись МиБ/с' "$work/run.ru" && grep -q 'Быстрый' "$work/run.ru" \
+   && grep -q '1 прогон по ' "$work/run.ru"; then
+  ok "the results table and its heading in Russian"
+else
+  bad "the results table is not in Russian: $(head -5 "$work/run.ru")"
+fi
 if grep -q '^Предупреждение (' "$work/run.ru"; then
   ok "warnings in Russian: $(grep -m1 '^Предупреждение (' "$work/run.ru")"
 else
