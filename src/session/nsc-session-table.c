@@ -66,6 +66,20 @@ print_surface (GString             *out,
             sr->step.job.label, n, min / 1048576.0, sum / n / 1048576.0, max / 1048576.0);
 }
 
+/* The summary of a fill's analysis (@member of @a) in the user's words and units (the
+ * JSON's summary is English, for scripts), or why it has none. */
+static char *
+fill_summary (JsonObject   *a,
+              const char   *member,
+              NscSpeedUnit  unit)
+{
+  JsonObject *o = json_object_get_object_member (a, member);
+
+  if (json_object_has_member (o, "summary"))
+    return nsc_words_slc_summary (o, unit);
+  return g_strdup (json_object_get_string_member_with_default (o, "error", _("not analysed")));
+}
+
 /* The sentences of the analysis that stand on their own. */
 static void
 print_analysis (GString      *out,
@@ -86,33 +100,18 @@ print_analysis (GString      *out,
   a = json_node_get_object (r->analysis);
   if (json_object_has_member (a, "slc"))
     {
-      JsonObject *slc = json_object_get_object_member (a, "slc");
-      g_autofree char *summary = json_object_has_member (slc, "summary")
-                                 ? nsc_words_slc_summary (slc, unit) : NULL;
-
-      /* In the user's words and units; the JSON's summary is English, for scripts. */
-      g_string_append_printf (out, _("\nWrite-fill: %s\n"), summary ? summary
-              : json_object_get_string_member_with_default (slc, "error", _("not analysed")));
+      g_autofree char *summary = fill_summary (a, "slc", unit);
+      g_string_append_printf (out, _("\nWrite-fill: %s\n"), summary);
     }
   if (json_object_has_member (a, "copy"))
     {
-      JsonObject *cp = json_object_get_object_member (a, "copy");
-      g_autofree char *summary = json_object_has_member (cp, "summary")
-                                 ? nsc_words_slc_summary (cp, unit) : NULL;
-
-      /* In the user's words and units; the JSON's summary is English, for scripts. */
-      g_string_append_printf (out, _("\nCopy: %s\n"), summary ? summary
-              : json_object_get_string_member_with_default (cp, "error", _("not analysed")));
+      g_autofree char *summary = fill_summary (a, "copy", unit);
+      g_string_append_printf (out, _("\nCopy: %s\n"), summary);
     }
   if (json_object_has_member (a, "slc_second_pass"))
     {
-      JsonObject *slc = json_object_get_object_member (a, "slc_second_pass");
-      g_autofree char *summary = json_object_has_member (slc, "summary")
-                                 ? nsc_words_slc_summary (slc, unit) : NULL;
-
-      /* In the user's words and units; the JSON's summary is English, for scripts. */
-      g_string_append_printf (out, _("Second pass: %s\n"), summary ? summary
-              : json_object_get_string_member_with_default (slc, "error", _("not analysed")));
+      g_autofree char *summary = fill_summary (a, "slc_second_pass", unit);
+      g_string_append_printf (out, _("Second pass: %s\n"), summary);
     }
   if (json_object_has_member (a, "mixed"))
     {
