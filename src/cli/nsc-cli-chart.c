@@ -17,6 +17,9 @@
 
 enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
+/* The options of chart that take no value. */
+static const char *const chart_flags[] = { "--dark", "--no-caption", NULL };
+
 static void
 usage (FILE *out)
 {
@@ -94,8 +97,6 @@ nsc_cli_chart (int    argc,
       const char *arg = argv[i];
       g_autofree char *name = NULL;
       const char *value = NULL;
-      const char *eq;
-      gboolean takes_value;
 
       if (g_str_equal (arg, "--help") || g_str_equal (arg, "-h"))
         {
@@ -113,21 +114,8 @@ nsc_cli_chart (int    argc,
           input = arg;
           continue;
         }
-      eq = strchr (arg, '=');
-      name = eq ? g_strndup (arg, eq - arg) : g_strdup (arg);
-      takes_value = !g_str_equal (name, "--dark") && !g_str_equal (name, "--no-caption");
-      if (takes_value)
-        {
-          if (eq)
-            value = eq + 1;
-          else if (i + 1 < argc)
-            value = argv[++i];
-          else
-            {
-              nsc_cli_fail (_("%s needs a value"), name);
-              return EXIT_USAGE;
-            }
-        }
+      if (!nsc_cli_option_split (argc, argv, &i, chart_flags, &name, &value))
+        return EXIT_USAGE;
 
       if (g_str_equal (name, "--out") || g_str_equal (name, "-o"))
         out = value;
@@ -276,5 +264,32 @@ nsc_cli_chart_style_option (const char    *name,
     }
   else
     return FALSE;
+  return TRUE;
+}
+
+gboolean
+nsc_cli_option_split (int                 argc,
+                      char              **argv,
+                      int                *i,
+                      const char *const  *flags,
+                      char              **name,
+                      const char        **value)
+{
+  const char *arg = argv[*i];
+  const char *eq = strchr (arg, '=');
+
+  *name = eq ? g_strndup (arg, eq - arg) : g_strdup (arg);
+  *value = NULL;
+  if (g_strv_contains (flags, *name))
+    return TRUE;
+  if (eq)
+    *value = eq + 1;
+  else if (*i + 1 < argc)
+    *value = argv[++*i];
+  else
+    {
+      nsc_cli_fail (_("%s needs a value"), *name);
+      return FALSE;
+    }
   return TRUE;
 }

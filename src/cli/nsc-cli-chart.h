@@ -21,4 +21,14 @@ gboolean nsc_cli_chart_style_option (const char    *name,
                                      NscChartStyle *style,
                                      int           *status);
 
+/* Splits the option argv[*i] ("--name=value", or "--name value" taking argv[*i + 1]
+ * and advancing *i) into *@name (to free) and *@value; options in @flags take no
+ * value. FALSE, after saying so, when a value is missing. */
+gboolean nsc_cli_option_split (int                 argc,
+                               char              **argv,
+                               int                *i,
+                               const char *const  *flags,
+                               char              **name,
+                               const char        **value);
+
 G_END_DECLS

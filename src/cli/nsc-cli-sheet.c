@@ -15,6 +15,9 @@
 
 enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
+/* The options of sheet that take no value. */
+static const char *const sheet_flags[] = { "--dark", NULL };
+
 static void
 usage (FILE *out)
 {
@@ -52,7 +55,6 @@ nsc_cli_sheet (int    argc,
       const char *arg = argv[i];
       g_autofree char *name = NULL;
       const char *value = NULL;
-      const char *eq;
 
       if (g_str_equal (arg, "--help") || g_str_equal (arg, "-h"))
         {
@@ -64,20 +66,8 @@ nsc_cli_sheet (int    argc,
           g_ptr_array_add (inputs, (gpointer) arg);
           continue;
         }
-      eq = strchr (arg, '=');
-      name = eq ? g_strndup (arg, eq - arg) : g_strdup (arg);
-      if (!g_str_equal (name, "--dark"))
-        {
-          if (eq)
-            value = eq + 1;
-          else if (i + 1 < argc)
-            value = argv[++i];
-          else
-            {
-              nsc_cli_fail (_("%s needs a value"), name);
-              return EXIT_USAGE;
-            }
-        }
+      if (!nsc_cli_option_split (argc, argv, &i, sheet_flags, &name, &value))
+        return EXIT_USAGE;
 
       if (g_str_equal (name, "--out") || g_str_equal (name, "-o"))
         out = value;
