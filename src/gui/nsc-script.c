@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "nsc-chart-private.h"
 #include "nsc-chart-view.h"
@@ -18,6 +19,9 @@
  *   chooser FOLDER NAME (accept the open file dialog there) · close-top
  *   accels ACTION (its keyboard shortcuts) · dump [TAG] (every window's shown widgets) · shot FILE (the main window as PNG)
  *   shot-top FILE (the newest other window) · shot-popover ID FILE
+ *   respond RESPONSE [TEXT] (answer the newest message dialog as a click on its button
+ *   RESPONSE would, e.g. "erase" or "cancel", once it shows and its heading or body
+ *   contains TEXT; waits up to 30 s for it)
  * Widgets are named by their id in the .ui files, or their name (gtk_widget_set_name). */
 
 typedef struct
@@ -31,6 +35,7 @@ typedef struct
   guint         source;
   gint64        wait_until_us;
   guint         shot_tries;     /* a window waiting for its layout draws nothing: again */
+  gint64        respond_until_us; /* respond: how long to wait for the dialog */
 } Script;
 
 static void schedule (Script *script, guint ms);
@@ -125,6 +130,23 @@ shown_popover (GtkWidget *widget)
         return found;
     }
   return NULL;
+}
+
+/* The newest shown message dialog of the app, or NULL. */
+static AdwMessageDialog *
+shown_message_dialog (void)
+{
+  GListModel *windows = toplevels ();
+  AdwMessageDialog *newest = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (windows); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (windows, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (w) && gtk_widget_get_mapped (GTK_WIDGET (w)))
+        newest = ADW_MESSAGE_DIALOG (w);
+    }
+  return newest;
 }
 
 static char *
@@ -470,6 +492,35 @@ run_line (Script  *script,
         gtk_dialog_response (GTK_DIALOG (top), GTK_RESPONSE_CANCEL);
       else
         gtk_window_close (top);
+    }
+  else if (g_str_equal (cmd, "respond") && (argc == 2 || argc == 3))
+    {
+      AdwMessageDialog *dialog = shown_message_dialog ();
+      g_autofree char *heading = NULL;
+      g_autofree char *body = NULL;
+
+      if (script->respond_until_us == 0)
+        script->respond_until_us = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+      if (dialog == NULL)
+        {
+          if (g_get_monotonic_time () < script->respond_until_us)
+            return -1;
+          script->respond_until_us = 0;
+          fail (script, "no message dialog was shown within 30 s");
+          return 300;
+        }
+      script->respond_until_us = 0;
+      heading = quote (adw_message_dialog_get_heading (dialog));
+      body = quote (adw_message_dialog_get_body (dialog));
+      g_print ("script: dialog heading=%s body=%s\n", heading, body);
+      if (!adw_message_dialog_has_response (dialog, argv[1]))
+        fail (script, "the dialog has no response %s", argv[1]);
+      else if (!adw_message_dialog_get_response_enabled (dialog, argv[1]))
+        fail (script, "the dialog's response %s is not enabled", argv[1]);
+      else if (argc == 3 && strstr (heading, argv[2]) == NULL && strstr (body, argv[2]) == NULL)
+        g_print ("script: the dialog does not name %s; not answered\n", argv[2]);
+      else
+        adw_message_dialog_response (dialog, argv[1]);
     }
   else if (g_str_equal (cmd, "accels") && argc == 2)
     {

@@ -51,4 +51,29 @@ for p in degradation response-time review cache-recovery; do
     failed=1
   fi
 done
+
+# The erase confirmation, answered as a person would: a dialog that does not name the
+# drive is not answered; Cancel writes nothing; Erase on a captured tree is refused.
+walk "$tmp/confirm.log" "
+target /dev/sdb
+preset erase
+run
+respond erase nvme9n9
+respond cancel sdb
+wait-run
+dump cancelled
+run
+respond erase sdb
+wait-run
+dump erased
+" --target "$target"
+grep -q 'script: the dialog does not name nvme9n9; not answered' "$tmp/confirm.log" \
+  && echo "ok: a confirmation that does not name the drive is not answered" \
+  || { echo "FAIL: respond answered a dialog that does not name the drive"; failed=1; }
+grep -q 'script: dialog heading="Erase .*(sdb)?"' "$tmp/confirm.log" \
+  && echo "ok: the confirmation names the drive" \
+  || { echo "FAIL: no confirmation naming sdb was answered"; failed=1; }
+expect "$tmp/confirm.log" cancelled '"Not confirmed; nothing was written"' "Cancel writes nothing"
+expect "$tmp/confirm.log" erased '"The drive list comes from NANDSCOPE_SYSFS_ROOT' \
+  "Erase on a captured tree is refused after the confirmation"
 walk_done
