@@ -74,6 +74,10 @@ nsc_device_row_facts (const NscDeviceInfo *info)
     g_ptr_array_add (parts, g_filename_display_basename (info->backing_file));
   if (info->have_temperature)
     g_ptr_array_add (parts, g_strdup_printf (_("%.0f °C"), info->temperature_c));
+  /* Two drives of one model are told apart by their serial numbers. */
+  if (info->serial != NULL && *info->serial != '\0')
+    /* TRANSLATORS: a drive's serial number, "serial S5GXNX0R123456" */
+    g_ptr_array_add (parts, g_strdup_printf (_("serial %s"), info->serial));
   g_ptr_array_add (parts, g_strdup_printf ("%s", info->name));
   g_ptr_array_add (parts, NULL);
 

@@ -625,25 +625,16 @@ describe_block (GVariant   *objects,
   return drive;
 }
 
-/**
- * nsc_udisks_list_drives_sync:
- * See nsc-udisks.h.
- */
-GPtrArray *
-nsc_udisks_list_drives_sync (GCancellable  *cancellable,
-                             GError       **error)
+/* The drives in a GetManagedObjects reply. */
+static GPtrArray *
+drives_from_reply (GVariant *reply)
 {
-  g_autoptr(GVariant) reply = get_managed_objects (cancellable, error);
-  g_autoptr(GVariant) objects = NULL;
-  GPtrArray *drives;
+  g_autoptr(GVariant) objects = g_variant_get_child_value (reply, 0);
+  GPtrArray *drives = g_ptr_array_new_with_free_func ((GDestroyNotify) nsc_udisks_drive_free);
   GVariantIter iter;
   const char *path;
   GVariant *ifaces;
 
-  if (reply == NULL)
-    return NULL;
-  objects = g_variant_get_child_value (reply, 0);
-  drives = g_ptr_array_new_with_free_func ((GDestroyNotify) nsc_udisks_drive_free);
   g_variant_iter_init (&iter, objects);
   while (g_variant_iter_next (&iter, "{&o@a{sa{sv}}}", &path, &ifaces))
     {
@@ -654,6 +645,95 @@ nsc_udisks_list_drives_sync (GCancellable  *cancellable,
         g_ptr_array_add (drives, drive);
     }
   return drives;
+}
+
+/**
+ * nsc_udisks_list_drives_sync:
+ * See nsc-udisks.h.
+ */
+GPtrArray *
+nsc_udisks_list_drives_sync (GCancellable  *cancellable,
+                             GError       **error)
+{
+  g_autoptr(GVariant) reply = get_managed_objects (cancellable, error);
+
+  return reply ? drives_from_reply (reply) : NULL;
+}
+
+static void
+on_list_reply (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source),
+                                                             result, &error);
+
+  if (reply != NULL)
+    {
+      g_task_return_pointer (task, drives_from_reply (reply), (GDestroyNotify) g_ptr_array_unref);
+      return;
+    }
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_dbus_error_strip_remote_error (error);
+  g_task_return_new_error (task, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_UNAVAILABLE,
+                           _("UDisks2 is not available (%s); run nandscope-cli as root, or "
+                             "test a folder on the drive"), error->message);
+}
+
+static void
+on_list_bus (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDBusConnection) bus = g_bus_get_finish (result, &error);
+
+  if (bus == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_new_error (task, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_UNAVAILABLE,
+                                 _("UDisks2 is not available (no system bus: %s); run "
+                                   "nandscope-cli as root, or test a folder on the drive"),
+                                 error->message);
+      return;
+    }
+  g_dbus_connection_call (bus, UDISKS_NAME, "/org/freedesktop/UDisks2",
+                          "org.freedesktop.DBus.ObjectManager", "GetManagedObjects",
+                          NULL, G_VARIANT_TYPE ("(a{oa{sa{sv}}})"), G_DBUS_CALL_FLAGS_NONE,
+                          30 * 1000, g_task_get_cancellable (task), on_list_reply,
+                          g_steal_pointer (&task));
+}
+
+/**
+ * nsc_udisks_list_drives_async:
+ * See nsc-udisks.h.
+ */
+void
+nsc_udisks_list_drives_async (GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, nsc_udisks_list_drives_async);
+  g_bus_get (G_BUS_TYPE_SYSTEM, cancellable, on_list_bus, task);
+}
+
+GPtrArray *
+nsc_udisks_list_drives_finish (GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 /* The object of the block named @devnode, with its interfaces; NULL if none. */

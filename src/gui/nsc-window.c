@@ -20,6 +20,7 @@
 #include "nsc-results-grid.h"
 #include "nsc-session.h"
 #include "nsc-start-page.h"
+#include "nsc-target-picker.h"
 #include "nsc-udisks.h"
 #include "nsc-warnings-list.h"
 #include "nsc-window.h"
@@ -34,9 +35,7 @@ struct _NscWindow
   GtkWidget            *target_button;
   GtkImage             *target_icon;
   GtkLabel             *target_label;
-  GtkPopover           *target_popover;
-  GtkListBox           *folder_list;
-  GtkListBox           *drive_list;
+  NscTargetPicker      *target_popover;
   GtkDropDown          *preset_dropdown;
   AdwWindowTitle       *window_title;
   GtkButton            *run_button;
@@ -75,10 +74,7 @@ struct _NscWindow
   char                 *target;
   NscDeviceInfo        *target_device;  /* set when the target is a block device */
   NscDeviceInfo        *folder_device;  /* the drive behind a folder target, when known */
-  char                 *other_folder;   /* the folder chosen last, kept in the picker */
   GPtrArray            *devices;        /* NscDeviceInfo: the picker's drives */
-  char                 *udisks_missing; /* why UDisks2 cannot open drives, or NULL */
-  GCancellable         *udisks_probe;   /* while asking whether UDisks2 is there */
   gboolean              fake_devices;   /* NANDSCOPE_SYSFS_ROOT: a captured tree, never opened */
   guint                 runs;           /* overrides; 0: the preset's */
   gint64                time_ns;
@@ -1408,71 +1404,6 @@ nsc_window_get_running (NscWindow *self)
   return self->runner != NULL || self->pending;
 }
 
-/* NANDSCOPE_SYSFS_ROOT names a captured tree (tests/data/sysfs-laptop, with .mountinfo
- * and .swaps beside it), so that screenshots and tests show drives this machine lacks. */
-static const char *
-fake_sysfs_root (void)
-{
-  const char *root = g_getenv ("NANDSCOPE_SYSFS_ROOT");
-  return root != NULL && *root != '\0' ? root : NULL;
-}
-
-static void
-read_fake_tables (const char  *root,
-                  char       **mountinfo,
-                  char       **swaps)
-{
-  g_autofree char *m = g_strconcat (root, ".mountinfo", NULL);
-  g_autofree char *w = g_strconcat (root, ".swaps", NULL);
-
-  if (!g_file_get_contents (m, mountinfo, NULL, NULL))
-    *mountinfo = g_strdup ("");
-  if (!g_file_get_contents (w, swaps, NULL, NULL))
-    *swaps = NULL;
-}
-
-static GPtrArray *
-discover_devices (GError **error)
-{
-  const char *root = fake_sysfs_root ();
-  g_autofree char *mountinfo = NULL;
-  g_autofree char *swaps = NULL;
-
-  if (root == NULL)
-    return nsc_device_discover (NSC_DISCOVER_DEFAULT, error);
-  read_fake_tables (root, &mountinfo, &swaps);
-  return nsc_device_discover_at (root, mountinfo, swaps, NSC_DISCOVER_DEFAULT, error);
-}
-
-/* The drive @path names, or NULL for a folder or file. */
-static NscDeviceInfo *
-device_for_target (const char *path)
-{
-  const char *root = fake_sysfs_root ();
-  struct stat st;
-
-  if (root != NULL)
-    {
-      g_autofree char *mountinfo = NULL;
-      g_autofree char *swaps = NULL;
-      g_autofree char *name = NULL;
-
-      if (!g_str_has_prefix (path, "/dev/"))
-        return NULL;
-      name = g_path_get_basename (path);
-      read_fake_tables (root, &mountinfo, &swaps);
-      return nsc_device_info_new_at (root, name, mountinfo, swaps, NSC_DISCOVER_DEFAULT, NULL);
-    }
-
-  /* Sandboxed, /dev has no drives; /sys still knows /dev/NAME. */
-  if (stat (path, &st) != 0)
-    return nsc_udisks_is_sandboxed () && g_str_has_prefix (path, "/dev/")
-           ? nsc_device_info_for_path (path, NSC_DISCOVER_DEFAULT, NULL) : NULL;
-  if (!S_ISBLK (st.st_mode))
-    return NULL;
-  return nsc_device_info_for_path (path, NSC_DISCOVER_DEFAULT, NULL);
-}
-
 void
 nsc_window_set_target (NscWindow  *self,
                        const char *path)
@@ -1485,15 +1416,12 @@ nsc_window_set_target (NscWindow  *self,
   g_free (self->target);
   self->target = g_strdup (path);
   g_clear_pointer (&self->target_device, nsc_device_info_free);
-  self->target_device = device_for_target (path);
+  self->target_device = nsc_target_picker_device_for_path (path);
   g_clear_pointer (&self->folder_device, nsc_device_info_free);
-  if (self->target_device == NULL && fake_sysfs_root () == NULL)
+  if (self->target_device == NULL && nsc_target_picker_captured_root () == NULL)
     self->folder_device = nsc_device_info_for_path (path, NSC_DISCOVER_DEFAULT, NULL);
-  if (self->target_device == NULL && g_strcmp0 (path, g_get_home_dir ()) != 0)
-    {
-      g_free (self->other_folder);
-      self->other_folder = g_strdup (path);
-    }
+  nsc_target_picker_set_current (self->target_popover, path,
+                                 self->target_device ? self->target_device->devnode : NULL);
   refilter_presets (self);
   update_info (self);
   return_to_start (self);
@@ -1772,169 +1700,11 @@ static const GActionEntry win_actions[] = {
 /* ---- target picker ------------------------------------------------------------- */
 
 static void
-clear_list (GtkListBox *list)
+on_target_chosen (NscTargetPicker *picker,
+                  const char      *target,
+                  NscWindow       *self)
 {
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))))
-    gtk_list_box_remove (list, child);
-}
-
-static GtkWidget *
-folder_row (const char *title,
-            const char *subtitle,
-            const char *icon_name,
-            gboolean    selected)
-{
-  GtkWidget *row = adw_action_row_new ();
-
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  if (subtitle)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-  adw_action_row_add_prefix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name (icon_name));
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
-  if (selected)
-    {
-      GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
-      gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), check);
-    }
-  return row;
-}
-
-/* Drives first, then what is made of other things (loop, zram, LVM, RAID). */
-static int
-device_rank (const NscDeviceInfo *info)
-{
-  static const char *virtual[] = { "loop", "zram", "dm", "md", NULL };
-
-  return g_strv_contains (virtual, info->transport ? info->transport : "") ? 1 : 0;
-}
-
-static int
-compare_devices (gconstpointer a,
-                 gconstpointer b)
-{
-  const NscDeviceInfo *da = *(NscDeviceInfo * const *) a;
-  const NscDeviceInfo *db = *(NscDeviceInfo * const *) b;
-  int ra = device_rank (da), rb = device_rank (db);
-
-  if (ra != rb)
-    return ra - rb;
-  return g_strcmp0 (da->name, db->name);
-}
-
-/* Read when the picker opens: drives come and go, and so do mounts. */
-static void
-populate_targets (NscWindow *self)
-{
-  const char *home = g_get_home_dir ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) devices = NULL;
-  GtkWidget *row;
-  guint shown = 0;
-
-  clear_list (self->folder_list);
-  clear_list (self->drive_list);
-
-  row = folder_row (_("Home"), home, "user-home-symbolic", g_strcmp0 (self->target, home) == 0);
-  g_object_set_data_full (G_OBJECT (row), "target", g_strdup (home), g_free);
-  gtk_list_box_append (self->folder_list, row);
-
-  if (self->other_folder != NULL)
-    {
-      g_autofree char *name = g_filename_display_basename (self->other_folder);
-      g_autofree char *where = display_path (self->other_folder);
-
-      row = folder_row (name, where, "folder-symbolic",
-                        g_strcmp0 (self->target, self->other_folder) == 0);
-      g_object_set_data_full (G_OBJECT (row), "target", g_strdup (self->other_folder), g_free);
-      gtk_list_box_append (self->folder_list, row);
-    }
-
-  row = folder_row (_("Other Folder…"), NULL, "folder-open-symbolic", FALSE);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (row), "win.choose-target");
-  gtk_list_box_append (self->folder_list, row);
-
-  devices = discover_devices (&error);
-  if (devices != NULL)
-    g_ptr_array_sort (devices, compare_devices);
-  for (guint i = 0; devices != NULL && i < devices->len; i++)
-    {
-      const NscDeviceInfo *info = g_ptr_array_index (devices, i);
-      gboolean selected = self->target_device != NULL
-                          && g_strcmp0 (self->target_device->devnode, info->devnode) == 0;
-
-      g_autofree char *in_use = NULL;
-
-      if (info->capacity == 0)
-        continue;
-      /* The one in-use check, as before anything writes; a captured tree is never opened. */
-      if (!self->fake_devices)
-        {
-          g_autoptr(GError) busy = NULL;
-          if (!nsc_device_check_writable (info->devnode, &busy))
-            in_use = g_strdup (busy->message);
-        }
-      row = nsc_device_row_new (info, selected, in_use,
-                                self->fake_devices ? NULL : self->udisks_missing);
-      g_object_set_data_full (G_OBJECT (row), "target", g_strdup (info->devnode), g_free);
-      gtk_list_box_append (self->drive_list, row);
-      shown++;
-    }
-  if (shown == 0)
-    {
-      row = folder_row (error ? error->message : _("No drives found"), NULL,
-                        "dialog-information-symbolic", FALSE);
-      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-      gtk_list_box_append (self->drive_list, row);
-    }
-}
-
-static void
-on_udisks_probed (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-  gboolean ok = nsc_udisks_probe_finish (result, &error);
-  NscWindow *self;
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  self = NSC_WINDOW (user_data);
-  g_clear_object (&self->udisks_probe);
-  if (g_strcmp0 (self->udisks_missing, ok ? NULL : error->message) == 0)
-    return;
-  g_free (self->udisks_missing);
-  self->udisks_missing = ok ? NULL : g_strdup (error->message);
-  if (gtk_widget_get_visible (GTK_WIDGET (self->target_popover)))
-    populate_targets (self);
-}
-
-/* The picker opens: its drives as they are now, and whether UDisks2 can open them. */
-static void
-on_target_popover_show (NscWindow *self)
-{
-  populate_targets (self);
-  if (self->udisks_probe == NULL && !self->fake_devices)
-    {
-      self->udisks_probe = g_cancellable_new ();
-      nsc_udisks_probe_async (self->udisks_probe, on_udisks_probed, self);
-    }
-}
-
-static void
-on_target_row_activated (GtkListBox    *list,
-                         GtkListBoxRow *row,
-                         NscWindow     *self)
-{
-  const char *target = g_object_get_data (G_OBJECT (row), "target");
-
-  gtk_popover_popdown (self->target_popover);
-  if (target != NULL)
-    nsc_window_set_target (self, target);
+  nsc_window_set_target (self, target);
 }
 
 /* ---- preset drop-down ----------------------------------------------------------- */
@@ -2208,9 +1978,6 @@ nsc_window_dispose (GObject *object)
       g_clear_object (&self->runner);
     }
   g_clear_object (&self->cancellable);
-  if (self->udisks_probe != NULL)
-    g_cancellable_cancel (self->udisks_probe);
-  g_clear_object (&self->udisks_probe);
   if (self->history != NULL)
     gtk_window_destroy (self->history);
   if (self->preferences != NULL)
@@ -2242,8 +2009,6 @@ nsc_window_finalize (GObject *object)
   g_clear_object (&self->preset_filter);
   g_clear_object (&self->preset_names);
   g_clear_pointer (&self->target, g_free);
-  g_clear_pointer (&self->other_folder, g_free);
-  g_clear_pointer (&self->udisks_missing, g_free);
   g_clear_pointer (&self->shown_path, g_free);
   g_clear_pointer (&self->target_device, nsc_device_info_free);
   g_clear_pointer (&self->folder_device, nsc_device_info_free);
@@ -2272,6 +2037,7 @@ nsc_window_class_init (NscWindowClass *klass)
   g_type_ensure (NSC_TYPE_RESULTS_GRID);
   g_type_ensure (NSC_TYPE_CHART_PANEL);
   g_type_ensure (NSC_TYPE_REFLOW_BOX);
+  g_type_ensure (NSC_TYPE_TARGET_PICKER);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/nandscope/Nandscope/nsc-window.ui");
@@ -2280,8 +2046,6 @@ nsc_window_class_init (NscWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NscWindow, target_icon);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, target_label);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, target_popover);
-  gtk_widget_class_bind_template_child (widget_class, NscWindow, folder_list);
-  gtk_widget_class_bind_template_child (widget_class, NscWindow, drive_list);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, preset_dropdown);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, run_button);
@@ -2316,7 +2080,7 @@ nsc_window_init (NscWindow *self)
   self->target = g_strdup (g_get_home_dir ());
   self->current_step = G_MAXUINT;
 
-  self->fake_devices = fake_sysfs_root () != NULL;
+  self->fake_devices = nsc_target_picker_captured_root () != NULL;
   self->chart_step = G_MAXUINT;
   self->settings = nsc_prefs_settings_new ();
   nsc_prefs_load (&self->prefs, self->settings);
@@ -2330,9 +2094,7 @@ nsc_window_init (NscWindow *self)
   refilter_presets (self);
   g_signal_connect_swapped (self->preset_dropdown, "notify::selected",
                             G_CALLBACK (on_preset_selected), self);
-  g_signal_connect_swapped (self->target_popover, "show", G_CALLBACK (on_target_popover_show), self);
-  g_signal_connect (self->folder_list, "row-activated", G_CALLBACK (on_target_row_activated), self);
-  g_signal_connect (self->drive_list, "row-activated", G_CALLBACK (on_target_row_activated), self);
+  g_signal_connect (self->target_popover, "target-chosen", G_CALLBACK (on_target_chosen), self);
   set_running (self, FALSE);
   g_signal_connect_swapped (self->stack, "notify::visible-child-name",
                             G_CALLBACK (on_page_changed), self);

@@ -72,37 +72,13 @@ for p in ('desktop', 'sandbox'):
                 f'{p}: udev\'s database read: blank {sig_b}, partitioned {sig_m}')
     print(f'# {p}: HintSystem of {blank}: {out(p + "-hint").strip()}')
 
-    # polkit says no.
+    # polkit says no to the app's OpenDevice: UDisks2's error, as the app words it.
     c.check(c.rcs.get(f'{p}-deny-open') == 2 and says(f'{p}-deny-open', 'error nsc-udisks-error-quark 2')
             and says(f'{p}-deny-open', 'was not authorized'),
             f'{p}: polkit denies: ' + show(f'{p}-deny-open'))
-    c.check(c.rcs.get(f'{p}-deny-quick') == 2 and says(f'{p}-deny-quick', 'was not authorized')
-            and not says(f'{p}-deny-quick', '@@RESULT saved'),
-            f'{p}: Quick when polkit denies: ' + show(f'{p}-deny-quick'))
-    c.check(c.rcs.get(f'{p}-deny-then-drives') == 0, f'{p}: still usable after the denial '
-            f'(drives listed again: {c.rcs.get(p + "-deny-then-drives")})')
     m = re.search(rf'@@NSC-DENY {p} (\S+) (\S+) (\S+)@@', c.text)
-    c.check(m is not None and m.group(1) == m.group(2) and m.group(3) == 'none',
+    c.check(m is not None and m.group(1) == m.group(2),
             f'{p}: nothing written when denied (first 64 MiB {m.group(1)[:12] if m else "?"} -> '
-            f'{m.group(2)[:12] if m else "?"}, result file: {m.group(3) if m else "?"})')
-
-    # polkit says yes: Quick on the raw drive, the result saved with the drive's facts.
-    c.check(c.rcs.get(f'{p}-allow-quick') == 0 and says(f'{p}-allow-quick', '@@RESULT saved'),
-            f'{p}: Quick when polkit allows: ' + show(f'{p}-allow-quick')
-            + ' ' + ' | '.join(c.stderr.get(f'{p}-allow-quick', []))[:300])
-    r = c.section_json(f'{p}-allow-result')
-    if r:
-        steps = r.get('steps') or []
-        measured = [s for s in steps if (s.get('runs') or s.get('jobs') or s.get('headline'))]
-        t = r.get('target') or {}
-        c.check(t.get('kind') == 'device' and t.get('path') == blank and len(steps) > 0
-                and not r.get('cancelled') and not r.get('error'),
-                f'{p}: the result names {t.get("path")} ({t.get("kind")}), {len(steps)} steps, '
-                f'preset {r.get("preset_name") or r.get("preset")!r}')
-        c.check_result_device(f'{p}: result', r, 'NSCBLANK1')
-    m = re.search(rf'@@NSC-ALLOW {p} (\S+) (\S+)@@', c.text)
-    c.check(m is not None and m.group(1) != m.group(2),
-            f'{p}: Quick wrote to the drive it was allowed to ({m.group(1)[:12] if m else "?"} -> '
             f'{m.group(2)[:12] if m else "?"})')
 
     # The drive whose partition is mounted.
@@ -111,15 +87,12 @@ for p in ('desktop', 'sandbox'):
     c.check(says(f'{p}-mounted-check', '@@CHECK udisks refused@@')
             and says(f'{p}-mounted-check', f'{used}p1 is mounted at /srv/data (as UDisks2 reports it)'),
             f'{p}: UDisks2 names the mount point')
-    c.check(c.rcs.get(f'{p}-mounted-quick') == 2 and says(f'{p}-mounted-quick', '/srv/data')
-            and not says(f'{p}-mounted-quick', '@@OPEN ok'),
-            f'{p}: Quick on the mounted drive refused before the open: ' + show(f'{p}-mounted-quick'))
     c.check(c.rcs.get(f'{p}-mounted-open') == 2 and says(f'{p}-mounted-open', 'error nsc-udisks-error-quark 3'),
             f'{p}: an exclusive OpenDevice of it (past the app\'s check) is busy: '
             + show(f'{p}-mounted-open'))
     m = re.search(rf'@@NSC-MOUNTED {p} (\S+) (\S+) (\S+)@@', c.text)
-    c.check(m is not None and m.group(1) == m.group(2) and m.group(3) == 'none',
-            f'{p}: the mounted drive unchanged, no result file')
+    c.check(m is not None and m.group(1) == m.group(2),
+            f'{p}: the mounted drive unchanged')
 
     # Cancel while polkit answers (the rule sleeps 3 s; cancel at 0.5 s).
     c.check(c.rcs.get(f'{p}-cancel') == 3 and says(f'{p}-cancel', '@@OPEN cancelling@@')
@@ -134,32 +107,116 @@ def stderr(name):
     return ' | '.join(c.stderr.get(name, []))
 
 
-for p in (('gui', 'sandbox-gui') if args.gui else ()):
-    # The app under Xvfb: its exit status and its one-line message (stderr).
-    c.check(c.rcs.get(f'{p}-deny') == 1 and 'was not authorized' in stderr(f'{p}-deny'),
-            f'{p}: polkit denies: exit {c.rcs.get(p + "-deny")}: ' + stderr(f'{p}-deny')[:400])
+def dump(name, tag):
+    """The lines of the app's "dump TAG" in section NAME."""
+    m = re.search(rf'^== dump {tag}\n(.*?)^== end$', out(name), re.S | re.M)
+    return m.group(1) if m else ''
+
+
+def drive_rows(text):
+    """The picker's drive rows in a dump: each row's label texts, joined."""
+    rows, depth, row_depth = [], None, None
+    for line in text.splitlines():
+        indent = len(line) - len(line.lstrip(' '))
+        if depth is not None and indent <= depth:
+            depth = None
+        if depth is None:
+            if 'GtkListBox#drive_list' in line:
+                depth = indent
+            continue
+        if 'AdwActionRow' in line and (row_depth is None or indent <= row_depth):
+            row_depth = indent
+            rows.append([])
+        elif rows and indent > row_depth:
+            rows[-1] += [t.replace('\\n', ' ') for t in re.findall(r' "((?:[^"\\]|\\.)*)"$', line)]
+    return [' | '.join(r) for r in rows]
+
+
+def gsize(n):
+    """g_format_size () of n bytes (decimal units)."""
+    if n < 1000:
+        return f'{n} bytes'
+    for i, unit in enumerate(('kB', 'MB', 'GB', 'TB', 'PB'), 1):
+        if n < 1000 ** (i + 1) or unit == 'PB':
+            return f'{n / 1000 ** i:.1f} {unit}'
+
+
+for p, ref in ((('gui', 'desktop'), ('sandbox-gui', 'sandbox')) if args.gui else ()):
+    # The app under Xvfb, driven by --script: its picker, its dialogs, its saved results.
+    udisks = [d for d in (c.section_json(f'{ref}-drives') or []) if d.get('size')]
+    rows = drive_rows(dump(f'{p}-picker', 'picker'))
+    print(f'# {p}: the picker\'s drive rows: ' + ' || '.join(rows)[:900])
+    c.check(c.rcs.get(f'{p}-picker') == 0 and len(rows) == len(udisks) and udisks,
+            f'{p}: the picker lists {len(rows)} drives, UDisks2 {len(udisks)}')
+    for d in udisks:
+        name = (d.get('device') or '').rsplit('/', 1)[-1]
+        want = [d.get('model') or f'Drive {name}', gsize(d.get('size') or 0), name]
+        if d.get('serial'):
+            want.append(d['serial'])
+        hit = [r for r in rows if all(w in r for w in want)]
+        c.check(len(hit) == 1, f'{p}: a picker row shows {want} as UDisks2 reports them')
+    mounted = [r for r in rows if f'{used.rsplit("/", 1)[-1]}' in r]
+    c.check(len(mounted) == 1 and '/srv/data' in mounted[0],
+            f'{p}: the mounted drive\'s row names /srv/data: {mounted[:1]}')
+
+    # polkit says no: the confirmation answered, a clear message, nothing written, and
+    # the window then runs Quick on a folder.
+    denied = dump(f'{p}-deny', 'denied')
+    c.check(c.rcs.get(f'{p}-deny') == 0 and f'script: dialog heading="Erase ' in out(f'{p}-deny')
+            and 'was not authorized' in denied,
+            f'{p}: confirmed, then polkit denies: exit {c.rcs.get(p + "-deny")}: '
+            + ' '.join(re.findall(r'"([^"]*not authorized[^"]*)"', denied))[:400]
+            + ' ' + ' | '.join(l for l in out(f'{p}-deny').splitlines() if 'script: ' in l)[:400])
     m = re.search(rf'@@NSC-GUI-DENY {p} (\S+) (\S+) (\d+)@@', c.text)
-    c.check(m is not None and m.group(1) == m.group(2) and m.group(3) == '0',
-            f'{p}: nothing written or saved when denied ({m.group(3) if m else "?"} results)')
-    c.check(c.rcs.get(f'{p}-allow') == 0, f'{p}: polkit allows, surface ran on the raw drive: exit '
-            f'{c.rcs.get(p + "-allow")}: ' + stderr(f'{p}-allow')[:400])
+    c.check(m is not None and m.group(1) == m.group(2),
+            f'{p}: nothing written when denied (first 64 MiB {m.group(1)[:12] if m else "?"} -> '
+            f'{m.group(2)[:12] if m else "?"})')
+    r = c.section_json(f'{p}-deny-results')
+    t = (r or {}).get('target') or {}
+    c.check(m is not None and m.group(3) == '1' and t.get('kind') != 'device'
+            and t.get('path') == f'/home/tester/{p}-folder' and not (r or {}).get('error'),
+            f'{p}: then still usable: Quick ran on {t.get("path")} ({t.get("kind")}); '
+            f'{m.group(3) if m else "?"} results saved')
+
+    # polkit says yes: Quick on the raw drive after the confirmation.
+    c.check(c.rcs.get(f'{p}-allow') == 0 and f'script: dialog heading="Erase ' in out(f'{p}-allow')
+            and f'({blank.rsplit("/", 1)[-1]})?"' in out(f'{p}-allow'),
+            f'{p}: the confirmation named the drive and was answered: exit {c.rcs.get(p + "-allow")}: '
+            + ' | '.join(l for l in out(f'{p}-allow').splitlines() if l.startswith('script: '))[:500])
     r = c.section_json(f'{p}-allow-result')
     if r:
         t = r.get('target') or {}
-        c.check(t.get('kind') == 'device' and t.get('path') == blank,
-                f'{p}: the saved result names {t.get("path")} ({t.get("kind")})')
+        c.check(t.get('kind') == 'device' and t.get('path') == blank and r.get('steps')
+                and not r.get('cancelled') and not r.get('error')
+                and (r.get('preset') or {}).get('name') == 'quick',
+                f'{p}: the saved result names {t.get("path")} ({t.get("kind")}), '
+                f'{len(r.get("steps") or [])} steps, preset {(r.get("preset") or {}).get("name")!r}')
         c.check_result_device(f'{p}: result', r, 'NSCBLANK1')
-    c.check(c.rcs.get(f'{p}-mounted') == 1 and '/srv/data' in stderr(f'{p}-mounted'),
-            f'{p}: Quick on the mounted drive refused: exit {c.rcs.get(p + "-mounted")}: '
-            + stderr(f'{p}-mounted')[:400])
+        u = next((d for d in udisks if d.get('serial') == 'NSCBLANK1'), {})
+        dev = r.get('device') or {}
+        c.check(dev.get('model') == u.get('model') and dev.get('serial') == u.get('serial'),
+                f'{p}: the result\'s drive facts are UDisks2\'s: {dev.get("model")!r} '
+                f'{dev.get("serial")!r}')
+    m = re.search(rf'@@NSC-GUI-ALLOW {p} (\S+) (\S+)@@', c.text)
+    c.check(m is not None and m.group(1) != m.group(2),
+            f'{p}: Quick wrote to the drive it was allowed to ({m.group(1)[:12] if m else "?"} -> '
+            f'{m.group(2)[:12] if m else "?"})')
+
+    mounted = dump(f'{p}-mounted', 'mounted')
+    m = re.search(rf'@@NSC-GUI-MOUNTED {p} (\S+) (\S+)@@', c.text)
+    c.check(c.rcs.get(f'{p}-mounted') == 0 and '/srv/data' in mounted
+            and 'script: dialog' not in out(f'{p}-mounted')
+            and m is not None and m.group(1) == m.group(2),
+            f'{p}: Quick on the mounted drive refused before any confirmation, naming /srv/data: '
+            + ' '.join(re.findall(r'"([^"]*/srv/data[^"]*)"', mounted))[:400])
     # --cancel-after: the Cancel action 0.5 s after Run, while polkit's rule takes 3 s;
     # exit 0 means the window was idle again, and no result was saved for it.
     m = re.search(rf'@@NSC-GUI-RESULTS {p} (\d+)@@', c.text)
     c.check(c.rcs.get(f'{p}-cancel') == 0 and 'cancel-to-idle-ms' in stderr(f'{p}-cancel')
-            and m is not None and m.group(1) == '1',
+            and m is not None and m.group(1) == '0',
             f'{p}: cancelled while polkit answered, idle again, nothing saved: exit '
             f'{c.rcs.get(p + "-cancel")}: ' + stderr(f'{p}-cancel')[:300]
-            + f' ({m.group(1) if m else "?"} results, the allowed run\'s)')
+            + f' ({m.group(1) if m else "?"} results)')
     c.check(c.rcs.get(f'{p}-cancel-then-excl') == 0,
             f'{p}: then an exclusive OpenDevice succeeds: ' + show(f'{p}-cancel-then-excl'))
 

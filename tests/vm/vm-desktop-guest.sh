@@ -141,30 +141,22 @@ cases() {
     --object-path "/org/freedesktop/UDisks2/block_devices/$(basename "$blank")" \
     --method org.freedesktop.DBus.Properties.Get org.freedesktop.UDisks2.Block HintSystem
 
+  # What UDisks2 and polkit answer the app's own calls where the window shows only
+  # words (the app's window runs Quick on the drives: gui_cases).
   set_rule "$deny"
   local before after
   before=$(checksum "$blank")
   section "$p-deny-open" "${U[@]}" "$@" "$probe" open "$blank" rw
-  section "$p-deny-quick" "${U[@]}" "$@" "$probe" quick "$blank" "/home/tester/$p-deny.json" 300ms
-  # Still usable: the same user lists the drives and may open read-only once allowed.
-  section "$p-deny-then-drives" "${U[@]}" "$@" "$probe" drives
   after=$(checksum "$blank")
-  echo "@@NSC-DENY $p $before $after $( [ -e "/home/tester/$p-deny.json" ] && echo saved || echo none )@@"
+  echo "@@NSC-DENY $p $before $after none@@"
 
   set_rule "$allow"
-  before=$(checksum "$blank")
-  section "$p-allow-quick" "${U[@]}" "$@" "$probe" quick "$blank" "/home/tester/$p-quick.json" 300ms
-  section "$p-allow-result" cat "/home/tester/$p-quick.json"
-  after=$(checksum "$blank")
-  echo "@@NSC-ALLOW $p $before $after@@"
-
   before=$(checksum "$used")
   section "$p-mounted-check" "${U[@]}" "$@" "$probe" check "$used"
-  section "$p-mounted-quick" "${U[@]}" "$@" "$probe" quick "$used" "/home/tester/$p-mounted.json" 300ms
   # Past the app's own check: what UDisks2 and the kernel answer an exclusive open.
   section "$p-mounted-open" "${U[@]}" "$@" "$probe" open "$used" rw
   after=$(checksum "$used")
-  echo "@@NSC-MOUNTED $p $before $after $( [ -e "/home/tester/$p-mounted.json" ] && echo saved || echo none )@@"
+  echo "@@NSC-MOUNTED $p $before $after none@@"
 
   set_rule "$slow"
   section "$p-cancel" "${U[@]}" "$@" "$probe" open "$blank" rw 500 4500
@@ -176,32 +168,76 @@ echo "@@NSC-TIME cases $(now)@@"
 cases desktop
 echo "@@NSC-TIME desktop-done $(now)@@"
 
-# gui_cases PREFIX RUN…: the app itself under Xvfb, through its scripted options, run
-# through RUN (nothing, or the sandbox): what needs no click (a read-only preset opens
-# the drive at once; a preset that writes stops at its confirmation, so only its
-# refusal before that can be scripted).
+# gui_cases PREFIX RUN…: the app itself under Xvfb, run through RUN (nothing, or the
+# sandbox), driven by its --script steps as a person would click: the drive picker read
+# back, Quick on the raw drive answered at its erase confirmation (polkit denying, then
+# allowing), the mounted drive refused, and a cancel while polkit answers.
 gui_cases() {
-  local p=$1 before
+  local p=$1 before name
   shift
   local app=("$@" env HOME=/home/tester DISPLAY=:5 GDK_BACKEND=x11 GSK_RENDERER=cairo
              NO_AT_BRIDGE=1 GTK_A11Y=none GSETTINGS_BACKEND=memory
              XDG_DATA_HOME=/home/tester/$p-data dbus-run-session -- /opt/nsc/bin/nandscope)
   local results=/home/tester/$p-data/nandscope/results
+  local quick=(--preset quick --runs 1 --time 300ms --size 64m)
+  name=$(basename "$blank")
+  mkdir -p "/home/tester/$p-folder"
+  # script NAME TEXT: a --script file the user can read.
+  script() { printf '%s\n' "$2" > "/home/tester/$p-$1.script"; chown -R tester "/home/tester/$p-$1.script" "/home/tester/$p-folder"; }
+
+  # The picker, as UDisks2 lists the drives (read once it has answered).
+  script picker "popup target_button
+wait 4000
+dump picker
+popdown target_button"
+  section "$p-picker" "${U[@]}" "${app[@]}" --target "/home/tester/$p-folder" \
+    --script "/home/tester/$p-picker.script"
+
+  # polkit says no: the confirmation answered, the message shown, nothing written; the
+  # window still runs Quick on a folder afterwards.
   set_rule "$deny"
   before=$(checksum "$blank")
-  section "$p-deny" "${U[@]}" "${app[@]}" --target "$blank" --preset surface --time 200ms \
-    --run --quit-when-done
+  script deny "run
+respond erase $name
+wait-run
+dump denied
+target /home/tester/$p-folder
+run
+wait-run
+dump folder"
+  section "$p-deny" "${U[@]}" "${app[@]}" --target "$blank" "${quick[@]}" \
+    --script "/home/tester/$p-deny.script"
   echo "@@NSC-GUI-DENY $p $before $(checksum "$blank") $(ls "$results" 2>/dev/null | wc -l)@@"
+  section "$p-deny-results" sh -c "cat $results/*.json"
+
+  # polkit says yes: Quick on the raw drive after the confirmation, the result saved.
   set_rule "$allow"
-  section "$p-allow" "${U[@]}" "${app[@]}" --target "$blank" --preset surface --time 200ms \
-    --run --quit-when-done
-  section "$p-allow-result" sh -c "cat $results/*surface*.json"
-  section "$p-mounted" "${U[@]}" "${app[@]}" --target "$used" --preset quick --time 200ms \
-    --run --quit-when-done
+  rm -rf "$results"
+  before=$(checksum "$blank")
+  script allow "run
+respond erase $name
+wait-run
+dump done"
+  section "$p-allow" "${U[@]}" "${app[@]}" --target "$blank" "${quick[@]}" \
+    --script "/home/tester/$p-allow.script"
+  echo "@@NSC-GUI-ALLOW $p $before $(checksum "$blank")@@"
+  section "$p-allow-result" sh -c "cat $results/*.json"
+
+  # The drive whose partition is mounted: refused before any confirmation.
+  before=$(checksum "$used")
+  script mounted "run
+wait 1000
+wait-run
+dump mounted"
+  section "$p-mounted" "${U[@]}" "${app[@]}" --target "$used" "${quick[@]}" \
+    --script "/home/tester/$p-mounted.script"
+  echo "@@NSC-GUI-MOUNTED $p $before $(checksum "$used")@@"
+
+  rm -rf "$results"
   set_rule "$slow"
   section "$p-cancel" "${U[@]}" "${app[@]}" --target "$blank" --preset surface --time 200ms \
     --run --cancel-after 500ms --quit-when-done
-  echo "@@NSC-GUI-RESULTS $p $(ls "$results" | wc -l)@@"
+  echo "@@NSC-GUI-RESULTS $p $(ls "$results" 2>/dev/null | wc -l)@@"
   set_rule "$allow"
   section "$p-cancel-then-excl" "${U[@]}" "$probe" open "$blank" rw
 }
