@@ -19,9 +19,9 @@
  *   chooser FOLDER NAME (accept the open file dialog there) · close-top
  *   accels ACTION (its keyboard shortcuts) · dump [TAG] (every window's shown widgets) · shot FILE (the main window as PNG)
  *   shot-top FILE (the newest other window) · shot-popover ID FILE
- *   respond RESPONSE [TEXT] (answer the newest message dialog as a click on its button
- *   RESPONSE would, e.g. "erase" or "cancel", once it shows and its heading or body
- *   contains TEXT; waits up to 30 s for it)
+ *   respond RESPONSE [TEXT] (click the newest message dialog's button for RESPONSE,
+ *   e.g. "erase" or "cancel", once it shows and its heading or body contains TEXT;
+ *   waits up to 30 s for it)
  * Widgets are named by their id in the .ui files, or their name (gtk_widget_set_name). */
 
 typedef struct
@@ -147,6 +147,22 @@ shown_message_dialog (void)
         newest = ADW_MESSAGE_DIALOG (w);
     }
   return newest;
+}
+
+/* The button in @widget labelled @label (a message dialog's response button). */
+static GtkWidget *
+find_button (GtkWidget  *widget,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_button (c, label);
+      if (found)
+        return found;
+    }
+  return NULL;
 }
 
 static char *
@@ -520,7 +536,17 @@ run_line (Script  *script,
       else if (argc == 3 && strstr (heading, argv[2]) == NULL && strstr (body, argv[2]) == NULL)
         g_print ("script: the dialog does not name %s; not answered\n", argv[2]);
       else
-        adw_message_dialog_response (dialog, argv[1]);
+        {
+          /* A click on the response's button: the dialog closes, then answers
+           * (adw_message_dialog_response () alone would leave it open). */
+          GtkWidget *button = find_button (GTK_WIDGET (dialog),
+                                           adw_message_dialog_get_response_label (dialog, argv[1]));
+
+          if (button == NULL || !gtk_widget_is_sensitive (button))
+            fail (script, "the dialog's button for %s cannot be clicked", argv[1]);
+          else
+            gtk_widget_activate (button);
+        }
     }
   else if (g_str_equal (cmd, "accels") && argc == 2)
     {

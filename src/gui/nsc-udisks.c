@@ -694,6 +694,7 @@ on_list_bus (GObject      *source,
   g_autoptr(GTask) task = user_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(GDBusConnection) bus = g_bus_get_finish (result, &error);
+  GCancellable *cancellable;
 
   if (bus == NULL)
     {
@@ -706,11 +707,11 @@ on_list_bus (GObject      *source,
                                  error->message);
       return;
     }
+  cancellable = g_task_get_cancellable (task);
   g_dbus_connection_call (bus, UDISKS_NAME, "/org/freedesktop/UDisks2",
                           "org.freedesktop.DBus.ObjectManager", "GetManagedObjects",
                           NULL, G_VARIANT_TYPE ("(a{oa{sa{sv}}})"), G_DBUS_CALL_FLAGS_NONE,
-                          30 * 1000, g_task_get_cancellable (task), on_list_reply,
-                          g_steal_pointer (&task));
+                          30 * 1000, cancellable, on_list_reply, g_steal_pointer (&task));
 }
 
 /**

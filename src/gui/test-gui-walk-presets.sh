@@ -74,6 +74,7 @@ grep -q 'script: dialog heading="Erase .*(sdb)?"' "$tmp/confirm.log" \
   && echo "ok: the confirmation names the drive" \
   || { echo "FAIL: no confirmation naming sdb was answered"; failed=1; }
 expect "$tmp/confirm.log" cancelled '"Not confirmed; nothing was written"' "Cancel writes nothing"
+expect_not "$tmp/confirm.log" cancelled '^window AdwMessageDialog' "the answered confirmation is closed"
 expect "$tmp/confirm.log" erased '"The drive list comes from NANDSCOPE_SYSFS_ROOT' \
   "Erase on a captured tree is refused after the confirmation"
 walk_done

@@ -185,19 +185,16 @@ gui_cases() {
   # script NAME TEXT: a --script file the user can read.
   script() { printf '%s\n' "$2" > "/home/tester/$p-$1.script"; chown -R tester "/home/tester/$p-$1.script" "/home/tester/$p-folder"; }
 
-  # The picker, as UDisks2 lists the drives (read once it has answered).
-  script picker "popup target_button
-wait 4000
-dump picker
-popdown target_button"
-  section "$p-picker" "${U[@]}" "${app[@]}" --target "/home/tester/$p-folder" \
-    --script "/home/tester/$p-picker.script"
-
-  # polkit says no: the confirmation answered, the message shown, nothing written; the
+  # The picker, as UDisks2 lists the drives (read once it has answered); then polkit
+  # says no: the confirmation answered, the message shown, nothing written; and the
   # window still runs Quick on a folder afterwards.
   set_rule "$deny"
   before=$(checksum "$blank")
-  script deny "run
+  script deny "popup target_button
+wait 5000
+dump picker
+popdown target_button
+run
 respond erase $name
 wait-run
 dump denied
@@ -210,28 +207,26 @@ dump folder"
   echo "@@NSC-GUI-DENY $p $before $(checksum "$blank") $(ls "$results" 2>/dev/null | wc -l)@@"
   section "$p-deny-results" sh -c "cat $results/*.json"
 
-  # polkit says yes: Quick on the raw drive after the confirmation, the result saved.
+  # polkit says yes: Quick on the raw drive after the confirmation, the result saved;
+  # then the drive whose partition is mounted: Quick is refused for it, naming the
+  # mount point (the window offers read tests only there).
   set_rule "$allow"
   rm -rf "$results"
   before=$(checksum "$blank")
+  local before_used
+  before_used=$(checksum "$used")
   script allow "run
 respond erase $name
 wait-run
-dump done"
+dump done
+target $used
+preset quick
+dump mounted"
   section "$p-allow" "${U[@]}" "${app[@]}" --target "$blank" "${quick[@]}" \
     --script "/home/tester/$p-allow.script"
   echo "@@NSC-GUI-ALLOW $p $before $(checksum "$blank")@@"
+  echo "@@NSC-GUI-MOUNTED $p $before_used $(checksum "$used")@@"
   section "$p-allow-result" sh -c "cat $results/*.json"
-
-  # The drive whose partition is mounted: refused before any confirmation.
-  before=$(checksum "$used")
-  script mounted "run
-wait 1000
-wait-run
-dump mounted"
-  section "$p-mounted" "${U[@]}" "${app[@]}" --target "$used" "${quick[@]}" \
-    --script "/home/tester/$p-mounted.script"
-  echo "@@NSC-GUI-MOUNTED $p $before $(checksum "$used")@@"
 
   rm -rf "$results"
   set_rule "$slow"
