@@ -22,6 +22,8 @@ for line in re.findall(r'@@NSC-DMESG@@ (.*)', c.text):
     print('# guest kernel: ' + line)
 times = dict(re.findall(r'@@NSC-TIME (\S+) ([\d.]+)@@', c.text))
 print('# guest uptime at each stage (s): ' + ', '.join(f'{k} {v}' for k, v in times.items()))
+spans = re.findall(r'@@NSC-SECTION-TIME (\S+) ([\d.]+) ([\d.]+)@@', c.text)
+print('# each case, guest seconds: ' + ', '.join(f'{n} {float(b) - float(a):.1f}' for n, a, b in spans))
 
 
 def out(name):

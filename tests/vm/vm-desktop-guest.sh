@@ -10,10 +10,12 @@ probe=/opt/nsc/bin/desktop-probe
 rules=/etc/polkit-1/rules.d/50-nandscope-test.rules
 
 section() {
-  local name=$1 rc
+  local name=$1 rc t0
   shift
+  t0=$(now)
   timeout -k 5 240 "$@" > /tmp/out 2> /tmp/err
   rc=$?
+  echo "@@NSC-SECTION-TIME $name $t0 $(now)@@"
   echo "@@NSC-BEGIN $name@@"
   cat /tmp/out
   echo "@@NSC-END $name@@"

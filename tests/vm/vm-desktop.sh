@@ -17,7 +17,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 probe=${1:?usage: vm-desktop.sh DESKTOP-PROBE [NANDSCOPE]}
 gui=${2:-}
-vm_timeout_default=600
+vm_timeout_default=900
 . "$here/vm-lib.sh"
 start_s=$(date +%s)
 
