@@ -3,15 +3,14 @@
 # The desktop path on a desktop stack: Debian 12 (vm-desktop-image.sh, cached) booted
 # under TCG with udevd, the system bus, polkitd and udisksd started by hand
 # (vm-desktop-guest.sh), two QEMU NVMe drives (one blank, one whose ext4 partition is
-# mounted), and the app's UDisks2 path run as an ordinary user by desktop-probe:
-# UDisks2's drive list, polkit allowing and denying OpenDevice, Quick on the raw drive
-# with its result saved, the mounted drive refused, a cancel while polkit answers; then
-# the same inside bwrap as Flatpak builds the sandbox for the manifest's finish-args.
-# vm-desktop-check.py judges the console.
+# mounted), as an ordinary user, plain and inside bwrap as Flatpak builds the sandbox
+# for the manifest's finish-args. The app's window (NANDSCOPE, under Xvfb, driven by
+# --script): its drive picker against UDisks2's drives, Quick on the raw drive after
+# its confirmation with polkit denying (then Quick on a folder) and allowing, the
+# mounted drive refused, a cancel while polkit answers. desktop-probe: UDisks2's drive
+# list and its own answers (denied, busy past the app's check), the descriptors left
+# after a cancel. vm-desktop-check.py judges the console.
 #   vm-desktop.sh DESKTOP-PROBE [NANDSCOPE]
-# With the app (NANDSCOPE), it runs under Xvfb in the guest too, through its scripted
-# options: polkit denying and allowing a read-only preset, the mounted drive refused,
-# a cancel while polkit answers.
 # Exit 77 (skip) when QEMU, the kernel, busybox-static or mmdebstrap are missing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
