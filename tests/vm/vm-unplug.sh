@@ -46,6 +46,11 @@ wait \$reader
 section run-read sh -c 'cat /tmp/read.out; cat /tmp/read.err >&2; exit \$(cat /tmp/read.rc)'
 section result-write cat /tmp/unplug-write.json
 section result-read cat /tmp/unplug-read.json
+# The runs can end (their I/O failed) before the kernel has finished removing the
+# controllers: give the removal up to 10 s before listing what is left.
+i=0
+while ls /sys/class/nvme/nvme* > /dev/null 2>&1 && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
+echo "# controllers gone after \$i tenths of a second"
 section after ls /sys/class/nvme /sys/block
 INIT
 )"
