@@ -171,13 +171,13 @@ nsc_window_show_history (NscWindow *self)
 
   if (self->history != NULL)
     {
-      nsc_history_window_set_units (NSC_HISTORY_WINDOW (self->history), self->prefs.units);
+      nsc_history_window_set_units (NSC_HISTORY_WINDOW (self->history), self->prefs->units);
       nsc_history_window_reload (NSC_HISTORY_WINDOW (self->history));
       gtk_window_present (self->history);
       return self->history;
     }
   history = nsc_history_window_new (GTK_WINDOW (self));
-  nsc_history_window_set_units (history, self->prefs.units);
+  nsc_history_window_set_units (history, self->prefs->units);
   nsc_history_window_reload (history);
   g_signal_connect_object (history, "open-result", G_CALLBACK (on_history_open_result), self, 0);
   self->history = GTK_WINDOW (history);
@@ -198,13 +198,13 @@ history_action (GSimpleAction *action,
 void
 _nsc_window_apply_prefs (NscWindow *self)
 {
-  nsc_warnings_list_set_unit (self->warnings_list, self->prefs.units == NSC_UNITS_MB
+  nsc_warnings_list_set_unit (self->warnings_list, self->prefs->units == NSC_UNITS_MB
                                                    ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB);
-  nsc_results_grid_set_units (self->results_grid, self->prefs.units);
-  nsc_chart_panel_set_units (self->chart_panel, self->prefs.units);
+  nsc_results_grid_set_units (self->results_grid, self->prefs->units);
+  nsc_chart_panel_set_units (self->chart_panel, self->prefs->units);
   /* An open history and its comparisons speak the same units. */
   if (self->history != NULL)
-    nsc_history_window_set_units (NSC_HISTORY_WINDOW (self->history), self->prefs.units);
+    nsc_history_window_set_units (NSC_HISTORY_WINDOW (self->history), self->prefs->units);
   _nsc_window_update_info (self);
 }
 
@@ -220,8 +220,7 @@ preferences_action (GSimpleAction *action,
       gtk_window_present (self->preferences);
       return;
     }
-  self->preferences = nsc_preferences_window_new (GTK_WINDOW (self), &self->prefs, self->settings,
-                                                  (NscPrefsChanged) _nsc_window_apply_prefs, self);
+  self->preferences = nsc_preferences_window_new (GTK_WINDOW (self), self->prefs);
   g_object_add_weak_pointer (G_OBJECT (self->preferences), (gpointer *) &self->preferences);
   gtk_window_present (self->preferences);
 }

@@ -52,8 +52,7 @@ struct _NscWindow
   GtkWidget            *bench_box;      /* the Test Bench group of the result shown */
 
   /* Owned objects and the user's choices */
-  GSettings            *settings;       /* NULL when the schema is not installed */
-  NscPrefs              prefs;
+  NscPrefs             *prefs;          /* bound to GSettings when the schema is installed */
   GtkWindow            *history;        /* weak: the history window while open */
   GtkWindow            *preferences;    /* weak */
   GtkNativeDialog      *chooser;

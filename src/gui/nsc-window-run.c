@@ -20,13 +20,13 @@ user_options (NscWindow     *self,
   NscRunOptions opts = NSC_RUN_OPTIONS_INIT;
 
   opts.file_size = self->file_size ? self->file_size
-                                   : self->prefs.custom ? self->prefs.test_size : 0;
-  opts.runs = self->runs ? self->runs : self->prefs.custom ? self->prefs.runs : 0;
+                                   : self->prefs->custom ? self->prefs->test_size : 0;
+  opts.runs = self->runs ? self->runs : self->prefs->custom ? self->prefs->runs : 0;
   opts.time_ns = self->time_ns ? self->time_ns
-                               : self->prefs.custom ? self->prefs.duration_seconds * G_GINT64_CONSTANT (1000000000) : 0;
-  opts.idle_ns = self->prefs.idle_seconds * G_GINT64_CONSTANT (1000000000);
-  opts.strict = self->prefs.strict;
-  opts.cdm = self->prefs.cdm;
+                               : self->prefs->custom ? self->prefs->duration_seconds * G_GINT64_CONSTANT (1000000000) : 0;
+  opts.idle_ns = self->prefs->idle_seconds * G_GINT64_CONSTANT (1000000000);
+  opts.strict = self->prefs->strict;
+  opts.cdm = self->prefs->cdm;
   opts.backend = NSC_BACKEND_AUTO;
   /* Sandboxed (Flatpak), /dev and mountinfo are the sandbox's: UDisks2 says what uses
    * the drive, before the confirmation and again once the drive is held. */

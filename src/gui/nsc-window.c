@@ -125,9 +125,9 @@ start_facts (NscWindow       *self,
   f->runs = self->runs;
   f->time_ns = self->time_ns;
   f->file_size = self->file_size;
-  f->strict = self->prefs.strict;
+  f->strict = self->prefs->strict;
   f->writes = _nsc_window_run_writes (self, preset);
-  f->units = self->prefs.units;
+  f->units = self->prefs->units;
 }
 
 /* How long @preset takes here, writes at the drive's last speed when known. */
@@ -881,7 +881,9 @@ nsc_window_dispose (GObject *object)
     gtk_window_destroy (self->history);
   if (self->preferences != NULL)
     gtk_window_destroy (self->preferences);
-  g_clear_object (&self->settings);
+  /* The settings may change after the widgets are gone. */
+  if (self->prefs != NULL)
+    g_signal_handlers_disconnect_by_data (self->prefs, self);
   if (self->confirm_dialog != NULL)
     {
       gtk_window_destroy (GTK_WINDOW (self->confirm_dialog));
@@ -912,6 +914,7 @@ nsc_window_finalize (GObject *object)
   /* In finalize, not dispose: a run in progress holds a reference to the window and
    * reads the temperature through the device's node until it ends. */
   g_clear_pointer (&self->session, nsc_session_free);
+  g_clear_object (&self->prefs);
 
   G_OBJECT_CLASS (nsc_window_parent_class)->finalize (object);
 }
@@ -980,8 +983,13 @@ nsc_window_init (NscWindow *self)
 
   self->fake_devices = fake_sysfs_root () != NULL;
   self->chart_step = G_MAXUINT;
-  self->settings = nsc_prefs_settings_new ();
-  nsc_prefs_load (&self->prefs, self->settings);
+  {
+    g_autoptr(GSettings) settings = nsc_prefs_settings_new ();
+
+    self->prefs = nsc_prefs_new (settings);
+    /* Whoever changes them, the preferences window or the settings themselves. */
+    g_signal_connect_swapped (self->prefs, "notify", G_CALLBACK (_nsc_window_apply_prefs), self);
+  }
   g_signal_connect (self->chart_panel, "message", G_CALLBACK (on_chart_message), self);
 
   nsc_preset_chooser_set_funcs (self->preset_chooser, preset_offered_func,

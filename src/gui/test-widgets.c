@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
 #include <adwaita.h>
 
 #include "nsc-application.h"
@@ -10,6 +12,7 @@
 #include "nsc-compare-table.h"
 #include "nsc-device-row.h"
 #include "nsc-history.h"
+#include "nsc-preferences.h"
 #include "nsc-preset-chooser.h"
 #include "nsc-reflow-box.h"
 #include "nsc-results-grid.h"
@@ -324,6 +327,93 @@ test_preset_chooser (void)
   g_assert_finalize_object (chooser);
 }
 
+static GtkWidget *
+find_named (GtkWidget  *widget,
+            const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_named (c, name);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* The preferences window's rows are bound to the preferences: a choice there is the
+ * preferences' value at once, and a change of the value shows there. */
+static void
+test_preferences (void)
+{
+  NscPrefs *prefs = nsc_prefs_new (NULL);
+  GtkWidget *window = GTK_WIDGET (nsc_preferences_window_new (NULL, prefs));
+  GtkWidget *units;
+  guint notified = 0;
+
+  g_object_ref (window);
+  g_signal_connect (prefs, "notify::units", G_CALLBACK (on_notify), &notified);
+  gtk_window_present (GTK_WINDOW (window));
+  drain ();
+  units = find_named (window, "units");
+  g_assert_nonnull (units);
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (units)), ==, NSC_UNITS_MIB);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (units), NSC_UNITS_MB);
+  g_assert_cmpuint (prefs->units, ==, NSC_UNITS_MB);
+  g_assert_cmpuint (notified, ==, 1);
+  g_object_set (prefs, "units", (guint) NSC_UNITS_IOPS, NULL);
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (units)), ==, NSC_UNITS_IOPS);
+  g_object_set (prefs, "strict-conditions", TRUE, "test-size", (guint64) 4 << 30, NULL);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  drain ();
+  g_assert_finalize_object (window);
+  g_assert_finalize_object (prefs);
+}
+
+/* With the schema (compiled beside the test), the preferences are the settings' keys,
+ * both ways. */
+static void
+test_prefs_settings (void)
+{
+  const char *dir = g_getenv ("NSC_TEST_SCHEMA_DIR");
+  g_autoptr(GSettingsSchemaSource) source = NULL;
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettingsBackend) backend = g_memory_settings_backend_new ();
+  g_autoptr(GError) error = NULL;
+  GSettings *settings;
+  NscPrefs *prefs;
+  g_autofree char *units = NULL;
+
+  if (dir == NULL)
+    {
+      g_test_skip ("NSC_TEST_SCHEMA_DIR is not set");
+      return;
+    }
+  source = g_settings_schema_source_new_from_directory (dir, NULL, TRUE, &error);
+  g_assert_no_error (error);
+  schema = g_settings_schema_source_lookup (source, "io.github.nandscope.Nandscope", FALSE);
+  g_assert_nonnull (schema);
+  settings = g_settings_new_full (schema, backend, NULL);
+  g_settings_set_string (settings, "units", "mb");
+  g_settings_set_uint (settings, "runs", 7);
+  prefs = nsc_prefs_new (settings);
+  g_assert_cmpuint (prefs->units, ==, NSC_UNITS_MB);
+  g_assert_cmpuint (prefs->runs, ==, 7);
+  g_assert_cmpuint (prefs->test_size, ==, 1ull << 30);
+
+  g_settings_set_boolean (settings, "strict-conditions", TRUE);
+  g_assert_true (prefs->strict);
+  g_object_set (prefs, "units", (guint) NSC_UNITS_US, "test-size", (guint64) 16 << 30, NULL);
+  units = g_settings_get_string (settings, "units");
+  g_assert_cmpstr (units, ==, "us");
+  g_assert_cmpuint (g_settings_get_uint64 (settings, "test-size"), ==, 16ull << 30);
+
+  g_assert_finalize_object (prefs);
+  g_assert_finalize_object (settings);
+}
+
 /* Weak pointers to every widget of ours under @widget. */
 static void
 watch_own_widgets (GtkWidget *widget,
@@ -412,6 +502,8 @@ main (int    argc,
   g_test_add_func ("/nsc/gui/device-row", test_device_row);
   g_test_add_func ("/nsc/gui/history", test_history);
   g_test_add_func ("/nsc/gui/preset-chooser", test_preset_chooser);
+  g_test_add_func ("/nsc/gui/preferences", test_preferences);
+  g_test_add_func ("/nsc/gui/prefs-settings", test_prefs_settings);
   g_test_add_func ("/nsc/gui/window", test_window);
   return g_test_run ();
 }
