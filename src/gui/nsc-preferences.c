@@ -26,94 +26,183 @@ nsc_prefs_settings_new (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
-void
-nsc_prefs_load (NscPrefs  *prefs,
-                GSettings *settings)
-{
-  g_autofree char *units = NULL;
+enum {
+  PROP_0,
+  PROP_CUSTOM,
+  PROP_TEST_SIZE,
+  PROP_DURATION,
+  PROP_RUNS,
+  PROP_IDLE,
+  PROP_STRICT,
+  PROP_CDM,
+  PROP_UNITS,
+  N_PROPS
+};
+static GParamSpec *properties[N_PROPS];
 
-  /* The schema's defaults, for when there is none. */
-  prefs->custom = FALSE;
-  prefs->test_size = 1ull << 30;
-  prefs->duration_seconds = 5;
-  prefs->runs = 3;
-  prefs->idle_seconds = 0;
-  prefs->strict = FALSE;
-  prefs->cdm = FALSE;
-  prefs->units = NSC_UNITS_MIB;
-  if (settings == NULL)
-    return;
-
-  prefs->custom = g_settings_get_boolean (settings, "custom-test-settings");
-  prefs->test_size = g_settings_get_uint64 (settings, "test-size");
-  prefs->duration_seconds = g_settings_get_uint (settings, "duration-seconds");
-  prefs->runs = g_settings_get_uint (settings, "runs");
-  prefs->idle_seconds = g_settings_get_uint (settings, "idle-between-tests-seconds");
-  prefs->strict = g_settings_get_boolean (settings, "strict-conditions");
-  prefs->cdm = g_settings_get_boolean (settings, "crystaldiskmark-mode");
-  units = g_settings_get_string (settings, "units");
-  prefs->units = nsc_units_from_string (units);
-}
-
-void
-nsc_prefs_save (const NscPrefs *prefs,
-                GSettings      *settings)
-{
-  if (settings == NULL)
-    return;
-  g_settings_delay (settings);
-  g_settings_set_boolean (settings, "custom-test-settings", prefs->custom);
-  g_settings_set_uint64 (settings, "test-size", prefs->test_size);
-  g_settings_set_uint (settings, "duration-seconds", prefs->duration_seconds);
-  g_settings_set_uint (settings, "runs", prefs->runs);
-  g_settings_set_uint (settings, "idle-between-tests-seconds", prefs->idle_seconds);
-  g_settings_set_boolean (settings, "strict-conditions", prefs->strict);
-  g_settings_set_boolean (settings, "crystaldiskmark-mode", prefs->cdm);
-  g_settings_set_string (settings, "units", nsc_units_to_string (prefs->units));
-  g_settings_apply (settings);
-}
-
-typedef struct
-{
-  NscPrefs        *prefs;
-  GSettings       *settings;
-  NscPrefsChanged  changed;
-  gpointer         user_data;
-
-  GtkWidget       *custom;
-  GtkWidget       *size;
-  GtkAdjustment   *duration;
-  GtkAdjustment   *runs;
-  GtkAdjustment   *idle;
-  GtkWidget       *strict;
-  GtkWidget       *cdm;
-  GtkWidget       *units;
-} Editor;
+G_DEFINE_FINAL_TYPE (NscPrefs, nsc_prefs, G_TYPE_OBJECT)
 
 static void
-editor_free (Editor *e)
+nsc_prefs_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
 {
-  g_clear_object (&e->settings);
-  g_free (e);
+  NscPrefs *self = NSC_PREFS (object);
+
+  switch (prop_id)
+    {
+    case PROP_CUSTOM:   g_value_set_boolean (value, self->custom); break;
+    case PROP_TEST_SIZE: g_value_set_uint64 (value, self->test_size); break;
+    case PROP_DURATION: g_value_set_uint (value, self->duration_seconds); break;
+    case PROP_RUNS:     g_value_set_uint (value, self->runs); break;
+    case PROP_IDLE:     g_value_set_uint (value, self->idle_seconds); break;
+    case PROP_STRICT:   g_value_set_boolean (value, self->strict); break;
+    case PROP_CDM:      g_value_set_boolean (value, self->cdm); break;
+    case PROP_UNITS:    g_value_set_uint (value, self->units); break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+/* Sets *@field and notifies, when the value changes. */
+#define SET_FIELD(field, v)                                            \
+  G_STMT_START {                                                       \
+    if ((field) != (v))                                                \
+      {                                                                \
+        (field) = (v);                                                 \
+        g_object_notify_by_pspec (object, pspec);                      \
+      }                                                                \
+  } G_STMT_END
+
+static void
+nsc_prefs_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  NscPrefs *self = NSC_PREFS (object);
+
+  switch (prop_id)
+    {
+    case PROP_CUSTOM:   SET_FIELD (self->custom, g_value_get_boolean (value)); break;
+    case PROP_TEST_SIZE: SET_FIELD (self->test_size, g_value_get_uint64 (value)); break;
+    case PROP_DURATION: SET_FIELD (self->duration_seconds, g_value_get_uint (value)); break;
+    case PROP_RUNS:     SET_FIELD (self->runs, g_value_get_uint (value)); break;
+    case PROP_IDLE:     SET_FIELD (self->idle_seconds, g_value_get_uint (value)); break;
+    case PROP_STRICT:   SET_FIELD (self->strict, g_value_get_boolean (value)); break;
+    case PROP_CDM:      SET_FIELD (self->cdm, g_value_get_boolean (value)); break;
+    case PROP_UNITS:    SET_FIELD (self->units, (NscUnits) g_value_get_uint (value)); break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
-on_changed (Editor *e)
+nsc_prefs_class_init (NscPrefsClass *klass)
 {
-  guint size = adw_combo_row_get_selected (ADW_COMBO_ROW (e->size));
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
 
-  e->prefs->custom = adw_expander_row_get_enable_expansion (ADW_EXPANDER_ROW (e->custom));
-  if (size < G_N_ELEMENTS (sizes))
-    e->prefs->test_size = sizes[size];
-  e->prefs->duration_seconds = (guint) gtk_adjustment_get_value (e->duration);
-  e->prefs->runs = (guint) gtk_adjustment_get_value (e->runs);
-  e->prefs->idle_seconds = (guint) gtk_adjustment_get_value (e->idle);
-  e->prefs->strict = gtk_switch_get_active (GTK_SWITCH (e->strict));
-  e->prefs->cdm = gtk_switch_get_active (GTK_SWITCH (e->cdm));
-  e->prefs->units = adw_combo_row_get_selected (ADW_COMBO_ROW (e->units));
-  nsc_prefs_save (e->prefs, e->settings);
-  if (e->changed)
-    e->changed (e->user_data);
+  object_class->get_property = nsc_prefs_get_property;
+  object_class->set_property = nsc_prefs_set_property;
+
+  /* The schema's keys and defaults. */
+  properties[PROP_CUSTOM] = g_param_spec_boolean ("custom-test-settings", NULL, NULL, FALSE, flags);
+  properties[PROP_TEST_SIZE] = g_param_spec_uint64 ("test-size", NULL, NULL, 1, G_MAXUINT64,
+                                                    1ull << 30, flags);
+  properties[PROP_DURATION] = g_param_spec_uint ("duration-seconds", NULL, NULL, 1, 86400, 5, flags);
+  properties[PROP_RUNS] = g_param_spec_uint ("runs", NULL, NULL, 1, 99, 3, flags);
+  properties[PROP_IDLE] = g_param_spec_uint ("idle-between-tests-seconds", NULL, NULL,
+                                             0, 86400, 0, flags);
+  properties[PROP_STRICT] = g_param_spec_boolean ("strict-conditions", NULL, NULL, FALSE, flags);
+  properties[PROP_CDM] = g_param_spec_boolean ("crystaldiskmark-mode", NULL, NULL, FALSE, flags);
+  /* An NscUnits; the key holds its name. */
+  properties[PROP_UNITS] = g_param_spec_uint ("units", NULL, NULL, NSC_UNITS_MIB, NSC_UNITS_US,
+                                              NSC_UNITS_MIB, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+nsc_prefs_init (NscPrefs *self)
+{
+  self->test_size = 1ull << 30;
+  self->duration_seconds = 5;
+  self->runs = 3;
+  self->units = NSC_UNITS_MIB;
+}
+
+static gboolean
+units_from_setting (GValue   *value,
+                    GVariant *variant,
+                    gpointer  user_data)
+{
+  g_value_set_uint (value, nsc_units_from_string (g_variant_get_string (variant, NULL)));
+  return TRUE;
+}
+
+static GVariant *
+units_to_setting (const GValue       *value,
+                  const GVariantType *expected_type,
+                  gpointer            user_data)
+{
+  return g_variant_new_string (nsc_units_to_string (g_value_get_uint (value)));
+}
+
+NscPrefs *
+nsc_prefs_new (GSettings *settings)
+{
+  NscPrefs *self = g_object_new (NSC_TYPE_PREFS, NULL);
+
+  if (settings == NULL)
+    return self;
+  for (guint i = PROP_CUSTOM; i < PROP_UNITS; i++)
+    g_settings_bind (settings, g_param_spec_get_name (properties[i]), self,
+                     g_param_spec_get_name (properties[i]), G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind_with_mapping (settings, "units", self, "units", G_SETTINGS_BIND_DEFAULT,
+                                units_from_setting, units_to_setting, NULL, NULL);
+  return self;
+}
+
+/* The size chosen in the list, and back; a size the list lacks shows nothing chosen
+ * but is kept until another is chosen. */
+static gboolean
+size_to_index (GBinding     *binding,
+               const GValue *from,
+               GValue       *to,
+               gpointer      user_data)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    if (sizes[i] == g_value_get_uint64 (from))
+      {
+        g_value_set_uint (to, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static gboolean
+index_to_size (GBinding     *binding,
+               const GValue *from,
+               GValue       *to,
+               gpointer      user_data)
+{
+  guint i = g_value_get_uint (from);
+
+  if (i >= G_N_ELEMENTS (sizes))
+    return FALSE;
+  g_value_set_uint64 (to, sizes[i]);
+  return TRUE;
+}
+
+static void
+bind (NscPrefs   *prefs,
+      const char *key,
+      gpointer    target,
+      const char *property)
+{
+  g_object_bind_property (prefs, key, target, property,
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
 }
 
 static GtkWidget *
@@ -142,11 +231,8 @@ spin_row (const char     *title,
 }
 
 GtkWindow *
-nsc_preferences_window_new (GtkWindow       *parent,
-                            NscPrefs        *prefs,
-                            GSettings       *settings,
-                            NscPrefsChanged  changed,
-                            gpointer         user_data)
+nsc_preferences_window_new (GtkWindow *parent,
+                            NscPrefs  *prefs)
 {
   GtkWidget *window = adw_preferences_window_new ();
   GtkWidget *page = adw_preferences_page_new ();
@@ -155,15 +241,11 @@ nsc_preferences_window_new (GtkWindow       *parent,
   GtkWidget *display = adw_preferences_group_new ();
   g_autoptr(GtkStringList) size_names = gtk_string_list_new (NULL);
   g_autoptr(GtkStringList) unit_names = gtk_string_list_new (NULL);
-  Editor *e = g_new0 (Editor, 1);
-  guint size_index = 2;
+  GtkWidget *custom, *size, *strict, *cdm, *units;
+  GtkAdjustment *adjustment;
   GtkWidget *row;
 
-  e->prefs = prefs;
-  e->settings = settings ? g_object_ref (settings) : NULL;
-  e->changed = changed;
-  e->user_data = user_data;
-  g_object_set_data_full (G_OBJECT (window), "editor", e, (GDestroyNotify) editor_free);
+  g_return_val_if_fail (NSC_IS_PREFS (prefs), NULL);
 
   gtk_window_set_transient_for (GTK_WINDOW (window), parent);
   gtk_window_set_modal (GTK_WINDOW (window), TRUE);
@@ -178,43 +260,48 @@ nsc_preferences_window_new (GtkWindow       *parent,
   adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (tests),
                                          _("Every preset has its own test size, duration and "
                                            "number of runs; here they can be set for all"));
-  e->custom = adw_expander_row_new ();
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (e->custom), _("Same Settings for Every Preset"));
-  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (e->custom),
+  custom = adw_expander_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (custom), _("Same Settings for Every Preset"));
+  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (custom),
                                  _("Off: each preset uses its own"));
-  adw_expander_row_set_show_enable_switch (ADW_EXPANDER_ROW (e->custom), TRUE);
-  adw_expander_row_set_enable_expansion (ADW_EXPANDER_ROW (e->custom), prefs->custom);
-  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (e->custom), prefs->custom);
+  adw_expander_row_set_show_enable_switch (ADW_EXPANDER_ROW (custom), TRUE);
+  bind (prefs, "custom-test-settings", custom, "enable-expansion");
+  /* Open when on, as the window opens; the user folds it after. */
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (custom), prefs->custom);
 
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
     {
       g_autofree char *name = g_format_size_full (sizes[i], G_FORMAT_SIZE_IEC_UNITS);
       gtk_string_list_append (size_names, name);
-      if (sizes[i] == prefs->test_size)
-        size_index = i;
     }
-  e->size = adw_combo_row_new ();
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (e->size), _("Test Size"));
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (e->size),
+  size = adw_combo_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (size), _("Test Size"));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (size),
                                _("The test file, or the region of a drive each test covers"));
-  adw_combo_row_set_model (ADW_COMBO_ROW (e->size), G_LIST_MODEL (size_names));
-  adw_combo_row_set_selected (ADW_COMBO_ROW (e->size), size_index);
-  adw_expander_row_add_row (ADW_EXPANDER_ROW (e->custom), e->size);
+  adw_combo_row_set_model (ADW_COMBO_ROW (size), G_LIST_MODEL (size_names));
+  /* 1 GiB (the default) shows for a size the list lacks. */
+  adw_combo_row_set_selected (ADW_COMBO_ROW (size), 2);
+  g_object_bind_property_full (prefs, "test-size", size, "selected",
+                               G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
+                               size_to_index, index_to_size, NULL, NULL);
+  adw_expander_row_add_row (ADW_EXPANDER_ROW (custom), size);
 
-  row = spin_row (_("Duration of Each Test"), _("Seconds"), &e->duration,
-                  prefs->duration_seconds, 1, 3600, 1);
-  adw_expander_row_add_row (ADW_EXPANDER_ROW (e->custom), row);
-  row = spin_row (_("Runs"), _("Each test is repeated; the median run is shown"), &e->runs,
-                  prefs->runs, 1, 99, 1);
-  adw_expander_row_add_row (ADW_EXPANDER_ROW (e->custom), row);
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (tests), e->custom);
+  row = spin_row (_("Duration of Each Test"), _("Seconds"), &adjustment, 1, 1, 3600, 1);
+  bind (prefs, "duration-seconds", adjustment, "value");
+  adw_expander_row_add_row (ADW_EXPANDER_ROW (custom), row);
+  row = spin_row (_("Runs"), _("Each test is repeated; the median run is shown"), &adjustment,
+                  1, 1, 99, 1);
+  bind (prefs, "runs", adjustment, "value");
+  adw_expander_row_add_row (ADW_EXPANDER_ROW (custom), row);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (tests), custom);
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (tests));
 
   /* Conditions */
   adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (conditions), _("Conditions"));
   row = spin_row (_("Idle Between Tests"),
                   _("Seconds of rest before every test but the first, so the drive can "
-                    "empty its cache and cool down"), &e->idle, prefs->idle_seconds, 0, 86400, 5);
+                    "empty its cache and cool down"), &adjustment, 0, 0, 86400, 5);
+  bind (prefs, "idle-between-tests-seconds", adjustment, "value");
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (conditions), row);
 
   row = adw_action_row_new ();
@@ -222,11 +309,11 @@ nsc_preferences_window_new (GtkWindow       *parent,
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
                                _("As the reviews test: the drive is written once, then every "
                                  "test set starts from a TRIM and 15 minutes of idle, 40 s a test"));
-  e->strict = gtk_switch_new ();
-  gtk_widget_set_valign (e->strict, GTK_ALIGN_CENTER);
-  gtk_switch_set_active (GTK_SWITCH (e->strict), prefs->strict);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), e->strict);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), e->strict);
+  strict = gtk_switch_new ();
+  gtk_widget_set_valign (strict, GTK_ALIGN_CENTER);
+  bind (prefs, "strict-conditions", strict, "active");
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), strict);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), strict);
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (conditions), row);
 
   row = adw_action_row_new ();
@@ -235,11 +322,11 @@ nsc_preferences_window_new (GtkWindow       *parent,
                                _("5 runs of 5 s with 5 s between them, the best run shown, "
                                  "a 1 GiB test region on drives too: numbers to compare with "
                                  "CrystalDiskMark screenshots"));
-  e->cdm = gtk_switch_new ();
-  gtk_widget_set_valign (e->cdm, GTK_ALIGN_CENTER);
-  gtk_switch_set_active (GTK_SWITCH (e->cdm), prefs->cdm);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), e->cdm);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), e->cdm);
+  cdm = gtk_switch_new ();
+  gtk_widget_set_valign (cdm, GTK_ALIGN_CENTER);
+  bind (prefs, "crystaldiskmark-mode", cdm, "active");
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), cdm);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), cdm);
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (conditions), row);
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (conditions));
 
@@ -249,27 +336,18 @@ nsc_preferences_window_new (GtkWindow       *parent,
   gtk_string_list_append (unit_names, _("MB/s"));
   gtk_string_list_append (unit_names, _("IOPS"));
   gtk_string_list_append (unit_names, _("Latency, µs"));
-  e->units = adw_combo_row_new ();
-  gtk_widget_set_name (e->units, "units");
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (e->units), _("Units"));
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (e->units),
+  units = adw_combo_row_new ();
+  gtk_widget_set_name (units, "units");
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (units), _("Units"));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (units),
                                _("MiB/s are binary (1,048,576 bytes), MB/s decimal as in "
                                  "CrystalDiskMark; charts use one of the two"));
-  adw_combo_row_set_model (ADW_COMBO_ROW (e->units), G_LIST_MODEL (unit_names));
-  adw_combo_row_set_selected (ADW_COMBO_ROW (e->units), prefs->units);
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (display), e->units);
+  adw_combo_row_set_model (ADW_COMBO_ROW (units), G_LIST_MODEL (unit_names));
+  bind (prefs, "units", units, "selected");
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (display), units);
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (display));
 
   adw_preferences_window_add (ADW_PREFERENCES_WINDOW (window), ADW_PREFERENCES_PAGE (page));
-
-  g_signal_connect_swapped (e->custom, "notify::enable-expansion", G_CALLBACK (on_changed), e);
-  g_signal_connect_swapped (e->size, "notify::selected", G_CALLBACK (on_changed), e);
-  g_signal_connect_swapped (e->duration, "value-changed", G_CALLBACK (on_changed), e);
-  g_signal_connect_swapped (e->runs, "value-changed", G_CALLBACK (on_changed), e);
-  g_signal_connect_swapped (e->idle, "value-changed", G_CALLBACK (on_changed), e);
-  g_signal_connect_swapped (e->strict, "notify::active", G_CALLBACK (on_changed), e);
-  g_signal_connect_swapped (e->cdm, "notify::active", G_CALLBACK (on_changed), e);
-  g_signal_connect_swapped (e->units, "notify::selected", G_CALLBACK (on_changed), e);
 
   return GTK_WINDOW (window);
 }

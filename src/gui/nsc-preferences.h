@@ -7,35 +7,34 @@
 
 G_BEGIN_DECLS
 
-/* The run options the user chose, from GSettings when the schema is installed,
- * else kept in memory (uninstalled runs and tests). */
-typedef struct
+#define NSC_TYPE_PREFS (nsc_prefs_get_type ())
+G_DECLARE_FINAL_TYPE (NscPrefs, nsc_prefs, NSC, PREFS, GObject)
+
+/* The run options the user chose: one property per GSettings key, of the same name,
+ * bound to the settings with g_settings_bind when the schema is installed, else kept
+ * in memory (uninstalled runs and tests) with the schema's defaults. The fields are
+ * for reading; changes go through the properties, which notify. */
+struct _NscPrefs
 {
-  gboolean  custom;          /* override the presets' size, duration and runs */
+  GObject   parent_instance;
+
+  gboolean  custom;          /* custom-test-settings: override the presets' size, duration, runs */
   guint64   test_size;
   guint     duration_seconds;
   guint     runs;
   guint     idle_seconds;
   gboolean  strict;
-  gboolean  cdm;       /* CrystalDiskMark's way: 5 runs of 5 s, the best shown */
+  gboolean  cdm;             /* CrystalDiskMark's way: 5 runs of 5 s, the best shown */
   NscUnits  units;
-} NscPrefs;
+};
 
 /* NULL when the schema is not installed. */
-GSettings *nsc_prefs_settings_new  (void);
-void       nsc_prefs_load          (NscPrefs   *prefs,
-                                    GSettings  *settings);
-void       nsc_prefs_save          (const NscPrefs *prefs,
-                                    GSettings  *settings);
+GSettings *nsc_prefs_settings_new     (void);
+/* @settings NULL: in memory only. */
+NscPrefs  *nsc_prefs_new              (GSettings *settings);
 
-typedef void (*NscPrefsChanged) (gpointer user_data);
-
-/* An AdwPreferencesWindow editing @prefs (which must outlive it); @changed runs
- * after every change, once @prefs and @settings hold it. */
-GtkWindow *nsc_preferences_window_new (GtkWindow      *parent,
-                                       NscPrefs       *prefs,
-                                       GSettings      *settings,
-                                       NscPrefsChanged changed,
-                                       gpointer        user_data);
+/* An AdwPreferencesWindow whose rows are bound to @prefs. */
+GtkWindow *nsc_preferences_window_new (GtkWindow *parent,
+                                       NscPrefs  *prefs);
 
 G_END_DECLS

@@ -1,13 +1,134 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <glib.h>
+#include <adwaita.h>
+
+#include "nsc-chart-panel.h"
+#include "nsc-device.h"
+#include "nsc-engine.h"
+#include "nsc-preferences.h"
+#include "nsc-preset-chooser.h"
+#include "nsc-results-grid.h"
+#include "nsc-session.h"
+#include "nsc-target-picker.h"
+#include "nsc-warnings-list.h"
+#include "nsc-window.h"
 
 G_BEGIN_DECLS
 
+/* The window is split by concern: nsc-window.c (the pages, the target and what the
+ * start page says), nsc-window-actions.c (the win.* actions and what is behind the
+ * menus) and nsc-window-run.c (a run, from Run to the saved result). */
+struct _NscWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  /* Template widgets */
+  AdwToastOverlay      *toast_overlay;
+  GtkWidget            *target_button;
+  GtkImage             *target_icon;
+  GtkLabel             *target_label;
+  NscTargetPicker      *target_popover;
+  NscPresetChooser     *preset_chooser;
+  AdwWindowTitle       *window_title;
+  GtkButton            *run_button;
+  GtkStack             *run_stack;      /* its words: Run, Cancel */
+  GtkStack             *stack;
+  GtkScrolledWindow    *results_scroller;
+  AdwStatusPage        *status_page;
+  GtkLabel             *preset_label;
+  GtkWidget            *progress_box;
+  GtkLabel             *status_label;
+  GtkLabel             *time_left_label;
+  GtkProgressBar       *progress_bar;
+  GtkLabel             *summary_label;
+  GtkWidget            *error_box;
+  GtkLabel             *error_label;
+  NscResultsGrid       *results_grid;
+  NscChartPanel        *chart_panel;
+  GtkWidget            *warnings_box;
+  NscWarningsList      *warnings_list;  /* in warnings_box */
+  GtkWidget            *bench_box;      /* the Test Bench group of the result shown */
+
+  /* Owned objects and the user's choices */
+  NscPrefs             *prefs;          /* bound to GSettings when the schema is installed */
+  GtkWindow            *history;        /* weak: the history window while open */
+  GtkWindow            *preferences;    /* weak */
+  GtkNativeDialog      *chooser;
+  char                 *shown_path;     /* the saved result on the results page */
+
+  char                 *target;
+  NscDeviceInfo        *target_device;  /* set when the target is a block device */
+  NscDeviceInfo        *folder_device;  /* the drive behind a folder target, when known */
+  GPtrArray            *devices;        /* NscDeviceInfo: the picker's drives */
+  gboolean              fake_devices;   /* NANDSCOPE_SYSFS_ROOT: a captured tree, never opened */
+  guint                 runs;           /* overrides; 0: the preset's */
+  gint64                time_ns;
+  guint64               file_size;
+
+  /* Run state: between Run and the runner, the erase dialog, then UDisks2 and polkit */
+  gboolean              pending;
+  const NscPreset      *pending_preset;
+  gboolean              pending_destroy;
+  AdwMessageDialog     *confirm_dialog;
+
+  /* Run state: while a run is in progress */
+  NscRunner            *runner;
+  NscSession           *session;      /* the run's options, drive and bench: from Run to the
+                                        * next Run (the temperature hook reads its drive) */
+  GCancellable         *cancellable;
+  guint                 inhibit_cookie;
+  guint                 current_step;   /* G_MAXUINT before the first step */
+  guint                 current_run;
+  guint                 run_runs;
+  gboolean              measuring;      /* samples arrive for the current step */
+  guint                 warnings_shown;
+  gboolean              close_when_done;
+  guint                 chart_step;     /* the live chart's step and run */
+  guint                 chart_run;
+  guint                 chart_samples;  /* fed to live charts during this run */
+  guint                 chart_steps;    /* steps that had a live chart */
+};
+
 /* "about 40 seconds", "3 minutes": the window's way of saying an estimate. */
-char *_nsc_window_duration_words (gint64 ns);
+char            *_nsc_window_duration_words   (gint64           ns);
 /* "~/Pictures/chart.png": a path as people recognise it. */
-char *_nsc_window_display_path   (const char *path);
+char            *_nsc_window_display_path     (const char      *path);
+
+/* nsc-window.c */
+const NscPreset *_nsc_window_get_preset       (NscWindow       *self);
+/* Whether @preset can run on the target; if not, @why says why and what to do. */
+gboolean         _nsc_window_preset_offered   (NscWindow       *self,
+                                               const NscPreset *preset,
+                                               char           **why);
+guint            _nsc_window_effective_runs   (NscWindow       *self,
+                                               const NscPreset *preset);
+void             _nsc_window_update_info      (NscWindow       *self);
+void             _nsc_window_add_toast        (NscWindow       *self,
+                                               const char      *text,
+                                               const char      *button_label,
+                                               const char      *action_name);
+void             _nsc_window_clear_warnings   (NscWindow       *self);
+void             _nsc_window_show_charts      (NscWindow       *self,
+                                               JsonNode        *result,
+                                               const char      *path);
+void             _nsc_window_show_bench       (NscWindow       *self,
+                                               JsonNode        *result);
+void             _nsc_window_append_wear_line (GString         *text,
+                                               JsonNode        *result);
+void             _nsc_window_emit_run_finished (NscWindow      *self,
+                                                gboolean        success,
+                                                const char     *message);
+
+/* nsc-window-actions.c */
+void             _nsc_window_actions_init     (NscWindow       *self);
+void             _nsc_window_apply_prefs      (NscWindow       *self);
+
+/* nsc-window-run.c */
+/* The engine's answer to "does this run write, trim or erase the drive?". */
+gboolean         _nsc_window_run_writes       (NscWindow       *self,
+                                               const NscPreset *preset);
+void             _nsc_window_set_running      (NscWindow       *self,
+                                               gboolean         running);
 
 G_END_DECLS
