@@ -17,6 +17,7 @@
 #include "nsc-result-file.h"
 #include "nsc-sheet-private.h"
 #include "nsc-words.h"
+#include "test-util.h"
 
 /* Results the sheet is asked to draw: every loadable file of the corpus, the
  * review run, and NSC_SHEET_RESULTS. */
@@ -329,18 +330,6 @@ test_sheet_overlap_caught (void)
   g_test_trap_assert_stderr ("*overlaps*");
 }
 
-static char *
-svg_desc (const char *svg_path)
-{
-  g_autofree char *svg = NULL;
-  char *open, *close;
-  g_assert_true (g_file_get_contents (svg_path, &svg, NULL, NULL));
-  open = strstr (svg, "<desc>");
-  close = open ? strstr (open, "</desc>") : NULL;
-  g_assert_nonnull (close);
-  return g_strndup (open + 6, close - open - 6);
-}
-
 static gboolean
 run (const char *const *argv,
      char              **out)
@@ -385,7 +374,7 @@ test_sheet_export (void)
       g_assert_true (nsc_sheet_export (sheet, svg, l, &style, 1, &error));
       g_assert_no_error (error);
       g_free (desc);
-      desc = svg_desc (svg);
+      desc = nsc_test_svg_desc (svg);
       charts = _nsc_sheet_get_charts (sheet);
       g_assert_cmpuint (charts->len, >=, 6);
       g_assert_nonnull (strstr (desc, "Review suite on loop"));
@@ -567,19 +556,6 @@ test_sheet_thermal (void)
   check_no_overlap (sheet, w, h, "thermal");
 }
 
-static void
-use_language (const char *language)
-{
-  if (language)
-    g_setenv ("LANGUAGE", language, TRUE);
-  else
-    g_unsetenv ("LANGUAGE");
-  /* C.UTF-8 needs no generated locale; gettext follows LANGUAGE with it. A change
-   * of locale drops gettext's cached translations. */
-  g_assert_nonnull (setlocale (LC_ALL, "C"));
-  g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
-}
-
 /* In Russian: the sheet's own words and its charts' are translated, and the
  * longer words still overlap nothing. */
 static void
@@ -597,7 +573,7 @@ test_sheet_translated (void)
     }
   g_assert_nonnull (bindtextdomain (GETTEXT_PACKAGE, localedir));
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  use_language ("ru");
+  nsc_test_use_language ("ru");
   sheet = nsc_sheet_new (result, NULL);
   for (guint l = 0; l < NSC_SHEET_N_LAYOUTS; l++)
     {
@@ -615,7 +591,7 @@ test_sheet_translated (void)
       g_assert_false (has_text (sheet, NULL, "Speed, MiB/s"));
       check_no_overlap (sheet, w, h, "ru");
     }
-  use_language (NULL);
+  nsc_test_use_language (NULL);
 }
 
 int

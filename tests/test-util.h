@@ -11,4 +11,11 @@ G_BEGIN_DECLS
  * that it succeeded and returns its result (owned by @runner). */
 NscRunResult *nsc_test_run_to_end (NscRunner *runner);
 
+/* Switches gettext to @language ("ru"; NULL: the default) through LANGUAGE under
+ * C.UTF-8, which needs no generated locale. */
+void          nsc_test_use_language (const char *language);
+
+/* The <desc> of an exported SVG: the words a chart or sheet drew. */
+char         *nsc_test_svg_desc     (const char *path);
+
 G_END_DECLS
