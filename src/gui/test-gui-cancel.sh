@@ -16,14 +16,8 @@ exe=${1:?usage: test-gui-cancel.sh NANDSCOPE}
 . "$(dirname "$0")/test-gui-lib.sh"
 gui_setup cancel
 
-fail () {
-  echo "FAIL: $*"
-  if [ -s "$tmp/app.log" ]; then
-    echo "--- nandscope output"
-    cat "$tmp/app.log"
-  fi
-  exit 1
-}
+# fail (test-gui-lib.sh) shows the app's output.
+log=$tmp/app.log
 
 limit_ms=${NSC_CANCEL_LIMIT_MS:-500}
 

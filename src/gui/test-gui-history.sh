@@ -17,16 +17,6 @@ exe=${1:?usage: test-gui-history.sh NANDSCOPE}
 . "$(dirname "$0")/test-gui-lib.sh"
 gui_setup history 80
 
-log=
-fail () {
-  echo "FAIL: $*"
-  if [ -n "$log" ] && [ -s "$log" ]; then
-    echo "--- nandscope output"
-    grep -v -e '^dbus-daemon' -e 'dconf' -e 'portal' -e 'pw.conf' -e '^$' "$log" | head -40
-  fi
-  exit 1
-}
-
 # app LOG ARGS…: runs the app, its output in LOG; sets $status.
 app () {
   log=$1

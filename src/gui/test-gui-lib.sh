@@ -5,9 +5,12 @@
 #                         $data, $home and $out ($results: where the app saves), nobody's
 #                         when we are root ($as_user runs a command as nobody); Xvfb on a
 #                         free display from :FIRST (test-xvfb.sh); $gui_env the app's
-#                         environment for env(1); all removed at exit (gui_cleanup, which
+#                         environment for env(1) ($gui_base_env without
+#                         G_DEBUG=fatal-criticals, as the walks run it); all removed at exit (gui_cleanup, which
 #                         calls gui_cleanup_more first when the script defines it)
 # For the scripted walks (test-gui-walk-*.sh):
+#   fail MESSAGE…         says FAIL and what the app said in $log (its own lines, not
+#                         the bus's), and exits 1; a script may define its own
 #   walk_setup EXE NAME   gui_setup, and $shots for the walk's screenshots
 #   walk LOG SCRIPT ARGS… the app with --script (see src/gui/nsc-script.c), as a user would
 #   section LOG TAG       the lines of the "dump TAG" in LOG
@@ -38,8 +41,24 @@ gui_setup () {
   gui_folders "$1"
   trap gui_cleanup EXIT
   start_xvfb "$tmp/xvfb.log" "${2:-90}"
-  gui_env=(HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1
-           GTK_A11Y=none GSETTINGS_BACKEND=memory G_DEBUG=fatal-criticals XDG_DATA_HOME="$data")
+  gui_environment
+}
+
+# $gui_base_env and $gui_env, once Xvfb has its display.
+gui_environment () {
+  gui_base_env=(HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1
+                GTK_A11Y=none GSETTINGS_BACKEND=memory XDG_DATA_HOME="$data")
+  gui_env=("${gui_base_env[@]}" G_DEBUG=fatal-criticals)
+}
+
+log=
+fail () {
+  echo "FAIL: $*"
+  if [ -n "$log" ] && [ -s "$log" ]; then
+    echo "--- output"
+    grep -v -e '^dbus-daemon' -e 'dconf' -e 'portal' -e 'pw.conf' -e '^$' "$log" | head -40
+  fi
+  exit 1
 }
 
 gui_cleanup () {
@@ -65,6 +84,7 @@ walk_setup () {
   walk_env=()
   trap walk_cleanup EXIT
   start_xvfb "$tmp/xvfb.log" 60
+  gui_environment
 }
 
 walk_cleanup () {
@@ -78,9 +98,7 @@ walk () {
   shift 2
   printf '%s\n' "$script" >"$tmp/script.txt"
   chmod 0644 "$tmp/script.txt"
-  timeout 280 "${as_user[@]}" dbus-run-session -- env \
-    HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
-    GTK_A11Y=none GSETTINGS_BACKEND=memory XDG_DATA_HOME="$data" LANG="${walk_lang:-C.UTF-8}" \
+  timeout 280 "${as_user[@]}" dbus-run-session -- env "${gui_base_env[@]}" LANG="${walk_lang:-C.UTF-8}" \
     DBUS_SYSTEM_BUS_ADDRESS="unix:path=$tmp/no-system-bus" ${walk_env[@]+"${walk_env[@]}"} \
     "$exe" --script "$tmp/script.txt" "$@" >"$log" 2>&1
   local status=$?

@@ -23,14 +23,8 @@ if [ "$(id -u)" -eq 0 ]; then
   fi
 fi
 
-fail () {
-  echo "FAIL: $*"
-  if [ -s "$tmp/app.log" ]; then
-    echo "--- nandscope output"
-    cat "$tmp/app.log"
-  fi
-  exit 1
-}
+# fail (test-gui-lib.sh) shows the app's output.
+log=$tmp/app.log
 
 timeout 100 "${as_user[@]}" dbus-run-session -- env "${gui_env[@]}" \
   "$exe" --target "$target" --preset quick --runs 1 --time 200ms --size 64m \

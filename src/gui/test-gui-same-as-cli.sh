@@ -19,16 +19,6 @@ cli=${2:?usage: test-gui-same-as-cli.sh NANDSCOPE NANDSCOPE-CLI}
 . "$(dirname "$0")/test-gui-lib.sh"
 gui_setup same 70
 
-log=
-fail () {
-  echo "FAIL: $*"
-  if [ -n "$log" ] && [ -s "$log" ]; then
-    echo "--- output"
-    grep -v -e '^dbus-daemon' -e 'dconf' -e 'portal' -e 'pw.conf' -e '^$' "$log" | head -40
-  fi
-  exit 1
-}
-
 # The same scaled-down Quick for both.
 run_options=(--target "$target" --preset quick --runs 1 --time 200ms --size 64m)
 
