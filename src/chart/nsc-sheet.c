@@ -661,7 +661,7 @@ headline_block (Page    *p,
       const char *label = g_ptr_array_index (labels, i);
       GPtrArray *row = g_ptr_array_new_with_free_func (g_free);
       double s = NAN;
-      g_ptr_array_add (row, g_strdup (label));
+      g_ptr_array_add (row, g_strdup (nsc_words_test_label (label)));
       for (guint d = 0; d < sheet->results->len; d++)
         {
           double r, w, ds;
