@@ -171,3 +171,141 @@ static const char *preset_strings[] = {
   /* xgettext:no-c-format */
   N_("Sequential writes over the whole drive (a device, which is erased) or over the free space of a filesystem through a file (the user's data stays; a reserve is left and the file is deleted at the end): speed against data written, which shows the SLC cache, its size and the speed after it."),
 };
+
+static const char *step_labels[] = {
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("Access time"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("After 10 s idle"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("After 15 s idle"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("After 25 s idle"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("After 5 s idle"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("After 50 s idle"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("After TRIM"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("After idle"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("After idle, no TRIM"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("Copy a folder of files"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("Copy a large file"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("Copy a large file of zeros"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("Exhaust the cache"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("Fill"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("First large write"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("RND4K Q1T1 settled"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("RND4K Q4T1 after TRIM"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("RND4K Q4T1 at 10%"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("RND4K Q4T1 at 100%"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("RND4K Q4T1 at 20%"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("RND4K Q4T1 at 30%"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("RND4K Q4T1 at 40%"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("RND4K Q4T1 at 50%"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("RND4K Q4T1 at 60%"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("RND4K Q4T1 at 70%"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("RND4K Q4T1 at 80%"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("RND4K Q4T1 at 90%"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("Read response"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("Reads during TRIM"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("SEQ1M Q32T1 mixed"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("SEQ1M Q32T1 read"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("SEQ1M Q32T1 write"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("SEQ1M Q4T1 read"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("SEQ1M Q4T1 write"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("SEQ1M Q8T1 50% compressible"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("SEQ1M Q8T1 random"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("SEQ1M Q8T1 settled"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("SEQ1M Q8T1 zeros"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("Second large write"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("Second pass"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("Surface read"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("Surface write"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("Sustained RND4K Q32T1"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("Write response"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("Write-fill"),
+};

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The titles and descriptions (never printf formats: "50 % compressible") of the presets (data/presets/*.json) as C strings that
+"""The titles, descriptions and step labels (never printf formats: "50 % compressible") of the presets (data/presets/*.json) as C strings that
 xgettext reads, so that they are translated like the rest:
   preset-strings.py SOURCE_ROOT            writes po/preset-strings.c
   preset-strings.py SOURCE_ROOT --check    exit 1 when that file is out of date
@@ -8,6 +8,7 @@ The file is not compiled; po/POTFILES.in lists it."""
 import glob
 import json
 import os
+import re
 import sys
 
 root = sys.argv[1]
@@ -34,6 +35,26 @@ for path in sorted(glob.glob(os.path.join(root, 'data', 'presets', '*.json'))):
         lines.append('  /* Translators: what the test set "%s" does */' % name)
         lines.append('  /* xgettext:no-c-format */')
         lines.append('  N_(%s),' % c_string(preset['description']))
+lines.append('};')
+
+# The steps' labels that hold words, not only codes ("SEQ1M Q8T1 settled", "After
+# TRIM"): the results show them in the user's language (nsc_words_test_label ()).
+CODE = re.compile(r'^(?:(?:SEQ|RND)\d+[KM]?|Q\d+T\d+|R\d+%|T\d+|TRIM|SLC|\d+%?|s)$')
+labels = set()
+for path in sorted(glob.glob(os.path.join(root, 'data', 'presets', '*.json'))):
+    with open(path, encoding='utf-8') as f:
+        preset = json.load(f)
+    for step in preset.get('steps', []):
+        label = step.get('label')
+        if label and not all(CODE.match(t) for t in label.split()):
+            labels.add(label)
+lines.append('')
+lines.append('static const char *step_labels[] = {')
+for label in sorted(labels):
+    lines.append('  /* Translators: a test\'s name in the results; keep its codes (SEQ1M Q8T1, '
+                 'RND4K, R50%) as they are */')
+    lines.append('  /* xgettext:no-c-format */')
+    lines.append('  N_(%s),' % c_string(label))
 lines.append('};')
 text = '\n'.join(lines) + '\n'
 

@@ -50,7 +50,7 @@ resolve (NscTarget    *t,
 {
   g_autoptr(GError) error = NULL;
   gboolean fallback = TRUE;
-  NscBackend b = nsc_backend_resolve (t, job, requested, note, &fallback, &error);
+  NscBackend b = nsc_backend_resolve (t, job, requested, note, NULL, NULL, &fallback, &error);
 
   g_assert_no_error (error);
   g_assert_false (fallback);

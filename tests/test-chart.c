@@ -14,6 +14,7 @@
 #include "nsc-chart.h"
 #include "nsc-result-info.h"
 #include "nsc-error.h"
+#include "test-util.h"
 
 #define GiB 1073741824.0
 
@@ -713,35 +714,6 @@ texts_have (NscChart   *chart,
   return FALSE;
 }
 
-static void
-use_language (const char *language)
-{
-  if (language)
-    g_setenv ("LANGUAGE", language, TRUE);
-  else
-    g_unsetenv ("LANGUAGE");
-  /* C.UTF-8 needs no generated locale; gettext follows LANGUAGE with it (not
-   * with "C"). A change of locale drops gettext's cached translations; setting
-   * the same name again would not. */
-  g_assert_nonnull (setlocale (LC_ALL, "C"));
-  g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
-}
-
-/* Reads the <desc> of an exported SVG. */
-static char *
-svg_desc (const char *path)
-{
-  g_autofree char *contents = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *open, *close;
-  g_assert_true (g_file_get_contents (path, &contents, NULL, &error));
-  g_assert_no_error (error);
-  open = strstr (contents, "<desc>");
-  close = open ? strstr (open, "</desc>") : NULL;
-  g_assert_nonnull (close);
-  return g_strndup (open + 6, close - open - 6);
-}
-
 /* A chart exported in Russian: the words drawn and the SVG's text are Russian,
  * axis titles and legends alike; in English before and after. */
 static void
@@ -768,7 +740,7 @@ test_translated (void)
   nsc_chart_style_init (&style, FALSE);
   style.caption = TRUE;
 
-  use_language (NULL);
+  nsc_test_use_language (NULL);
   chart = nsc_chart_new_for_result (qd, NSC_CHART_QD, NSC_CHART_STEP_AUTO, NULL);
   g_assert_true (nsc_chart_export_with_style (chart, svg, 800, 450, &style, &error));
   g_assert_no_error (error);
@@ -778,7 +750,7 @@ test_translated (void)
   english = render (chart, 800, 480, FALSE);
   g_clear_pointer (&chart, nsc_chart_free);
 
-  use_language ("ru");
+  nsc_test_use_language ("ru");
   chart = nsc_chart_new_for_result (qd, NSC_CHART_QD, NSC_CHART_STEP_AUTO, NULL);
   {
     /* The caption the front ends set, in the language of the moment. */
@@ -796,7 +768,7 @@ test_translated (void)
   g_assert_false (texts_have (chart, "Read"));
   g_assert_false (texts_have (chart, "Speed, MiB/s"));
   /* and what the SVG says in words */
-  desc = svg_desc (svg);
+  desc = nsc_test_svg_desc (svg);
   g_test_message ("SVG <desc>: %s", desc);
   g_assert_nonnull (strstr (desc, "Скорость, МиБ/с\n"));
   g_assert_nonnull (strstr (desc, "Глубина очереди (логарифмическая шкала)\n"));
@@ -833,7 +805,7 @@ test_translated (void)
   g_assert_no_error (error);
   g_assert_true (texts_have (live, "Ожидание данных…"));
 
-  use_language (NULL);
+  nsc_test_use_language (NULL);
   g_assert_cmpstr (_("Read"), ==, "Read");
   g_unlink (svg);
   g_rmdir (dir);

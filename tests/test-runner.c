@@ -4,6 +4,7 @@
 #include <glib/gstdio.h>
 
 #include "nsc-engine.h"
+#include "test-util.h"
 
 #define GiB (G_GUINT64_CONSTANT (1) << 30)
 #define MiB (G_GUINT64_CONSTANT (1) << 20)
@@ -164,24 +165,6 @@ test_cache_position (void)
   }
 }
 
-typedef struct
-{
-  GMainLoop *loop;
-  gboolean   ok;
-  GError    *error;
-} Wait;
-
-static void
-on_done (GObject      *source,
-         GAsyncResult *result,
-         gpointer      data)
-{
-  Wait *w = data;
-
-  w->ok = nsc_runner_run_finish (NSC_RUNNER (source), result, &w->error);
-  g_main_loop_quit (w->loop);
-}
-
 /* A suite under strict on a real test file: strict's TRIM and idle where each part
  * starts and nowhere else, its 40 s only for steps with no length of their own, and
  * every read step's data settled by an idle. */
@@ -197,10 +180,8 @@ test_strict_run (void)
   g_autoptr(NscPreset) preset = nsc_preset_new_from_data (suite, sizeof suite - 1, NULL);
   g_autofree char *dir = g_dir_make_tmp ("nsc-runner-XXXXXX", NULL);
   g_autoptr(NscRunner) runner = NULL;
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   NscRunOptions o = NSC_RUN_OPTIONS_INIT;
   NscRunResult *r;
-  Wait w = { loop, FALSE, NULL };
 
   g_assert_nonnull (preset);
   o.target = dir;
@@ -210,11 +191,7 @@ test_strict_run (void)
   o.span_cap = 8 * MiB;
   nsc_run_options_set_strict (&o);
   runner = nsc_runner_new (preset, &o);
-  nsc_runner_run_async (runner, NULL, on_done, &w);
-  g_main_loop_run (loop);
-  g_assert_no_error (w.error);
-  g_assert_true (w.ok);
-  r = nsc_runner_get_result (runner);
+  r = nsc_test_run_to_end (runner);
   g_assert_cmpuint (r->steps->len, ==, 4);
 
   {

@@ -6,6 +6,7 @@
 
 #include "nsc-result-info.h"
 #include "nsc-session.h"
+#include "test-util.h"
 
 #define MiB (G_GUINT64_CONSTANT (1) << 20)
 #define GiB (G_GUINT64_CONSTANT (1) << 30)
@@ -144,24 +145,6 @@ test_own_check (void)
   g_rmdir (dir);
 }
 
-typedef struct
-{
-  GMainLoop *loop;
-  gboolean   ok;
-  GError    *error;
-} Wait;
-
-static void
-on_done (GObject      *source,
-         GAsyncResult *result,
-         gpointer      data)
-{
-  Wait *w = data;
-
-  w->ok = nsc_runner_run_finish (NSC_RUNNER (source), result, &w->error);
-  g_main_loop_quit (w->loop);
-}
-
 /* A short run on a real folder, prepared, finished and saved by the session: the
  * result carries the drive and the bench, lands in the results folder under its
  * own name (a second one beside it), and reads back as the table, the text and the
@@ -177,7 +160,6 @@ test_run (void)
   g_autofree char *results = nsc_session_results_dir ();
   g_autoptr(NscSession) s = NULL;
   g_autoptr(NscRunner) runner = NULL;
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   g_autoptr(GError) error = NULL;
   g_autofree char *first = NULL;
   g_autofree char *second = NULL;
@@ -186,7 +168,6 @@ test_run (void)
   g_autoptr(JsonNode) saved = NULL;
   NscRunOptions user = NSC_RUN_OPTIONS_INIT;
   NscRunResult *r;
-  Wait w = { loop, FALSE, NULL };
 
   g_assert_nonnull (preset);
   /* main () pointed XDG_DATA_HOME at a folder of its own. */
@@ -198,11 +179,7 @@ test_run (void)
   g_assert_false (nsc_session_needs_consent (s, preset, NULL));
   runner = nsc_runner_new (preset, &s->options);
   nsc_session_begin (s);
-  nsc_runner_run_async (runner, NULL, on_done, &w);
-  g_main_loop_run (loop);
-  g_assert_no_error (w.error);
-  g_assert_true (w.ok);
-  r = nsc_runner_get_result (runner);
+  r = nsc_test_run_to_end (runner);
   nsc_session_finish (s, r);
   g_assert_nonnull (r->bench);
   g_assert_true (JSON_NODE_HOLDS_OBJECT (r->bench));

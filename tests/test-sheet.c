@@ -17,6 +17,7 @@
 #include "nsc-result-file.h"
 #include "nsc-sheet-private.h"
 #include "nsc-words.h"
+#include "test-util.h"
 
 /* Results the sheet is asked to draw: every loadable file of the corpus, the
  * review run, and NSC_SHEET_RESULTS. */
@@ -41,6 +42,40 @@ result_paths (void)
           g_ptr_array_add (paths, g_strdup (more[i]));
     }
   return paths;
+}
+
+/* The review run on a loop device that most tests draw; its path in @path. */
+static JsonNode *
+load_review (char **path)
+{
+  g_autofree char *p = g_test_build_filename (G_TEST_DIST, "data", "review-loop.json", NULL);
+  g_autoptr(GError) error = NULL;
+  JsonNode *result = nsc_result_file_load (p, &error);
+
+  g_assert_no_error (error);
+  if (path)
+    *path = g_steal_pointer (&p);
+  return result;
+}
+
+/* Draws @sheet in @layout on a page of its size (@w, @h get it). */
+static void
+draw_page (NscSheet            *sheet,
+           NscSheetLayout       layout,
+           const NscChartStyle *style,
+           double              *w,
+           double              *h)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  nsc_sheet_layout_get_size (layout, w, h);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) *w, (int) *h);
+  cr = cairo_create (surface);
+  nsc_sheet_draw (sheet, cr, layout, style);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
 }
 
 static gboolean
@@ -251,20 +286,12 @@ test_sheet_results (void)
         for (guint theme = 0; theme < 2; theme++)
           {
             double w, h;
-            cairo_surface_t *surface;
-            cairo_t *cr;
             NscChartStyle style;
             g_autofree char *where = g_strdup_printf ("%s (%s, %s)", path,
                                                       nsc_sheet_layout_to_string (l),
                                                       nsc_chart_theme_to_string (theme));
-            nsc_sheet_layout_get_size (l, &w, &h);
             nsc_chart_style_init (&style, theme == 1);
-            surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) w, (int) h);
-            cr = cairo_create (surface);
-            nsc_sheet_draw (sheet, cr, l, &style);
-            g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
-            cairo_destroy (cr);
-            cairo_surface_destroy (surface);
+            draw_page (sheet, l, &style, &w, &h);
             check_elements (sheet, result, where);
             check_no_overlap (sheet, w, h, where);
             drawn++;
@@ -278,17 +305,14 @@ test_sheet_results (void)
 static void
 test_sheet_overlap_caught (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "review-loop.json", NULL);
-  g_autoptr(JsonNode) result = nsc_result_file_load (path, NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(JsonNode) result = load_review (&path);
   g_autoptr(NscSheet) sheet = nsc_sheet_new (result, NULL);
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1240, 1754);
-  cairo_t *cr = cairo_create (surface);
   GPtrArray *texts;
   NscSheetText *copy;
+  double w, h;
 
-  nsc_sheet_draw (sheet, cr, NSC_SHEET_LAYOUT_A4, NULL);
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
+  draw_page (sheet, NSC_SHEET_LAYOUT_A4, NULL, &w, &h);
   texts = _nsc_sheet_get_texts (sheet);
   copy = g_new0 (NscSheetText, 1);
   copy->element = g_strdup ("test");
@@ -298,24 +322,12 @@ test_sheet_overlap_caught (void)
   g_ptr_array_add (texts, copy);
   if (g_test_subprocess ())
     {
-      check_no_overlap (sheet, 1240, 1754, path);
+      check_no_overlap (sheet, w, h, path);
       return;
     }
   g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
   g_test_trap_assert_failed ();
   g_test_trap_assert_stderr ("*overlaps*");
-}
-
-static char *
-svg_desc (const char *svg_path)
-{
-  g_autofree char *svg = NULL;
-  char *open, *close;
-  g_assert_true (g_file_get_contents (svg_path, &svg, NULL, NULL));
-  open = strstr (svg, "<desc>");
-  close = open ? strstr (open, "</desc>") : NULL;
-  g_assert_nonnull (close);
-  return g_strndup (open + 6, close - open - 6);
 }
 
 static gboolean
@@ -335,7 +347,8 @@ run (const char *const *argv,
 static void
 test_sheet_export (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "review-loop.json", NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(JsonNode) result = load_review (&path);
   g_autofree char *dir = g_dir_make_tmp ("nsc-sheet-XXXXXX", NULL);
   g_autofree char *pdf = g_build_filename (dir, "sheet.pdf", NULL);
   g_autofree char *svg = g_build_filename (dir, "sheet.svg", NULL);
@@ -346,7 +359,6 @@ test_sheet_export (void)
   g_autofree char *pdftoppm = g_find_program_in_path ("pdftoppm");
   g_autofree char *pdftotext = g_find_program_in_path ("pdftotext");
   g_autofree char *desc = NULL, *text = NULL;
-  g_autoptr(JsonNode) result = nsc_result_file_load (path, NULL);
   g_autoptr(NscSheet) sheet = nsc_sheet_new (result, NULL);
   g_autoptr(GError) error = NULL;
   GPtrArray *charts;
@@ -362,7 +374,7 @@ test_sheet_export (void)
       g_assert_true (nsc_sheet_export (sheet, svg, l, &style, 1, &error));
       g_assert_no_error (error);
       g_free (desc);
-      desc = svg_desc (svg);
+      desc = nsc_test_svg_desc (svg);
       charts = _nsc_sheet_get_charts (sheet);
       g_assert_cmpuint (charts->len, >=, 6);
       g_assert_nonnull (strstr (desc, "Review suite on loop"));
@@ -446,16 +458,14 @@ test_sheet_export (void)
 static void
 test_sheet_compare (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "review-loop.json", NULL);
+  g_autofree char *path = NULL;
   g_autofree char *quick = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus", "fuzz-result-file", "quick.json", NULL);
-  g_autoptr(JsonNode) a = nsc_result_file_load (path, NULL);
-  g_autoptr(JsonNode) b = nsc_result_file_load (path, NULL);
+  g_autoptr(JsonNode) a = load_review (&path);
+  g_autoptr(JsonNode) b = load_review (NULL);
   g_autoptr(JsonNode) other = nsc_result_file_load (quick, NULL);
   g_autoptr(NscSheet) sheet = nsc_sheet_new (a, NULL);
   g_autoptr(GError) error = NULL;
   JsonObject *dev = nsc_json_get_object (json_node_get_object (b), "device");
-  cairo_surface_t *surface;
-  cairo_t *cr;
   GPtrArray *charts;
 
   json_object_set_string_member (dev, "model", "Second Drive 2TB");
@@ -472,12 +482,7 @@ test_sheet_compare (void)
     for (guint l = 0; l < NSC_SHEET_N_LAYOUTS; l++)
       {
         double w, h;
-        nsc_sheet_layout_get_size (l, &w, &h);
-        surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) w, (int) h);
-        cr = cairo_create (surface);
-        nsc_sheet_draw (full, cr, l, NULL);
-        cairo_destroy (cr);
-        cairo_surface_destroy (surface);
+        draw_page (full, l, NULL, &w, &h);
         {
           g_autofree char *last = g_strdup_printf ("Write %d", NSC_SHEET_MAX_RESULTS);
           assert_text (full, "headline", last, path);
@@ -494,12 +499,7 @@ test_sheet_compare (void)
   for (guint l = 0; l < NSC_SHEET_N_LAYOUTS; l++)
     {
       double w, h;
-      nsc_sheet_layout_get_size (l, &w, &h);
-      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) w, (int) h);
-      cr = cairo_create (surface);
-      nsc_sheet_draw (sheet, cr, l, NULL);
-      cairo_destroy (cr);
-      cairo_surface_destroy (surface);
+      draw_page (sheet, l, NULL, &w, &h);
       assert_text (sheet, "drive", "1  loop", path);
       assert_text (sheet, "drive", "2  Second Drive 2TB", path);
       assert_text (sheet, "headline", "Read 1", path);
@@ -518,13 +518,12 @@ test_sheet_compare (void)
 static void
 test_sheet_thermal (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "review-loop.json", NULL);
-  g_autoptr(JsonNode) result = nsc_result_file_load (path, NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(JsonNode) result = load_review (&path);
   JsonArray *steps = nsc_json_get_array (json_node_get_object (result), "steps");
   g_autoptr(NscSheet) sheet = NULL;
-  cairo_surface_t *surface;
-  cairo_t *cr;
   guint thermal = 0;
+  double w, h;
 
   for (guint i = 0; i < json_array_get_length (steps); i++)
     {
@@ -549,29 +548,12 @@ test_sheet_thermal (void)
     }
   g_assert_cmpuint (thermal, ==, 2);
   sheet = nsc_sheet_new (result, NULL);
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1240, 1754);
-  cr = cairo_create (surface);
-  nsc_sheet_draw (sheet, cr, NSC_SHEET_LAYOUT_A4, NULL);
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
+  draw_page (sheet, NSC_SHEET_LAYOUT_A4, NULL, &w, &h);
   assert_text (sheet, "chart-title", "Thermal: speed and temperature · SEQ1M Q32T1 write", path);
   assert_text (sheet, "chart-title", "Thermal: speed and temperature · SEQ1M Q32T1 read", path);
   assert_text (sheet, "chart time", "Temperature, °C (right axis)", path);
   assert_text (sheet, "chart-title", "Degradation under a sustained load", path);
-  check_no_overlap (sheet, 1240, 1754, "thermal");
-}
-
-static void
-use_language (const char *language)
-{
-  if (language)
-    g_setenv ("LANGUAGE", language, TRUE);
-  else
-    g_unsetenv ("LANGUAGE");
-  /* C.UTF-8 needs no generated locale; gettext follows LANGUAGE with it. A change
-   * of locale drops gettext's cached translations. */
-  g_assert_nonnull (setlocale (LC_ALL, "C"));
-  g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
+  check_no_overlap (sheet, w, h, "thermal");
 }
 
 /* In Russian: the sheet's own words and its charts' are translated, and the
@@ -580,8 +562,8 @@ static void
 test_sheet_translated (void)
 {
   const char *localedir = g_getenv ("NSC_TEST_LOCALEDIR");
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "review-loop.json", NULL);
-  g_autoptr(JsonNode) result = nsc_result_file_load (path, NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(JsonNode) result = load_review (&path);
   g_autoptr(NscSheet) sheet = NULL;
 
   if (localedir == NULL)
@@ -591,19 +573,12 @@ test_sheet_translated (void)
     }
   g_assert_nonnull (bindtextdomain (GETTEXT_PACKAGE, localedir));
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  use_language ("ru");
+  nsc_test_use_language ("ru");
   sheet = nsc_sheet_new (result, NULL);
   for (guint l = 0; l < NSC_SHEET_N_LAYOUTS; l++)
     {
       double w, h;
-      cairo_surface_t *surface;
-      cairo_t *cr;
-      nsc_sheet_layout_get_size (l, &w, &h);
-      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) w, (int) h);
-      cr = cairo_create (surface);
-      nsc_sheet_draw (sheet, cr, l, NULL);
-      cairo_destroy (cr);
-      cairo_surface_destroy (surface);
+      draw_page (sheet, l, NULL, &w, &h);
       assert_text (sheet, "drive", "Прошивка: не сообщается", path);
       assert_text (sheet, "bench", "Тестовый стенд и условия", path);
       assert_text (sheet, "bench", "Строгие условия: нет", path);
@@ -616,7 +591,7 @@ test_sheet_translated (void)
       g_assert_false (has_text (sheet, NULL, "Speed, MiB/s"));
       check_no_overlap (sheet, w, h, "ru");
     }
-  use_language (NULL);
+  nsc_test_use_language (NULL);
 }
 
 int

@@ -7,19 +7,7 @@
 #include <string.h>
 
 #include "nsc-engine.h"
-
-static void
-use_language (const char *language)
-{
-  if (language)
-    g_setenv ("LANGUAGE", language, TRUE);
-  else
-    g_unsetenv ("LANGUAGE");
-  /* C.UTF-8 needs no generated locale and follows LANGUAGE; switching away and back
-   * drops gettext's cached translations. */
-  g_assert_nonnull (setlocale (LC_ALL, "C"));
-  g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
-}
+#include "test-util.h"
 
 /* A warning's fields go into the result's JSON and come back the same; its English
  * message stays. */
@@ -70,7 +58,7 @@ test_warning_units (void)
   g_autofree char *mib = NULL, *mb = NULL;
   const char *settle = NULL;
 
-  use_language (NULL);
+  nsc_test_use_language (NULL);
   w->test = g_strdup ("SEQ1M Q8T1");
   w->bps_fresh = 2000e6;
   w->bps_settled = 1000e6;
@@ -113,7 +101,7 @@ has_cyrillic (const char *text)
 static void
 test_every_code (void)
 {
-  use_language (NULL);
+  nsc_test_use_language (NULL);
   for (guint i = 0; i < G_N_ELEMENTS (codes); i++)
     {
       g_autoptr(NscWarning) w = nsc_warning_new (codes[i], -1);
@@ -158,7 +146,7 @@ test_russian (void)
   g_assert_nonnull (localedir);
   g_assert_nonnull (bindtextdomain (GETTEXT_PACKAGE, localedir));
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  use_language ("ru");
+  nsc_test_use_language ("ru");
 
   w->test = g_strdup ("SEQ1M Q8T1");
   w->bps_fresh = 2000e6;
@@ -234,7 +222,7 @@ test_russian (void)
       if (!has_cyrillic (line) && k != NSC_STATUS_TEST && k != NSC_STATUS_TRIM)
         g_error ("status %d is not Russian: %s", k, line);
     }
-  use_language (NULL);
+  nsc_test_use_language (NULL);
 }
 
 int

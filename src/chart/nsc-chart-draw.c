@@ -161,25 +161,43 @@ is_dark (const NscChartStyle *style)
   return style->theme == NSC_CHART_THEME_DARK || style->theme == NSC_CHART_THEME_HIGH_CONTRAST_DARK;
 }
 
-/* Sizes are absolute, in user units: the same on screen, PNG and SVG. */
+void
+_nsc_chart_text_font (PangoLayout          *layout,
+                      PangoFontDescription *font,
+                      double                size,
+                      gboolean              bold)
+{
+  pango_font_description_set_absolute_size (font, MAX (size, 1) * PANGO_SCALE);
+  pango_font_description_set_weight (font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+  pango_layout_set_font_description (layout, font);
+}
+
+double
+_nsc_chart_text_width (PangoLayout *layout,
+                       const char  *text)
+{
+  PangoRectangle logical;
+
+  pango_layout_set_width (layout, -1);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_extents (layout, NULL, &logical);
+  return logical.width;
+}
+
 static void
 font (Ctx     *c,
       double   size,
       gboolean bold)
 {
-  pango_font_description_set_absolute_size (c->font, MAX (size, 1) * PANGO_SCALE);
-  pango_font_description_set_weight (c->font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
-  pango_layout_set_font_description (c->layout, c->font);
+  _nsc_chart_text_font (c->layout, c->font, size, bold);
 }
 
 static double
 text_width (Ctx        *c,
             const char *text)
 {
-  PangoRectangle logical;
-  pango_layout_set_text (c->layout, text, -1);
-  pango_layout_get_pixel_extents (c->layout, NULL, &logical);
-  return logical.width;
+  return _nsc_chart_text_width (c->layout, text);
 }
 
 /* Bold at @size, or smaller (to 60 %) until @text is no wider than @width. */

@@ -118,6 +118,15 @@ GArray          *_nsc_chart_get_text_boxes (NscChart      *chart);
  * first result, in a neutral colour): for pages that name the drives themselves. */
 void             _nsc_chart_set_compact_legend (NscChart  *chart,
                                           gboolean         compact);
+/* Text as charts and sheets set it: @font at an absolute @size, in user units (the
+ * same on screen, PNG, SVG and PDF), normal or bold, on @layout. */
+void             _nsc_chart_text_font    (PangoLayout          *layout,
+                                          PangoFontDescription *font,
+                                          double                size,
+                                          gboolean              bold);
+/* The width of @text on one line, unwrapped and whole, in @layout's font. */
+double           _nsc_chart_text_width   (PangoLayout          *layout,
+                                          const char           *text);
 /* The ink extents of @layout drawn at @cr's current point, in device space. */
 void             _nsc_chart_layout_device_box (cairo_t     *cr,
                                           PangoLayout     *layout,

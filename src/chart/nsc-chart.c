@@ -14,6 +14,7 @@
 #include "nsc-json.h"
 #include "nsc-preset.h"
 #include "nsc-units.h"
+#include "nsc-words.h"
 
 static const char *const kind_names[NSC_CHART_N_KINDS] = {
   "write-fill", "qd", "bs", "time", "mixed", "latency",
@@ -861,7 +862,7 @@ make_title (JsonNode    *result,
   JsonArray *steps = result_steps (result);
   JsonObject *s = step != G_MAXUINT && steps && step < json_array_get_length (steps)
                   ? step_at (steps, step) : NULL;
-  const char *label = nsc_json_get_string (s, "label");
+  const char *label = nsc_words_test_label (nsc_json_get_string (s, "label"));
   const char *preset = nsc_preset_translate (nsc_json_get_string (nsc_json_get_object (root, "preset"),
                                                                    "title"));
   const char *what = NULL;

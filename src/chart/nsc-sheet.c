@@ -466,9 +466,7 @@ set_font (Page    *p,
           double   size,
           gboolean bold)
 {
-  pango_font_description_set_absolute_size (p->font, MAX (size, 1) * PANGO_SCALE);
-  pango_font_description_set_weight (p->font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
-  pango_layout_set_font_description (p->layout, p->font);
+  _nsc_chart_text_font (p->layout, p->font, size, bold);
 }
 
 /* Lays @text out in @width (wrapped, or cut with an ellipsis when @one_line);
@@ -493,12 +491,7 @@ static double
 text_width (Page       *p,
             const char *text)
 {
-  PangoRectangle logical;
-  pango_layout_set_width (p->layout, -1);
-  pango_layout_set_ellipsize (p->layout, PANGO_ELLIPSIZE_NONE);
-  pango_layout_set_text (p->layout, text, -1);
-  pango_layout_get_pixel_extents (p->layout, NULL, &logical);
-  return logical.width;
+  return _nsc_chart_text_width (p->layout, text);
 }
 
 /* Draws @text at (@x, @y) (top left) in @width; records it; returns its height. */
@@ -668,7 +661,7 @@ headline_block (Page    *p,
       const char *label = g_ptr_array_index (labels, i);
       GPtrArray *row = g_ptr_array_new_with_free_func (g_free);
       double s = NAN;
-      g_ptr_array_add (row, g_strdup (label));
+      g_ptr_array_add (row, g_strdup (nsc_words_test_label (label)));
       for (guint d = 0; d < sheet->results->len; d++)
         {
           double r, w, ds;
@@ -837,6 +830,20 @@ bench_block (Page    *p,
                      max_height, draw);
 }
 
+/* A compared drive's mark: a short line in its colour, at @y. */
+static void
+drive_swatch (Page   *p,
+              guint   d,
+              double  x,
+              double  y)
+{
+  set_color (p, NSC_CHART_COLOR_SERIES, d, 1);
+  cairo_set_line_width (p->cr, MAX (2, p->fs * 0.22));
+  cairo_move_to (p->cr, x, y);
+  cairo_line_to (p->cr, x + p->fs * 1.8, y);
+  cairo_stroke (p->cr);
+}
+
 /* Title, then the drive (or one line per drive, numbered, in its colour). */
 static double
 header_block (Page    *p,
@@ -892,11 +899,7 @@ header_block (Page    *p,
           rest = width - indent - nw - p->fs;
           if (draw)
             {
-              set_color (p, NSC_CHART_COLOR_SERIES, d, 1);
-              cairo_set_line_width (p->cr, MAX (2, p->fs * 0.22));
-              cairo_move_to (p->cr, x, y + h + p->fs * 0.7);
-              cairo_line_to (p->cr, x + p->fs * 1.8, y + h + p->fs * 0.7);
-              cairo_stroke (p->cr);
+              drive_swatch (p, d, x, y + h + p->fs * 0.7);
               set_font (p, p->fs * 1.05, TRUE);
               set_color (p, NSC_CHART_COLOR_TEXT, 0, 1);
               put (p, "drive", name, x + indent, y + h, width - indent, TRUE, 0);
@@ -937,13 +940,7 @@ header_block (Page    *p,
         {
           indent = p->fs * 2.4;
           if (draw)
-            {
-              set_color (p, NSC_CHART_COLOR_SERIES, d, 1);
-              cairo_set_line_width (p->cr, MAX (2, p->fs * 0.22));
-              cairo_move_to (p->cr, x, y + h + p->fs * 0.8);
-              cairo_line_to (p->cr, x + p->fs * 1.8, y + h + p->fs * 0.8);
-              cairo_stroke (p->cr);
-            }
+            drive_swatch (p, d, x, y + h + p->fs * 0.8);
         }
       if (draw)
         {

@@ -17,6 +17,17 @@
 #include "nsc-engine.h"
 #include "nsc-session.h"
 
+/* One line of the dry run, its columns padded by characters (not bytes). */
+static void
+print_budget_line (const char *step,
+                   const char *label,
+                   const char *amount,
+                   const char *note)
+{
+  printf ("  %s%*s %s%*s %s%s\n", step, (int) MAX (0, 8 - (glong) g_utf8_strlen (step, -1)), "",
+          label, (int) MAX (0, 36 - (glong) g_utf8_strlen (label, -1)), "", amount, note);
+}
+
 int
 nsc_cli_dry_run (const RunArgs   *args,
                  const NscPreset *preset)
@@ -94,33 +105,44 @@ nsc_cli_dry_run (const RunArgs   *args,
     }
 
   items = nsc_write_budget (preset, &t, &total, &timed);
-  cap_text = nsc_format_size (t.capacity);
-  printf (_("Write budget of %s on %s (%s %s)\n"), preset->name, args->target, cap_text,
-          t.is_device ? "device" : "free");
+  cap_text = nsc_words_size (t.capacity);
+  if (t.is_device)
+    /* Translators: the dry run's first line: the preset's title, the target, the
+     * device's size */
+    printf (_("Write budget of %s on %s (device of %s)\n"), nsc_preset_get_display_title (preset),
+            args->target, cap_text);
+  else
+    /* Translators: the dry run's first line: the preset's title, the target, the free
+     * space of its filesystem */
+    printf (_("Write budget of %s on %s (%s free)\n"), nsc_preset_get_display_title (preset),
+            args->target, cap_text);
   for (guint i = 0; i < items->len; i++)
     {
       const NscBudgetItem *it = &g_array_index (items, NscBudgetItem, i);
+      /* Translators: the dry run's first column: what is written before the first test */
       g_autofree char *step = it->step >= 0 ? g_strdup_printf (_("step %d"), it->step + 1)
-                                             : g_strdup ("before");
+                                             : g_strdup (C_("budget", "before"));
       g_autofree char *amount = NULL;
 
       if (it->timed)
         {
-          g_autofree char *dur = nsc_format_duration (it->time_ns);
+          g_autofree char *dur = nsc_words_clock (it->time_ns);
           amount = g_strdup_printf (_("timed, %s"), dur);
         }
       else
         {
-          g_autofree char *sz = nsc_format_size (it->bytes);
-          amount = g_strdup_printf ("%s%s", it->stops_early ? "at most " : "", sz);
+          g_autofree char *sz = nsc_words_size (it->bytes);
+          /* Translators: the dry run: the most a step that stops early writes */
+          amount = it->stops_early ? g_strdup_printf (_("at most %s"), sz) : g_steal_pointer (&sz);
         }
-      printf ("  %-8s %-36s %s%s\n", step, it->label, amount,
-              it->stops_early ? " (stops once its speed drop has held; its cap scales with the "
-                                "cache measured)" : "");
+      print_budget_line (step, nsc_words_test_label (it->label), amount,
+                         it->stops_early ? _(" (stops once its speed drop has held; its cap scales "
+                                             "with the cache measured)") : "");
     }
-  total_text = nsc_format_size (total);
-  printf ("  %-8s %-36s %s%s\n", "total", "", total_text,
-          timed ? " plus the timed writes, as fast as the drive takes them" : "");
+  total_text = nsc_words_size (total);
+  /* Translators: the dry run's last line, under the steps */
+  print_budget_line (C_("budget", "total"), "", total_text,
+                     timed ? _(" plus the timed writes, as fast as the drive takes them") : "");
   for (guint i = 0; i < items->len; i++)
     if (g_array_index (items, NscBudgetItem, i).stops_early)
       {

@@ -10,6 +10,7 @@
 #include "nsc-cli-devices.h"
 #include "nsc-device.h"
 #include "nsc-units.h"
+#include "nsc-words.h"
 
 static void
 usage (FILE *out)
@@ -55,13 +56,15 @@ ellipsize (const char *s,
 static void
 print_table (GPtrArray *devices)
 {
-  print_cell ("Device", 14); print_cell ("Model", 28); print_cell ("Size", 11);
-  print_cell ("Transport", 16); print_cell ("Temp", 8); puts (_("State"));
+  /* Translators: the headings of the devices list; "Temp" is the temperature */
+  print_cell (C_("devices", "Device"), 14); print_cell (C_("devices", "Model"), 28);
+  print_cell (C_("devices", "Size"), 11); print_cell (C_("devices", "Transport"), 16);
+  print_cell (C_("devices", "Temp"), 8); puts (_("State"));
 
   for (guint i = 0; i < devices->len; i++)
     {
       NscDeviceInfo *d = g_ptr_array_index (devices, i);
-      g_autofree char *size = nsc_format_size (d->capacity);
+      g_autofree char *size = nsc_words_size (d->capacity);
       g_autofree char *link = nsc_device_info_describe_link (d);
       g_autofree char *transport = link ? g_strdup_printf ("%s %s", d->transport,
                                                            link + strlen ("PCIe "))

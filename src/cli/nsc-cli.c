@@ -176,7 +176,8 @@ on_step_finished (NscRunner *runner,
     {
       g_autofree char *speed = nsc_words_speed (head->dir[0].bw_bps + head->dir[1].bw_bps,
                                                 cli->unit);
-      const char *label = nsc_job_get_label (&sr->step.job, scratch, sizeof scratch);
+      const char *label = nsc_words_test_label (nsc_job_get_label (&sr->step.job, scratch,
+                                                                   sizeof scratch));
 
       if (nsc_job_has_reads (&sr->step.job))
         /* Translators: one line per finished test in a log: "SEQ1M Q8T1 read: 1234 MiB/s" */
@@ -456,6 +457,14 @@ cmd_run (int    argc,
   return status;
 }
 
+/* @text and a space, padded to @width characters (not bytes); at least the space. */
+static void
+print_padded (const char *text,
+              int         width)
+{
+  printf ("%s%*s ", text, (int) MAX (0, width - (glong) g_utf8_strlen (text, -1)), "");
+}
+
 static int
 cmd_list_presets (void)
 {
@@ -463,7 +472,13 @@ cmd_list_presets (void)
 
   /* What a preset destroys when its target is a block device; a test file in a
    * folder never touches anything else. */
-  printf ("%-17s %-11s %-14s %s\n", "Name", "Duration", "On a device", "Description");
+  /* Translators: the headings of list-presets; each fits its column: Name 17
+   * characters, Duration 11, On a device 14 */
+  print_padded (C_("presets", "Name"), 17);
+  print_padded (C_("presets", "Duration"), 11);
+  /* Translators: a heading: what a preset changes when its target is a block device */
+  print_padded (C_("presets", "On a device"), 14);
+  puts (C_("presets", "Description"));
   for (guint i = 0; names[i]; i++)
     {
       g_autoptr(GError) error = NULL;
@@ -476,12 +491,13 @@ cmd_list_presets (void)
           return 1;
         }
       dur = nsc_words_clock (nsc_preset_estimate_ns (p, p->runs, p->time_ns));
-      /* Padded by characters, not bytes: the duration's words may be Cyrillic. The
-       * "On a device" column stays in English, for scripts. */
-      printf ("%-17s %s%*s %-14s %s: %s\n", p->name, dur,
-              (int) MAX (0, 11 - (glong) g_utf8_strlen (dur, -1)), "",
-              p->destructive ? "whole device" : nsc_preset_writes (p) ? "device data" : "nothing",
-              nsc_preset_get_display_title (p), nsc_preset_get_display_description (p));
+      /* Padded by characters, not bytes: the words may be Cyrillic. */
+      print_padded (p->name, 17);
+      print_padded (dur, 11);
+      print_padded (p->destructive ? C_("presets", "whole device")
+                    : nsc_preset_writes (p) ? C_("presets", "device data")
+                    : C_("presets", "nothing"), 14);
+      printf ("%s: %s\n", nsc_preset_get_display_title (p), nsc_preset_get_display_description (p));
     }
   return 0;
 }

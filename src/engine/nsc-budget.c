@@ -249,15 +249,15 @@ nsc_write_budget (const NscPreset       *preset,
 
   /* Before the steps: the test file written whole, or a drive state. */
   if (!t->is_device && preset->prepare)
-    add_item (items, -1, "Preparing the test file", t->file_size);
+    add_item (items, -1, N_("Preparing the test file"), t->file_size);
   if (t->leave_free && t->capacity > t->leave_free)
     {
-      add_item (items, -1, "Filling the drive to the chosen state", t->capacity - t->leave_free);
+      add_item (items, -1, N_("Filling the drive to the chosen state"), t->capacity - t->leave_free);
       if (t->is_device)
         size = t->leave_free;
     }
   if (t->strict && t->is_device)
-    add_item (items, -1, "Preconditioning: writing the whole drive once", t->capacity);
+    add_item (items, -1, N_("Preconditioning: writing the whole drive once"), t->capacity);
 
   for (guint i = 0; i < preset->steps->len; i++)
     {
@@ -286,7 +286,7 @@ nsc_write_budget (const NscPreset       *preset,
             {
               guint64 flush = NSC_SETTLED_FLUSH_DEFAULT + NSC_SETTLED_FLUSH_DEFAULT / 8;
 
-              add_item (items, (int) i, "Writing past the SLC cache after the settled data",
+              add_item (items, (int) i, N_("Writing past the SLC cache after the settled data"),
                         t->span_cap ? MIN (flush, t->span_cap) : flush);
             }
         }
@@ -307,7 +307,7 @@ nsc_write_budget (const NscPreset       *preset,
               {
                 guint64 fill = MIN (region, size - read_fills);
 
-                add_item (items, (int) i, "Writing the data that the test reads", fill);
+                add_item (items, (int) i, N_("Writing the data that the test reads"), fill);
                 read_fills += fill;
               }
             if (!nsc_job_has_writes (&s->job))
@@ -336,7 +336,7 @@ nsc_write_budget (const NscPreset       *preset,
           break;
         case NSC_STEP_FILL:
           it.bytes = region;
-          g_strlcpy (it.label, "Fill", sizeof it.label);
+          g_strlcpy (it.label, N_("Fill"), sizeof it.label);
           break;
         case NSC_STEP_SURFACE:
           if (!nsc_job_has_writes (&s->job))
@@ -356,7 +356,7 @@ nsc_write_budget (const NscPreset       *preset,
             if (!t->is_device)
               bytes = MIN (bytes, t->capacity / 2);
             it.bytes = 2 * bytes;
-            g_strlcpy (it.label, s->job.label[0] ? s->job.label : "Copy", sizeof it.label);
+            g_strlcpy (it.label, s->job.label[0] ? s->job.label : N_("Copy"), sizeof it.label);
           }
           break;
         case NSC_STEP_IDLE:

@@ -799,14 +799,24 @@ nsc_backend_resolve (NscTarget     *target,
                      const NscJob  *job,
                      NscBackend     requested,
                      char         **out_note,
+                     NscBackendWhy *out_why,
+                     int           *out_errno,
                      gboolean      *out_fallback,
                      GError       **error)
 {
+  NscBackendWhy why_scratch;
+  int errno_scratch;
   int probe;
   int nowait;
   guint64 len;
 
+  if (out_why == NULL)
+    out_why = &why_scratch;
+  if (out_errno == NULL)
+    out_errno = &errno_scratch;
   *out_note = NULL;
+  *out_why = NSC_BACKEND_WHY_NONE;
+  *out_errno = 0;
   *out_fallback = FALSE;
   if (requested == NSC_BACKEND_PSYNC || requested == NSC_BACKEND_NULL)
     return requested;
@@ -824,12 +834,15 @@ nsc_backend_resolve (NscTarget     *target,
     {
       *out_note = g_strdup_printf ("io_uring is not available (%s); psync threads were used",
                                    g_strerror (-probe));
+      *out_why = NSC_BACKEND_WHY_NO_IO_URING;
+      *out_errno = -probe;
       *out_fallback = TRUE;
       return NSC_BACKEND_PSYNC;
     }
   if (job->queue_depth == 1)
     {
       *out_note = g_strdup ("queue depth 1: a pread/pwrite loop per worker, the lowest-overhead path");
+      *out_why = NSC_BACKEND_WHY_QUEUE_DEPTH_1;
       return NSC_BACKEND_PSYNC;
     }
 
@@ -844,11 +857,13 @@ nsc_backend_resolve (NscTarget     *target,
                                    "%u psync threads per worker are faster",
                                    job->queue_depth, nsc_target_get_description (target),
                                    job->queue_depth);
+      *out_why = NSC_BACKEND_WHY_NO_NOWAIT;
       return NSC_BACKEND_PSYNC;
     }
   *out_note = g_strdup_printf ("queue depth %u: io_uring%s", job->queue_depth,
                                nowait > 0 ? ", the target takes non-blocking I/O"
                                           : " (whether the target takes non-blocking I/O is unknown)");
+  *out_why = nowait > 0 ? NSC_BACKEND_WHY_NOWAIT : NSC_BACKEND_WHY_NOWAIT_UNKNOWN;
   return NSC_BACKEND_IO_URING;
 }
 
@@ -1002,6 +1017,8 @@ nsc_job_run_until (NscTarget      *target,
 {
   g_autoptr(NscJobResult) result = NULL;
   g_autofree char *note = NULL;
+  NscBackendWhy why = NSC_BACKEND_WHY_NONE;
+  int why_errno = 0;
   GThreadFunc func;
   Run run;
   Totals base = { 0 }, prev = { 0 }, final;
@@ -1045,7 +1062,8 @@ nsc_job_run_until (NscTarget      *target,
       return FALSE;
     }
 
-  run.backend = nsc_backend_resolve (target, &run.job, backend, &note, &fallback, error);
+  run.backend = nsc_backend_resolve (target, &run.job, backend, &note, &why, &why_errno,
+                                     &fallback, error);
   if (run.backend == NSC_BACKEND_AUTO)
     return FALSE;
   run.fd = nsc_target_get_fd (target);
@@ -1072,6 +1090,8 @@ nsc_job_run_until (NscTarget      *target,
   result->job = run.job;
   result->backend = run.backend;
   result->backend_note = g_steal_pointer (&note);
+  result->backend_why = why;
+  result->backend_errno = why_errno;
   result->backend_fallback = fallback;
   result->series = nsc_series_new (SERIES_MAX);
   result->start_time_us = g_get_real_time ();

@@ -18,6 +18,18 @@ typedef enum
   NSC_BACKEND_NULL,      /* completes every I/O at once: measures the engine itself */
 } NscBackend;
 
+/* Why auto picked the backend that ran: the user's words are composed from this
+ * (nsc_words_backend_note ()); backend_note keeps the English for the result file. */
+typedef enum
+{
+  NSC_BACKEND_WHY_NONE,            /* the backend was asked for by name */
+  NSC_BACKEND_WHY_NO_IO_URING,     /* io_uring refused (backend_errno): psync instead */
+  NSC_BACKEND_WHY_QUEUE_DEPTH_1,   /* one I/O in flight: a pread/pwrite loop */
+  NSC_BACKEND_WHY_NO_NOWAIT,       /* the target refuses RWF_NOWAIT: psync threads */
+  NSC_BACKEND_WHY_NOWAIT,          /* io_uring, the target takes non-blocking I/O */
+  NSC_BACKEND_WHY_NOWAIT_UNKNOWN,  /* io_uring, whether it does is unknown */
+} NscBackendWhy;
+
 const char *nsc_backend_to_string   (NscBackend   backend);
 gboolean    nsc_backend_from_string (const char  *text,
                                      NscBackend  *out,
@@ -37,6 +49,8 @@ typedef struct
   NscJob       job;              /* as run: region resolved to bytes */
   NscBackend   backend;          /* the backend that ran */
   char        *backend_note;     /* why this backend: auto's reason or a fallback's, or NULL */
+  NscBackendWhy backend_why;     /* the same as a code, for the user's words */
+  int          backend_errno;    /* NSC_BACKEND_WHY_NO_IO_URING: why io_uring was refused */
   gboolean     backend_fallback; /* io_uring was refused: a backend other than intended ran */
   gboolean     registered_buffers;
   gint64       start_time_us;    /* wall clock, g_get_real_time () */
@@ -97,7 +111,8 @@ gboolean nsc_target_fill  (NscTarget      *target,
                            guint64        *out_filled,
                            GError        **error);
 
-/* What auto runs for @job on @target, and why (a sentence for backend_note). Probes
+/* What auto runs for @job on @target, and why (a sentence for backend_note, and as
+ * a code in @out_why, @out_errno; either may be NULL). Probes
  * the target with one untimed non-blocking read (RWF_NOWAIT): a device that refuses it
  * (zram, some device-mapper and md targets) would have io_uring hand every request to
  * kernel workers. Returns NSC_BACKEND_AUTO with @error set when io_uring was asked for
@@ -106,6 +121,8 @@ NscBackend nsc_backend_resolve (NscTarget     *target,
                                 const NscJob  *job,
                                 NscBackend     requested,
                                 char         **out_note,
+                                NscBackendWhy *out_why,
+                                int           *out_errno,
                                 gboolean      *out_fallback,
                                 GError       **error);
 

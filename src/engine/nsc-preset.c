@@ -499,7 +499,8 @@ nsc_preset_new_single (const NscJob *job)
   NscStep step = { 0 };
 
   preset->name = g_strdup ("custom");
-  preset->title = g_strdup ("Custom job");
+  /* Translators: the title of a run of one test set up on the command line */
+  preset->title = g_strdup (N_("Custom job"));
   preset->description = g_strdup ("One job given on the command line");
   preset->runs = 1;
   preset->time_ns = job->time_ns;

@@ -326,6 +326,53 @@ nsc_words_slc_summary (JsonObject   *slc,
   return g_string_free (s, FALSE);
 }
 
+const char *
+nsc_words_test_label (const char *label)
+{
+  /* gettext of "" is the catalogue's header. */
+  if (label == NULL || *label == '\0')
+    return label;
+  return g_dgettext (GETTEXT_PACKAGE, label);
+}
+
+char *
+nsc_words_backend_note (const NscJobResult *r)
+{
+  guint qd = r->job.queue_depth;
+
+  switch (r->backend_why)
+    {
+    case NSC_BACKEND_WHY_NO_IO_URING:
+      /* Translators: why the tests ran on the psync backend; %s is the system's error */
+      return g_strdup_printf (_("io_uring is not available (%s); psync threads were used"),
+                              g_strerror (r->backend_errno));
+    case NSC_BACKEND_WHY_QUEUE_DEPTH_1:
+      /* Translators: why a test ran on the psync backend; pread/pwrite are system calls */
+      return g_strdup (_("queue depth 1: a pread/pwrite loop per worker, the lowest-overhead path"));
+    case NSC_BACKEND_WHY_NO_NOWAIT:
+      /* Translators: why a test ran on the psync backend; NOWAIT is a flag's name, io_uring
+       * and psync the backends' names; %u the queue depth, twice */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "queue depth %u: the target refuses non-blocking I/O "
+                                           "(NOWAIT), so io_uring would hand every request to "
+                                           "kernel workers; %u psync thread per worker is faster",
+                                           "queue depth %u: the target refuses non-blocking I/O "
+                                           "(NOWAIT), so io_uring would hand every request to "
+                                           "kernel workers; %u psync threads per worker are faster",
+                                           qd), qd, qd);
+    case NSC_BACKEND_WHY_NOWAIT:
+      /* Translators: why a test ran on the io_uring backend; %u is the queue depth */
+      return g_strdup_printf (_("queue depth %u: io_uring, the target takes non-blocking I/O"), qd);
+    case NSC_BACKEND_WHY_NOWAIT_UNKNOWN:
+      /* Translators: why a test ran on the io_uring backend; %u is the queue depth */
+      return g_strdup_printf (_("queue depth %u: io_uring (whether the target takes "
+                                "non-blocking I/O is unknown)"), qd);
+    case NSC_BACKEND_WHY_NONE:
+    default:
+      return NULL;
+    }
+}
+
 /* ---- warnings -------------------------------------------------------------------- */
 
 typedef struct
@@ -414,7 +461,7 @@ nsc_warning_describe (const NscWarning  *w,
 
   code = w->code;
   /* Translators: stands for the test's name when a result does not record it */
-  c.test = w->test ? w->test : _("the test");
+  c.test = w->test ? nsc_words_test_label (w->test) : _("the test");
 
   if (g_str_equal (code, "inside-slc-cache"))
     {
@@ -676,10 +723,11 @@ nsc_status_describe (const NscStatus *st)
         return g_strdup_printf (_("Pause: %s"), d);
       }
     case NSC_STATUS_TEST:
-      return g_strdup (st->label);
+      return g_strdup (nsc_words_test_label (st->label));
     case NSC_STATUS_SURFACE_POINT:
       /* Translators: "Surface: place 3 of 100" */
-      return g_strdup_printf (_("%s: place %u of %u"), st->label, st->index + 1, st->count);
+      return g_strdup_printf (_("%s: place %u of %u"), nsc_words_test_label (st->label),
+                              st->index + 1, st->count);
     case NSC_STATUS_TRIM:
       return g_strdup (_("TRIM"));
     case NSC_STATUS_FILLING:

@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "nsc-io.h"
 #include "nsc-status.h"
 #include "nsc-warning.h"
 
@@ -47,6 +48,14 @@ char *nsc_warning_describe     (const NscWarning  *warning,
                                 NscSpeedUnit       unit,
                                 char             **details,
                                 const char       **settle);
+/* A test's label in the user's language: "SEQ1M Q8T1 settled", "After TRIM"; the
+ * codes in it (SEQ1M Q8T1) stay. Labels are keys in results: translate only to show. */
+const char *nsc_words_test_label (const char        *label);
+
+/* Why @result ran on its backend, in a sentence ("queue depth 1: a pread/pwrite loop
+ * per worker…"), or NULL when the backend was asked for by name. */
+char *nsc_words_backend_note   (const NscJobResult *result);
+
 /* The runner's status line. */
 char *nsc_status_describe      (const NscStatus   *status);
 

@@ -159,7 +159,7 @@ fill_steps (NscChartPanel *self,
       chart = nsc_chart_new_for_result (result, kind, i, NULL);
       if (chart == NULL)
         continue;
-      label = json_object_get_string_member (step, "label");
+      label = nsc_words_test_label (json_object_get_string_member (step, "label"));
       read_percent = json_object_has_member (job, "read_percent")
                      ? json_object_get_double_member (job, "read_percent") : 100;
       /* TRANSLATORS: "SEQ1M Q8T1 · read" in the chart's test chooser */

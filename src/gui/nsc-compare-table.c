@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "nsc-compare-table.h"
+#include "nsc-words.h"
 
 static double
 value_of (const NscResultRow *row,
@@ -119,7 +120,7 @@ nsc_compare_table_new (GPtrArray *results,
           continue;
 
         /* TRANSLATORS: "SEQ1M Q8T1 read" in the comparison table */
-        name = g_strdup_printf (_("%s %s"), label, _(dir_names[d]));
+        name = g_strdup_printf (_("%s %s"), nsc_words_test_label (label), _(dir_names[d]));
         gtk_grid_attach (GTK_GRID (grid), cell (name, "test-name", 0), 0, y, 1, 1);
         for (guint r = 0; r < results->len; r++)
           {

@@ -5,6 +5,7 @@
 
 #include "nsc-result-info.h"
 #include "nsc-results-grid.h"
+#include "nsc-words.h"
 
 /* A CrystalDiskMark-like table: one row per test, read and write in MiB/s. */
 
@@ -175,7 +176,7 @@ add_row (NscResultsGrid *self,
   guint y = self->rows->len + 1;
 
   g_strlcpy (row.label, label, sizeof row.label);
-  name = gtk_label_new (label);
+  name = gtk_label_new (nsc_words_test_label (label));
   gtk_label_set_xalign (GTK_LABEL (name), 0);
   /* "SEQ1M Q8T1 settled" takes two lines on a narrow screen. */
   gtk_label_set_wrap (GTK_LABEL (name), TRUE);

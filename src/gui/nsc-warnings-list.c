@@ -93,7 +93,7 @@ make_row (NscWarningsList *self,
       g_autofree char *joined = NULL;
 
       for (guint i = 1; i < like->len; i++)
-        g_strv_builder_add (names, ((const NscWarning *) g_ptr_array_index (like, i))->test);
+        g_strv_builder_add (names, nsc_words_test_label (((const NscWarning *) g_ptr_array_index (like, i))->test));
       list = g_strv_builder_end (names);
       /* Translators: joins the names of tests, "SEQ1M Q1T1, RND4K Q32T1" */
       joined = g_strjoinv (C_("list", ", "), list);

@@ -12,36 +12,13 @@ set -u
 
 exe=${1:?usage: test-gui-device.sh NANDSCOPE}
 
-for tool in Xvfb dbus-run-session; do
-  if ! command -v "$tool" >/dev/null 2>&1; then
-    echo "SKIP: $tool is not installed"
-    exit 77
-  fi
-done
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsc-gui-device.XXXXXX")
-home=$tmp/home
-mkdir -p "$home"
-xvfb_pid=
 loopdev=
-
-as_user=()
-if [ "$(id -u)" -eq 0 ]; then
-  command -v runuser >/dev/null || { echo "SKIP: runuser is needed to test as a user"; exit 77; }
-  chmod 0755 "$tmp"
-  chown nobody "$home"
-  as_user=(runuser -u nobody --)
-fi
-
-cleanup () {
-  if [ -n "$xvfb_pid" ]; then
-    kill "$xvfb_pid" 2>/dev/null
-    wait "$xvfb_pid" 2>/dev/null
-  fi
+gui_cleanup_more () {
   [ -n "$loopdev" ] && losetup -d "$loopdev" 2>/dev/null
-  rm -rf "$tmp"
 }
-trap cleanup EXIT
+gui_tools="Xvfb dbus-run-session"
+. "$(dirname "$0")/test-gui-lib.sh"
+gui_setup device 80
 
 # A drive nobody uses: our own loop device as root, else any whole disk there is
 # (nothing is opened: the test is about what happens before).
@@ -61,18 +38,13 @@ if [ -z "$device" ]; then
 fi
 [ -n "$device" ] || { echo "SKIP: no block device to point the app at"; exit 77; }
 
-. "$(dirname "$0")/test-xvfb.sh"
-start_xvfb "$tmp/xvfb.log" 80
-
 failed=0
 
 # run_app LOG ARGS...: the app as a user, with the system bus pointing nowhere.
 run_app () {
   local log=$1
   shift
-  timeout 60 "${as_user[@]}" dbus-run-session -- env \
-    HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
-    GTK_A11Y=none GSETTINGS_BACKEND=memory G_DEBUG=fatal-criticals XDG_DATA_HOME="$home/data" \
+  timeout 60 "${as_user[@]}" dbus-run-session -- env "${gui_env[@]}" XDG_DATA_HOME="$home/data" \
     DBUS_SYSTEM_BUS_ADDRESS="unix:path=$tmp/no-system-bus" \
     "$exe" "$@" --run --quit-when-done >"$log" 2>&1
 }

@@ -14,62 +14,16 @@ set -u
 
 exe=${1:?usage: test-gui-history.sh NANDSCOPE}
 
-for tool in Xvfb dbus-run-session python3; do
-  if ! command -v "$tool" >/dev/null 2>&1; then
-    echo "SKIP: $tool is not installed"
-    exit 77
-  fi
-done
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsc-gui-history.XXXXXX")
-target=$tmp/target
-data=$tmp/data
-home=$tmp/home
-out=$tmp/out
-results=$data/nandscope/results
-mkdir -p "$target" "$data" "$home" "$out"
-xvfb_pid=
-
-as_user=()
-if [ "$(id -u)" -eq 0 ]; then
-  command -v runuser >/dev/null || { echo "SKIP: runuser is needed to test as a user"; exit 77; }
-  chmod 0755 "$tmp"
-  chown nobody "$target" "$data" "$home" "$out"
-  as_user=(runuser -u nobody --)
-fi
-
-cleanup () {
-  if [ -n "$xvfb_pid" ]; then
-    kill "$xvfb_pid" 2>/dev/null
-    wait "$xvfb_pid" 2>/dev/null
-  fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-log=
-fail () {
-  echo "FAIL: $*"
-  if [ -n "$log" ] && [ -s "$log" ]; then
-    echo "--- nandscope output"
-    grep -v -e '^dbus-daemon' -e 'dconf' -e 'portal' -e 'pw.conf' -e '^$' "$log" | head -40
-  fi
-  exit 1
-}
-
-. "$(dirname "$0")/test-xvfb.sh"
-start_xvfb "$tmp/xvfb.log" 80
+. "$(dirname "$0")/test-gui-lib.sh"
+gui_setup history 80
 
 # app LOG ARGS…: runs the app, its output in LOG; sets $status.
 app () {
   log=$1
   shift
-  timeout 100 "${as_user[@]}" dbus-run-session -- env \
-    HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
-    GTK_A11Y=none ADW_DISABLE_PORTAL=1 GSETTINGS_BACKEND=memory G_DEBUG=fatal-criticals \
-    GSETTINGS_SCHEMA_DIR="${GSETTINGS_SCHEMA_DIR:-$tmp/no-schemas}" \
-    G_MESSAGES_DEBUG=all \
-    XDG_DATA_HOME="$data" "$exe" "$@" >"$log" 2>&1
+  timeout 100 "${as_user[@]}" dbus-run-session -- env "${gui_env[@]}" ADW_DISABLE_PORTAL=1 \
+    GSETTINGS_SCHEMA_DIR="${GSETTINGS_SCHEMA_DIR:-$tmp/no-schemas}" G_MESSAGES_DEBUG=all \
+    "$exe" "$@" >"$log" 2>&1
   status=$?
   # Criticals abort (fatal-criticals); warnings of our own are bugs too. The
   # portal's, in a bare session, are not ours.

@@ -19,44 +19,19 @@ set -u
 exe=${1:?usage: test-gui-i18n.sh NANDSCOPE SCREENSHOT.png}
 shot=${2:?usage: test-gui-i18n.sh NANDSCOPE SCREENSHOT.png}
 
-for tool in Xvfb dbus-run-session python3 import; do
-  if ! command -v "$tool" >/dev/null 2>&1; then
-    echo "SKIP: $tool is not installed"
-    exit 77
+shown_pid=
+gui_cleanup_more () {
+  if [ -n "$shown_pid" ]; then
+    wait "$shown_pid" 2>/dev/null
   fi
-done
+}
+gui_tools="Xvfb dbus-run-session python3 import"
+. "$(dirname "$0")/test-gui-lib.sh"
+gui_setup i18n 60
 if ! locale -a 2>/dev/null | grep -qix 'ru_RU\.utf-\?8'; then
   echo "ERROR: the ru_RU.UTF-8 locale is not installed; run tools/install-deps"
   exit 99
 fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsc-gui-i18n.XXXXXX")
-target=$tmp/target
-data=$tmp/data
-home=$tmp/home
-mkdir -p "$target" "$data" "$home"
-xvfb_pid=
-shown_pid=
-
-as_user=()
-if [ "$(id -u)" -eq 0 ]; then
-  command -v runuser >/dev/null || { echo "SKIP: runuser is needed to test as a user"; exit 77; }
-  chmod 0755 "$tmp"
-  chown nobody "$target" "$data" "$home"
-  as_user=(runuser -u nobody --)
-fi
-
-cleanup () {
-  if [ -n "$shown_pid" ]; then
-    wait "$shown_pid" 2>/dev/null
-  fi
-  if [ -n "$xvfb_pid" ]; then
-    kill "$xvfb_pid" 2>/dev/null
-    wait "$xvfb_pid" 2>/dev/null
-  fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
 
 fail () {
   echo "FAIL: $*"
@@ -68,14 +43,9 @@ fail () {
   exit 1
 }
 
-. "$(dirname "$0")/test-xvfb.sh"
-start_xvfb "$tmp/xvfb.log" 60
-
 app_env () {
   local lang=$1
-  echo env HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
-    GTK_A11Y=none ADW_DISABLE_PORTAL=1 GSETTINGS_BACKEND=memory G_DEBUG=fatal-criticals \
-    XDG_DATA_HOME="$data" LANG="$lang" LANGUAGE= LC_ALL=
+  echo env "${gui_env[@]}" ADW_DISABLE_PORTAL=1 LANG="$lang" LANGUAGE= LC_ALL=
 }
 
 # app LANG OUT ARGS…: runs the app in LANG, its standard output in OUT.
@@ -128,7 +98,14 @@ def english(lines):
                 break
     return found
 
-bad = english(ru)
+# The tests' names in the grid: their codes stay, their words do not ("SEQ1M Q8T1
+# settled").
+def label_words(lines):
+    return [l for l in lines
+            if re.match(r"(?:SEQ|RND)\d+[KM]? Q\d+T\d+\b", l)
+            and re.search(r"\b[a-z]{3,}\b", re.sub(r"^\S+ \S+", "", l))]
+
+bad = english(ru) + label_words(ru)
 if bad:
     print("English sentences on the Russian results page:")
     for line in bad:
@@ -136,6 +113,8 @@ if bad:
     sys.exit(1)
 if not english(en):
     sys.exit("the check found no English sentence on the English page either: it cannot fail")
+if not label_words(en):
+    sys.exit("the check found no English test name on the English page: it cannot fail")
 
 warnings = result.get("warnings") or []
 if not warnings:

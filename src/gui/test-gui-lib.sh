@@ -1,7 +1,17 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Sourced by the scripted walks of the gui suite (test-gui-walk-*.sh):
-#   walk_setup EXE NAME   a temporary folder ($tmp, $target, $data, $home, $shots), the app
-#                         run as nobody when we are root, Xvfb; skips (77) without the tools
+# Sourced by the gui suite's scripts. For every test of the whole app:
+#   gui_setup NAME [FIRST]  skips (77) without Xvfb, dbus-run-session or python3 (or the
+#                         tools in $gui_tools); a temporary folder $tmp with $target,
+#                         $data, $home and $out ($results: where the app saves), nobody's
+#                         when we are root ($as_user runs a command as nobody); Xvfb on a
+#                         free display from :FIRST (test-xvfb.sh); $gui_env the app's
+#                         environment for env(1) ($gui_base_env without
+#                         G_DEBUG=fatal-criticals, as the walks run it); all removed at exit (gui_cleanup, which
+#                         calls gui_cleanup_more first when the script defines it)
+# For the scripted walks (test-gui-walk-*.sh):
+#   fail MESSAGE…         says FAIL and what the app said in $log (its own lines, not
+#                         the bus's), and exits 1; a script may define its own
+#   walk_setup EXE NAME   gui_setup, and $shots for the walk's screenshots
 #   walk LOG SCRIPT ARGS… the app with --script (see src/gui/nsc-script.c), as a user would
 #   section LOG TAG       the lines of the "dump TAG" in LOG
 #   expect / expect_not LOG TAG REGEX WHAT   an assertion on a dump, counted in $failed
@@ -10,44 +20,75 @@
 
 set -u
 
-walk_setup () {
-  exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-  walk_name=$2
-  for tool in Xvfb dbus-run-session python3; do
-    if ! command -v "$tool" >/dev/null 2>&1; then
-      echo "SKIP: $tool is not installed"
-      exit 77
-    fi
-  done
-  tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsc-gui-$walk_name.XXXXXX")
+. "$(dirname "${BASH_SOURCE[0]}")/test-xvfb.sh"
+
+# The folders and the user, without Xvfb (gui_setup and walk_setup start it).
+gui_folders () {
+  # shellcheck disable=SC2086
+  need_tools ${gui_tools:-Xvfb dbus-run-session python3}
+  tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsc-gui-$1.XXXXXX")
   target=$tmp/target
   data=$tmp/data
   home=$tmp/home
-  shots=${NSC_GUI_SHOTS:-$(dirname "$(dirname "$(dirname "$exe")")")/gui-shots}/$walk_name
-  mkdir -p "$target" "$data" "$home" "$shots" "$tmp/out"
-  shots=$(cd "$shots" && pwd)
+  out=$tmp/out
+  results=$data/nandscope/results
+  mkdir -p "$target" "$data" "$home" "$out"
   xvfb_pid=
-  failed=0
-  walk_env=()
-  as_user=()
-  if [ "$(id -u)" -eq 0 ]; then
-    command -v runuser >/dev/null || { echo "SKIP: runuser is needed to test as a user"; exit 77; }
-    chmod 0755 "$tmp"
-    chown nobody "$target" "$data" "$home" "$tmp/out"
-    chmod 0777 "$shots"
-    as_user=(runuser -u nobody --)
-  fi
-  trap walk_cleanup EXIT
-  . "$(dirname "$0")/test-xvfb.sh"
-  start_xvfb "$tmp/xvfb.log" 60
+  as_nobody_when_root "$tmp" "$target" "$data" "$home" "$out"
 }
 
-walk_cleanup () {
+gui_setup () {
+  gui_folders "$1"
+  trap gui_cleanup EXIT
+  start_xvfb "$tmp/xvfb.log" "${2:-90}"
+  gui_environment
+}
+
+# $gui_base_env and $gui_env, once Xvfb has its display.
+gui_environment () {
+  gui_base_env=(HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1
+                GTK_A11Y=none GSETTINGS_BACKEND=memory XDG_DATA_HOME="$data")
+  gui_env=("${gui_base_env[@]}" G_DEBUG=fatal-criticals)
+}
+
+log=
+fail () {
+  echo "FAIL: $*"
+  if [ -n "$log" ] && [ -s "$log" ]; then
+    echo "--- output"
+    grep -v -e '^dbus-daemon' -e 'dconf' -e 'portal' -e 'pw.conf' -e '^$' "$log" | head -40
+  fi
+  exit 1
+}
+
+gui_cleanup () {
+  if declare -F gui_cleanup_more >/dev/null; then
+    gui_cleanup_more
+  fi
   if [ -n "$xvfb_pid" ]; then
     kill "$xvfb_pid" 2>/dev/null
     wait "$xvfb_pid" 2>/dev/null
   fi
   rm -rf "$tmp"
+}
+
+walk_setup () {
+  exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+  walk_name=$2
+  gui_folders "$walk_name"
+  shots=${NSC_GUI_SHOTS:-$(dirname "$(dirname "$(dirname "$exe")")")/gui-shots}/$walk_name
+  mkdir -p "$shots"
+  shots=$(cd "$shots" && pwd)
+  [ "$(id -u)" -ne 0 ] || chmod 0777 "$shots"
+  failed=0
+  walk_env=()
+  trap walk_cleanup EXIT
+  start_xvfb "$tmp/xvfb.log" 60
+  gui_environment
+}
+
+walk_cleanup () {
+  gui_cleanup
 }
 
 # walk LOG SCRIPT ARGS...: SCRIPT is text; LANG=C.UTF-8 unless $walk_lang is set;
@@ -57,9 +98,7 @@ walk () {
   shift 2
   printf '%s\n' "$script" >"$tmp/script.txt"
   chmod 0644 "$tmp/script.txt"
-  timeout 280 "${as_user[@]}" dbus-run-session -- env \
-    HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
-    GTK_A11Y=none GSETTINGS_BACKEND=memory XDG_DATA_HOME="$data" LANG="${walk_lang:-C.UTF-8}" \
+  timeout 280 "${as_user[@]}" dbus-run-session -- env "${gui_base_env[@]}" LANG="${walk_lang:-C.UTF-8}" \
     DBUS_SYSTEM_BUS_ADDRESS="unix:path=$tmp/no-system-bus" ${walk_env[@]+"${walk_env[@]}"} \
     "$exe" --script "$tmp/script.txt" "$@" >"$log" 2>&1
   local status=$?

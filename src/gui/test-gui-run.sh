@@ -10,59 +10,23 @@ set -u
 
 exe=${1:?usage: test-gui-run.sh NANDSCOPE}
 
-for tool in Xvfb dbus-run-session python3; do
-  if ! command -v "$tool" >/dev/null 2>&1; then
-    echo "SKIP: $tool is not installed"
-    exit 77
-  fi
-done
+. "$(dirname "$0")/test-gui-lib.sh"
+gui_setup run
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsc-gui-test.XXXXXX")
-target=$tmp/target
-data=$tmp/data
-home=$tmp/home
-mkdir -p "$target" "$data" "$home"
-xvfb_pid=
-
-# The app refuses to run as root; as root, the test runs it as nobody.
-as_user=()
+# The app refuses to run as root; as root, the test runs it as nobody ($as_user).
 if [ "$(id -u)" -eq 0 ]; then
-  if ! out=$("$exe" --target "$target" 2>&1) && printf '%s' "$out" | grep -q "does not run as root"; then
-    echo "ok: as root it refuses: $out"
+  if ! refusal=$("$exe" --target "$target" 2>&1) && printf '%s' "$refusal" | grep -q "does not run as root"; then
+    echo "ok: as root it refuses: $refusal"
   else
-    echo "FAIL: as root it did not refuse: $out"
+    echo "FAIL: as root it did not refuse: $refusal"
     exit 1
   fi
-  command -v runuser >/dev/null || { echo "SKIP: runuser is needed to test as a user"; exit 77; }
-  chmod 0755 "$tmp"
-  chown nobody "$target" "$data" "$home"
-  as_user=(runuser -u nobody --)
 fi
 
-cleanup () {
-  if [ -n "$xvfb_pid" ]; then
-    kill "$xvfb_pid" 2>/dev/null
-    wait "$xvfb_pid" 2>/dev/null
-  fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+# fail (test-gui-lib.sh) shows the app's output.
+log=$tmp/app.log
 
-fail () {
-  echo "FAIL: $*"
-  if [ -s "$tmp/app.log" ]; then
-    echo "--- nandscope output"
-    cat "$tmp/app.log"
-  fi
-  exit 1
-}
-
-. "$(dirname "$0")/test-xvfb.sh"
-start_xvfb "$tmp/xvfb.log"
-
-timeout 100 "${as_user[@]}" dbus-run-session -- env \
-  HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 GTK_A11Y=none \
-  GSETTINGS_BACKEND=memory G_DEBUG=fatal-criticals XDG_DATA_HOME="$data" \
+timeout 100 "${as_user[@]}" dbus-run-session -- env "${gui_env[@]}" \
   "$exe" --target "$target" --preset quick --runs 1 --time 200ms --size 64m \
          --run --quit-when-done >"$tmp/app.log" 2>&1
 status=$?

@@ -14,42 +14,10 @@ set -u
 exe=${1:?usage: test-gui-same-as-cli.sh NANDSCOPE NANDSCOPE-CLI}
 cli=${2:?usage: test-gui-same-as-cli.sh NANDSCOPE NANDSCOPE-CLI}
 
-. "$(dirname "$0")/test-xvfb.sh"
-need_tools Xvfb dbus-run-session python3
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/nsc-gui-same.XXXXXX")
-target=$tmp/target
-data=$tmp/data
-home=$tmp/home
-out=$tmp/out
-results=$data/nandscope/results
-mkdir -p "$target" "$data" "$home" "$out"
-xvfb_pid=
-
-# The command line runs as the same user as the app, so that both see the drive with
-# the same rights (NVMe Identify and SMART need root).
-as_nobody_when_root "$tmp" "$target" "$data" "$home" "$out"
-
-cleanup () {
-  if [ -n "$xvfb_pid" ]; then
-    kill "$xvfb_pid" 2>/dev/null
-    wait "$xvfb_pid" 2>/dev/null
-  fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-log=
-fail () {
-  echo "FAIL: $*"
-  if [ -n "$log" ] && [ -s "$log" ]; then
-    echo "--- output"
-    grep -v -e '^dbus-daemon' -e 'dconf' -e 'portal' -e 'pw.conf' -e '^$' "$log" | head -40
-  fi
-  exit 1
-}
-
-start_xvfb "$tmp/xvfb.log" 70
+# The command line runs as the same user as the app ($as_user), so that both see the
+# drive with the same rights (NVMe Identify and SMART need root).
+. "$(dirname "$0")/test-gui-lib.sh"
+gui_setup same 70
 
 # The same scaled-down Quick for both.
 run_options=(--target "$target" --preset quick --runs 1 --time 200ms --size 64m)
@@ -66,11 +34,8 @@ as_cli () {
 app () {
   log=$1
   shift
-  timeout 100 "${as_user[@]}" dbus-run-session -- env \
-    HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
-    GTK_A11Y=none ADW_DISABLE_PORTAL=1 GSETTINGS_BACKEND=memory G_DEBUG=fatal-criticals \
-    GSETTINGS_SCHEMA_DIR="${GSETTINGS_SCHEMA_DIR:-$tmp/no-schemas}" \
-    XDG_DATA_HOME="$data" "$exe" "$@" >"$log" 2>&1
+  timeout 100 "${as_user[@]}" dbus-run-session -- env "${gui_env[@]}" ADW_DISABLE_PORTAL=1 \
+    GSETTINGS_SCHEMA_DIR="${GSETTINGS_SCHEMA_DIR:-$tmp/no-schemas}" "$exe" "$@" >"$log" 2>&1
   status=$?
 }
 

@@ -15,9 +15,7 @@ mkdir -p "$home/Pictures" "$home/.config" "$tmp/out/elsewhere"
 printf 'XDG_PICTURES_DIR="$HOME/Pictures"\n' >"$home/.config/user-dirs.dirs"
 [ "$(id -u)" -eq 0 ] && chown -R nobody "$home" "$tmp/out"
 
-timeout 120 "${as_user[@]}" dbus-run-session -- env \
-  HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
-  GTK_A11Y=none GSETTINGS_BACKEND=memory XDG_DATA_HOME="$data" LANG=C.UTF-8 \
+timeout 120 "${as_user[@]}" dbus-run-session -- env "${gui_base_env[@]}" LANG=C.UTF-8 \
   "$exe" --target "$target" --preset compressibility --runs 1 --size 32m --time 1s \
   --run --quit-when-done >"$tmp/run.log" 2>&1 || { echo "FAIL: the run failed"; cat "$tmp/run.log"; exit 1; }
 result=$(ls "$data"/nandscope/results/*.json | head -1)

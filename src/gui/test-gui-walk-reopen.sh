@@ -11,9 +11,7 @@ exe=${1:?usage: test-gui-walk-reopen.sh NANDSCOPE}
 walk_setup "$exe" reopen
 
 app_run () {
-  timeout 120 "${as_user[@]}" dbus-run-session -- env \
-    HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
-    GTK_A11Y=none GSETTINGS_BACKEND=memory XDG_DATA_HOME="$data" LANG=C.UTF-8 \
+  timeout 120 "${as_user[@]}" dbus-run-session -- env "${gui_base_env[@]}" LANG=C.UTF-8 \
     "$exe" --target "$target" --preset compressibility --runs 2 --size 32m --time 500ms "$@" \
     --run --quit-when-done >>"$tmp/runs.log" 2>&1
 }

@@ -34,9 +34,7 @@ expect "$tmp/first.log" fill 'subtitle_label.*Write-fill \(SLC cache\) · about'
   "the header gives the same estimate"
 
 # A short real write-fill on the same drive; then the estimate uses its speed.
-timeout 120 "${as_user[@]}" dbus-run-session -- env \
-  HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
-  GTK_A11Y=none GSETTINGS_BACKEND=memory XDG_DATA_HOME="$data" LANG=C.UTF-8 \
+timeout 120 "${as_user[@]}" dbus-run-session -- env "${gui_base_env[@]}" LANG=C.UTF-8 \
   "$exe" --target "$target" --preset write-fill --size 64m --run --quit-when-done \
   >"$tmp/run.log" 2>&1 || { echo "FAIL: the write-fill run failed:"; cat "$tmp/run.log"; failed=1; }
 

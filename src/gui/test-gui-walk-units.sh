@@ -10,9 +10,7 @@ exe=${1:?usage: test-gui-walk-units.sh NANDSCOPE}
 walk_setup "$exe" units
 
 for n in 1 2; do
-  timeout 120 "${as_user[@]}" dbus-run-session -- env \
-    HOME="$home" DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 \
-    GTK_A11Y=none GSETTINGS_BACKEND=memory XDG_DATA_HOME="$data" LANG=C.UTF-8 \
+  timeout 120 "${as_user[@]}" dbus-run-session -- env "${gui_base_env[@]}" LANG=C.UTF-8 \
     "$exe" --target "$target" --preset compressibility --runs 1 --size 32m --time 500ms \
     --run --quit-when-done >>"$tmp/run.log" 2>&1 || { echo "FAIL: run $n failed"; cat "$tmp/run.log"; exit 1; }
   sleep 1.1

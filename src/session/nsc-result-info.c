@@ -323,11 +323,11 @@ nsc_result_info_headline (JsonNode *result,
         g_string_append (text, "   ");
       if (row->has[0] && row->has[1])
         /* TRANSLATORS: "SEQ1M Q8T1 R 3512 / W 2987" */
-        g_string_append_printf (text, _("%s R %s / W %s"), row->label, r, w);
+        g_string_append_printf (text, _("%s R %s / W %s"), nsc_words_test_label (row->label), r, w);
       else if (row->has[0])
-        g_string_append_printf (text, _("%s R %s"), row->label, r);
+        g_string_append_printf (text, _("%s R %s"), nsc_words_test_label (row->label), r);
       else if (row->has[1])
-        g_string_append_printf (text, _("%s W %s"), row->label, w);
+        g_string_append_printf (text, _("%s W %s"), nsc_words_test_label (row->label), w);
     }
   if (text->len == 0)
     return NULL;

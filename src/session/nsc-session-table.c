@@ -63,7 +63,7 @@ print_surface (GString             *out,
     }
   if (n)
     g_string_append_printf (out, _("\n%s: %u places, %.1f MiB/s lowest, %.1f average, %.1f highest\n"),
-            sr->step.job.label, n, min / 1048576.0, sum / n / 1048576.0, max / 1048576.0);
+            nsc_words_test_label (sr->step.job.label), n, min / 1048576.0, sum / n / 1048576.0, max / 1048576.0);
 }
 
 /* The summary of a fill's analysis (@member of @a) in the user's words and units (the
@@ -173,9 +173,9 @@ print_table (GString      *out,
   const char *unit = g_strcmp0 (units, "mb") == 0 ? _("MB/s") : _("MiB/s");
   /* What the test really covered: a write-fill's "all the free space" is a size only
    * once the file is made. */
-  g_autofree char *size = r->target_size ? nsc_format_size (r->target_size)
+  g_autofree char *size = r->target_size ? nsc_words_size (r->target_size)
                           : r->file_size == NSC_TARGET_SIZE_FREE ? g_strdup (_("free space"))
-                          : nsc_format_size (r->file_size);
+                          : nsc_words_size (r->file_size);
   g_autofree char *runs = nsc_session_describe_runs (r);
   g_autofree char *read_head = g_strdup_printf (_("Read %s"), unit);
   g_autofree char *write_head = g_strdup_printf (_("Write %s"), unit);
@@ -198,8 +198,9 @@ print_table (GString      *out,
         const char *name = nsc_backend_to_string (head->backend);
         g_autofree char *list = g_strdup_printf (", %s, ", backend->str);
         g_autofree char *needle = g_strdup_printf (", %s, ", name);
-        g_autofree char *note = head->backend_note
-                              ? g_strdup_printf ("%s: %s", name, head->backend_note) : NULL;
+        g_autofree char *why = nsc_words_backend_note (head);
+        /* Translators: under the results table: a backend's name, and why it ran */
+        g_autofree char *note = why ? g_strdup_printf (_("Backend %s: %s"), name, why) : NULL;
 
         if (strstr (list, needle) == NULL)
           g_string_append_printf (backend, "%s%s", backend->len ? ", " : "", name);
@@ -249,7 +250,7 @@ print_table (GString      *out,
   /* Translators: the I/O backends that ran, then how many runs of what length */
   g_string_append_printf (out, _("Backend %s · %s\n\n"), backend->len ? backend->str : "-", runs);
   for (guint j = 0; j < rows->len; j++)
-    width = MAX (width, (int) g_utf8_strlen (g_array_index (rows, Row, j).label, -1));
+    width = MAX (width, (int) g_utf8_strlen (nsc_words_test_label (g_array_index (rows, Row, j).label), -1));
   /* The headings padded by characters: in other languages they need not be ASCII. */
   append_cell (out, C_("table", "Test"), width, TRUE);
   append_cell (out, read_head, 13, FALSE);
@@ -287,7 +288,8 @@ print_table (GString      *out,
                        ? g_strdup_printf ("%.1f", nsc_histogram_mean (res->dir[d].latency) / 1000.0)
                        : g_strdup ("-");
         }
-      g_string_append_printf (out, "%-*s %12s %12s %11s %11s %11s %11s\n", width, row->label,
+      append_cell (out, nsc_words_test_label (row->label), width, TRUE);
+      g_string_append_printf (out, " %12s %12s %11s %11s %11s %11s\n",
               cells[0], cells[1], cells[2], cells[3], cells[4], cells[5]);
       for (guint k = 0; k < 6; k++)
         g_free (cells[k]);
@@ -296,7 +298,7 @@ print_table (GString      *out,
   if (marks)
     g_string_append (out, _("* a warning below concerns this result\n"));
   for (guint j = 0; j < notes->len; j++)
-    g_string_append_printf (out, "%sBackend %s\n", j == 0 ? "\n" : "", (const char *) g_ptr_array_index (notes, j));
+    g_string_append_printf (out, "%s%s\n", j == 0 ? "\n" : "", (const char *) g_ptr_array_index (notes, j));
 
   print_analysis (out, r, g_strcmp0 (units, "mb") == 0 ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB);
 
@@ -315,8 +317,14 @@ print_table (GString      *out,
       if (details)
         g_string_append_printf (out, "\n  %s", details);
       if (settle)
-        /* Translators: %s is a preset's name, "write-fill" */
-        g_string_append_printf (out, _("\n  The %s test settles it: nandscope-cli run --preset %s"), settle, settle);
+        {
+          g_autoptr(NscPreset) p = nsc_preset_lookup (settle, NULL);
+
+          /* Translators: the preset's title, "Write-fill (SLC cache)", then its name
+           * (a command's word, "write-fill") */
+          g_string_append_printf (out, _("\n  The %s test settles it: nandscope-cli run --preset %s"),
+                                  p ? nsc_preset_get_display_title (p) : settle, settle);
+        }
     }
   if (r->warnings->len)
     g_string_append_printf (out, "\n");

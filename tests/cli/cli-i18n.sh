@@ -19,6 +19,38 @@ mkdir "$work/target"
 ru() { LANG=ru_RU.UTF-8 LANGUAGE= LC_ALL= "$cli" "$@"; }
 en() { LANG=C.UTF-8 LANGUAGE= LC_ALL= "$cli" "$@"; }
 
+# latin FILE…: the Latin-script words of the Russian output that are not codes, units,
+# product names, paths or commands: each is a word the user reads in English.
+latin() {
+  python3 - "$@" <<'PY'
+import re, sys
+KEEP = re.compile(r"""^(?:(?:SEQ|RND)\d+[KM]?|Q\d+T\d+|R\d+%?|T\d+|IOPS|io_uring|psync|pread|pwrite
+  |NOWAIT|TRIM|SLC|NVMe|SMART|Nandscope|CrystalDiskMark|ext4|xfs|btrfs|tmpfs|virtio|zram|loop|nvme
+  |PCIe|SATA|USB|NBD|O_DIRECT|O_TMPFILE|iXBT|3DNews|AIDA64|HD|Tune|GNOME|Transcend|Crucial|P1|SNIA
+  |PTS|Windows|dry-run|fio|sata|usb|mmc|dm|md|x\d+|GT|lvm)$""", re.X | re.I)
+for path in sys.argv[1:]:
+    for line in open(path, encoding="utf-8"):
+        line = re.sub(r"/\S+", " ", line)                        # paths
+        line = re.sub(r"\((?:[a-z0-9]+-)+[a-z0-9]+\)", " ", line)  # warning codes
+        line = re.sub(r"nandscope-cli run --preset \S+", " ", line)  # a command to run
+        if path.endswith(".presets"):      # the name, duration and "On a device" columns
+            line = re.sub(r"^\S+", " ", line[:44])
+        elif path.endswith(".devices"):    # all but the drive's model, its own name
+            line = line[:14] + line[42:]
+        line = re.sub(r"\b(?:[sv]d[a-z]+|nvme\d+n\d+|zram\d+|loop\d+|mmcblk\d+)(?:p?\d+)?\b", " ", line)  # drives
+        for w in re.findall(r"[A-Za-z][A-Za-z0-9_'’]*(?:-[A-Za-z0-9_]+)*", line):
+            if not KEEP.match(w) and not re.fullmatch(r"\d*[KMGT]?i?B", w):
+                print(w)
+PY
+}
+# no_latin WHAT FILE…: none in Russian (listed when some are), some in English.
+no_latin() {
+  local what=$1 words
+  shift
+  words=$(latin "$@" | sort -u | tr '\n' ' ')
+  [ -z "$words" ] && ok "$what: no English word in Russian" || bad "$what: English words in Russian: $words"
+}
+
 # --help
 ru --help >"$work/help.ru" 2>&1
 en --help >"$work/help.en" 2>&1
@@ -79,6 +111,35 @@ if grep -q '^Предупреждение (' "$work/run.ru"; then
 else
   bad "no Russian warning in the run's output: $(tail -5 "$work/run.ru")"
 fi
+# Every word of the run's report: the table's headings and tests ("settled"), the
+# backends' notes, the sizes; and the same check finds English words in English.
+en run --target "$work/target" --preset quick --runs 1 --time 200ms --size 64m --quiet \
+  >"$work/run.en" 2>&1
+no_latin "the run's report" "$work/run.ru"
+[ -n "$(latin "$work/run.en")" ] && ok "the check finds the English report's words" \
+  || bad "no English word found in the English report: the check cannot fail"
+grep -q '^Механизм psync: глубина очереди 1: ' "$work/run.ru" \
+  && ok "the backends' notes in Russian" || bad "no Russian note on psync: $(grep -i backend "$work/run.ru")"
+grep -qE '^SEQ1M Q8T1, отлежавшиеся +[0-9]' "$work/run.ru" \
+  && ok "the tests' labels in Russian" || bad "no Russian “settled” label in the table"
+
+# The dry run, the presets and the devices lists.
+ru run --target "$work/target" --preset quick --size 64m --dry-run >"$work/dry.ru" 2>&1
+en run --target "$work/target" --preset quick --size 64m --dry-run >"$work/dry.en" 2>&1
+no_latin "the dry run" "$work/dry.ru"
+grep -q '^  всего ' "$work/dry.ru" && ok "the dry run's total in Russian" \
+  || bad "the dry run: $(cat "$work/dry.ru")"
+ru list-presets >"$work/list.presets" 2>&1
+en list-presets >"$work/list-en.presets" 2>&1
+no_latin "list-presets" "$work/list.presets"
+ru devices >"$work/list.devices" 2>&1
+en devices >"$work/list-en.devices" 2>&1
+no_latin "devices" "$work/list.devices"
+for f in dry.en list-en.presets list-en.devices; do
+  [ -n "$(latin "$work/$f")" ] && ok "the check finds English words in $f" \
+    || bad "no English word found in $f: the check cannot fail"
+done
+
 english=$(python3 - "$work/quick.json" "$work/run.ru" <<'PY'
 import json, sys
 result = json.load(open(sys.argv[1]))
