@@ -117,16 +117,25 @@ set_cell (Row        *row,
           const char *tooltip)
 {
   static const char *states[] = { "running", "partial", "failed" };
+  const char *old_tooltip = gtk_widget_get_tooltip_text (row->cell[dir]);
 
-  gtk_label_set_text (GTK_LABEL (row->value[dir]), text);
+  /* A live cell gets the same state and tooltip with every sample: only what
+   * changed is set, so that a sample costs no relayout of the grid. */
+  if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (row->value[dir])), text) != 0)
+    gtk_label_set_text (GTK_LABEL (row->value[dir]), text);
   for (guint i = 0; i < G_N_ELEMENTS (states); i++)
     {
-      if (g_strcmp0 (state, states[i]) == 0)
+      gboolean want = g_strcmp0 (state, states[i]) == 0;
+
+      if (want == gtk_widget_has_css_class (row->cell[dir], states[i]))
+        continue;
+      if (want)
         gtk_widget_add_css_class (row->cell[dir], states[i]);
       else
         gtk_widget_remove_css_class (row->cell[dir], states[i]);
     }
-  gtk_widget_set_tooltip_text (row->cell[dir], tooltip);
+  if (g_strcmp0 (old_tooltip, tooltip) != 0)
+    gtk_widget_set_tooltip_text (row->cell[dir], tooltip);
 }
 
 static GtkWidget *
