@@ -472,6 +472,11 @@ get_managed_objects (GCancellable  *cancellable,
   bus = g_bus_get_sync (G_BUS_TYPE_SYSTEM, cancellable, &local_error);
   if (bus == NULL)
     {
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
       g_set_error (error, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_UNAVAILABLE,
                    _("UDisks2 is not available (no system bus: %s); run nandscope-cli as "
                      "root, or test a folder on the drive"), local_error->message);
@@ -660,58 +665,21 @@ nsc_udisks_list_drives_sync (GCancellable  *cancellable,
   return reply ? drives_from_reply (reply) : NULL;
 }
 
+/* The asynchronous list is the synchronous one in a thread of GTask's pool: one
+ * place says what UDisks2's answer, or its absence, means. */
 static void
-on_list_reply (GObject      *source,
-               GAsyncResult *result,
-               gpointer      user_data)
+list_drives_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
 {
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source),
-                                                             result, &error);
+  GError *error = NULL;
+  GPtrArray *drives = nsc_udisks_list_drives_sync (cancellable, &error);
 
-  if (reply != NULL)
-    {
-      g_task_return_pointer (task, drives_from_reply (reply), (GDestroyNotify) g_ptr_array_unref);
-      return;
-    }
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  g_dbus_error_strip_remote_error (error);
-  g_task_return_new_error (task, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_UNAVAILABLE,
-                           _("UDisks2 is not available (%s); run nandscope-cli as root, or "
-                             "test a folder on the drive"), error->message);
-}
-
-static void
-on_list_bus (GObject      *source,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GDBusConnection) bus = g_bus_get_finish (result, &error);
-  GCancellable *cancellable;
-
-  if (bus == NULL)
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_task_return_error (task, g_steal_pointer (&error));
-      else
-        g_task_return_new_error (task, NSC_UDISKS_ERROR, NSC_UDISKS_ERROR_UNAVAILABLE,
-                                 _("UDisks2 is not available (no system bus: %s); run "
-                                   "nandscope-cli as root, or test a folder on the drive"),
-                                 error->message);
-      return;
-    }
-  cancellable = g_task_get_cancellable (task);
-  g_dbus_connection_call (bus, UDISKS_NAME, "/org/freedesktop/UDisks2",
-                          "org.freedesktop.DBus.ObjectManager", "GetManagedObjects",
-                          NULL, G_VARIANT_TYPE ("(a{oa{sa{sv}}})"), G_DBUS_CALL_FLAGS_NONE,
-                          30 * 1000, cancellable, on_list_reply, g_steal_pointer (&task));
+  if (drives == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, drives, (GDestroyNotify) g_ptr_array_unref);
 }
 
 /**
@@ -723,10 +691,10 @@ nsc_udisks_list_drives_async (GCancellable        *cancellable,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
-  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
 
   g_task_set_source_tag (task, nsc_udisks_list_drives_async);
-  g_bus_get (G_BUS_TYPE_SYSTEM, cancellable, on_list_bus, task);
+  g_task_run_in_thread (task, list_drives_thread);
 }
 
 GPtrArray *

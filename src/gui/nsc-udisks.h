@@ -65,8 +65,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (NscUdisksDrive, nsc_udisks_drive_free)
 /* Every drive UDisks2 knows of (whole block devices with a Drive), in object order. */
 GPtrArray      *nsc_udisks_list_drives_sync (GCancellable   *cancellable,
                                              GError        **error);
-/* The same, asynchronously (one GetManagedObjects call; the drive picker's list). The
- * errors are NSC_UDISKS_ERROR_UNAVAILABLE, or G_IO_ERROR_CANCELLED. */
+/* The same in a thread of GTask's pool (one GetManagedObjects call; the drive
+ * picker's list). The errors are NSC_UDISKS_ERROR_UNAVAILABLE, or
+ * G_IO_ERROR_CANCELLED. */
 void            nsc_udisks_list_drives_async  (GCancellable        *cancellable,
                                                GAsyncReadyCallback  callback,
                                                gpointer             user_data);
