@@ -1695,6 +1695,36 @@ _nsc_chart_set_compact_legend (NscChart *chart,
 
 /* ---- export ------------------------------------------------------------- */
 
+/* Ends a drawing: destroys @cr, writes @surface to @path as PNG when @png (a vector
+ * surface wrote itself as it was drawn), finishes and destroys it; FALSE with a
+ * sentence in @error when cairo could not. */
+gboolean
+_nsc_surface_write (cairo_t          *cr,
+                    cairo_surface_t  *surface,
+                    const char       *path,
+                    gboolean          png,
+                    GError          **error)
+{
+  cairo_status_t status = cairo_status (cr);
+
+  cairo_destroy (cr);
+  if (status == CAIRO_STATUS_SUCCESS && png)
+    status = cairo_surface_write_to_png (surface, path);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      /* Translators: %s is a file name, then the reason */
+      g_set_error (error, NSC_ERROR, NSC_ERROR_IO, _("Cannot write %s: %s"), path,
+                   status == CAIRO_STATUS_WRITE_ERROR ? _("the file cannot be written (does the folder exist?)")
+                                                      : cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Cairo draws SVG text as glyph outlines: the title goes in as <title>, and the
  * caption, axis titles and legend of the draw as <desc>, one a line, so that the
  * file says in words (and in the language it was drawn in) what it shows. */
@@ -1749,7 +1779,6 @@ nsc_chart_export_with_style (NscChart            *chart,
   gboolean svg;
   cairo_surface_t *surface;
   cairo_t *cr;
-  cairo_status_t status;
 
   g_return_val_if_fail (chart != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -1781,22 +1810,8 @@ nsc_chart_export_with_style (NscChart            *chart,
     surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
   cr = cairo_create (surface);
   nsc_chart_draw (chart, cr, width, height, style);
-  status = cairo_status (cr);
-  cairo_destroy (cr);
-  if (status == CAIRO_STATUS_SUCCESS && !svg)
-    status = cairo_surface_write_to_png (surface, path);
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      /* Translators: %s is a file name, then the reason */
-      g_set_error (error, NSC_ERROR, NSC_ERROR_IO, _("Cannot write %s: %s"), path,
-                   status == CAIRO_STATUS_WRITE_ERROR ? _("the file cannot be written (does the folder exist?)")
-                                                      : cairo_status_to_string (status));
-      return FALSE;
-    }
+  if (!_nsc_surface_write (cr, surface, path, !svg, error))
+    return FALSE;
   if (svg)
     return svg_add_metadata (chart, path, error);
   return TRUE;

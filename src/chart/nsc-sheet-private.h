@@ -29,5 +29,13 @@ gboolean   _nsc_svg_add_metadata (const char *path,
                                   const char *title,
                                   const char *desc,
                                   GError    **error);
+/* Ends a drawing: destroys @cr, writes @surface to @path as PNG when @png (a vector
+ * surface wrote itself as it was drawn), finishes and destroys it; FALSE with a
+ * sentence in @error when cairo could not. */
+gboolean   _nsc_surface_write    (cairo_t          *cr,
+                                  cairo_surface_t  *surface,
+                                  const char       *path,
+                                  gboolean          png,
+                                  GError          **error);
 
 G_END_DECLS

@@ -1534,7 +1534,6 @@ nsc_sheet_export (NscSheet            *sheet,
   const LayoutInfo *info;
   cairo_surface_t *surface;
   cairo_t *cr;
-  cairo_status_t status;
 
   g_return_val_if_fail (sheet != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -1591,22 +1590,8 @@ nsc_sheet_export (NscSheet            *sheet,
   else if (format == PNG)
     cairo_scale (cr, scale, scale);
   nsc_sheet_draw (sheet, cr, layout, style);
-  status = cairo_status (cr);
-  cairo_destroy (cr);
-  if (status == CAIRO_STATUS_SUCCESS && format == PNG)
-    status = cairo_surface_write_to_png (surface, path);
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      /* Translators: %s is a file name, then the reason */
-      g_set_error (error, NSC_ERROR, NSC_ERROR_IO, _("Cannot write %s: %s"), path,
-                   status == CAIRO_STATUS_WRITE_ERROR ? _("the file cannot be written (does the folder exist?)")
-                                                      : cairo_status_to_string (status));
-      return FALSE;
-    }
+  if (!_nsc_surface_write (cr, surface, path, format == PNG, error))
+    return FALSE;
   if (format == SVG)
     return _nsc_svg_add_metadata (path, sheet->title, sheet->description, error);
   return TRUE;
