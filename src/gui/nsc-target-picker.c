@@ -296,18 +296,13 @@ populate (NscTargetPicker *self)
   populate_drives (self);
 }
 
+/* UDisks2 answered: the drives as it lists them (@drives: NscUdisksDrive), or why it
+ * did not (@error); the rows follow when the picker is open. */
 static void
-on_drives_listed (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+udisks_answered (NscTargetPicker *self,
+                 GPtrArray       *drives,
+                 const GError    *error)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) drives = nsc_udisks_list_drives_finish (result, &error);
-  NscTargetPicker *self;
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  self = NSC_TARGET_PICKER (user_data);
   g_clear_object (&self->asking);
   g_clear_pointer (&self->udisks_drives, g_ptr_array_unref);
   g_clear_pointer (&self->udisks_error, g_free);
@@ -325,6 +320,19 @@ on_drives_listed (GObject      *source,
     self->udisks_error = g_strdup (error->message);
   if (gtk_widget_get_visible (GTK_WIDGET (self)))
     populate_drives (self);
+}
+
+static void
+on_drives_listed (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) drives = nsc_udisks_list_drives_finish (result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  udisks_answered (NSC_TARGET_PICKER (user_data), drives, error);
 }
 
 static void
@@ -347,12 +355,7 @@ on_udisks_probed (GObject      *source,
       nsc_udisks_list_drives_async (self->asking, on_drives_listed, self);
       return;
     }
-  g_clear_object (&self->asking);
-  g_clear_pointer (&self->udisks_drives, g_ptr_array_unref);
-  g_clear_pointer (&self->udisks_error, g_free);
-  self->udisks_error = g_strdup (error->message);
-  if (gtk_widget_get_visible (GTK_WIDGET (self)))
-    populate_drives (self);
+  udisks_answered (self, NULL, error);
 }
 
 /* The picker opens: its drives as they are now, and whether UDisks2 can open them. */
