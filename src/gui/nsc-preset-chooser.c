@@ -199,8 +199,8 @@ bind_preset_row (GtkSignalListItemFactory *factory,
   gtk_label_set_text (g_object_get_data (G_OBJECT (outer), "caption"), text ? text : "");
   gtk_widget_set_tooltip_text (outer, nsc_preset_get_display_description (preset));
 
+  /* The heading, and the check mark with it. */
   update_preset_heading (item, NULL, self);
-  update_preset_check (self->preset_dropdown, NULL, item);
   g_object_set_data (G_OBJECT (item), "check-handler",
                      GSIZE_TO_POINTER (g_signal_connect_object (self->preset_dropdown,
                                                                 "notify::selected",
