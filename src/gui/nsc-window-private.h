@@ -60,7 +60,6 @@ struct _NscWindow
   char                 *target;
   NscDeviceInfo        *target_device;  /* set when the target is a block device */
   NscDeviceInfo        *folder_device;  /* the drive behind a folder target, when known */
-  GPtrArray            *devices;        /* NscDeviceInfo: the picker's drives */
   gboolean              fake_devices;   /* NANDSCOPE_SYSFS_ROOT: a captured tree, never opened */
   guint                 runs;           /* overrides; 0: the preset's */
   gint64                time_ns;

@@ -2,16 +2,12 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "nsc-bench.h"
 #include "nsc-bench-group.h"
 #include "nsc-chart-panel.h"
 #include "nsc-device.h"
 #include "nsc-device-row.h"
-#include "nsc-device-safety.h"
 #include "nsc-engine.h"
 #include "nsc-history.h"
 #include "nsc-preferences.h"
@@ -22,7 +18,6 @@
 #include "nsc-session.h"
 #include "nsc-start-page.h"
 #include "nsc-target-picker.h"
-#include "nsc-udisks.h"
 #include "nsc-warnings-list.h"
 #include "nsc-window.h"
 #include "nsc-window-private.h"
