@@ -15,6 +15,7 @@
 #   walk LOG SCRIPT ARGS… the app with --script (see src/gui/nsc-script.c), as a user would
 #   section LOG TAG       the lines of the "dump TAG" in LOG
 #   expect / expect_not LOG TAG REGEX WHAT   an assertion on a dump, counted in $failed
+#   expect_line LOG PATTERN WHAT              a line of the whole LOG matches (grep BRE)
 # Screenshots and the walks' logs go to $NSC_GUI_SHOTS/NAME (default: the build
 # folder's gui-shots/).
 
@@ -132,6 +133,18 @@ expect_not () {
     echo "ok: $what"
   else
     echo "FAIL: $what: $hit"
+    failed=1
+  fi
+}
+
+# expect_line LOG PATTERN WHAT: a line anywhere in LOG matches PATTERN (grep's basic
+# regular expression), counted in $failed like expect.
+expect_line () {
+  local log=$1 pattern=$2 what=$3
+  if grep -q -- "$pattern" "$log"; then
+    echo "ok: $what"
+  else
+    echo "FAIL: $what (no /$pattern/ in $(basename "$log"))"
     failed=1
   fi
 }

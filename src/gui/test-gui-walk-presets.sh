@@ -20,12 +20,10 @@ dump list
 shot-popover preset_dropdown $shots/folder-presets.png
 " --target "$target"
 
-grep -q "preset refused: Erase the drive needs a drive: choose one under Drives" "$tmp/folder.log" \
-  && echo "ok: Erase the drive is refused for a folder, with the way out" \
-  || { echo "FAIL: Erase the drive was not refused for a folder"; failed=1; }
-grep -q "preset refused: Surface scan needs a drive" "$tmp/folder.log" \
-  && echo "ok: Surface scan is refused for a folder" \
-  || { echo "FAIL: Surface scan was not refused for a folder"; failed=1; }
+expect_line "$tmp/folder.log" "preset refused: Erase the drive needs a drive: choose one under Drives" \
+  "Erase the drive is refused for a folder, with the way out"
+expect_line "$tmp/folder.log" "preset refused: Surface scan needs a drive" \
+  "Surface scan is refused for a folder"
 expect "$tmp/folder.log" list '"Quick"' "the preset list is shown"
 expect_not "$tmp/folder.log" list '"(Erase the drive|Surface scan|Surface scan, write and read)"' \
   "no drive-only preset is offered for a folder"
@@ -67,12 +65,10 @@ respond erase sdb
 wait-run
 dump erased
 " --target "$target"
-grep -q 'script: the dialog does not name nvme9n9; not answered' "$tmp/confirm.log" \
-  && echo "ok: a confirmation that does not name the drive is not answered" \
-  || { echo "FAIL: respond answered a dialog that does not name the drive"; failed=1; }
-grep -q 'script: dialog heading="Erase .*(sdb)?"' "$tmp/confirm.log" \
-  && echo "ok: the confirmation names the drive" \
-  || { echo "FAIL: no confirmation naming sdb was answered"; failed=1; }
+expect_line "$tmp/confirm.log" 'script: the dialog does not name nvme9n9; not answered' \
+  "a confirmation that does not name the drive is not answered"
+expect_line "$tmp/confirm.log" 'script: dialog heading="Erase .*(sdb)?"' \
+  "the confirmation names the drive"
 expect "$tmp/confirm.log" cancelled '"Not confirmed; nothing was written"' "Cancel writes nothing"
 expect_not "$tmp/confirm.log" cancelled '^window AdwMessageDialog' "the answered confirmation is closed"
 expect "$tmp/confirm.log" erased '"The drive list comes from NANDSCOPE_SYSFS_ROOT' \
