@@ -16,7 +16,8 @@ QEMU 7.2 now and then leaves a drive's throttled requests queued for good after
 block_set_io_throttle (the guest then waits forever). A drive that has written
 but made no progress for STALL_S is given its current limit again, and when that
 does not restart its queue, the guest is paused and resumed (a pause drains every
-drive); each such kick is logged ({"kick": …}) for the checks to count."""
+drive); each such kick is logged ({"kick": …}) for the checks to count. A drive
+that has written its whole size is finished and never kicked."""
 import json
 import sys
 import time
@@ -52,6 +53,11 @@ def main():
         limit = {d: first for d, (first, _) in schedules.items()}
         seen = {d: (0, start) for d in schedules}  # wr_bytes and when it last changed
         kicks = {d: 0 for d in schedules}
+        # A drive whose count has reached its size is done, not stuck: a kick there
+        # (a pause drains every drive) would let the others' queued writes through
+        # unthrottled, right where a switch may have just slowed one of them.
+        sizes = {b.get('device', ''): (b.get('inserted') or {}).get('image', {}).get('virtual-size')
+                 for b in qmp.cmd('query-block')}
 
         def unstick(stats):
             now = time.monotonic()
@@ -60,7 +66,8 @@ def main():
                 if count != last:
                     seen[drive] = (count, now)
                     kicks[drive] = 0
-                elif count > 0 and now - since >= STALL_S and kicks[drive] < MAX_KICKS:
+                elif (count > 0 and count != sizes.get(drive) and now - since >= STALL_S
+                      and kicks[drive] < MAX_KICKS):
                     # The limit set again first; then a drain of every drive.
                     if kicks[drive] == 0:
                         qmp.write_limit(drive, limit[drive])
