@@ -594,6 +594,55 @@ test_sheet_translated (void)
   nsc_test_use_language (NULL);
 }
 
+/* The write-fill's labels (the cache's size, each phase's speed, the summary
+ * box) find room whatever the cache's length and the speed inside it: the
+ * review run's analysis is moved through a range of both. */
+static void
+test_sheet_write_fill_labels (void)
+{
+  static const double fractions[] = { 0.02, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6, 0.8, 0.95 };
+  static const double tops[] = { 0.5, 0.8, 0.9, 0.95, 1.0, 1.05 };
+  g_autofree char *path = NULL;
+  g_autoptr(JsonNode) result = load_review (&path);
+  JsonObject *slc = json_object_get_object_member (
+    json_object_get_object_member (json_node_get_object (result), "analysis"), "slc");
+  JsonArray *phases = json_object_get_array_member (slc, "phases");
+  JsonObject *in_cache = json_array_get_object_element (phases, 0);
+  JsonObject *after = json_array_get_object_element (phases, 1);
+  double total = json_object_get_double_member (slc, "total_bytes");
+  double fastest = 0;
+  JsonArray *steps = json_object_get_array_member (json_node_get_object (result), "steps");
+  JsonObject *series = json_object_get_object_member (
+    json_array_get_object_element (steps, (guint) json_object_get_int_member (slc, "step")), "series");
+  JsonArray *dur = json_object_get_array_member (series, "duration_ns");
+  JsonArray *wb = json_object_get_array_member (series, "write_bytes");
+
+  for (guint i = 0; i < json_array_get_length (dur); i++)
+    fastest = MAX (fastest, json_array_get_double_element (wb, i) * 1e9
+                              / json_array_get_double_element (dur, i));
+  for (guint f = 0; f < G_N_ELEMENTS (fractions); f++)
+    for (guint t = 0; t < G_N_ELEMENTS (tops); t++)
+      {
+        double cache = round (total * fractions[f]);
+        json_object_set_double_member (slc, "cache_bytes", cache);
+        json_object_set_double_member (slc, "in_cache_bps", fastest * tops[t]);
+        json_object_set_double_member (in_cache, "end_bytes", cache);
+        json_object_set_double_member (in_cache, "bps", fastest * tops[t]);
+        json_object_set_double_member (after, "start_bytes", cache);
+        for (guint l = 0; l < NSC_SHEET_N_LAYOUTS; l++)
+          {
+            g_autoptr(NscSheet) sheet = nsc_sheet_new (result, NULL);
+            g_autofree char *where = g_strdup_printf ("cache %.0f %% of the fill at %.2f × the fastest sample (%s)",
+                                                      fractions[f] * 100, tops[t],
+                                                      nsc_sheet_layout_to_string (l));
+            double w, h;
+            draw_page (sheet, l, NULL, &w, &h);
+            check_no_overlap (sheet, w, h, where);
+          }
+      }
+}
+
+
 int
 main (int    argc,
       char **argv)
@@ -602,6 +651,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/nsc/sheet/results", test_sheet_results);
   g_test_add_func ("/nsc/sheet/overlap-caught", test_sheet_overlap_caught);
+  g_test_add_func ("/nsc/sheet/write-fill-labels", test_sheet_write_fill_labels);
   g_test_add_func ("/nsc/sheet/export", test_sheet_export);
   g_test_add_func ("/nsc/sheet/compare", test_sheet_compare);
   g_test_add_func ("/nsc/sheet/thermal", test_sheet_thermal);

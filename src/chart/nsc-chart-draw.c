@@ -142,6 +142,7 @@ typedef struct
   gboolean             have_secondary;
   gboolean             multi;    /* several datasets: colour by dataset */
   cairo_rectangle_t    box;      /* the write-fill's summary box; empty: none */
+  cairo_rectangle_t    cache_label; /* the write-fill's "SLC cache" label; empty: none */
   guint                path_ops;
 } Ctx;
 
@@ -830,16 +831,26 @@ draw_line (Ctx          *c,
 
 /* ---- write-fill annotation ---------------------------------------------- */
 
-/* Whether a label's rectangle would fall under the summary box. */
 static gboolean
-under_box (Ctx   *c,
-           double x,
-           double y,
-           double w,
-           double h)
+meets (const cairo_rectangle_t *b,
+       double                   x,
+       double                   y,
+       double                   w,
+       double                   h)
 {
-  const cairo_rectangle_t *b = &c->box;
   return b->width > 0 && x < b->x + b->width && x + w > b->x && y < b->y + b->height && y + h > b->y;
+}
+
+/* Whether a label's rectangle would fall under the summary box or on the
+ * cache's label. */
+static gboolean
+taken (Ctx   *c,
+       double x,
+       double y,
+       double w,
+       double h)
+{
+  return meets (&c->box, x, y, w, h) || meets (&c->cache_label, x, y, w, h);
 }
 
 static void
@@ -873,8 +884,10 @@ draw_cache_regions (Ctx *c)
           font (c, c->fs * 0.85, TRUE);
           tw = text_width (c, label);
           if (tw + c->fs < x1 - x0
-              && !under_box (c, (x0 + x1) / 2 - tw / 2, chart->plot.y + c->fs * 0.3, tw, c->fs * 1.2))
+              && !taken (c, (x0 + x1) / 2 - tw / 2, chart->plot.y + c->fs * 0.3, tw, c->fs * 1.2))
             {
+              c->cache_label = (cairo_rectangle_t) { (x0 + x1) / 2 - tw / 2, chart->plot.y + c->fs * 0.3,
+                                                     tw, c->fs * 1.2 };
               set_rgb (cr, &c->pal->text, 0.85);
               show_text (c, label, (x0 + x1) / 2, chart->plot.y + c->fs * 1.3, 0.5);
             }
@@ -922,11 +935,12 @@ draw_phases (Ctx *c)
           if (text_width (c, label) + c->fs * 0.5 < xb - xa)
             {
               double tw = text_width (c, label), lx = (xa + xb) / 2 - tw / 2 - 3;
-              /* Above the line, else below it, never under the summary box. */
+              /* Above the line, else below it (inside the plot), never under
+               * the summary box or on the cache's label. */
               double ly = Y - c->fs * 1.25;
-              if (under_box (c, lx, ly, tw + 6, c->fs * 1.05))
+              if (ly < chart->plot.y || taken (c, lx, ly, tw + 6, c->fs * 1.05))
                 ly = Y + c->fs * 0.2;
-              if (!under_box (c, lx, ly, tw + 6, c->fs * 1.05))
+              if (!taken (c, lx, ly, tw + 6, c->fs * 1.05))
                 {
                   cairo_rectangle (cr, lx, ly, tw + 6, c->fs * 1.05);
                   set_rgb (cr, &c->pal->bg, 0.8);
