@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <liburing.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -425,6 +426,32 @@ ring_init (struct io_uring *ring,
   return ret;
 }
 
+/* A target that refuses NOWAIT (zram, some device-mapper targets) makes io_uring
+ * hand every request to a kernel worker. At queue depth 1 with one thread, the
+ * request then waits for that worker to wake on another CPU and the completion for
+ * this thread to wake again: two cross-CPU wake-ups per I/O, costly in a VM. Keeping
+ * this thread and its workers on one CPU hands the CPU back and forth instead: on
+ * zram in a 2-vCPU VM, 84-108 k IOPS where they were 54-63 k, at half the CPU time
+ * per GiB. The I/O itself, and its timing, are unchanged. */
+static void
+keep_punts_near (struct io_uring *ring,
+                 Run             *run)
+{
+  cpu_set_t set;
+  int cpu;
+
+  if (nsc_fd_probe_nowait (run->fd, run->job.region_offset, MIN (run->job.block_size, 1u << 20),
+                           run->buffer_align) != 0)
+    return;
+  cpu = sched_getcpu ();
+  if (cpu < 0)
+    return;
+  CPU_ZERO (&set);
+  CPU_SET (cpu, &set);
+  if (sched_setaffinity (0, sizeof set, &set) == 0)
+    io_uring_register_iowq_aff (ring, sizeof set, &set);
+}
+
 static gpointer
 uring_thread (gpointer data)
 {
@@ -479,6 +506,8 @@ uring_thread (gpointer data)
   /* Registered buffers count against RLIMIT_MEMLOCK; without them I/O still works. */
   t->registered = io_uring_register_buffers (&ring, iov, qd) == 0;
   fixed_file = io_uring_register_files (&ring, &run->fd, 1) == 0;
+  if (qd == 1 && run->n_threads == 1)
+    keep_punts_near (&ring, run);
   thread_ready (t);
 
   for (;;)
@@ -1378,5 +1407,9 @@ nsc_target_fill (NscTarget      *target,
 
   if (out_filled)
     *out_filled = filled;
-  return TRUE;
+  /* On a new test file the writes above turned preallocated extents into written
+   * ones: the filesystem commits that to its journal within seconds, and the drive
+   * still holds the data in its cache. Both happen now rather than inside the
+   * measurement that follows (fio's laid-out file had both done long before). */
+  return filled == 0 || nsc_target_sync (target, error);
 }

@@ -628,6 +628,23 @@ nsc_target_check_io (NscTarget  *self,
 }
 
 gboolean
+nsc_target_sync (NscTarget  *self,
+                 GError    **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->kind != NSC_TARGET_FILE || self->fd < 0)
+    return TRUE;
+  if (fdatasync (self->fd) != 0)
+    {
+      nsc_set_error_from_errno (error, errno, _("Cannot write the test file in %s to the drive"),
+                                self->description);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
 nsc_target_trim (NscTarget     *self,
                  guint64        offset,
                  guint64        length,

@@ -74,6 +74,11 @@ gboolean       nsc_target_trim            (NscTarget     *target,
                                            GCancellable  *cancellable,
                                            guint64       *out_trimmed,
                                            GError       **error);
+/* A test file: what was written to it is made durable (fdatasync), so that the
+ * filesystem's journal and the drive's cache take it in before a measurement rather
+ * than during one. A device: nothing to do. */
+gboolean       nsc_target_sync            (NscTarget     *target,
+                                           GError       **error);
 /* After an I/O error: whether the device is no longer there (removed, unplugged). */
 gboolean       nsc_target_is_gone         (NscTarget *target);
 /* "BLKDISCARD" or "punch hole". */
