@@ -642,7 +642,6 @@ test_sheet_write_fill_labels (void)
       }
 }
 
-
 int
 main (int    argc,
       char **argv)

@@ -880,14 +880,15 @@ draw_cache_regions (Ctx *c)
           g_autofree char *size = format_bytes (c, ds->cache_bytes);
           /* Translators: the shaded region of a write-fill chart; %s is a size, "4 GiB" */
           g_autofree char *label = g_strdup_printf (_("SLC cache %s"), size);
-          double tw;
+          cairo_rectangle_t r;
           font (c, c->fs * 0.85, TRUE);
-          tw = text_width (c, label);
-          if (tw + c->fs < x1 - x0
-              && !taken (c, (x0 + x1) / 2 - tw / 2, chart->plot.y + c->fs * 0.3, tw, c->fs * 1.2))
+          r.width = text_width (c, label);
+          r.height = c->fs * 1.2;
+          r.x = (x0 + x1) / 2 - r.width / 2;
+          r.y = chart->plot.y + c->fs * 0.3;
+          if (r.width + c->fs < x1 - x0 && !taken (c, r.x, r.y, r.width, r.height))
             {
-              c->cache_label = (cairo_rectangle_t) { (x0 + x1) / 2 - tw / 2, chart->plot.y + c->fs * 0.3,
-                                                     tw, c->fs * 1.2 };
+              c->cache_label = r;
               set_rgb (cr, &c->pal->text, 0.85);
               show_text (c, label, (x0 + x1) / 2, chart->plot.y + c->fs * 1.3, 0.5);
             }
