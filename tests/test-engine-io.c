@@ -7,6 +7,9 @@
 #include <glib/gstdio.h>
 #include <fcntl.h>
 #include <linux/loop.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/ioctl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -596,6 +599,171 @@ detach_loop (const char *path)
     }
 }
 
+/* ---- I/O threads ask for a short scheduler slice ---- */
+
+/* The scheduler's view of one thread: its slice (se.slice, a scheduler-debug
+ * field; -1 when the kernel does not show it), policy and nice value. */
+typedef struct
+{
+  gint64 slice;
+  int    policy;
+  int    nice;
+} TaskSched;
+
+static gboolean
+read_task_sched (const char *task_dir,
+                 TaskSched  *out)
+{
+  g_autofree char *sched_path = g_build_filename (task_dir, "sched", NULL);
+  g_autofree char *stat_path = g_build_filename (task_dir, "stat", NULL);
+  g_autofree char *sched = NULL;
+  g_autofree char *stat = NULL;
+  g_auto(GStrv) fields = NULL;
+  const char *line, *close_paren;
+
+  if (!g_file_get_contents (stat_path, &stat, NULL, NULL))
+    return FALSE;
+  /* Fields after the command's closing parenthesis: state is 3rd, nice 19th,
+   * policy 41st. */
+  close_paren = strrchr (stat, ')');
+  g_assert_nonnull (close_paren);
+  fields = g_strsplit (close_paren + 2, " ", -1);
+  g_assert_cmpuint (g_strv_length (fields), >=, 39);
+  out->nice = atoi (fields[19 - 3]);
+  out->policy = atoi (fields[41 - 3]);
+  out->slice = -1;
+  if (g_file_get_contents (sched_path, &sched, NULL, NULL)
+      && (line = strstr (sched, "se.slice")) != NULL)
+    out->slice = g_ascii_strtoll (strchr (line, ':') + 1, NULL, 10);
+  return TRUE;
+}
+
+/* struct sched_attr (Linux 3.14), which glibc 2.36 does not declare. */
+typedef struct
+{
+  guint32 size, sched_policy;
+  guint64 sched_flags;
+  gint32  sched_nice;
+  guint32 sched_priority;
+  guint64 sched_runtime, sched_deadline, sched_period;
+} TestSchedAttr;
+
+/* Whether this kernel honours a SCHED_OTHER thread's own slice (Linux 6.12) and
+ * shows it: tried on a thread of its own. */
+static gpointer
+try_slice (gpointer data)
+{
+  TestSchedAttr a = { .size = sizeof a, .sched_policy = SCHED_OTHER,
+                      .sched_nice = getpriority (PRIO_PROCESS, 0), .sched_runtime = 100000 };
+  g_autofree char *dir = g_strdup_printf ("/proc/self/task/%d", (int) syscall (SYS_gettid));
+  TaskSched ts;
+
+  if (syscall (SYS_sched_setattr, 0, &a, 0) != 0 || !read_task_sched (dir, &ts))
+    return GINT_TO_POINTER (FALSE);
+  return GINT_TO_POINTER (ts.slice == 100000);
+}
+
+typedef struct
+{
+  NscBackend backend;
+  int        policy;      /* the policy of the thread that runs the job */
+  int        nice;        /* its nice value: the I/O threads inherit both */
+  guint      io_threads;  /* I/O threads seen */
+  GPtrArray *bad;         /* what was wrong with them */
+} SliceCheck;
+
+static void
+check_io_threads (const NscSample *s,
+                  gpointer         data)
+{
+  SliceCheck *c = data;
+  g_autoptr(GDir) d = g_dir_open ("/proc/self/task", 0, NULL);
+  const char *tid;
+
+  if (c->io_threads > 0 || d == NULL)
+    return;
+  while ((tid = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *dir = g_build_filename ("/proc/self/task", tid, NULL);
+      g_autofree char *comm_path = g_build_filename (dir, "comm", NULL);
+      g_autofree char *comm = NULL;
+      TaskSched ts;
+
+      if (!g_file_get_contents (comm_path, &comm, NULL, NULL)
+          || !g_str_has_prefix (comm, "nsc-io-") || !read_task_sched (dir, &ts))
+        continue;
+      c->io_threads++;
+      if (ts.policy != c->policy || ts.nice != c->nice)
+        g_ptr_array_add (c->bad, g_strdup_printf ("%s policy %d nice %d, expected %d and %d",
+                                                  g_strstrip (comm), ts.policy, ts.nice,
+                                                  c->policy, c->nice));
+      /* A SCHED_OTHER I/O thread asks for 100 µs; others keep the default. */
+      if ((c->policy == SCHED_OTHER) != (ts.slice == 100000))
+        g_ptr_array_add (c->bad, g_strdup_printf ("%s (policy %d) has a slice of %" G_GINT64_FORMAT " ns",
+                                                  g_strstrip (comm), ts.policy, ts.slice));
+    }
+}
+
+static gpointer
+run_sliced_job (gpointer data)
+{
+  SliceCheck *c = data;
+  g_autoptr(NscTarget) t = open_file (8 * MiB, FALSE);
+  g_autoptr(NscJobResult) res = NULL;
+  g_autoptr(GError) error = NULL;
+  struct sched_param param = { 0 };
+  NscJob job;
+
+  /* This thread only: a nice value above the process's, or SCHED_IDLE. */
+  if (c->policy == SCHED_IDLE)
+    g_assert_cmpint (sched_setscheduler (0, SCHED_IDLE, &param), ==, 0);
+  else
+    g_assert_cmpint (setpriority (PRIO_PROCESS, 0, c->nice), ==, 0);
+  c->nice = getpriority (PRIO_PROCESS, 0);
+
+  g_assert_true (nsc_target_fill (t, 0, 8 * MiB, c->backend, NULL, NULL, NULL, NULL, NULL));
+  nsc_job_init (&job);
+  nsc_job_set_rw (&job, "randread", NULL);
+  job.block_size = 4096;
+  job.queue_depth = c->backend == NSC_BACKEND_IO_URING ? 4 : 1;
+  job.workers = 2;
+  job.time_ns = 300 * MS;
+  job.sample_interval_ns = 50 * MS;
+  g_assert_true (nsc_job_run (t, &job, c->backend, check_io_threads, c, NULL, &res, &error));
+  g_assert_no_error (error);
+  return NULL;
+}
+
+/* Every I/O thread asks the scheduler for a 100 µs slice, so that a completion
+ * wakes it at once instead of at the next tick behind a busy thread, and keeps
+ * the policy and nice value it was started with; a SCHED_IDLE run stays idle. */
+static void
+test_wake_promptly (gconstpointer data)
+{
+  NscBackend backend = GPOINTER_TO_INT (data);
+  int nice_now = getpriority (PRIO_PROCESS, 0);
+  const int policies[] = { SCHED_OTHER, SCHED_IDLE };
+
+  if (!GPOINTER_TO_INT (g_thread_join (g_thread_new ("try-slice", try_slice, NULL))))
+    {
+      g_test_skip ("this kernel does not honour or does not show a thread's own slice "
+                   "(Linux 6.12 and CONFIG_SCHED_DEBUG)");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (policies); i++)
+    {
+      SliceCheck c = { .backend = backend, .policy = policies[i],
+                       .nice = MIN (nice_now + 3, 19), .bad = g_ptr_array_new_with_free_func (g_free) };
+
+      g_thread_join (g_thread_new ("sliced-job", run_sliced_job, &c));
+      g_assert_cmpuint (c.io_threads, ==, 2);
+      for (guint j = 0; j < c.bad->len; j++)
+        g_test_message ("%s", (const char *) g_ptr_array_index (c.bad, j));
+      g_assert_cmpuint (c.bad->len, ==, 0);
+      g_ptr_array_unref (c.bad);
+    }
+}
+
 static void
 test_device_fd (void)
 {
@@ -903,6 +1071,8 @@ main (int    argc,
   g_test_add_func ("/nsc/io/mixed-share", test_mixed_share);
   g_test_add_func ("/nsc/io/null-backend", test_null_backend);
   g_test_add_func ("/nsc/io/device-fd", test_device_fd);
+  g_test_add_data_func ("/nsc/io/wake-promptly/io_uring", GINT_TO_POINTER (NSC_BACKEND_IO_URING), test_wake_promptly);
+  g_test_add_data_func ("/nsc/io/wake-promptly/psync", GINT_TO_POINTER (NSC_BACKEND_PSYNC), test_wake_promptly);
   g_test_add_func ("/nsc/runner/quick", test_runner_quick);
   g_test_add_func ("/nsc/runner/cancel", test_runner_cancel);
   g_test_add_func ("/nsc/runner/events-on-caller-thread", test_runner_events_on_caller_thread);

@@ -8,6 +8,8 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -263,6 +265,67 @@ alloc_buffers (Run      *run,
   return mem;
 }
 
+/* ---- scheduling ---------------------------------------------------------- */
+
+/* struct sched_attr as Linux 3.14 defined it (SCHED_ATTR_SIZE_VER0, 48 bytes);
+ * glibc 2.36 does not declare it. */
+typedef struct
+{
+  guint32 size;
+  guint32 sched_policy;
+  guint64 sched_flags;
+  gint32  sched_nice;
+  guint32 sched_priority;
+  guint64 sched_runtime;
+  guint64 sched_deadline;
+  guint64 sched_period;
+} SchedAttr;
+
+#ifndef SCHED_RESET_ON_FORK
+#define SCHED_RESET_ON_FORK 0x40000000
+#endif
+#define SCHED_FLAG_RESET_ON_FORK_ 0x01
+
+/* An I/O thread sleeps until the device answers, then works for microseconds.
+ * Linux's scheduler (EEVDF) lets a waking thread run at once only when its slice
+ * ends before the running thread's; with the default slice it can wait for the
+ * next tick (4 ms) behind any busy thread of the same session or cgroup, even one
+ * at nice 19: the user's build, the app's own drawing. The device then idles and
+ * the result measures the CPU load, not the drive. Asking for a short slice
+ * (custom slices, Linux 6.12) lets completions wake it promptly. Measured in a
+ * 2-vCPU VM with a nice-19 CPU-bound job in the same session, a file on ext4:
+ * 128 KiB writes at QD8 150-210 MiB/s before, 1450-1520 after (fio, whose job
+ * runs in a session of its own, 1400-1800); 4 KiB reads at QD1 253 and 2437 IOPS
+ * before, 7528 and 9231 after. Earlier kernels take the call and ignore the slice.
+ * The thread keeps its policy and nice value; SCHED_BATCH, SCHED_IDLE and real-
+ * time threads are left as they are. */
+#define IO_THREAD_SLICE_NS (100 * 1000)
+
+static void
+wake_promptly (void)
+{
+  SchedAttr attr;
+  int policy, nice;
+
+  policy = sched_getscheduler (0);
+  if (policy < 0 || (policy & ~SCHED_RESET_ON_FORK) != SCHED_OTHER)
+    return;
+  /* The nice value is per thread on Linux; getpriority (PRIO_PROCESS, 0) reads
+   * this thread's. Passing it back keeps it (lowering it would need privilege). */
+  errno = 0;
+  nice = getpriority (PRIO_PROCESS, 0);
+  if (nice == -1 && errno != 0)
+    return;
+  memset (&attr, 0, sizeof attr);
+  attr.size = sizeof attr;
+  attr.sched_policy = SCHED_OTHER;
+  attr.sched_flags = (policy & SCHED_RESET_ON_FORK) ? SCHED_FLAG_RESET_ON_FORK_ : 0;
+  attr.sched_nice = nice;
+  attr.sched_runtime = IO_THREAD_SLICE_NS;
+  /* A refusal (a seccomp filter, say) leaves the default slice: nothing to report. */
+  (void) syscall (SYS_sched_setattr, 0, &attr, 0);
+}
+
 /* ---- per-thread bookkeeping --------------------------------------------- */
 
 static inline gboolean
@@ -508,6 +571,7 @@ uring_thread (gpointer data)
   fixed_file = io_uring_register_files (&ring, &run->fd, 1) == 0;
   if (qd == 1 && run->n_threads == 1)
     keep_punts_near (&ring, run);
+  wake_promptly ();
   thread_ready (t);
 
   for (;;)
@@ -676,6 +740,7 @@ psync_thread (gpointer data)
       thread_finish (t);
       return NULL;
     }
+  wake_promptly ();
   thread_ready (t);
 
   for (;;)
