@@ -98,6 +98,7 @@ reader_thread (gpointer data)
 {
   Copy *c = data;
 
+  nsc_thread_wake_promptly ();
   for (guint f = 0; f < c->n && !g_atomic_int_get (&c->failed); f++)
     for (guint64 off = 0; off < c->sizes[f]; off += CHUNK)
       {
@@ -133,6 +134,7 @@ writer_thread (gpointer data)
 {
   Copy *c = data;
 
+  nsc_thread_wake_promptly ();
   for (;;)
     {
       Chunk *ch = g_async_queue_pop (c->full);

@@ -132,6 +132,12 @@ int      nsc_fd_probe_nowait (int      fd,
                               guint64  length,
                               guint    align);
 
+/* Called by each of the engine's I/O threads when it starts: asks the scheduler for a
+ * short slice (Linux 6.12; earlier kernels ignore it) so that the completion of its
+ * I/O wakes it at once, not a tick later behind a busy thread. Keeps the thread's
+ * nice value; does nothing to a thread that is not SCHED_OTHER. */
+void     nsc_thread_wake_promptly (void);
+
 /* CLOCK_MONOTONIC in ns, the engine's one clock. */
 gint64   nsc_now_ns       (void);
 
