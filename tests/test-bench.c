@@ -8,6 +8,7 @@
 #include <sys/sysmacros.h>
 
 #include "nsc-bench.h"
+#include "test-util.h"
 
 static void
 put (const char *root,
@@ -103,6 +104,8 @@ test_bench (void)
   g_clear_pointer (&bench, json_node_unref);
   bench = nsc_bench_describe_at (sys, proc, mountinfo, data, &dev);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (bench), "usb_transport"), ==, "BOT");
+
+  nsc_test_rm_rf (root);
 }
 
 int

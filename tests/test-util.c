@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <locale.h>
 #include <string.h>
 
@@ -63,4 +64,28 @@ nsc_test_run_to_end (NscRunner *runner)
   g_assert_no_error (w.error);
   g_assert_true (w.ok);
   return nsc_runner_get_result (runner);
+}
+
+void
+nsc_test_rm_rf (const char *path)
+{
+  GStatBuf st;
+
+  if (g_lstat (path, &st) != 0)
+    return;
+  if (S_ISDIR (st.st_mode))
+    {
+      g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+      const char *name;
+
+      g_assert_nonnull (dir);
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          nsc_test_rm_rf (child);
+        }
+      g_assert_cmpint (g_rmdir (path), ==, 0);
+    }
+  else
+    g_assert_cmpint (g_unlink (path), ==, 0);
 }

@@ -18,4 +18,8 @@ void          nsc_test_use_language (const char *language);
 /* The <desc> of an exported SVG: the words a chart or sheet drew. */
 char         *nsc_test_svg_desc     (const char *path);
 
+/* Removes @path and everything under it (symbolic links themselves, never what
+ * they point to); asserts that nothing is left. */
+void          nsc_test_rm_rf        (const char *path);
+
 G_END_DECLS
