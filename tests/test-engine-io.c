@@ -684,6 +684,13 @@ check_io_threads (const NscSample *s,
   const char *tid;
   guint n = 0;
 
+  TaskSched self;
+
+  /* The thread that runs the job (and calls this) has the short slice meanwhile. */
+  g_assert_true (read_task_sched ("/proc/thread-self", &self));
+  if ((c->policy == SCHED_OTHER) != (self.slice == 100000))
+    g_ptr_array_add (c->bad, g_strdup_printf ("the job's own thread (policy %d) has a slice of %"
+                                              G_GINT64_FORMAT " ns", self.policy, self.slice));
   /* Until one sample finds both threads alive (a copy's reader may finish early). */
   if (c->io_threads >= 2 || d == NULL)
     return;
@@ -709,6 +716,19 @@ check_io_threads (const NscSample *s,
                                                   g_strstrip (comm), ts.policy, ts.slice));
     }
   c->io_threads = MAX (c->io_threads, n);
+}
+
+/* After the job, its thread is back to the default slice, nice value and policy. */
+static void
+check_slice_back (SliceCheck *c)
+{
+  TaskSched self;
+
+  g_assert_true (read_task_sched ("/proc/thread-self", &self));
+  if (self.slice == 100000 || self.policy != c->policy || self.nice != c->nice)
+    g_ptr_array_add (c->bad, g_strdup_printf ("after the job, its thread has policy %d, nice %d, "
+                                              "a slice of %" G_GINT64_FORMAT " ns",
+                                              self.policy, self.nice, self.slice));
 }
 
 static gpointer
@@ -737,6 +757,7 @@ run_sliced_job (gpointer data)
 
       g_assert_true (nsc_copy_run (test_dir, &spec, check_io_threads, c, NULL, &copy, &error));
       g_assert_no_error (error);
+      check_slice_back (c);
       return NULL;
     }
   g_assert_true (nsc_target_fill (t, 0, 8 * MiB, c->backend, NULL, NULL, NULL, NULL, NULL));
@@ -749,13 +770,15 @@ run_sliced_job (gpointer data)
   job.sample_interval_ns = 50 * MS;
   g_assert_true (nsc_job_run (t, &job, c->backend, check_io_threads, c, NULL, &res, &error));
   g_assert_no_error (error);
+  check_slice_back (c);
   return NULL;
 }
 
 /* Every I/O thread (a job's, of either backend, and a copy's reader and writer)
  * asks the scheduler for a 100 µs slice, so that a completion wakes it at once
  * instead of up to a tick later behind a busy thread, and keeps the policy and
- * nice value it was started with; a SCHED_IDLE run stays idle. */
+ * nice value it was started with; so does the thread that runs the job, for the
+ * job's length only; a SCHED_IDLE run stays idle. */
 static void
 test_wake_promptly (gconstpointer data)
 {

@@ -179,7 +179,7 @@ nsc_copy_run (const char         *dir,
   Chunk chunks[QUEUE_DEPTH];
   Copy c = { 0 };
   GThread *reader, *writer;
-  gboolean ok = FALSE;
+  gboolean ok = FALSE, sliced;
   void *mem = NULL;
 
   *out_result = NULL;
@@ -299,6 +299,7 @@ nsc_copy_run (const char         *dir,
 
   result->series = nsc_series_new (16384);
   sample_bytes = MAX (total / 256, (guint64) CHUNK);
+  sliced = nsc_thread_wake_promptly_begin ();
   start = prev_ns = nsc_now_ns ();
   reader = g_thread_new ("nsc-copy-read", reader_thread, &c);
   writer = g_thread_new ("nsc-copy-write", writer_thread, &c);
@@ -343,6 +344,7 @@ nsc_copy_run (const char         *dir,
     }
   g_thread_join (reader);
   g_thread_join (writer);
+  nsc_thread_wake_promptly_end (sliced);
   nsc_series_finish (result->series);
 
   result->bytes = c.copied;

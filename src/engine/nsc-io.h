@@ -138,6 +138,12 @@ int      nsc_fd_probe_nowait (int      fd,
  * nice value; does nothing to a thread that is not SCHED_OTHER. */
 void     nsc_thread_wake_promptly (void);
 
+/* The same for the thread that starts, samples and stops a job's or a copy's I/O
+ * threads, for as long as they run, so that it does not wait behind them when they
+ * are CPU-bound; _end () with what _begin () returned puts the default slice back. */
+gboolean nsc_thread_wake_promptly_begin (void);
+void     nsc_thread_wake_promptly_end   (gboolean begun);
+
 /* CLOCK_MONOTONIC in ns, the engine's one clock. */
 gint64   nsc_now_ns       (void);
 

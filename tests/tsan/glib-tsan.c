@@ -2,9 +2,9 @@
 /* ThreadSanitizer cannot see GLib's locks: on Linux GMutex and GCond are futexes in
  * an uninstrumented libglib, so every hand-off through them looks like a data race.
  * Preloaded into the tests of the TSan build (meson test --wrapper, see .ci/run), this
- * wraps GLib's lock and once functions and tells TSan about the happens-before edge
- * that each one makes. Calls between GLib's own functions inside libglib (main
- * context, async queue) do not come through here. */
+ * wraps GLib's lock, once and async-queue functions and tells TSan about the
+ * happens-before edge that each one makes. Calls between GLib's own functions inside
+ * libglib (main context) do not come through here. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <glib.h>
@@ -103,4 +103,25 @@ void
   REAL (void, g_once_init_leave, volatile void *, gsize);
   RELEASE (location);
   real (location, result);
+}
+
+/* GAsyncQueue locks its own mutex inside libglib: a push hands what it pushes to
+ * the thread that pops it (the copy test's reader and writer pass chunks this way). */
+void
+g_async_queue_push (GAsyncQueue *queue,
+                    gpointer     data)
+{
+  REAL (void, g_async_queue_push, GAsyncQueue *, gpointer);
+  RELEASE (queue);
+  real (queue, data);
+}
+
+gpointer
+g_async_queue_pop (GAsyncQueue *queue)
+{
+  gpointer data;
+  REAL (gpointer, g_async_queue_pop, GAsyncQueue *);
+  data = real (queue);
+  ACQUIRE (queue);
+  return data;
 }
