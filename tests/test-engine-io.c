@@ -683,7 +683,6 @@ check_io_threads (const NscSample *s,
   g_autoptr(GDir) d = g_dir_open ("/proc/self/task", 0, NULL);
   const char *tid;
   guint n = 0;
-
   TaskSched self;
 
   /* The thread that runs the job (and calls this) has the short slice meanwhile. */
@@ -735,7 +734,7 @@ static gpointer
 run_sliced_job (gpointer data)
 {
   SliceCheck *c = data;
-  g_autoptr(NscTarget) t = open_file (8 * MiB, FALSE);
+  g_autoptr(NscTarget) t = NULL;
   g_autoptr(NscJobResult) res = NULL;
   g_autoptr(GError) error = NULL;
   struct sched_param param = { 0 };
@@ -760,6 +759,7 @@ run_sliced_job (gpointer data)
       check_slice_back (c);
       return NULL;
     }
+  t = open_file (8 * MiB, FALSE);
   g_assert_true (nsc_target_fill (t, 0, 8 * MiB, c->backend, NULL, NULL, NULL, NULL, NULL));
   nsc_job_init (&job);
   nsc_job_set_rw (&job, "randread", NULL);

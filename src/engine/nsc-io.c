@@ -293,11 +293,11 @@ typedef struct
  * (the user's build, say): 3.3 ms per wake-up on average in the run below, read
  * from the thread's schedstat. The device then idles and the result measures the
  * CPU load, not the drive. Asking for a short slice (custom slices, Linux 6.12)
- * lets completions wake it promptly. Measured in a
- * 2-vCPU VM with a nice-19 CPU-bound job in the same session, a file on ext4:
- * 128 KiB writes at QD8 150-210 MiB/s before, 1450-1520 after (fio, whose job
- * runs in a session of its own, 1400-1800); 4 KiB reads at QD1 253 and 2437 IOPS
- * before, 7528 and 9231 after. Earlier kernels take the call and ignore the slice.
+ * lets completions wake it promptly. Measured in a 2-vCPU VM with a nice-19
+ * CPU-bound job in the same session, a file on ext4: 128 KiB writes at QD8
+ * 150-210 MiB/s before, 1450-1520 after (fio, whose job runs in a session of its
+ * own, 1400-1800); 4 KiB reads at QD1 253 and 2437 IOPS before, 7528 and 9231
+ * after. Earlier kernels take the call and ignore the slice.
  * The thread keeps its policy and nice value; SCHED_BATCH, SCHED_IDLE and real-
  * time threads are left as they are. */
 #define IO_THREAD_SLICE_NS (100 * 1000)
