@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
@@ -70,6 +71,32 @@ run_ok (NscTarget    *t,
   return res;
 }
 
+static NscJobResult *
+run_named (NscTarget    *t,
+           const NscJob *job,
+           NscBackend    backend)
+{
+  g_autoptr(GError) error = NULL;
+  NscJobResult *res = NULL;
+
+  g_assert_true (nsc_job_run (t, job, backend, NULL, NULL, NULL, &res, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (res->backend, ==, backend);
+  g_assert_false (res->backend_fallback);
+  g_assert_cmpuint (res->dir[NSC_DIR_READ].ios + res->dir[NSC_DIR_WRITE].ios, >, 0);
+  return res;
+}
+
+/* The CPUs this process may run on. */
+static guint
+cpus_usable (void)
+{
+  cpu_set_t set;
+
+  g_assert_cmpint (sched_getaffinity (0, sizeof set, &set), ==, 0);
+  return (guint) CPU_COUNT (&set);
+}
+
 static void
 test_file (void)
 {
@@ -112,6 +139,14 @@ test_file (void)
   res = run_ok (t, &job);
   g_assert_cmpint (res->backend, ==, NSC_BACKEND_PSYNC);
   g_assert_cmpstr (res->backend_note, ==, note1);
+  g_clear_pointer (&res, nsc_job_result_free);
+
+  /* io_uring by name on a target that takes non-blocking I/O: it completes from its
+   * interrupt, and the thread sleeps until it does (no polling, no note). */
+  job_for (&job, "randwrite", 8);
+  res = run_named (t, &job, NSC_BACKEND_IO_URING);
+  g_assert_cmpint (res->backend_why, ==, NSC_BACKEND_WHY_NONE);
+  g_assert_null (res->backend_note);
 }
 
 /* sysfs takes a write in place (g_file_set_contents renames a temporary file). */
@@ -217,6 +252,38 @@ test_zram (void)
   g_assert_cmpint (res->backend, ==, NSC_BACKEND_PSYNC);
   g_assert_false (res->backend_fallback);
   g_assert_nonnull (strstr (res->backend_note, "NOWAIT"));
+  nsc_job_result_free (res);
+
+  /* io_uring by name: kernel workers run every request. With a CPU to spare, the I/O
+   * thread polls for their completions before it sleeps, and the result says so;
+   * with as many I/O threads as CPUs it does not. Either way every I/O is counted. */
+  job_for (&job, "randrw", 8);
+  res = run_named (t, &job, NSC_BACKEND_IO_URING);
+  if (cpus_usable () >= 2)
+    {
+      g_assert_cmpint (res->backend_why, ==, NSC_BACKEND_WHY_PUNTED_POLLED);
+      g_assert_nonnull (strstr (res->backend_note, "polls"));
+      g_assert_nonnull (strstr (res->backend_note, node));
+    }
+  else
+    {
+      g_assert_cmpint (res->backend_why, ==, NSC_BACKEND_WHY_NONE);
+      g_assert_null (res->backend_note);
+    }
+  g_assert_cmpuint (res->dir[NSC_DIR_READ].ios, >, 0);
+  g_assert_cmpuint (res->dir[NSC_DIR_WRITE].ios, >, 0);
+  nsc_job_result_free (res);
+
+  job.workers = cpus_usable ();
+  res = run_named (t, &job, NSC_BACKEND_IO_URING);
+  g_assert_cmpint (res->backend_why, ==, NSC_BACKEND_WHY_NONE);
+  g_assert_null (res->backend_note);
+  nsc_job_result_free (res);
+
+  /* At queue depth 1 nothing is polled (the thread and its workers share a CPU). */
+  job_for (&job, "randread", 1);
+  res = run_named (t, &job, NSC_BACKEND_IO_URING);
+  g_assert_cmpint (res->backend_why, ==, NSC_BACKEND_WHY_NONE);
   nsc_job_result_free (res);
 
   nsc_target_free (t);

@@ -28,7 +28,13 @@ typedef enum
   NSC_BACKEND_WHY_NO_NOWAIT,       /* the target refuses RWF_NOWAIT: psync threads */
   NSC_BACKEND_WHY_NOWAIT,          /* io_uring, the target takes non-blocking I/O */
   NSC_BACKEND_WHY_NOWAIT_UNKNOWN,  /* io_uring, whether it does is unknown */
+  NSC_BACKEND_WHY_PUNTED_POLLED,   /* io_uring by name on a target that refuses NOWAIT:
+                                    * kernel workers run every request, and each thread
+                                    * polls briefly for their completions */
 } NscBackendWhy;
+
+/* NSC_BACKEND_WHY_PUNTED_POLLED: how long an I/O thread polls before it sleeps. */
+#define NSC_IO_PUNT_POLL_US 10
 
 const char *nsc_backend_to_string   (NscBackend   backend);
 gboolean    nsc_backend_from_string (const char  *text,

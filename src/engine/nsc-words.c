@@ -367,6 +367,13 @@ nsc_words_backend_note (const NscJobResult *r)
       /* Translators: why a test ran on the io_uring backend; %u is the queue depth */
       return g_strdup_printf (_("queue depth %u: io_uring (whether the target takes "
                                 "non-blocking I/O is unknown)"), qd);
+    case NSC_BACKEND_WHY_PUNTED_POLLED:
+      /* Translators: why a test that ran on io_uring, as asked, used more CPU; NOWAIT is
+       * a flag's name; %u is a number of microseconds */
+      return g_strdup_printf (_("io_uring as asked; the target refuses non-blocking I/O "
+                                "(NOWAIT), so kernel workers run every request, and each I/O "
+                                "thread polls for their completions for up to %u µs before "
+                                "it sleeps"), NSC_IO_PUNT_POLL_US);
     case NSC_BACKEND_WHY_NONE:
     default:
       return NULL;
