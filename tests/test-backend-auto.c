@@ -195,9 +195,20 @@ zram_remove (const char *node,
 {
   g_autofree char *reset = g_strdup_printf ("/sys/block/zram%d/reset", id);
   g_autofree char *num = g_strdup_printf ("%d", id);
+  gboolean ok = FALSE;
 
-  sysfs_write (reset, "1");
-  sysfs_write ("/sys/class/zram-control/hot_remove", num);
+  /* udev opens a device to probe it after a writer closes it, and a reset or a removal
+   * meanwhile fails with EBUSY: try again for up to 10 s. A device left behind fails
+   * the test (it kept its 64 MiB until the next boot). */
+  for (guint i = 0; i < 200 && !ok; i++)
+    if (!(ok = sysfs_write (reset, "1")))
+      g_usleep (50 * 1000);
+  g_assert_true (ok);
+  ok = FALSE;
+  for (guint i = 0; i < 200 && !ok; i++)
+    if (!(ok = sysfs_write ("/sys/class/zram-control/hot_remove", num)))
+      g_usleep (50 * 1000);
+  g_assert_true (ok);
   g_unlink (node);
 }
 
