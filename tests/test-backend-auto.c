@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "nsc-engine.h"
+#include "test-util.h"
 
 #define MiB (G_GUINT64_CONSTANT (1) << 20)
 #define MS  G_GINT64_CONSTANT (1000000)
@@ -58,32 +59,35 @@ resolve (NscTarget    *t,
   return b;
 }
 
+/* A job run with @backend (auto or named) that succeeded and moved data. */
 static NscJobResult *
-run_ok (NscTarget    *t,
-        const NscJob *job)
+run_moving (NscTarget    *t,
+            const NscJob *job,
+            NscBackend    backend)
 {
-  g_autoptr(GError) error = NULL;
-  NscJobResult *res = NULL;
+  NscJobResult *res = nsc_test_run_job (t, job, backend);
 
-  g_assert_true (nsc_job_run (t, job, NSC_BACKEND_AUTO, NULL, NULL, NULL, &res, &error));
-  g_assert_no_error (error);
   g_assert_cmpuint (res->dir[NSC_DIR_READ].ios + res->dir[NSC_DIR_WRITE].ios, >, 0);
   return res;
 }
 
 static NscJobResult *
+run_ok (NscTarget    *t,
+        const NscJob *job)
+{
+  return run_moving (t, job, NSC_BACKEND_AUTO);
+}
+
+/* A backend named runs as named, not as a fallback. */
+static NscJobResult *
 run_named (NscTarget    *t,
            const NscJob *job,
            NscBackend    backend)
 {
-  g_autoptr(GError) error = NULL;
-  NscJobResult *res = NULL;
+  NscJobResult *res = run_moving (t, job, backend);
 
-  g_assert_true (nsc_job_run (t, job, backend, NULL, NULL, NULL, &res, &error));
-  g_assert_no_error (error);
   g_assert_cmpint (res->backend, ==, backend);
   g_assert_false (res->backend_fallback);
-  g_assert_cmpuint (res->dir[NSC_DIR_READ].ios + res->dir[NSC_DIR_WRITE].ios, >, 0);
   return res;
 }
 

@@ -16,6 +16,7 @@
 
 #include "nsc-copy.h"
 #include "nsc-engine.h"
+#include "test-util.h"
 
 #define MiB (G_GUINT64_CONSTANT (1) << 20)
 #define MS  G_GINT64_CONSTANT (1000000)
@@ -67,20 +68,6 @@ read_stamps (NscTarget *t)
   return stamps;
 }
 
-static NscJobResult *
-run_ok (NscTarget    *t,
-        const NscJob *job,
-        NscBackend    backend)
-{
-  g_autoptr(GError) error = NULL;
-  NscJobResult *res = NULL;
-
-  g_assert_true (nsc_job_run (t, job, backend, NULL, NULL, NULL, &res, &error));
-  g_assert_no_error (error);
-  g_assert_nonnull (res);
-  return res;
-}
-
 /* Every write lands where the engine says, aligned, and a random pass covers every
  * block exactly once: each 4 KiB block's stamp names its own offset. */
 static void
@@ -101,7 +88,7 @@ test_write_verify (gconstpointer data)
   job.queue_depth = 4;
   job.time_ns = 0;
   job.once = TRUE;
-  seq = run_ok (t, &job, backend);
+  seq = nsc_test_run_job (t, &job, backend);
   g_assert_cmpuint (seq->dir[NSC_DIR_WRITE].bytes, ==, 8 * MiB);
   g_assert_cmpuint (seq->dir[NSC_DIR_WRITE].ios, ==, 128);
   g_assert_cmpuint (seq->dir[NSC_DIR_READ].ios, ==, 0);
@@ -116,7 +103,7 @@ test_write_verify (gconstpointer data)
   job.queue_depth = 16;
   job.workers = 2;
   job.seed = 1234;
-  rnd = run_ok (t, &job, backend);
+  rnd = nsc_test_run_job (t, &job, backend);
   g_assert_cmpuint (rnd->dir[NSC_DIR_WRITE].ios, ==, n);
 
   after = read_stamps (t);
@@ -159,7 +146,7 @@ test_zeros (void)
   job.data = NSC_DATA_ZEROS;
   /* Make the file non-zero first, so that zeros prove the job wrote them. */
   g_assert_true (nsc_target_fill (t, 0, 2 * MiB, NSC_BACKEND_AUTO, NULL, NULL, NULL, NULL, NULL));
-  res = run_ok (t, &job, NSC_BACKEND_AUTO);
+  res = nsc_test_run_job (t, &job, NSC_BACKEND_AUTO);
   g_assert_cmpuint (res->dir[NSC_DIR_WRITE].bytes, ==, 2 * MiB);
 
   g_assert_cmpint (posix_memalign (&mem, 4096, 2 * MiB), ==, 0);
@@ -187,7 +174,7 @@ test_compressible (void)
   job.time_ns = 0;
   job.once = TRUE;
   job.data = NSC_DATA_COMPRESSIBLE;
-  res = run_ok (t, &job, NSC_BACKEND_AUTO);
+  res = nsc_test_run_job (t, &job, NSC_BACKEND_AUTO);
 
   g_assert_cmpint (posix_memalign (&mem, 4096, MiB), ==, 0);
   buf = mem;
@@ -229,7 +216,7 @@ test_fill_then_read (void)
   job.queue_depth = 8;
   job.time_ns = 0;
   job.once = TRUE;
-  res = run_ok (t, &job, NSC_BACKEND_AUTO);
+  res = nsc_test_run_job (t, &job, NSC_BACKEND_AUTO);
   h = res->dir[NSC_DIR_READ].latency;
   g_assert_cmpuint (res->dir[NSC_DIR_READ].ios, ==, 1024);
   g_assert_cmpuint (h->count, ==, 1024);
@@ -266,7 +253,7 @@ test_backends_agree (void)
   job.bytes = 4 * MiB;
   for (guint i = 0; i < 2; i++)
     {
-      g_autoptr(NscJobResult) res = run_ok (t, &job, backends[i]);
+      g_autoptr(NscJobResult) res = nsc_test_run_job (t, &job, backends[i]);
 
       g_assert_cmpint (res->backend, ==, backends[i]);
       g_assert_cmpuint (res->dir[NSC_DIR_READ].bytes, ==, 4 * MiB);
@@ -286,7 +273,7 @@ test_backends_agree (void)
       {
         for (guint i = 0; i < 2; i++)
           {
-            g_autoptr(NscJobResult) res = run_ok (t, &job, backends[i]);
+            g_autoptr(NscJobResult) res = nsc_test_run_job (t, &job, backends[i]);
             iops[i] = res->dir[NSC_DIR_READ].iops;
             g_assert_cmpfloat (iops[i], >, 0);
             g_assert_cmpint (res->runtime_ns, >=, 300 * MS);
@@ -535,7 +522,7 @@ test_mixed_share (void)
   job.queue_depth = 8;
   job.time_ns = 0;
   job.bytes = 16 * MiB;
-  res = run_ok (t, &job, NSC_BACKEND_AUTO);
+  res = nsc_test_run_job (t, &job, NSC_BACKEND_AUTO);
   g_assert_cmpuint (res->dir[0].ios + res->dir[1].ios, ==, 4096);
   share = (double) res->dir[NSC_DIR_READ].ios / 4096;
   g_assert_cmpfloat (share, >, 0.65);
@@ -555,7 +542,7 @@ test_null_backend (void)
   job.queue_depth = 32;
   job.time_ns = 0;
   job.bytes = 256 * MiB;  /* 65536 I/Os over a 256-block file: many passes */
-  res = run_ok (t, &job, NSC_BACKEND_NULL);
+  res = nsc_test_run_job (t, &job, NSC_BACKEND_NULL);
   g_assert_cmpint (res->backend, ==, NSC_BACKEND_NULL);
   g_assert_cmpuint (res->dir[NSC_DIR_READ].ios, ==, 65536);
 }
@@ -870,7 +857,7 @@ test_device_fd (void)
   job.queue_depth = 8;
   job.time_ns = 0;
   job.once = TRUE;
-  res = run_ok (t, &job, NSC_BACKEND_AUTO);
+  res = nsc_test_run_job (t, &job, NSC_BACKEND_AUTO);
   g_assert_cmpuint (res->dir[NSC_DIR_WRITE].bytes, ==, 8 * MiB);
   stamps = read_stamps (t);
   for (guint64 b = 0; b < 8 * MiB / 4096; b++)

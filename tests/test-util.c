@@ -25,6 +25,20 @@ on_done (GObject      *source,
   g_main_loop_quit (w->loop);
 }
 
+NscJobResult *
+nsc_test_run_job (NscTarget    *t,
+                  const NscJob *job,
+                  NscBackend    backend)
+{
+  g_autoptr(GError) error = NULL;
+  NscJobResult *res = NULL;
+
+  g_assert_true (nsc_job_run (t, job, backend, NULL, NULL, NULL, &res, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (res);
+  return res;
+}
+
 void
 nsc_test_use_language (const char *language)
 {

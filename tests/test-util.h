@@ -11,6 +11,12 @@ G_BEGIN_DECLS
  * that it succeeded and returns its result (owned by @runner). */
 NscRunResult *nsc_test_run_to_end (NscRunner *runner);
 
+/* Runs @job on @t with @backend, asserts that it succeeded and returns its result
+ * (free with nsc_job_result_free ()). */
+NscJobResult *nsc_test_run_job      (NscTarget    *t,
+                                     const NscJob *job,
+                                     NscBackend    backend);
+
 /* Switches gettext to @language ("ru"; NULL: the default) through LANGUAGE under
  * C.UTF-8, which needs no generated locale. */
 void          nsc_test_use_language (const char *language);
