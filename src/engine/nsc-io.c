@@ -960,6 +960,16 @@ nsc_fd_probe_nowait (int      fd,
   return -1;       /* EBADF (write-only), EINVAL…: cannot tell */
 }
 
+/* Whether a job's target takes NOWAIT (nsc_fd_probe_nowait ()), from one read of the
+ * region's first block, or its first MiB: untimed, never a write. */
+static int
+probe_job_nowait (int           fd,
+                  const NscJob *job,
+                  guint         align)
+{
+  return nsc_fd_probe_nowait (fd, job->region_offset, MIN (job->block_size, 1u << 20), align);
+}
+
 NscBackend
 nsc_backend_resolve (NscTarget     *target,
                      const NscJob  *job,
@@ -974,7 +984,6 @@ nsc_backend_resolve (NscTarget     *target,
   int errno_scratch;
   int probe;
   int nowait;
-  guint64 len;
 
   if (out_why == NULL)
     out_why = &why_scratch;
@@ -1012,10 +1021,8 @@ nsc_backend_resolve (NscTarget     *target,
       return NSC_BACKEND_PSYNC;
     }
 
-  /* One block, or its first MiB, at the start of the region: untimed, never written. */
-  len = job->block_size <= (1u << 20) ? job->block_size : (1u << 20);
-  nowait = nsc_fd_probe_nowait (nsc_target_get_fd (target), job->region_offset, len,
-                                nsc_target_get_dio_mem_align (target));
+  nowait = probe_job_nowait (nsc_target_get_fd (target), job,
+                             nsc_target_get_dio_mem_align (target));
   if (nowait == 0)
     {
       *out_note = g_strdup_printf ("queue depth %u: %s refuses non-blocking I/O (NOWAIT), so "
@@ -1250,10 +1257,10 @@ nsc_job_run_until (NscTarget      *target,
   run.threads = g_new0 (IoThread, run.n_threads);
   if (run.backend == NSC_BACKEND_IO_URING)
     {
-      /* Untimed, never written: the region's first block, or its first MiB. */
-      run.punted = nsc_fd_probe_nowait (run.fd, run.job.region_offset,
-                                        MIN (run.job.block_size, 1u << 20),
-                                        run.buffer_align) == 0;
+      /* auto probed already and took io_uring only where NOWAIT is not refused; a
+       * backend named was not probed. */
+      run.punted = why == NSC_BACKEND_WHY_NONE
+                   && probe_job_nowait (run.fd, &run.job, run.buffer_align) == 0;
       run.poll_punts = want_poll_punts (&run);
       if (run.poll_punts && why == NSC_BACKEND_WHY_NONE)
         {
