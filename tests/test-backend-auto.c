@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the auto backend runs, on real parts: a file on the build directory's
- * filesystem (takes non-blocking I/O) and a zram device of the test's own (refuses
- * it, so io_uring would punt every request to kernel workers). */
+ * filesystem (takes non-blocking I/O), a zram device of the test's own (refuses
+ * it, so io_uring would punt every request to kernel workers), and a file on ext4 on
+ * such a device (takes non-blocking I/O, but completes every request within the call
+ * that submits it). */
 #include "config.h"
 
 #include <errno.h>
@@ -9,6 +11,7 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -101,13 +104,29 @@ cpus_usable (void)
   return (guint) CPU_COUNT (&set);
 }
 
+/* Writes the whole target once, as the runner does before it reads a new file. */
+static void
+lay_out (NscTarget *t)
+{
+  g_autoptr(NscJobResult) res = NULL;
+  NscJob job;
+
+  nsc_job_init (&job);
+  g_assert_true (nsc_job_set_rw (&job, "write", NULL));
+  job.block_size = MiB;
+  job.queue_depth = 4;
+  job.once = TRUE;
+  res = nsc_test_run_job (t, &job, NSC_BACKEND_AUTO);
+  g_assert_cmpuint (res->dir[NSC_DIR_WRITE].bytes, ==, nsc_target_get_size (t));
+}
+
 static void
 test_file (void)
 {
   g_autoptr(GError) error = NULL;
   NscTargetOptions opts = { .file_size = 16 * MiB, .device_fd = -1 };
   g_autoptr(NscTarget) t = nsc_target_open (test_dir, &opts, &error);
-  g_autofree char *note1 = NULL, *note8 = NULL, *note_forced = NULL;
+  g_autofree char *note1 = NULL, *note8 = NULL, *note_forced = NULL, *note_read8 = NULL;
   g_autoptr(NscJobResult) res = NULL;
   NscJob job;
 
@@ -151,6 +170,14 @@ test_file (void)
   res = run_named (t, &job, NSC_BACKEND_IO_URING);
   g_assert_cmpint (res->backend_why, ==, NSC_BACKEND_WHY_NONE);
   g_assert_null (res->backend_note);
+  g_clear_pointer (&res, nsc_job_result_free);
+
+  /* The file now holds data (the writes above laid it out), and reads of it complete
+   * from the disk's interrupt, after the submitting call: io_uring for a deeper queue. */
+  lay_out (t);
+  g_assert_cmpint (nsc_fd_probe_inline (nsc_target_get_fd (t), 0, 4096, 8, FALSE, 4096), ==, 0);
+  job_for (&job, "randread", 8);
+  g_assert_cmpint (resolve (t, &job, NSC_BACKEND_AUTO, &note_read8), ==, NSC_BACKEND_IO_URING);
 }
 
 /* sysfs takes a write in place (g_file_set_contents renames a temporary file). */
@@ -305,6 +332,104 @@ test_zram (void)
   zram_remove (node, id);
 }
 
+/* A file on ext4 on a zram device of the test's own: a filesystem in RAM. zram
+ * completes every request within the call that submits it, and so does a file on it,
+ * though the file takes non-blocking I/O. io_uring would then do a whole queue's work
+ * on the submitting CPU; auto runs psync threads instead while there are more CPUs
+ * than workers. */
+static void
+test_ram_filesystem (void)
+{
+  g_autofree char *node = NULL, *mkfs = NULL, *mnt = NULL, *out = NULL, *err = NULL;
+  g_autofree char *note = NULL, *note_wide = NULL;
+  g_autoptr(GError) error = NULL;
+  NscTargetOptions opts = { .file_size = 16 * MiB, .device_fd = -1 };
+  NscTarget *t;
+  NscJobResult *res;
+  NscJob job;
+  int id = -1, status = -1;
+  gboolean unmounted = FALSE;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("needs root for a zram device and a mount");
+      return;
+    }
+  if (!io_uring_usable ())
+    {
+      g_test_skip ("io_uring is disabled on this machine");
+      return;
+    }
+  if (cpus_usable () < 2)
+    {
+      g_test_skip ("needs two CPUs: with one, psync threads would spread nothing");
+      return;
+    }
+  mkfs = g_find_program_in_path ("mkfs.ext4");
+  if (mkfs == NULL)
+    {
+      g_test_skip ("no mkfs.ext4 (apt-get install e2fsprogs)");
+      return;
+    }
+  node = zram_add (&id);
+  if (node == NULL)
+    {
+      g_test_skip ("no zram (modprobe zram)");
+      return;
+    }
+  {
+    const char *argv[] = { mkfs, "-q", "-F", node, NULL };
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                                 &out, &err, &status, &error));
+    g_assert_no_error (error);
+    if (!g_spawn_check_wait_status (status, NULL))
+      g_error ("mkfs.ext4 %s failed: %s", node, err);
+  }
+  mnt = g_build_filename (test_dir, "ram-fs", NULL);
+  g_assert_cmpint (g_mkdir (mnt, 0700), ==, 0);
+  g_assert_cmpint (mount (node, mnt, "ext4", 0, NULL), ==, 0);
+
+  t = nsc_target_open (mnt, &opts, &error);
+  g_assert_no_error (error);
+  lay_out (t);
+
+  g_assert_cmpint (nsc_fd_probe_nowait (nsc_target_get_fd (t), 0, 4096, 4096), ==, 1);
+  g_assert_cmpint (nsc_fd_probe_inline (nsc_target_get_fd (t), 0, 4096, 8, FALSE, 4096), ==, 1);
+
+  /* Reads at QD8: psync threads, and the note says why. */
+  job_for (&job, "randread", 8);
+  g_assert_cmpint (resolve (t, &job, NSC_BACKEND_AUTO, &note), ==, NSC_BACKEND_PSYNC);
+  g_assert_nonnull (strstr (note, "within the call that submits it"));
+  /* Overwrites too, and the run records it; every I/O is counted. */
+  job_for (&job, "randwrite", 8);
+  res = run_ok (t, &job);
+  g_assert_cmpint (res->backend, ==, NSC_BACKEND_PSYNC);
+  g_assert_cmpint (res->backend_why, ==, NSC_BACKEND_WHY_INLINE);
+  g_assert_false (res->backend_fallback);
+  g_assert_cmpuint (res->dir[NSC_DIR_WRITE].ios, >, 0);
+  nsc_job_result_free (res);
+  /* As many workers as CPUs: each worker's ring has a CPU already; io_uring stays. */
+  job_for (&job, "randread", 8);
+  job.workers = cpus_usable ();
+  g_assert_cmpint (resolve (t, &job, NSC_BACKEND_AUTO, &note_wide), ==, NSC_BACKEND_IO_URING);
+  g_assert_null (strstr (note_wide, "within the call"));
+  /* io_uring by name runs as named. */
+  job_for (&job, "randread", 8);
+  res = run_named (t, &job, NSC_BACKEND_IO_URING);
+  g_assert_cmpint (res->backend_why, ==, NSC_BACKEND_WHY_NONE);
+  nsc_job_result_free (res);
+
+  nsc_target_free (t);
+  /* As with the device itself, a probe may hold the filesystem for a moment. */
+  for (guint i = 0; i < 200 && !unmounted; i++)
+    if (!(unmounted = umount (mnt) == 0))
+      g_usleep (50 * 1000);
+  g_assert_true (unmounted);
+  g_assert_cmpint (g_rmdir (mnt), ==, 0);
+  zram_remove (node, id);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -318,6 +443,7 @@ main (int   argc,
 
   g_test_add_func ("/nsc/backend/auto/file", test_file);
   g_test_add_func ("/nsc/backend/auto/zram", test_zram);
+  g_test_add_func ("/nsc/backend/auto/ram-filesystem", test_ram_filesystem);
 
   ret = g_test_run ();
   g_rmdir (test_dir);

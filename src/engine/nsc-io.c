@@ -970,6 +970,123 @@ probe_job_nowait (int           fd,
   return nsc_fd_probe_nowait (fd, job->region_offset, MIN (job->block_size, 1u << 20), align);
 }
 
+#define INLINE_PROBE_ROUNDS 3
+#define INLINE_PROBE_MAX    8u
+
+int
+nsc_fd_probe_inline (int       fd,
+                     guint64   offset,
+                     guint64   block,
+                     guint     count,
+                     gboolean  write,
+                     guint     align)
+{
+  struct io_uring ring;
+  void *buf = NULL;
+  int result = 1;
+
+  if (count == 0 || block == 0)
+    return -1;
+  if (io_uring_queue_init (count, &ring, 0) != 0)
+    return -1;
+  if (posix_memalign (&buf, MAX (align, 4096u), block * count) != 0)
+    {
+      io_uring_queue_exit (&ring);
+      return -1;
+    }
+  if (write)
+    fill_from_pool (buf, block * count, offset);
+
+  for (guint round = 0; round < INLINE_PROBE_ROUNDS && result == 1; round++)
+    {
+      guint ready, reaped = 0;
+      int submitted;
+
+      for (guint i = 0; i < count; i++)
+        {
+          struct io_uring_sqe *sqe = io_uring_get_sqe (&ring);
+          guint8 *b = (guint8 *) buf + i * block;
+
+          if (write)
+            io_uring_prep_write (sqe, fd, b, (unsigned) block, offset + i * block);
+          else
+            io_uring_prep_read (sqe, fd, b, (unsigned) block, offset + i * block);
+        }
+      submitted = io_uring_submit (&ring);
+      /* Nothing waited for yet: what is here completed within the submitting call. */
+      ready = io_uring_cq_ready (&ring);
+      if (submitted < (int) count)
+        result = -1;
+      else if (ready < count)
+        result = 0;
+      while (submitted > 0 && reaped < (guint) submitted)
+        {
+          struct io_uring_cqe *cqe;
+          int ret = io_uring_wait_cqe (&ring, &cqe);
+
+          if (ret == -EINTR)
+            continue;
+          if (ret < 0)
+            {
+              /* cannot drain: the ring's memory must not be reused by the kernel */
+              result = -1;
+              break;
+            }
+          if (cqe->res != (int) block)
+            result = -1;
+          io_uring_cqe_seen (&ring, cqe);
+          reaped++;
+        }
+      if (reaped < (guint) MAX (submitted, 0))
+        {
+          /* Leave the buffer to the kernel rather than free memory it may still write. */
+          io_uring_queue_exit (&ring);
+          return -1;
+        }
+    }
+  io_uring_queue_exit (&ring);
+  free (buf);
+  return result;
+}
+
+/* Whether a job's target completes I/O within the submitting call
+ * (nsc_fd_probe_inline ()): untimed, at the region's start, up to 8 I/Os of 4 KiB (or
+ * the job's smaller block) in flight, three times: 96 KiB at most. Small I/Os are the
+ * stricter test: a real device cannot finish the last of them before the call that
+ * submitted it returns. It writes only for a job that writes and never reads, over
+ * blocks that job writes anyway; a read of a file's unwritten extent would come back
+ * at once from any device and prove nothing. */
+static int
+probe_job_inline (NscTarget    *target,
+                  const NscJob *job)
+{
+  guint64 block = job->block_size % 4096 == 0 ? 4096 : job->block_size;
+  guint64 size = nsc_target_get_size (target);
+  guint64 length = job->region_length;
+  guint count = MIN (job->queue_depth, INLINE_PROBE_MAX);
+  gboolean write = !nsc_job_has_reads (job);
+
+  if (length == 0)  /* to the end of the target */
+    length = size > job->region_offset ? size - job->region_offset : 0;
+  if (length < block * count)
+    count = (guint) (length / block);
+  if (count < 2)
+    return -1;
+  return nsc_fd_probe_inline (nsc_target_get_fd (target), job->region_offset, block, count,
+                              write, nsc_target_get_dio_mem_align (target));
+}
+
+/* The CPUs this process may run on. */
+static guint
+usable_cpus (void)
+{
+  cpu_set_t set;
+
+  if (sched_getaffinity (0, sizeof set, &set) != 0)
+    return 1;
+  return (guint) CPU_COUNT (&set);
+}
+
 NscBackend
 nsc_backend_resolve (NscTarget     *target,
                      const NscJob  *job,
@@ -984,6 +1101,7 @@ nsc_backend_resolve (NscTarget     *target,
   int errno_scratch;
   int probe;
   int nowait;
+  guint cpus;
 
   if (out_why == NULL)
     out_why = &why_scratch;
@@ -1031,6 +1149,23 @@ nsc_backend_resolve (NscTarget     *target,
                                    job->queue_depth, nsc_target_get_description (target),
                                    job->queue_depth);
       *out_why = NSC_BACKEND_WHY_NO_NOWAIT;
+      return NSC_BACKEND_PSYNC;
+    }
+  /* A target that completes every request inside the submitting call (zram, brd,
+   * pmem, a filesystem on one) gives io_uring no overlap: one thread would do all of
+   * the device's work on one CPU. psync threads spread it over the CPUs, where there
+   * are more CPUs than workers to spread it to. */
+  cpus = usable_cpus ();
+  if (cpus >= 2 && job->workers < cpus
+      && probe_job_inline (target, job) == 1)
+    {
+      *out_note = g_strdup_printf ("queue depth %u: %s completes every request within the "
+                                   "call that submits it, so io_uring would do the whole "
+                                   "queue's work on one CPU; %u psync threads per worker "
+                                   "spread it over the CPUs",
+                                   job->queue_depth, nsc_target_get_description (target),
+                                   job->queue_depth);
+      *out_why = NSC_BACKEND_WHY_INLINE;
       return NSC_BACKEND_PSYNC;
     }
   *out_note = g_strdup_printf ("queue depth %u: io_uring%s", job->queue_depth,

@@ -374,6 +374,19 @@ nsc_words_backend_note (const NscJobResult *r)
                                 "(NOWAIT), so kernel workers run every request, and each I/O "
                                 "thread polls for their completions for up to %u µs before "
                                 "it sleeps"), NSC_IO_PUNT_POLL_US);
+    case NSC_BACKEND_WHY_INLINE:
+      /* Translators: why a test ran on the psync backend; io_uring and psync are the
+       * backends' names; %u the queue depth, twice */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "queue depth %u: the target completes every request "
+                                           "within the call that submits it, so io_uring would "
+                                           "do the whole queue's work on one CPU; %u psync "
+                                           "thread per worker spreads it over the CPUs",
+                                           "queue depth %u: the target completes every request "
+                                           "within the call that submits it, so io_uring would "
+                                           "do the whole queue's work on one CPU; %u psync "
+                                           "threads per worker spread it over the CPUs",
+                                           qd), qd, qd);
     case NSC_BACKEND_WHY_NONE:
     default:
       return NULL;
