@@ -180,6 +180,19 @@ test_file (void)
   g_assert_cmpint (resolve (t, &job, NSC_BACKEND_AUTO, &note_read8), ==, NSC_BACKEND_IO_URING);
 }
 
+/* Skips the test (saying @why) unless it runs as root, and io_uring is usable. */
+static gboolean
+skipped_without_root (const char *why)
+{
+  if (geteuid () != 0)
+    g_test_skip (why);
+  else if (!io_uring_usable ())
+    g_test_skip ("io_uring is disabled on this machine");
+  else
+    return FALSE;
+  return TRUE;
+}
+
 /* sysfs takes a write in place (g_file_set_contents renames a temporary file). */
 static gboolean
 sysfs_write (const char *path,
@@ -255,16 +268,8 @@ test_zram (void)
   NscJob job;
   int id = -1;
 
-  if (geteuid () != 0)
-    {
-      g_test_skip ("needs root for a zram device");
-      return;
-    }
-  if (!io_uring_usable ())
-    {
-      g_test_skip ("io_uring is disabled on this machine");
-      return;
-    }
+  if (skipped_without_root ("needs root for a zram device"))
+    return;
   node = zram_add (&id);
   if (node == NULL)
     {
@@ -350,16 +355,8 @@ test_ram_filesystem (void)
   int id = -1, status = -1;
   gboolean unmounted = FALSE;
 
-  if (geteuid () != 0)
-    {
-      g_test_skip ("needs root for a zram device and a mount");
-      return;
-    }
-  if (!io_uring_usable ())
-    {
-      g_test_skip ("io_uring is disabled on this machine");
-      return;
-    }
+  if (skipped_without_root ("needs root for a zram device and a mount"))
+    return;
   if (cpus_usable () < 2)
     {
       g_test_skip ("needs two CPUs: with one, psync threads would spread nothing");

@@ -553,6 +553,17 @@ keep_punts_near (struct io_uring *ring,
     io_uring_register_iowq_aff (ring, sizeof set, &set);
 }
 
+/* The CPUs this process may run on (1 when that cannot be read). */
+static guint
+usable_cpus (void)
+{
+  cpu_set_t set;
+
+  if (sched_getaffinity (0, sizeof set, &set) != 0)
+    return 1;
+  return (guint) CPU_COUNT (&set);
+}
+
 /* At queue depth > 1 on such a target, the kernel worker that ran a request posts
  * its completion to this thread and, when the thread sleeps waiting for it, wakes
  * it: a cross-CPU wake-up for nearly every I/O, paid by the worker while it holds
@@ -564,18 +575,15 @@ keep_punts_near (struct io_uring *ring,
  * CPUs to spare (fewer I/O threads than CPUs this process may use), and skipped while
  * completions come slower than the polling lasts (the previous wait was longer), so a
  * slow target costs nothing.
- * A target that takes NOWAIT completes from its interrupt instead; polling there
- * measured slower in a VM (128 KiB writes to a file, 10 % fewer) and is not done. */
+ * A target that takes NOWAIT completes from its interrupt (or within the submitting
+ * call, where auto runs psync threads) instead; polling there measured slower in a
+ * VM (128 KiB writes to a file, 10 % fewer) and is not done. */
 static gboolean
 want_poll_punts (const Run *run)
 {
-  cpu_set_t set;
-
   if (!run->punted || run->job.queue_depth < 2)
     return FALSE;
-  if (sched_getaffinity (0, sizeof set, &set) != 0)
-    return FALSE;
-  return run->n_threads < (guint) CPU_COUNT (&set);
+  return run->n_threads < usable_cpus ();
 }
 
 static gpointer
@@ -1074,17 +1082,6 @@ probe_job_inline (NscTarget    *target,
     return -1;
   return nsc_fd_probe_inline (nsc_target_get_fd (target), job->region_offset, block, count,
                               write, nsc_target_get_dio_mem_align (target));
-}
-
-/* The CPUs this process may run on. */
-static guint
-usable_cpus (void)
-{
-  cpu_set_t set;
-
-  if (sched_getaffinity (0, sizeof set, &set) != 0)
-    return 1;
-  return (guint) CPU_COUNT (&set);
 }
 
 NscBackend
