@@ -982,12 +982,11 @@ probe_job_nowait (int           fd,
 #define INLINE_PROBE_MAX    8u
 
 int
-nsc_fd_probe_inline (int       fd,
-                     guint64   offset,
-                     guint64   block,
-                     guint     count,
-                     gboolean  write,
-                     guint     align)
+nsc_fd_probe_inline (int      fd,
+                     guint64  offset,
+                     guint64  block,
+                     guint    count,
+                     guint    align)
 {
   struct io_uring ring;
   void *buf = NULL;
@@ -1002,8 +1001,6 @@ nsc_fd_probe_inline (int       fd,
       io_uring_queue_exit (&ring);
       return -1;
     }
-  if (write)
-    fill_from_pool (buf, block * count, offset);
 
   for (guint round = 0; round < INLINE_PROBE_ROUNDS && result == 1; round++)
     {
@@ -1015,10 +1012,7 @@ nsc_fd_probe_inline (int       fd,
           struct io_uring_sqe *sqe = io_uring_get_sqe (&ring);
           guint8 *b = (guint8 *) buf + i * block;
 
-          if (write)
-            io_uring_prep_write (sqe, fd, b, (unsigned) block, offset + i * block);
-          else
-            io_uring_prep_read (sqe, fd, b, (unsigned) block, offset + i * block);
+          io_uring_prep_read (sqe, fd, b, (unsigned) block, offset + i * block);
         }
       submitted = io_uring_submit (&ring);
       /* Nothing waited for yet: what is here completed within the submitting call. */
@@ -1058,12 +1052,12 @@ nsc_fd_probe_inline (int       fd,
 }
 
 /* Whether a job's target completes I/O within the submitting call
- * (nsc_fd_probe_inline ()): untimed, at the region's start, up to 8 I/Os of 4 KiB (or
- * the job's smaller block) in flight, three times: 96 KiB at most. Small I/Os are the
- * stricter test: a real device cannot finish the last of them before the call that
- * submitted it returns. It writes only for a job that writes and never reads, over
- * blocks that job writes anyway; a read of a file's unwritten extent would come back
- * at once from any device and prove nothing. */
+ * (nsc_fd_probe_inline ()): untimed, at the region's start, up to 8 reads of 4 KiB
+ * (or the job's smaller block) in flight, three times; never a write. Small I/Os are
+ * the stricter test: a real device cannot finish the last of them before the call
+ * that submitted it returns. In a file, only where this run wrote the blocks (a new
+ * test file is written whole first): a read of an unwritten extent or a hole comes
+ * back at once from any device and proves nothing, so elsewhere it cannot tell. */
 static int
 probe_job_inline (NscTarget    *target,
                   const NscJob *job)
@@ -1072,7 +1066,6 @@ probe_job_inline (NscTarget    *target,
   guint64 size = nsc_target_get_size (target);
   guint64 length = job->region_length;
   guint count = MIN (job->queue_depth, INLINE_PROBE_MAX);
-  gboolean write = !nsc_job_has_reads (job);
 
   if (length == 0)  /* to the end of the target */
     length = size > job->region_offset ? size - job->region_offset : 0;
@@ -1080,8 +1073,12 @@ probe_job_inline (NscTarget    *target,
     count = (guint) (length / block);
   if (count < 2)
     return -1;
+  if (nsc_target_get_kind (target) == NSC_TARGET_FILE
+      && !nsc_extents_covers (nsc_target_get_written (target), job->region_offset,
+                              block * count))
+    return -1;
   return nsc_fd_probe_inline (nsc_target_get_fd (target), job->region_offset, block, count,
-                              write, nsc_target_get_dio_mem_align (target));
+                              nsc_target_get_dio_mem_align (target));
 }
 
 NscBackend

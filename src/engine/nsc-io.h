@@ -123,7 +123,7 @@ gboolean nsc_target_fill  (NscTarget      *target,
  * a code in @out_why, @out_errno; either may be NULL). Probes
  * the target with one untimed non-blocking read (RWF_NOWAIT): a device that refuses it
  * (zram, some device-mapper and md targets) would have io_uring hand every request to
- * kernel workers. On a target that takes it, a few untimed I/Os at the region's start
+ * kernel workers. On a target that takes it, a few untimed reads at the region's start
  * (nsc_fd_probe_inline ()) tell whether the target completes requests inside the
  * submitting call: then io_uring would work on one CPU, and psync threads are used
  * while there are more CPUs than workers. Returns NSC_BACKEND_AUTO with @error set
@@ -137,17 +137,17 @@ NscBackend nsc_backend_resolve (NscTarget     *target,
                                 gboolean      *out_fallback,
                                 GError       **error);
 
-/* 1: @fd completes I/O within the call that submits it: @count I/Os of @block bytes
- * from @offset (reads, or writes when @write), submitted at once through io_uring,
- * had all completed when the submitting call returned, in each of three rounds (a
- * synchronous device such as zram, brd or pmem, or a filesystem on one). 0: they had
- * not (an interrupt completes them later). -1: cannot tell. */
-int      nsc_fd_probe_inline (int       fd,
-                              guint64   offset,
-                              guint64   block,
-                              guint     count,
-                              gboolean  write,
-                              guint     align);
+/* 1: @fd completes I/O within the call that submits it: @count reads of @block bytes
+ * from @offset, submitted at once through io_uring, had all completed when the
+ * submitting call returned, in each of three rounds (a synchronous device such as
+ * zram, brd or pmem, or a filesystem on one). 0: they had not (an interrupt completes
+ * them later). -1: cannot tell. In a file the blocks must hold data: a hole or an
+ * unwritten extent reads back at once from any device. */
+int      nsc_fd_probe_inline (int      fd,
+                              guint64  offset,
+                              guint64  block,
+                              guint    count,
+                              guint    align);
 
 /* 1: @fd takes non-blocking I/O, 0: it refuses it (EOPNOTSUPP), -1: unknown. */
 int      nsc_fd_probe_nowait (int      fd,
