@@ -231,26 +231,40 @@ zram_add (int *id)
   return node;
 }
 
+/* @op (@path, @arg) until it succeeds, for up to 10 s: udev opens a device to probe
+ * it after a writer closes it, and a reset, a removal or an unmount meanwhile fails
+ * with EBUSY. */
+static gboolean
+retried (gboolean  (*op) (const char *path, const char *arg),
+         const char *path,
+         const char *arg)
+{
+  for (guint i = 0; i < 200; i++)
+    {
+      if (op (path, arg))
+        return TRUE;
+      g_usleep (50 * 1000);
+    }
+  return FALSE;
+}
+
+static gboolean
+unmount (const char *path,
+         const char *unused)
+{
+  return umount (path) == 0;
+}
+
 static void
 zram_remove (const char *node,
              int         id)
 {
   g_autofree char *reset = g_strdup_printf ("/sys/block/zram%d/reset", id);
   g_autofree char *num = g_strdup_printf ("%d", id);
-  gboolean ok = FALSE;
 
-  /* udev opens a device to probe it after a writer closes it, and a reset or a removal
-   * meanwhile fails with EBUSY: try again for up to 10 s. A device left behind fails
-   * the test (it kept its 64 MiB until the next boot). */
-  for (guint i = 0; i < 200 && !ok; i++)
-    if (!(ok = sysfs_write (reset, "1")))
-      g_usleep (50 * 1000);
-  g_assert_true (ok);
-  ok = FALSE;
-  for (guint i = 0; i < 200 && !ok; i++)
-    if (!(ok = sysfs_write ("/sys/class/zram-control/hot_remove", num)))
-      g_usleep (50 * 1000);
-  g_assert_true (ok);
+  /* A device left behind fails the test (it kept its 64 MiB until the next boot). */
+  g_assert_true (retried (sysfs_write, reset, "1"));
+  g_assert_true (retried (sysfs_write, "/sys/class/zram-control/hot_remove", num));
   g_unlink (node);
 }
 
@@ -351,7 +365,6 @@ test_ram_filesystem (void)
   NscJobResult *res;
   NscJob job;
   int id = -1, status = -1;
-  gboolean unmounted = FALSE;
 
   if (skipped_without_root ("needs root for a zram device and a mount"))
     return;
@@ -421,10 +434,7 @@ test_ram_filesystem (void)
 
   nsc_target_free (t);
   /* As with the device itself, a probe may hold the filesystem for a moment. */
-  for (guint i = 0; i < 200 && !unmounted; i++)
-    if (!(unmounted = umount (mnt) == 0))
-      g_usleep (50 * 1000);
-  g_assert_true (unmounted);
+  g_assert_true (retried (unmount, mnt, NULL));
   g_assert_cmpint (g_rmdir (mnt), ==, 0);
   zram_remove (node, id);
 }
