@@ -287,24 +287,66 @@ test_backends_agree (void)
   }
 }
 
+/* The cancel comes from another thread, as a Cancel button's would, once the job has
+ * measured something: the first sample that counts a completed I/O wakes it. Waiting
+ * for that event rather than a fixed delay keeps the test's premise on a loaded
+ * machine or under a sanitizer, where the first I/O can take longer than any delay. */
 typedef struct
 {
   GCancellable *cancellable;
-  gint64        delay_ns;
+  GMutex        lock;
+  GCond         cond;
+  gboolean      measured;
+  gboolean      gave_up;        /* nothing was measured within the bound */
   gint64        cancelled_at;
 } CancelLater;
+
+#define CANCEL_WAIT_BOUND_S 60
+
+static void
+cancel_on_sample (const NscSample *sample,
+                  gpointer         data)
+{
+  CancelLater *c = data;
+
+  if (sample->ios[0] + sample->ios[1] == 0)
+    return;
+  g_mutex_lock (&c->lock);
+  c->measured = TRUE;
+  g_cond_signal (&c->cond);
+  g_mutex_unlock (&c->lock);
+}
 
 static gpointer
 cancel_later (gpointer data)
 {
   CancelLater *c = data;
+  gint64 until = g_get_monotonic_time () + CANCEL_WAIT_BOUND_S * G_TIME_SPAN_SECOND;
 
-  g_usleep (c->delay_ns / 1000);
+  g_mutex_lock (&c->lock);
+  while (!c->measured && !c->gave_up)
+    if (!g_cond_wait_until (&c->cond, &c->lock, until))
+      c->gave_up = TRUE;
+  g_mutex_unlock (&c->lock);
   c->cancelled_at = nsc_now_ns ();
   g_cancellable_cancel (c->cancellable);
   return NULL;
 }
 
+static void
+cancel_job_init (NscJob *job)
+{
+  nsc_job_init (job);
+  nsc_job_set_rw (job, "randrw", NULL);
+  job->block_size = 4096;
+  job->queue_depth = 32;
+  job->workers = 2;
+  /* Longer than the canceller's bound: the job never ends on its own first. */
+  job->time_ns = 2 * CANCEL_WAIT_BOUND_S * G_GINT64_CONSTANT (1000000000);
+  job->sample_interval_ns = 20 * MS;
+}
+
+/* A cancel while the job runs: what was measured before it is kept. */
 static void
 test_cancel (gconstpointer data)
 {
@@ -313,7 +355,7 @@ test_cancel (gconstpointer data)
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(NscJobResult) res = NULL;
   g_autoptr(GError) error = NULL;
-  CancelLater c = { cancellable, 300 * MS, 0 };
+  CancelLater c = { cancellable };
   GThread *thread;
   NscJob job;
   gint64 returned;
@@ -321,23 +363,26 @@ test_cancel (gconstpointer data)
   if (backend != NSC_BACKEND_NULL)
     g_assert_true (nsc_target_fill (t, 0, 32 * MiB, NSC_BACKEND_AUTO, NULL, NULL, NULL, NULL, NULL));
 
-  nsc_job_init (&job);
-  nsc_job_set_rw (&job, "randrw", NULL);
-  job.block_size = 4096;
-  job.queue_depth = 32;
-  job.workers = 2;
-  job.time_ns = 60 * G_GINT64_CONSTANT (1000000000);
-
+  cancel_job_init (&job);
+  g_mutex_init (&c.lock);
+  g_cond_init (&c.cond);
   thread = g_thread_new ("canceller", cancel_later, &c);
-  g_assert_false (nsc_job_run (t, &job, backend, NULL, NULL, cancellable, &res, &error));
+  g_assert_false (nsc_job_run (t, &job, backend, cancel_on_sample, &c, cancellable, &res, &error));
   returned = nsc_now_ns ();
   g_thread_join (thread);
+  g_mutex_clear (&c.lock);
+  g_cond_clear (&c.cond);
 
+  if (c.gave_up)
+    g_error ("%s: no sample counted a completed I/O within %d s; the cancel could not "
+             "come after a measurement", nsc_backend_to_string (backend), CANCEL_WAIT_BOUND_S);
   g_assert_error (error, NSC_ERROR, NSC_ERROR_CANCELLED);
   g_assert_nonnull (res);
   g_assert_true (res->cancelled);
   /* What was measured before the cancel is kept. */
   g_assert_cmpuint (res->dir[NSC_DIR_READ].ios + res->dir[NSC_DIR_WRITE].ios, >, 0);
+  g_assert_cmpint (res->runtime_ns, >, 0);
+  g_assert_cmpuint (nsc_series_get_len (res->series), >, 0);
   /* At most one batch per worker can slip in after the stop request. */
   g_assert_cmpuint (res->ios_after_stop, <=, job.queue_depth * job.workers);
   g_test_message ("%s: returned %.1f ms after cancel, drain %.1f ms, %" G_GUINT64_FORMAT
@@ -345,6 +390,40 @@ test_cancel (gconstpointer data)
                   (returned - c.cancelled_at) / 1e6, res->drain_ns / 1e6, res->ios_after_stop);
   /* The contract is 250 ms; the bound here is generous for a shared machine. */
   g_assert_cmpint (returned - c.cancelled_at, <, 2000 * MS);
+}
+
+/* A cancel that comes before anything was measured is a valid outcome: a cancelled
+ * result with no I/O in it, and an error that says nothing was measured. */
+static void
+test_cancel_before_io (gconstpointer data)
+{
+  NscBackend backend = GPOINTER_TO_INT (data);
+  g_autoptr(NscTarget) t = open_file (32 * MiB, FALSE);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(NscJobResult) res = NULL;
+  g_autoptr(GError) error = NULL;
+  NscJob job;
+  gint64 started, returned;
+
+  if (backend != NSC_BACKEND_NULL)
+    g_assert_true (nsc_target_fill (t, 0, 32 * MiB, NSC_BACKEND_AUTO, NULL, NULL, NULL, NULL, NULL));
+
+  cancel_job_init (&job);
+  g_cancellable_cancel (cancellable);
+  started = nsc_now_ns ();
+  g_assert_false (nsc_job_run (t, &job, backend, NULL, NULL, cancellable, &res, &error));
+  returned = nsc_now_ns ();
+
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_CANCELLED);
+  g_assert_nonnull (strstr (error->message, "before any I/O was measured"));
+  g_assert_nonnull (res);
+  g_assert_true (res->cancelled);
+  g_assert_cmpuint (res->dir[NSC_DIR_READ].ios + res->dir[NSC_DIR_WRITE].ios, ==, 0);
+  g_assert_cmpuint (res->dir[NSC_DIR_READ].bytes + res->dir[NSC_DIR_WRITE].bytes, ==, 0);
+  g_assert_cmpfloat (res->dir[NSC_DIR_READ].bw_bps + res->dir[NSC_DIR_WRITE].bw_bps, ==, 0);
+  g_test_message ("%s: cancelled before it started, returned in %.1f ms",
+                  nsc_backend_to_string (backend), (returned - started) / 1e6);
+  g_assert_cmpint (returned - started, <, 2000 * MS);
 }
 
 /* The test file is never visible and is gone when the target closes. */
@@ -881,6 +960,8 @@ typedef struct
   double     last_fraction;
   gboolean   on_main_thread;
   GThread   *main_thread;
+  GCancellable *cancel_after_first; /* cancelled when the first step has finished */
+  GCancellable *cancel_at_progress; /* cancelled at the first progress report */
 } RunnerWatch;
 
 static void
@@ -895,6 +976,8 @@ on_finished (NscRunner *r, guint step, RunnerWatch *w)
 {
   w->finished++;
   g_assert_cmpuint (nsc_runner_get_result (r)->steps->len, ==, w->finished);
+  if (w->cancel_after_first)
+    g_cancellable_cancel (w->cancel_after_first);
 }
 
 static void
@@ -911,6 +994,8 @@ on_progress (NscRunner *r, double fraction, gint64 remaining, const char *status
   g_assert_cmpfloat (fraction, <=, 1);
   g_assert_cmpint (remaining, >=, 0);
   w->last_fraction = fraction;
+  if (w->cancel_at_progress)
+    g_cancellable_cancel (w->cancel_at_progress);
 }
 
 static void
@@ -923,10 +1008,11 @@ on_done (GObject *source, GAsyncResult *result, gpointer data)
 }
 
 static NscRunner *
-start_quick (RunnerWatch  *w,
-             GCancellable *cancellable)
+start_preset (RunnerWatch  *w,
+              const char   *name,
+              GCancellable *cancellable)
 {
-  g_autoptr(NscPreset) preset = nsc_preset_lookup ("quick", NULL);
+  g_autoptr(NscPreset) preset = nsc_preset_lookup (name, NULL);
   NscRunOptions opts = NSC_RUN_OPTIONS_INIT;
   NscRunner *runner;
 
@@ -934,6 +1020,9 @@ start_quick (RunnerWatch  *w,
   opts.file_size = 16 * MiB;
   opts.runs = 2;
   opts.time_ns = 150 * MS;
+  /* Reads of settled data idle 30 s first: a cancel test need not wait for that. */
+  if (w->cancel_after_first || w->cancel_at_progress)
+    opts.max_idle_ns = 10 * MS;
   runner = nsc_runner_new (preset, &opts);
   w->loop = g_main_loop_new (NULL, FALSE);
   w->on_main_thread = TRUE;
@@ -950,7 +1039,7 @@ static void
 test_runner_quick (void)
 {
   RunnerWatch w = { 0 };
-  g_autoptr(NscRunner) runner = start_quick (&w, NULL);
+  g_autoptr(NscRunner) runner = start_preset (&w, "quick", NULL);
   g_autoptr(JsonNode) json = NULL;
   g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonParser) parser = json_parser_new ();
@@ -1003,22 +1092,43 @@ test_runner_quick (void)
                          "read"), "bw_bps"), >, 0);
 }
 
-static gboolean
-cancel_soon (gpointer data)
-{
-  g_cancellable_cancel (data);
-  return G_SOURCE_REMOVE;
-}
-
+/* Cancelled once its first step has finished (the event, not a delay): that step is
+ * kept, the rest are not run, and no file is left. Queue-depth scaling: its first
+ * step is a short job. */
 static void
 test_runner_cancel (void)
 {
-  RunnerWatch w = { 0 };
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  g_autoptr(NscRunner) runner = start_quick (&w, cancellable);
+  RunnerWatch w = { .cancel_after_first = cancellable };
+  g_autoptr(NscRunner) runner = start_preset (&w, "seq-qd", cancellable);
   NscRunResult *r;
 
-  g_timeout_add (700, cancel_soon, cancellable);
+  g_main_loop_run (w.loop);
+  g_main_loop_unref (w.loop);
+  g_assert_error (w.error, NSC_ERROR, NSC_ERROR_CANCELLED);
+  g_clear_error (&w.error);
+  r = nsc_runner_get_result (runner);
+  g_assert_true (r->cancelled);
+  g_assert_null (r->error);
+  /* The worker may finish one more step before the cancel reaches it. */
+  g_assert_cmpuint (w.finished, >=, 1);
+  g_assert_cmpuint (w.finished, <, 10);
+  g_assert_cmpuint (r->steps->len, ==, w.finished);
+  g_assert_true (((NscStepResult *) g_ptr_array_index (r->steps, 0))->completed);
+  g_assert_cmpuint (count_entries (test_dir), ==, 0);
+}
+
+/* Quick cancelled at its first progress report, while it prepares (it writes its
+ * test area and more than a drive's cache before its first test): a cancelled run,
+ * no error, and no file left. */
+static void
+test_runner_cancel_early (void)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  RunnerWatch w = { .cancel_at_progress = cancellable };
+  g_autoptr(NscRunner) runner = start_preset (&w, "quick", cancellable);
+  NscRunResult *r;
+
   g_main_loop_run (w.loop);
   g_main_loop_unref (w.loop);
   g_assert_error (w.error, NSC_ERROR, NSC_ERROR_CANCELLED);
@@ -1027,6 +1137,7 @@ test_runner_cancel (void)
   g_assert_true (r->cancelled);
   g_assert_null (r->error);
   g_assert_cmpuint (w.finished, <, 10);
+  g_assert_cmpuint (r->steps->len, ==, w.finished);
   g_assert_cmpuint (count_entries (test_dir), ==, 0);
 }
 
@@ -1092,6 +1203,9 @@ main (int    argc,
   g_test_add_data_func ("/nsc/io/cancel/io_uring", GINT_TO_POINTER (NSC_BACKEND_IO_URING), test_cancel);
   g_test_add_data_func ("/nsc/io/cancel/psync", GINT_TO_POINTER (NSC_BACKEND_PSYNC), test_cancel);
   g_test_add_data_func ("/nsc/io/cancel/null", GINT_TO_POINTER (NSC_BACKEND_NULL), test_cancel);
+  g_test_add_data_func ("/nsc/io/cancel-before-io/io_uring", GINT_TO_POINTER (NSC_BACKEND_IO_URING), test_cancel_before_io);
+  g_test_add_data_func ("/nsc/io/cancel-before-io/psync", GINT_TO_POINTER (NSC_BACKEND_PSYNC), test_cancel_before_io);
+  g_test_add_data_func ("/nsc/io/cancel-before-io/null", GINT_TO_POINTER (NSC_BACKEND_NULL), test_cancel_before_io);
   g_test_add_data_func ("/nsc/io/no-file-left/tmpfile", GINT_TO_POINTER (FALSE), test_no_file_left);
   g_test_add_data_func ("/nsc/io/no-file-left/unlinked", GINT_TO_POINTER (TRUE), test_no_file_left);
   g_test_add_func ("/nsc/io/target-errors", test_target_errors);
@@ -1105,6 +1219,7 @@ main (int    argc,
   g_test_add_data_func ("/nsc/io/wake-promptly/copy", GINT_TO_POINTER (COPY_JOB), test_wake_promptly);
   g_test_add_func ("/nsc/runner/quick", test_runner_quick);
   g_test_add_func ("/nsc/runner/cancel", test_runner_cancel);
+  g_test_add_func ("/nsc/runner/cancel-early", test_runner_cancel_early);
   g_test_add_func ("/nsc/runner/events-on-caller-thread", test_runner_events_on_caller_thread);
 
   ret = g_test_run ();

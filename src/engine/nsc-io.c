@@ -1328,7 +1328,7 @@ nsc_job_run_until (NscTarget      *target,
   gulong cancel_id = 0;
   guint per_worker;
   gint64 start_ns, measure_start, deadline, next_sample, prev_ns, interval, last_end = 0;
-  gboolean ok = TRUE, fallback = FALSE, sliced;
+  gboolean ok = TRUE, fallback = FALSE, sliced, measured;
 
   g_return_val_if_fail (target != NULL, FALSE);
   g_return_val_if_fail (job_in != NULL, FALSE);
@@ -1417,6 +1417,7 @@ nsc_job_run_until (NscTarget      *target,
   interval = nsc_job_sample_interval (&run.job);
 
   run.phase = run.job.ramp_ns > 0 ? PHASE_RAMP : PHASE_MEASURE;
+  measured = run.phase == PHASE_MEASURE;
 
   if (cancellable)
     cancel_id = g_cancellable_connect (cancellable, G_CALLBACK (on_cancelled), &run, NULL);
@@ -1466,6 +1467,7 @@ nsc_job_run_until (NscTarget      *target,
       if (phase == PHASE_RAMP && now >= measure_start)
         {
           g_atomic_int_set (&run.phase, PHASE_MEASURE);
+          measured = TRUE;
           read_totals (&run, &base);
           for (guint i = 0; i < run.n_threads; i++)
             __atomic_store_n (&run.threads[i].pub_lat_max, 0, __ATOMIC_RELAXED);
@@ -1561,6 +1563,9 @@ nsc_job_run_until (NscTarget      *target,
   nsc_series_finish (result->series);
 
   read_totals (&run, &final);
+  /* Stopped in the ramp: nothing was measured, and what the ramp did is not kept. */
+  if (!measured)
+    base = final;
   result->runtime_ns = last_end > measure_start ? last_end - measure_start : 0;
   result->cancelled = run.cancelled;
   result->drain_ns = run.stop_ns ? MAX (last_end - run.stop_ns, (gint64) 0) : 0;
@@ -1589,7 +1594,8 @@ nsc_job_run_until (NscTarget      *target,
         result->registered_buffers = FALSE;
       for (guint d = 0; d < 2; d++)
         {
-          nsc_histogram_merge (result->dir[d].latency, t->hist[d]);
+          if (measured)
+            nsc_histogram_merge (result->dir[d].latency, t->hist[d]);
           g_free (t->hist[d]);
         }
       if (t->error_errno && ok)
@@ -1626,7 +1632,10 @@ nsc_job_run_until (NscTarget      *target,
                              result->dir[NSC_DIR_WRITE].bytes);
 
   if (local_error == NULL && run.cancelled)
-    g_set_error_literal (&local_error, NSC_ERROR, NSC_ERROR_CANCELLED, _("Cancelled"));
+    g_set_error_literal (&local_error, NSC_ERROR, NSC_ERROR_CANCELLED,
+                         result->dir[NSC_DIR_READ].ios + result->dir[NSC_DIR_WRITE].ios > 0
+                         ? _("Cancelled")
+                         : _("Cancelled before any I/O was measured"));
 
   g_free (run.threads);
   g_free (run.workers);
