@@ -41,6 +41,7 @@ struct _NscApplication
   gboolean  show_history;
   char    **compare_paths;
   gint64    cancel_after_ns;  /* --cancel-after; 0: none */
+  int       cancel_after_steps; /* --cancel-after-steps; 0: none */
   guint     cancel_source;
   gint64    cancelled_at_us;  /* monotonic time the cancel was pressed; 0: not yet */
   char     *script_path;      /* --script */
@@ -85,6 +86,9 @@ static const GOptionEntry option_entries[] = {
   { "cancel-after", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("With --run: press Cancel after this long, then report on stderr how many "
        "milliseconds the window took to return to idle"), N_("DURATION") },
+  { "cancel-after-steps", 0, 0, G_OPTION_ARG_INT, NULL,
+    N_("With --run: press Cancel once this many tests have finished, then report as "
+       "--cancel-after does"), N_("N") },
   { "script", 0, 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Take the steps in FILE (for tests: see nsc-script.c), print what is shown, and quit"),
     N_("FILE") },
@@ -220,6 +224,14 @@ nsc_application_handle_local_options (GApplication *app,
         return usage_error (_("--cancel-after must be longer than zero"));
       scripted = TRUE;
     }
+  if (g_variant_dict_lookup (options, "cancel-after-steps", "i", &self->cancel_after_steps))
+    {
+      if (self->cancel_after_steps <= 0)
+        return usage_error (_("--cancel-after-steps must be at least 1"));
+      if (self->cancel_after_ns > 0)
+        return usage_error (_("--cancel-after and --cancel-after-steps cannot be combined"));
+      scripted = TRUE;
+    }
   if (g_variant_dict_lookup (options, "script", "^&ay", &text))
     {
       g_free (self->script_path);
@@ -232,7 +244,7 @@ nsc_application_handle_local_options (GApplication *app,
     self->print_text = scripted = TRUE;
   if (g_variant_dict_contains (options, "print-page"))
     self->print_page = scripted = TRUE;
-  if (self->cancel_after_ns > 0 && !self->run_at_start)
+  if ((self->cancel_after_ns > 0 || self->cancel_after_steps > 0) && !self->run_at_start)
     return usage_error (_("--cancel-after needs --run"));
   if (self->export_path != NULL && self->open_path == NULL && !self->open_recent
       && !self->run_at_start)
@@ -286,13 +298,19 @@ cancel_timeout (gpointer user_data)
   NscApplication *self = NSC_APPLICATION (user_data);
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
 
-  self->cancel_source = 0;
-  if (window != NULL && NSC_IS_WINDOW (window) && nsc_window_get_running (NSC_WINDOW (window)))
+  if (window == NULL || !NSC_IS_WINDOW (window) || !nsc_window_get_running (NSC_WINDOW (window)))
     {
-      self->cancelled_at_us = g_get_monotonic_time ();
-      if (!gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel", NULL))
-        g_printerr ("nandscope: %s\n", _("The Cancel action is not available"));
+      self->cancel_source = 0;
+      return G_SOURCE_REMOVE;
     }
+  /* --cancel-after-steps: the event, not a delay; looked at every 20 ms. */
+  if (self->cancel_after_steps > 0
+      && nsc_window_get_steps_done (NSC_WINDOW (window)) < (guint) self->cancel_after_steps)
+    return G_SOURCE_CONTINUE;
+  self->cancel_source = 0;
+  self->cancelled_at_us = g_get_monotonic_time ();
+  if (!gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel", NULL))
+    g_printerr ("nandscope: %s\n", _("The Cancel action is not available"));
   return G_SOURCE_REMOVE;
 }
 
@@ -302,7 +320,7 @@ on_run_finished (NscWindow      *window,
                  const char     *message,
                  NscApplication *self)
 {
-  if (self->cancel_after_ns > 0)
+  if (self->cancel_after_ns > 0 || self->cancel_after_steps > 0)
     {
       g_clear_handle_id (&self->cancel_source, g_source_remove);
       if (self->cancelled_at_us == 0)
@@ -485,6 +503,8 @@ nsc_application_activate (GApplication *app)
       if (self->cancel_after_ns > 0)
         self->cancel_source = g_timeout_add (MAX (1, self->cancel_after_ns / 1000000),
                                              cancel_timeout, self);
+      else if (self->cancel_after_steps > 0)
+        self->cancel_source = g_timeout_add (20, cancel_timeout, self);
     }
 }
 

@@ -12,6 +12,7 @@
 /* --script FILE: the gui suite walks the app through the steps a person would take
  * and reads back what is on screen. One command a line, '#' starts a comment:
  *   target PATH · preset NAME · open PATH · run (does not wait) · wait-run
+ *   wait-sample (until the running test has drawn its first sample on the live chart)
  *   resize W H · wait MS · action NAME [STRING] · popup ID · popdown ID
  *   widget-action ID ACTION (an action of the widget ID, e.g. chart.export-png)
  *   select ID N (the Nth item of the drop-down ID) · activate ID (as Enter would) · activate-row ID N (the Nth row of the list box ID,
@@ -410,6 +411,24 @@ run_line (Script  *script,
         }
       script->wait_until_us = 0;
       return 500;
+    }
+  else if (g_str_equal (cmd, "wait-sample") && argc == 1)
+    {
+      /* A run starts (pending) at once; its first sample is the event "during a run"
+       * needs, whatever the machine's load. */
+      if (script->wait_until_us == 0)
+        script->wait_until_us = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+      if (nsc_window_get_live_samples (script->window) == 0)
+        {
+          if (!nsc_window_get_running (script->window))
+            fail (script, "the run ended before its live chart drew a sample");
+          else if (g_get_monotonic_time () < script->wait_until_us)
+            return -1;
+          else
+            fail (script, "no sample reached the live chart within 120 s");
+        }
+      script->wait_until_us = 0;
+      return 0;
     }
   else if (g_str_equal (cmd, "resize") && argc == 3)
     gtk_window_set_default_size (GTK_WINDOW (script->window), atoi (argv[1]), atoi (argv[2]));

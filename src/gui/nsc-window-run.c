@@ -730,3 +730,17 @@ nsc_window_get_running (NscWindow *self)
   g_return_val_if_fail (NSC_IS_WINDOW (self), FALSE);
   return self->runner != NULL || self->pending;
 }
+
+guint
+nsc_window_get_steps_done (NscWindow *self)
+{
+  g_return_val_if_fail (NSC_IS_WINDOW (self), 0);
+  return self->runner != NULL ? nsc_runner_get_result (self->runner)->steps->len : 0;
+}
+
+guint
+nsc_window_get_live_samples (NscWindow *self)
+{
+  g_return_val_if_fail (NSC_IS_WINDOW (self), 0);
+  return self->runner != NULL ? self->chart_samples : 0;
+}

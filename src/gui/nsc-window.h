@@ -28,6 +28,10 @@ void       nsc_window_set_overrides (NscWindow      *self,
 void       nsc_window_run           (NscWindow      *self);
 void       nsc_window_cancel        (NscWindow      *self);
 gboolean   nsc_window_get_running   (NscWindow      *self);
+/* During a run: the tests finished so far, and the samples drawn on the live chart
+ * (0 before the first); the events a script or --cancel-after-steps waits for. */
+guint      nsc_window_get_steps_done   (NscWindow   *self);
+guint      nsc_window_get_live_samples (NscWindow   *self);
 /* Shows a saved result; fails with a clear message for a damaged file. */
 gboolean   nsc_window_open_result   (NscWindow      *self,
                                      const char     *path,

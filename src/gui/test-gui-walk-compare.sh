@@ -21,7 +21,7 @@ app_run () {
 }
 app_run --time 1s || { echo "FAIL: the first run failed"; cat "$tmp/runs.log"; exit 1; }
 sleep 1.1
-app_run --time 1s --cancel-after 2s || { echo "FAIL: the cancelled run failed"; cat "$tmp/runs.log"; exit 1; }
+app_run --time 1s --cancel-after-steps 1 || { echo "FAIL: the cancelled run failed"; cat "$tmp/runs.log"; exit 1; }
 results=$data/nandscope/results
 first=$(ls "$results"/*.json | head -1)
 second=$(ls "$results"/*.json | sed -n 2p)

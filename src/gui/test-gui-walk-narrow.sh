@@ -20,7 +20,7 @@ wait 300
 dump before
 preset quick
 run
-wait 2500
+wait-sample
 dump running
 shot $shots/running-800.png
 wait-run
@@ -55,7 +55,7 @@ dump result
 shot $shots/result-360.png
 preset quick
 run
-wait 2500
+wait-sample
 dump running
 shot $shots/running-360.png
 wait-run

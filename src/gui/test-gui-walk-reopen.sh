@@ -17,7 +17,7 @@ app_run () {
 }
 app_run || { echo "FAIL: the run failed"; cat "$tmp/runs.log"; exit 1; }
 sleep 1.1
-app_run --cancel-after 2s || { echo "FAIL: the cancelled run failed"; cat "$tmp/runs.log"; exit 1; }
+app_run --cancel-after-steps 1 || { echo "FAIL: the cancelled run failed"; cat "$tmp/runs.log"; exit 1; }
 complete=$(ls "$data"/nandscope/results/*.json | head -1)
 cancelled=$(ls "$data"/nandscope/results/*.json | sed -n 2p)
 [ -n "$cancelled" ] || { echo "FAIL: the cancelled run saved nothing"; cat "$tmp/runs.log"; exit 1; }
