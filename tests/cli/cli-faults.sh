@@ -55,7 +55,8 @@ only_ours && ok "write-fill: its file is gone" || bad "write-fill: left: $(ls -A
 "$cli" run --target "$mnt" --size 48m --runs 1 --time 4s --rw randwrite --bs 4k --qd 8 \
   --quiet --json "$work/outside.json" >"$work/out.txt" 2>"$work/err.txt" &
 bg=$!
-sleep 1.5
+# Once it has written more than its file, the file is allocated and the test writes.
+wait_until $bg 60 io_past $bg write $((49 * 1048576)) || bad "the random write never started ($waited_why)"
 dd if=/dev/zero of="$mnt/outside" bs=1M count=200 status=none 2>"$work/dd.txt"
 dd_rc=$?
 wait $bg
@@ -71,18 +72,23 @@ rm -f "$mnt/outside"
 only_ours && ok "run filled from outside: its file is gone" || bad "left: $(ls -A "$mnt")"
 
 # 4. SIGTERM in each phase: exit 130 within 3 s, a partial result marked cancelled,
-# nothing left in the folder.
+# nothing left in the folder. The signal comes once the run is in that phase (the
+# event, not a delay): preparing, the file's first bytes written and nothing read yet;
+# measuring, the first bytes read; idle, the first test's line printed.
+preparing() { io_past "$1" write 0 && ! io_past "$1" read $((4 << 20)); }
+measuring() { io_past "$1" read $((4 << 20)); }
+first_test_done() { grep -qE ' (read|write): ' "$work/err.txt"; }
 sigterm_at() {
-  local what=$1 after=$2 dir t0 ms rc
+  local what=$1 phase=$2 dir t0 ms rc
   shift 2
   dir=$(mktemp -d "$work/sig-XXXXXX")
   rm -f "$work/partial.json"
   "$cli" run --target "$dir" --runs 1 "$@" --json "$work/partial.json" >"$work/out.txt" 2>"$work/err.txt" &
   bg=$!
-  sleep "$after"
-  if ! kill -0 $bg 2>/dev/null; then
-    bad "SIGTERM $what: the run had already ended: $(tail -2 "$work/err.txt")"
-    bg=; return
+  if ! wait_until $bg 120 "$phase" $bg; then
+    bad "SIGTERM $what: the run never reached that phase ($waited_why): $(tail -2 "$work/err.txt")"
+    kill -KILL $bg 2>/dev/null; wait $bg 2>/dev/null
+    bg=; rm -rf "$dir"; return
   fi
   t0=$(date +%s%N)
   kill -TERM $bg
@@ -100,12 +106,14 @@ sigterm_at() {
   empty_dir "$dir" && ok "SIGTERM $what: nothing left" || bad "SIGTERM $what: left: $(ls -A "$dir")"
   rm -rf "$dir"
 }
-sigterm_at "while preparing the file" 1 --size 3g --preset quick --time 1s --quiet
-sigterm_at "during a job" 2 --size 32m --rw randrw --time 30s --quiet
-sigterm_at "during an idle step" 5 --size 16m --preset quick --time 1s --idle 30s --quiet
+sigterm_at "while preparing the file" preparing --size 3g --preset quick --time 1s --quiet
+sigterm_at "during a job" measuring --size 32m --rw randrw --time 60s --quiet
+# Not quiet: the line of the first test, printed as it ends, is the sign that the
+# idle before the second has begun.
+sigterm_at "during an idle step" first_test_done --size 16m --preset quick --time 1s --idle 60s
 # The TRIM of a file (a hole punched) takes milliseconds; the fill before it is where
 # the TRIM preset spends its time.
-sigterm_at "during the TRIM preset's fill" 1 --size 3g --preset trim-latency --time 2s --quiet
+sigterm_at "during the TRIM preset's fill" preparing --size 3g --preset trim-latency --time 2s --quiet
 
 # 5. A device whose writes start failing mid-run: a loop device over a 256 MiB sparse
 # file on a 24 MiB tmpfs. Once the tmpfs is full the loop driver fails the writes (EIO),

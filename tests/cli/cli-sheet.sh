@@ -56,12 +56,14 @@ else
   bad "review run failed: $(tail -3 "$work/review.log")"
 fi
 
-# A run cancelled part-way: its sheet says so in its title.
+# A run cancelled part-way, once its first test has ended (its line in the log): its
+# sheet says so in its title.
 "$cli" run --preset review --target "$target" "${consent[@]}" --size 1g --span 1g \
-  --time 1s --max-idle 20ms --runs 1 --quiet --json "$work/cancelled.json" \
+  --time 1s --max-idle 20ms --runs 1 --json "$work/cancelled.json" \
   >"$work/cancelled.log" 2>&1 &
 pid=$!
-sleep 6
+wait_until $pid 300 grep -qE ' (read|write): ' "$work/cancelled.log" \
+  || bad "the review run to cancel finished no test ($waited_why)"
 kill -INT $pid 2>/dev/null
 wait $pid
 rc=$?

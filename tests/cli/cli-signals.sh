@@ -8,13 +8,14 @@ set -u
 work=$(mktemp -d "${G_TEST_BUILDDIR:-/tmp}/cli-signals-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# Waits until the run is past its preparation (a sample line or the first step).
+# Starts a sequential read and waits until it is past its preparation (the test file
+# written whole) and measuring: the first bytes read.
 start_run() {
   local dir=$1
   shift
-  "$cli" run --target "$dir" --size 64m --runs 1 --time 20s "$@" >"$work/out.txt" 2>"$work/err.txt" &
+  "$cli" run --target "$dir" --size 64m --runs 1 --time 60s --rw read "$@" >"$work/out.txt" 2>"$work/err.txt" &
   pid=$!
-  sleep 1.5
+  wait_until $pid 60 io_past $pid read $((4 << 20)) || bad "the run never started reading ($waited_why)"
 }
 
 for mode in tmpfile unlinked; do

@@ -33,6 +33,34 @@ json_get() {
 
 empty_dir() { [ -z "$(ls -A "$1")" ]; }
 
+# Tests wait for the event they need (a run measuring, a holder holding), never a fixed
+# delay: on a loaded machine or under a sanitizer any delay can be too short.
+#
+# wait_until PID SECONDS COMMAND…: runs COMMAND every 50 ms until it succeeds (0),
+# the process PID has ended (1) or SECONDS have passed (2). waited_why says which, for
+# the caller's FAIL line.
+wait_until() {
+  local pid=$1 limit=$2 end
+  shift 2
+  end=$(( $(date +%s%N) + limit * 1000000000 ))
+  until "$@"; do
+    kill -0 "$pid" 2>/dev/null || { waited_why="the process ended first"; return 1; }
+    [ "$(date +%s%N)" -lt "$end" ] || { waited_why="not within $limit s"; return 2; }
+    sleep 0.05
+  done
+  waited_why=
+}
+
+# io_bytes PID read|write: the bytes the process (all its threads) has read or written
+# through the block layer so far; O_DIRECT I/O counts, and so does loading the program
+# and its libraries (under 1 MiB here): tests take 4 MiB read as "measuring". Empty
+# when it is gone.
+io_bytes() { awk -v k="$2_bytes:" '$1 == k {print $2}' "/proc/$1/io" 2>/dev/null; }
+# io_past PID read|write BYTES: it has read or written more than BYTES.
+io_past() { local b; b=$(io_bytes "$1" "$2"); [ -n "$b" ] && [ "$b" -gt "$3" ]; }
+# holds PID FD PATH: the process has PATH open as descriptor FD.
+holds() { [ "$(readlink "/proc/$1/fd/$2" 2>/dev/null)" = "$3" ]; }
+
 finish() {
   echo "$((checks - fails)) passed, $fails failed"
   [ "$fails" -eq 0 ]

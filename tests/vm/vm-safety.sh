@@ -117,7 +117,10 @@ else
 fi
 ( exec 3<>\$n2; exec sleep 600 ) &
 holder=\$!
-sleep 0.3
+# The cases need the holder holding: wait for its descriptor, not a fixed delay.
+i=0
+while [ "\$(readlink /proc/\$holder/fd/3)" != \$n2 ] && [ \$i -lt 300 ]; do sleep 0.1; i=\$((i + 1)); done
+[ "\$(readlink /proc/\$holder/fd/3)" = \$n2 ] || echo "@@NSC-ERROR the holder never opened \$n2@@"
 erase format-held-open format \$n2
 write write-held-open \$n2
 kill \$holder

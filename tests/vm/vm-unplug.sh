@@ -8,8 +8,8 @@
 # wait); the guest removes the controller and the nvme driver fails what is queued.
 # Each run must end by itself with a clear error that says the drive went away, and
 # exit 1 (no hang: busybox timeout would kill it after 90 s, exit 143; no crash),
-# with its partial result saved. The host sends device_del when the guest says the
-# runs have been going for 3 s.
+# with its partial result saved. The host sends device_del when the guest says both
+# runs are measuring.
 # Exit 77 (skip) when QEMU, the kernel or busybox-static are missing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,7 +38,23 @@ up() { cut -d' ' -f1 /proc/uptime; }
   echo "@@NSC-UNPLUG-ENDED read \$(up)@@"
 ) &
 reader=\$!
-(sleep 3; echo "@@NSC-UNPLUG-NOW \$(up)@@") &
+# The unplug comes once both runs measure (the event, not a delay): one process has
+# read (the read run, past its prefill) and another has written (the write run).
+measuring() {
+  rd=; wr=
+  for p in \$(pidof nandscope-cli); do
+    rb=\$(awk '\$1 == "read_bytes:" {print \$2}' /proc/\$p/io 2>/dev/null)
+    wb=\$(awk '\$1 == "write_bytes:" {print \$2}' /proc/\$p/io 2>/dev/null)
+    if [ "\${rb:-0}" -gt 0 ]; then rd=\$p; elif [ "\${wb:-0}" -gt 0 ]; then wr=\$p; fi
+  done
+  [ -n "\$rd" ] && [ -n "\$wr" ]
+}
+(
+  i=0
+  until measuring || [ \$i -ge 600 ]; do sleep 0.1; i=\$((i + 1)); done
+  measuring || echo "@@NSC-ERROR the runs were not both measuring after 60 s@@"
+  echo "@@NSC-UNPLUG-NOW \$(up)@@"
+) &
 section run-write timeout 90 nandscope-cli run --target \$w --destroy-data=\$w --rw write \
   --bs 1m --qd 8 --time 60s --json /tmp/unplug-write.json --quiet
 echo "@@NSC-UNPLUG-ENDED write \$(up)@@"
