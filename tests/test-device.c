@@ -740,6 +740,62 @@ test_temperature_errors (void)
   g_assert_cmpfloat (c, ==, -1);
 }
 
+/* Which openers get 2 s to go away: udev, what its workers run, and UDisks2; not
+ * anything else, however it is named or started. A /proc of stat files only. */
+static void
+test_opener_prober (void)
+{
+  static const char *const procs[][2] = {
+    { "300", "300 (systemd-udevd) S 1 300 300 0 -1" },
+    { "400", "400 ((udev-worker)) S 300 300 300 0 -1" },
+    { "500", "500 (blkid) R 400 300 300 0 -1" },
+    { "600", "600 (sleep) S 601 601 601 0 -1" },
+    { "601", "601 (bash) S 1 601 601 0 -1" },
+    { "700", "700 (udisksd) S 1 700 700 0 -1" },
+    { "800", "800 (my (odd) prog) S 500 300 300 0 -1" },
+    { "810", "810 (udevd-lookalike) S 601 601 601 0 -1" },
+    { "900", "900 (dd) D 999 900 900 0 -1" },
+    { "950", "950 (a) S 951 950 950 0 -1" },
+    { "951", "951 (b) S 950 950 950 0 -1" },
+    { "960", "garbage without a name" },
+  };
+  g_autofree char *root = g_dir_make_tmp ("nsc-proc-XXXXXX", NULL);
+  g_autofree char *self = g_strdup_printf ("%d", (int) getpid ());
+
+  g_assert_nonnull (root);
+  for (guint i = 0; i < G_N_ELEMENTS (procs); i++)
+    {
+      g_autofree char *dir = g_build_filename (root, procs[i][0], NULL);
+      g_autofree char *stat = g_build_filename (dir, "stat", NULL);
+
+      g_assert_cmpint (g_mkdir (dir, 0700), ==, 0);
+      g_assert_true (g_file_set_contents (stat, procs[i][1], -1, NULL));
+    }
+  g_assert_true (nsc_device_opener_is_prober (root, "300"));
+  g_assert_true (nsc_device_opener_is_prober (root, "400"));
+  g_assert_true (nsc_device_opener_is_prober (root, "500"));   /* a worker's child */
+  g_assert_true (nsc_device_opener_is_prober (root, "700"));
+  g_assert_true (nsc_device_opener_is_prober (root, "800"));   /* parentheses in its name */
+  g_assert_false (nsc_device_opener_is_prober (root, "600"));
+  g_assert_false (nsc_device_opener_is_prober (root, "810"));
+  g_assert_false (nsc_device_opener_is_prober (root, "900"));  /* its parent is gone */
+  g_assert_false (nsc_device_opener_is_prober (root, "950"));  /* a loop ends */
+  g_assert_false (nsc_device_opener_is_prober (root, "960"));
+  g_assert_false (nsc_device_opener_is_prober (root, "12345"));
+  /* This test's own process and its ancestors, on the running system. */
+  g_assert_false (nsc_device_opener_is_prober ("/proc", self));
+
+  for (guint i = 0; i < G_N_ELEMENTS (procs); i++)
+    {
+      g_autofree char *dir = g_build_filename (root, procs[i][0], NULL);
+      g_autofree char *stat = g_build_filename (dir, "stat", NULL);
+
+      g_assert_cmpint (g_remove (stat), ==, 0);
+      g_assert_cmpint (g_rmdir (dir), ==, 0);
+    }
+  g_assert_cmpint (g_rmdir (root), ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -761,6 +817,7 @@ main (int    argc,
   g_test_add_func ("/nsc/device/nvme-namespaces", test_nvme_namespaces);
   g_test_add_func ("/nsc/device/nvme-erase-scope", test_nvme_erase_scope);
   g_test_add_func ("/nsc/device/live-root", test_live_root);
+  g_test_add_func ("/nsc/device/opener-prober", test_opener_prober);
   g_test_add_func ("/nsc/device/temperature-errors", test_temperature_errors);
   return g_test_run ();
 }

@@ -248,10 +248,48 @@ check_loops (const NscUsageTables *t,
   return TRUE;
 }
 
+gboolean
+nsc_device_opener_is_prober (const char *proc_root,
+                             const char *pid)
+{
+  static const char *const probers[] = { "systemd-udevd", "(udev-worker)", "udevd", "udisksd" };
+  g_autofree char *at = g_strdup (pid);
+
+  g_return_val_if_fail (proc_root != NULL && pid != NULL, FALSE);
+
+  /* The process and its ancestors: what a udev worker runs is its child. */
+  for (guint depth = 0; depth < 16; depth++)
+    {
+      g_autofree char *path = g_build_filename (proc_root, at, "stat", NULL);
+      g_autofree char *stat = NULL;
+      const char *open_paren, *close_paren;
+      g_autofree char *comm = NULL;
+      guint64 ppid;
+      char state;
+
+      /* "PID (COMM) STATE PPID …", where COMM may hold spaces and parentheses. */
+      if (!g_file_get_contents (path, &stat, NULL, NULL)
+          || (open_paren = strchr (stat, '(')) == NULL
+          || (close_paren = strrchr (stat, ')')) == NULL || close_paren < open_paren)
+        return FALSE;
+      comm = g_strndup (open_paren + 1, close_paren - open_paren - 1);
+      for (guint i = 0; i < G_N_ELEMENTS (probers); i++)
+        if (g_str_equal (comm, probers[i]))
+          return TRUE;
+      if (sscanf (close_paren + 1, " %c %" G_GUINT64_FORMAT, &state, &ppid) != 2 || ppid <= 1)
+        return FALSE;
+      g_free (at);
+      at = g_strdup_printf ("%" G_GUINT64_FORMAT, ppid);
+    }
+  return FALSE;
+}
+
+/* @out_prober: set to whether the opener found gives way on its own (see above). */
 static gboolean
 check_openers (const NscUsageTables *t,
                GPtrArray            *devs,
                const char           *device,
+               gboolean             *out_prober,
                GError              **error)
 {
   g_autoptr(GDir) proc = g_dir_open (t->proc_root, 0, NULL);
@@ -289,6 +327,7 @@ check_openers (const NscUsageTables *t,
               comm_path = g_build_filename (t->proc_root, pid, "comm", NULL);
               if (g_file_get_contents (comm_path, &comm, NULL, NULL))
                 g_strstrip (comm);
+              *out_prober = nsc_device_opener_is_prober (t->proc_root, pid);
               g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
                            _("/dev/%s is open in %s (process %s); close it there or stop that "
                              "program before a test that writes to %s"),
@@ -364,14 +403,16 @@ nsc_device_check_unused_at (const NscUsageTables *t,
   if (!check_loops (t, mounts, devs, device, error))
     return FALSE;
   /* udev probes a device for a moment after a writer closed it (blkid, a partition
-   * rescan): on the running system, an opener counts once it stays for 2 s. */
+   * rescan), and UDisks2 after it: on the running system such an opener counts once it
+   * stays for 2 s. Any other opener is refused at once. */
   for (guint attempt = 0; ; attempt++)
     {
       g_autoptr(GError) local = NULL;
+      gboolean prober = FALSE;
 
-      if (check_openers (t, devs, device, &local))
+      if (check_openers (t, devs, device, &prober, &local))
         return TRUE;
-      if (!t->live || attempt >= 20)
+      if (!t->live || !prober || attempt >= 20)
         {
           g_propagate_error (error, g_steal_pointer (&local));
           return FALSE;

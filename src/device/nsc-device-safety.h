@@ -38,6 +38,13 @@ gboolean nsc_device_check_unused_at (const NscUsageTables *tables,
                                      const char           *device,
                                      GError              **error);
 
+/* Whether process @pid (under @proc_root) opens devices for a moment on its own
+ * after a writer closed them: udev (its daemon, a worker, or anything a worker ran,
+ * such as blkid) or UDisks2. On the running system the check above gives such an
+ * opener 2 s to go away before it refuses; any other opener is refused at once. */
+gboolean nsc_device_opener_is_prober (const char           *proc_root,
+                                      const char           *pid);
+
 /* The same on the running system for the block device at @device (a path to a
  * whole disk or a partition). The one check that the command line and the app run
  * before anything writes, trims or erases a device, and again once the device is

@@ -4,10 +4,12 @@
 # preset that list-presets says touches a device, ad hoc writes, and --state and
 # --erase on the read-only presets — tried against every way a device can be in use
 # and every consent mistake, on loop devices over random data. Each case must be
-# refused, and an O_DIRECT read of every device involved, compared byte for byte
-# with one taken before, must show that not one byte changed. Positive controls
-# show that the same comparison sees a write that is allowed, and that a read-only
-# run still works on a device in use. Root, else exit 77.
+# refused, and not one byte of any device involved may change: the block layer's
+# counts of write and discard requests must not move, or else an O_DIRECT read of the
+# device, compared byte for byte with one taken before, must show no difference; after
+# each situation's last run that comparison is made anyway. Positive controls show
+# that both see a write that is allowed, and that a read-only run still works on a
+# device in use. Root, else exit 77.
 #
 # Output: "ok"/"FAIL" per situation, then
 #   safety matrix: N cases tried, N refused, 0 bytes changed
@@ -142,6 +144,19 @@ segments() {
   done
   echo "$start $((size - start))"
 }
+# counters: the block layer's own count, for each device, of the sectors written and
+# the discard requests and sectors it has completed (/sys/block/DEV/stat fields 7, 12
+# and 14; write-zeroes requests count as writes, and a partition's requests count on
+# its disk too), after its page cache was flushed (fsync) so that a buffered write
+# counts now. Its contents cannot change while these stay as they were. (Not the
+# count of write requests: the fsync's own flush is an empty write, counted there.)
+counters() {
+  local d
+  for d in "${check_devs[@]}"; do
+    sync "$d"
+    awk -v d="$d" '{print d, $7, $12, $14}' "/sys/class/block/${d#/dev/}/stat"
+  done
+}
 # changed: bytes that differ now from the "before" of each device (0: identical).
 changed() {
   local d n total=0 start len now was
@@ -163,7 +178,7 @@ changed() {
   echo "$total"
 }
 
-tried=0 refused=0 read_only=0 bytes_changed=0
+tried=0 refused=0 read_only=0 bytes_changed=0 unmoved=0
 # NSC_SAFETY_SITUATIONS=REGEX tries only the situations whose name matches, and
 # NSC_SAFETY_RUNS=REGEX only the runs whose options match (a partial matrix, for a
 # quick look; the suite runs all of it).
@@ -188,11 +203,18 @@ try_all() {
     fi
     args=${args#readonly:}
     [ -z "$only_runs" ] || [[ $args =~ $only_runs ]] || continue
+    counted=$(counters)
     # shellcheck disable=SC2086
     timeout -k 5 "$call_timeout" "${runner[@]}" "$cli" run --target "$target" $args "${common[@]}" "${cons[@]}" \
       >/dev/null 2>"$work/err"
     rc=$?
-    n=$(changed)
+    # Compared byte for byte when the block layer saw a write or discard request
+    # (from the run, or from the kernel: a mounted filesystem, swap); else unchanged.
+    if [ "$(counters)" = "$counted" ]; then
+      n=0; unmoved=$((unmoved + 1))
+    else
+      n=$(changed)
+    fi
     msg=$(grep . "$work/err" | head -1)
     tried=$((tried + 1)); tried_here=$((tried_here + 1))
     bytes_changed=$((bytes_changed + n))
@@ -209,6 +231,12 @@ try_all() {
       bad "$name: run --target $target $args ${cons[*]} exited $rc, $n bytes changed: ${msg:-no message}"
     fi
   done
+  # And once more byte for byte after them all, whatever the counters said.
+  n=$(changed)
+  if [ "$n" -ne 0 ]; then
+    bytes_changed=$((bytes_changed + n)); bad_here=$((bad_here + 1))
+    bad "$name: $n bytes changed over its runs, with no write the block layer counted"
+  fi
   if [ "$bad_here" -eq 0 ]; then
     ok "$name: $tried_here runs, all refused (or reading only), 0 bytes changed"
   fi
@@ -232,22 +260,29 @@ runner=()
 check_devs=("$D")
 
 # ---- positive controls: consent on an unused device ------------------------------
+# Both the byte comparison and the block layer's counters see each of them.
 fresh "$D"
 snap
+counted=$(counters)
 timeout -k 5 "$call_timeout" "$cli" run --target "$D" --rw write "${common[@]}" --destroy-data="$D" \
   >/dev/null 2>"$work/err"
 rc=$?
+moved=$([ "$(counters)" != "$counted" ] && echo moved || echo "did not move")
 n=$(changed)
-[ "$rc" -eq 0 ] && [ "$n" -gt 0 ] && ok "control: an allowed write on an unused device changes $n bytes" \
-  || bad "control: allowed write exited $rc, $n bytes changed: $(head -1 "$work/err")"
+[ "$rc" -eq 0 ] && [ "$n" -gt 0 ] && [ "$moved" = moved ] \
+  && ok "control: an allowed write on an unused device changes $n bytes; the write counts moved" \
+  || bad "control: allowed write exited $rc, $n bytes changed, the counts $moved: $(head -1 "$work/err")"
 fresh "$D"
 snap
+counted=$(counters)
 timeout -k 5 "$call_timeout" "$cli" run --target "$D" --preset erase --destroy-data="$D" --quiet \
   >/dev/null 2>"$work/err"
 rc=$?
+moved=$([ "$(counters)" != "$counted" ] && echo moved || echo "did not move")
 n=$(changed)
-[ "$rc" -eq 0 ] && [ "$n" -gt 0 ] && ok "control: an allowed erase (TRIM) of an unused device changes $n bytes" \
-  || bad "control: allowed erase exited $rc, $n bytes changed: $(head -1 "$work/err")"
+[ "$rc" -eq 0 ] && [ "$n" -gt 0 ] && [ "$moved" = moved ] \
+  && ok "control: an allowed erase (TRIM) of an unused device changes $n bytes; the discard counts moved" \
+  || bad "control: allowed erase exited $rc, $n bytes changed, the counts $moved: $(head -1 "$work/err")"
 
 # ---- consent mistakes, on an unused partitioned device -----------------------------
 fresh "$D"; fresh "$O"
@@ -319,7 +354,7 @@ fi
 fresh "$D"
 ( exec 3<>"$D"; exec sleep 600 ) &
 holder=$!; bg_pids+=("$holder")
-sleep 0.2
+wait_until "$holder" 30 holds "$holder" 3 "$D" || bad "the holder never opened $D ($waited_why)"
 try_all "held open by another process" "$D" "$D"
 kill "$holder"; wait "$holder" 2>/dev/null
 python3 -c 'import os, sys, time
@@ -327,7 +362,7 @@ fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL)
 print("claimed", flush=True)
 time.sleep(600)' "$D" > "$work/claim" &
 holder=$!; bg_pids+=("$holder")
-for i in $(seq 50); do grep -q claimed "$work/claim" && break; sleep 0.1; done
+wait_until "$holder" 30 grep -q claimed "$work/claim" || bad "the O_EXCL claim of $D never came ($waited_why)"
 try_all "claimed exclusively (O_EXCL) by another process" "$D" "$D"
 kill "$holder"; wait "$holder" 2>/dev/null
 
@@ -335,7 +370,7 @@ fresh "$D"
 if partition "$D"; then
   ( exec 3<>"${D}p1"; exec sleep 600 ) &
   holder=$!; bg_pids+=("$holder")
-  sleep 0.2
+  wait_until "$holder" 30 holds "$holder" 3 "${D}p1" || bad "the holder never opened ${D}p1 ($waited_why)"
   try_all "disk whose partition is held open by another process" "$D" "$D"
   kill "$holder"; wait "$holder" 2>/dev/null
 fi
@@ -369,7 +404,9 @@ fi
 fresh "$D"; ext4 "$D"
 unshare -m --propagation private sleep 600 &
 ns_pid=$!; bg_pids+=("$ns_pid")
-sleep 0.2
+# nsenter must enter the new namespace, never this one: wait until it exists.
+own_ns() { [ "$(readlink "/proc/$1/ns/mnt")" != "$(readlink /proc/self/ns/mnt)" ]; }
+wait_until "$ns_pid" 30 own_ns "$ns_pid" || { bad "unshare made no mount namespace ($waited_why)"; finish; }
 newroot=$work/newroot
 mkdir -p "$newroot"
 clidir=$(cd "$(dirname "$cli")" && pwd)
@@ -401,7 +438,7 @@ fi
 kill "$ns_pid"; wait "$ns_pid" 2>/dev/null
 for i in $(seq 50); do [ -z "$(grep -l "$D" /proc/*/mountinfo 2>/dev/null | head -1)" ] && break; sleep 0.1; done
 
-summary="$tried cases tried, $refused refused, $read_only ran reading only (no consent, nothing to erase), $bytes_changed bytes changed"
+summary="$tried cases tried, $refused refused, $read_only ran reading only (no consent, nothing to erase), $bytes_changed bytes changed; $unmoved runs left the block layer's write and discard counts as they were, the others were compared byte for byte"
 [ "$tried" -gt 0 ] && [ $((refused + read_only)) -eq "$tried" ] && [ "$bytes_changed" -eq 0 ] \
   && ok "safety matrix: $summary" || bad "safety matrix: $summary"
 finish
