@@ -29,7 +29,7 @@ run() { # NAME ARGS…: a short real run into $work/NAME.json
   fi
 }
 run wf --preset write-fill --size 256m --max-idle 200ms
-run qd --preset seq-qd --size 32m --time 200ms
+run qd --preset seq-qd --size 32m --time 200ms --max-idle 200ms
 run deg --preset degradation --size 32m --time 2s --max-idle 200ms
 
 chart_ok() { # OUT W H ARGS…

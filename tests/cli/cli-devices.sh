@@ -77,7 +77,7 @@ if [ -w /sys/class/zram-control/hot_add ]; then
     bad "zram read with consent failed: $(cat "$work/err")"
   fi
 
-  if "$cli" run --target "$z" --preset quick --runs 1 --time 200ms --destroy-data="$z" \
+  if "$cli" run --target "$z" --preset quick --runs 1 --time 200ms --max-idle 10ms --destroy-data="$z" \
        --quiet >"$work/q.txt" 2>"$work/err"; then
     rows=$(grep -cE '^(SEQ1M|RND4K)' "$work/q.txt")
     [ "$rows" -eq 6 ] && ok "quick preset on zram: 4 rows and 2 settled reads" \
@@ -147,7 +147,7 @@ if new_loop fs 128M; then
   mkdir "$work/mnt3"
   for opt in nodiscard discard; do
     mount -o "$opt" "$l3" "$work/mnt3"
-    if "$cli" run --preset trim-latency --target "$work/mnt3" --size 32m --time 200ms --quiet \
+    if "$cli" run --preset trim-latency --target "$work/mnt3" --size 32m --time 200ms --max-idle 10ms --quiet \
          --json "$work/t-$opt.json" >/dev/null 2>"$work/err"; then
       got=$(json_get "$work/t-$opt.json" '[s["discard_reaches_drive"] for s in r["steps"] if s["kind"] == "trim"][0], "trim-not-passed-down" in {w["code"] for w in r["warnings"]}')
       want="(False, True)"
@@ -172,7 +172,7 @@ if new_loop state 512M; then
     --size 32m --time 100ms
   sync -f "$work/mnt4"
   before=$(df --output=avail -B1 "$work/mnt4" | tail -1)
-  if "$cli" run --preset seq-qd --target "$work/mnt4" --state free:128m --size 32m --time 100ms \
+  if "$cli" run --preset seq-qd --target "$work/mnt4" --state free:128m --size 32m --time 100ms --max-idle 10ms \
        --quiet --json "$work/state.json" >/dev/null 2>"$work/err"; then
     got=$(json_get "$work/state.json" 'r["conditions"]["state"]["left_free"]')
     # ext4 returns a deleted file's blocks when its journal commits: wait for that.
@@ -190,7 +190,7 @@ if new_loop state 512M; then
     bad "folder state run failed: $(cat "$work/err")"
   fi
   # A real copy within a loop-mounted ext4: a large file, zeros, a folder of files.
-  if "$cli" run --preset copy --target "$work/mnt4" --span 128m --quiet --json "$work/copy.json" \
+  if "$cli" run --preset copy --target "$work/mnt4" --span 128m --max-idle 10ms --quiet --json "$work/copy.json" \
        >/dev/null 2>"$work/err"; then
     got=$(json_get "$work/copy.json" '[(s["kind"], s["write"]["bytes"] > 0, s.get("files", 0) > 1) for s in r["steps"]]')
     [ "$got" = "[('copy', True, False), ('copy', True, False), ('copy', True, True)]" ] \
