@@ -758,6 +758,50 @@ nsc_analyze_write_fill (const guint64 *position,
   return nsc_analyze_write_fill_thermal (position, bps, n, NULL, error);
 }
 
+/* A slow stretch after a drop is sustained when it lasts 2 s or holds 3 % of the fill:
+ * no phase may hold one below ⅔ of its speed. */
+#define SUSTAINED_S      2.0
+#define SUSTAINED_SHARE  0.03
+
+/* From segment @j on, the runs of segments below the cache's speed by @min_drop or
+ * more, each ended by a faster one (a burst): how many are sustained, and
+ * (@out_first) whether the first, which starts at @j, is. @t[i] is when sample i - 1
+ * ended. */
+static guint
+sustained_slow_runs (GArray        *segs,
+                     guint          j,
+                     const guint64 *position,
+                     const double  *t,
+                     double         cache_level,
+                     double         min_drop,
+                     guint64        total,
+                     gboolean      *out_first)
+{
+  double slow = cache_level - min_drop;
+  guint runs = 0, k = j;
+
+  *out_first = FALSE;
+  while (k < segs->len)
+    {
+      guint first = g_array_index (segs, Segment, k).start, last = first;
+      gboolean sustained;
+
+      if (g_array_index (segs, Segment, k).level > slow)
+        {
+          k++;
+          continue;
+        }
+      while (k < segs->len && g_array_index (segs, Segment, k).level <= slow)
+        last = g_array_index (segs, Segment, k++).end;
+      sustained = t[last] - t[first] >= SUSTAINED_S
+                  || position[last - 1] - (first > 0 ? position[first - 1] : 0) >= SUSTAINED_SHARE * total;
+      if (first == g_array_index (segs, Segment, j).start)
+        *out_first = sustained;
+      runs += sustained;
+    }
+  return runs;
+}
+
 NscSlcAnalysis *
 nsc_analyze_write_fill_thermal (const guint64             *position,
                                 const double              *bps,
@@ -806,12 +850,16 @@ nsc_analyze_write_fill_thermal (const guint64             *position,
   /* The cache ends at the first step down that is big against both its neighbour
    * and everything before it, that is a step rather than a slope, and after which
    * the drive stays slow (not a short dip it recovers from). What counts is bytes
-   * and samples: a fast drive empties a small cache in a fraction of a second. */
+   * and samples: a fast drive empties a small cache in a fraction of a second. A
+   * sustained slow stretch that comes back again after the drive recovered is a
+   * sawtooth (the drive freeing cache while it writes): its first drop ends the
+   * cache, however long the bursts between. */
   for (j = 1; j < segs->len; j++)
     {
       const Segment *prev = &g_array_index (segs, Segment, j - 1);
       const Segment *cur = &g_array_index (segs, Segment, j);
       guint b = cur->start;
+      gboolean sustained = FALSE, sawtooth;
 
       if (prev->level - cur->level < min_drop)
         continue;
@@ -822,7 +870,9 @@ nsc_analyze_write_fill_thermal (const guint64             *position,
         continue;
       if (!is_local_step (segs, j, x, min_drop))
         continue;
-      if (cache_level - median_of (x, b, n) < min_drop)
+      sawtooth = sustained_slow_runs (segs, j, position, t, cache_level, min_drop,
+                                      a->total_bytes, &sustained) >= 2 && sustained;
+      if (!sawtooth && cache_level - median_of (x, b, n) < min_drop)
         continue;
       /* The first sample may be no more than the queue filling the drive's buffer:
        * the fast stretch must go on after it, for samples and bytes no buffer holds. */
@@ -857,7 +907,7 @@ nsc_analyze_write_fill_thermal (const guint64             *position,
               e++;
             slow = position[later->start - 1] - position[b - 1];
             fast_after = position[g_array_index (segs, Segment, e).end - 1] - position[later->start - 1];
-            dip = slow < position[b - 1] && slow < fast_after;
+            dip = !sawtooth && slow < position[b - 1] && slow < fast_after;
             break;
           }
         if (dip)
