@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "nsc-words.h"
+#include "nsc-analysis.h"
 
 void
 nsc_bind_text_domain (void)
@@ -578,7 +579,16 @@ nsc_warning_describe (const NscWarning  *w,
       g_autofree char *since = size (w->bytes);
 
       title = g_strdup (_("Read speeds may include the drive's cache"));
-      if (isfinite (w->bps_fresh))
+      if (isfinite (w->bps_fresh) && isfinite (w->bps_settled)
+          && w->bps_settled > w->bps_fresh * NSC_READ_INFLATION_RATIO)
+        details = g_strdup_printf (_("%s read data left to settle at %s, faster than data just "
+                                     "written at %s. Settled data should not read faster: "
+                                     "the fresh data may have gone to slower flash once the "
+                                     "cache was full, or the settled data had not left the "
+                                     "cache. Whether the fresh reads are inflated is not known. "
+                                     "The write-fill test measures how large the cache is."),
+                                   c.test, settled, fresh);
+      else if (isfinite (w->bps_fresh))
         details = g_strdup_printf (_("%s read data just written at %s, and data with %s written "
                                      "after it at %s. The cache may hold both, so these reads "
                                      "are not proven free of it. The write-fill test measures "
