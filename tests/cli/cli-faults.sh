@@ -40,7 +40,7 @@ expect_fail 1 "space|free|fit" run --target "$mnt" --size 1g --runs 1 --time 1s 
 only_ours && ok "full: nothing left after the refusal" || bad "full: left: $(ls -A "$mnt")"
 
 # 2. A write-fill through the free space completes and deletes its file.
-if timeout 300 "$cli" run --target "$mnt" --preset write-fill --runs 1 --quiet \
+if timeout 300 "$cli" run --target "$mnt" --preset write-fill --runs 1 --max-idle 10ms --quiet \
      --json "$work/fill.json" >"$work/out.txt" 2>"$work/err.txt"; then
   ok "write-fill on a 96 MiB filesystem completed"
 else
