@@ -1092,53 +1092,52 @@ test_runner_quick (void)
                          "read"), "bw_bps"), >, 0);
 }
 
+/* Runs the runner to its end, which must be a cancel: a cancelled run without error,
+ * its finished steps kept, fewer than all of them, and no file left. */
+static NscRunResult *
+run_to_cancel (RunnerWatch *w,
+               NscRunner   *runner)
+{
+  NscRunResult *r;
+
+  g_main_loop_run (w->loop);
+  g_main_loop_unref (w->loop);
+  g_assert_error (w->error, NSC_ERROR, NSC_ERROR_CANCELLED);
+  g_clear_error (&w->error);
+  r = nsc_runner_get_result (runner);
+  g_assert_true (r->cancelled);
+  g_assert_null (r->error);
+  g_assert_cmpuint (w->finished, <, 10);
+  g_assert_cmpuint (r->steps->len, ==, w->finished);
+  g_assert_cmpuint (count_entries (test_dir), ==, 0);
+  return r;
+}
+
 /* Cancelled once its first step has finished (the event, not a delay): that step is
- * kept, the rest are not run, and no file is left. Queue-depth scaling: its first
- * step is a short job. */
+ * kept and the rest are not run. Queue-depth scaling: its first step is a short job. */
 static void
 test_runner_cancel (void)
 {
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   RunnerWatch w = { .cancel_after_first = cancellable };
   g_autoptr(NscRunner) runner = start_preset (&w, "seq-qd", cancellable);
-  NscRunResult *r;
+  NscRunResult *r = run_to_cancel (&w, runner);
 
-  g_main_loop_run (w.loop);
-  g_main_loop_unref (w.loop);
-  g_assert_error (w.error, NSC_ERROR, NSC_ERROR_CANCELLED);
-  g_clear_error (&w.error);
-  r = nsc_runner_get_result (runner);
-  g_assert_true (r->cancelled);
-  g_assert_null (r->error);
   /* The worker may finish one more step before the cancel reaches it. */
   g_assert_cmpuint (w.finished, >=, 1);
-  g_assert_cmpuint (w.finished, <, 10);
-  g_assert_cmpuint (r->steps->len, ==, w.finished);
   g_assert_true (((NscStepResult *) g_ptr_array_index (r->steps, 0))->completed);
-  g_assert_cmpuint (count_entries (test_dir), ==, 0);
 }
 
 /* Quick cancelled at its first progress report, while it prepares (it writes its
- * test area and more than a drive's cache before its first test): a cancelled run,
- * no error, and no file left. */
+ * test area and more than a drive's cache before its first test). */
 static void
 test_runner_cancel_early (void)
 {
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   RunnerWatch w = { .cancel_at_progress = cancellable };
   g_autoptr(NscRunner) runner = start_preset (&w, "quick", cancellable);
-  NscRunResult *r;
 
-  g_main_loop_run (w.loop);
-  g_main_loop_unref (w.loop);
-  g_assert_error (w.error, NSC_ERROR, NSC_ERROR_CANCELLED);
-  g_clear_error (&w.error);
-  r = nsc_runner_get_result (runner);
-  g_assert_true (r->cancelled);
-  g_assert_null (r->error);
-  g_assert_cmpuint (w.finished, <, 10);
-  g_assert_cmpuint (r->steps->len, ==, w.finished);
-  g_assert_cmpuint (count_entries (test_dir), ==, 0);
+  run_to_cancel (&w, runner);
 }
 
 typedef struct
