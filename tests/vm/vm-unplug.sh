@@ -38,21 +38,25 @@ up() { cut -d' ' -f1 /proc/uptime; }
   echo "@@NSC-UNPLUG-ENDED read \$(up)@@"
 ) &
 reader=\$!
-# The unplug comes once both runs measure (the event, not a delay): one process has
-# read (the read run, past its prefill) and another has written (the write run).
+# The unplug comes once both runs measure (the event, not a delay): the read run has
+# read 16 MiB (past its prefill, and more than any probe of the device reads) and the
+# write run has written 16 MiB. Each is told by its command line.
 measuring() {
   rd=; wr=
   for p in \$(pidof nandscope-cli); do
     rb=\$(awk '\$1 == "read_bytes:" {print \$2}' /proc/\$p/io 2>/dev/null)
     wb=\$(awk '\$1 == "write_bytes:" {print \$2}' /proc/\$p/io 2>/dev/null)
-    if [ "\${rb:-0}" -gt 0 ]; then rd=\$p; elif [ "\${wb:-0}" -gt 0 ]; then wr=\$p; fi
+    case "\$(tr '\\0' ' ' < /proc/\$p/cmdline 2>/dev/null)" in
+      *"--rw read "*) [ "\${rb:-0}" -gt 16777216 ] && rd=\$p ;;
+      *"--rw write "*) [ "\${wb:-0}" -gt 16777216 ] && wr=\$p ;;
+    esac
   done
   [ -n "\$rd" ] && [ -n "\$wr" ]
 }
 (
   i=0
-  until measuring || [ \$i -ge 600 ]; do sleep 0.1; i=\$((i + 1)); done
-  measuring || echo "@@NSC-ERROR the runs were not both measuring after 60 s@@"
+  until measuring || [ \$i -ge 300 ]; do sleep 0.1; i=\$((i + 1)); done
+  measuring || echo "@@NSC-ERROR the runs were not both measuring after 300 looks@@"
   echo "@@NSC-UNPLUG-NOW \$(up)@@"
 ) &
 section run-write timeout 90 nandscope-cli run --target \$w --destroy-data=\$w --rw write \
