@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Steps that stop when they know, on a drive whose speed drops at a known byte count:
-# QEMU's emulated NVMe (3 GiB) whose write throttle qmp-throttle.py switches from
-# FAST to SLOW once CACHE bytes were written since the drive last sat idle for
+# QEMU's emulated NVMe (2 GiB) whose write throttle qmp-throttle.py switches from
+# FAST (120 MB/s) to SLOW (40 MB/s) once CACHE bytes were written since the drive last sat idle for
 # 2 s, and back to FAST after such an idle (a cache that recovers whole). The
 # guest runs
 #
@@ -28,10 +28,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 vm_timeout_default=400
 . "$here/vm-lib.sh"
 lba=4096
-size=$((3 * 1024 * 1024 * 1024))
+# Rates QEMU 7.2 under TCG keeps up with here: asked 300 MB/s, it wrote 150-200 MB/s
+# for hundreds of MiB before its switch, a drive other than the model.
+size=$((2 * 1024 * 1024 * 1024))
 cache=$((768 * 1024 * 1024))
-fast=300000000
-slow=75000000
+fast=120000000
+slow=40000000
 serial=NSCRECOV1
 
 vm_prepare vm-cache-recovery
