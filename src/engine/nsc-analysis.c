@@ -1204,6 +1204,13 @@ nsc_read_inflation (double  fresh_bps,
   return r > NSC_READ_INFLATION_RATIO;
 }
 
+gboolean
+nsc_read_settled_faster (double fresh_bps,
+                         double settled_bps)
+{
+  return nsc_read_inflation (settled_bps, fresh_bps, NULL);
+}
+
 char *
 nsc_read_inflation_message (double fresh_bps,
                             double settled_bps,

@@ -171,6 +171,11 @@ gboolean        nsc_analyze_fast_bytes        (const guint64        *position,
 gboolean        nsc_read_inflation            (double                fresh_bps,
                                                double                settled_bps,
                                                double               *ratio);
+/* TRUE when settled/fresh > %NSC_READ_INFLATION_RATIO: settled data should read no
+ * faster than fresh data, so the check's premise does not hold. FALSE when either
+ * speed is not a positive number. */
+gboolean        nsc_read_settled_faster       (double                fresh_bps,
+                                               double                settled_bps);
 /* "Read speed likely inflated by the SLC cache: 2956 MiB/s on data written 1 s
  * earlier, 1144 MiB/s on settled data". @fresh_age_s < 0 when unknown. */
 char           *nsc_read_inflation_message    (double                fresh_bps,

@@ -438,44 +438,39 @@ analyze_read_inflation (NscRunResult *r,
                 w->seconds = (double) fresh->data_age_ns / SECOND;
               json_object_set_string_member (o, "verdict", "inflated");
             }
-          else if (f > 0 && st > f * NSC_READ_INFLATION_RATIO)
-            {
-              /* The premise is broken: data left to settle should read no faster than
-               * fresh data. The fresh half went to slower flash (written once the cache
-               * was full, on a drive that folds only while idle), or the settled data
-               * never left the cache: nothing can be said of the fresh reads. */
-              NscWarning *w;
-
-              w = nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
-                                              "%s: data left to settle read at %.0f MiB/s, "
-                                              "faster than fresh data at %.0f MiB/s, against "
-                                              "the check's premise; whether the fresh reads "
-                                              "are inflated is not known",
-                                              base, mib (st), mib (f));
-              w->test = g_strdup (base);
-              w->bps_fresh = f;
-              w->bps_settled = st;
-              w->bytes = (gint64) settled->bytes_written_since;
-              json_object_set_string_member (o, "verdict", "not-verified");
-              json_object_set_string_member (o, "reason", "settled-faster");
-            }
-          else if ((g_strcmp0 (settled->settled_by, "written-after") == 0 && !settled->flush_capped)
+          else if (!nsc_read_settled_faster (f, st)
+                   && ((g_strcmp0 (settled->settled_by, "written-after") == 0 && !settled->flush_capped)
                    || (g_strcmp0 (settled->settled_by, "idle") == 0
-                       && settled->idle_since_data_ns >= SETTLED_IDLE_NS))
+                       && settled->idle_since_data_ns >= SETTLED_IDLE_NS)))
             /* Alike, and the settled data had left the cache (more than it was written
              * after it) or rested: the fresh reads are clean. */
             json_object_set_string_member (o, "verdict", "not-inflated");
           else
             {
-              /* Alike, but the "settled" data may still sit in a cache larger than
-               * what was written after it: say so rather than "no inflation". */
+              /* Settled data read faster than fresh: the premise is broken (the fresh
+               * half went to slower flash, written once the cache was full on a drive
+               * that folds only while idle, or the settled data never left the cache).
+               * Or alike, but the "settled" data may still sit in a cache larger than
+               * what was written after it. Either way: say so rather than "no
+               * inflation". */
               NscWarning *w;
 
-              w = nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
-                                              "%s: fresh data read at %.0f MiB/s, data with %s "
-                                              "written after it at %.0f MiB/s; the SLC cache may "
-                                              "hold both, so these reads are not proven free of it",
-                                              base, mib (f), since, mib (st));
+              if (nsc_read_settled_faster (f, st))
+                {
+                  w = nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
+                                                  "%s: data left to settle read at %.0f MiB/s, "
+                                                  "faster than fresh data at %.0f MiB/s, against "
+                                                  "the check's premise; whether the fresh reads "
+                                                  "are inflated is not known",
+                                                  base, mib (st), mib (f));
+                  json_object_set_string_member (o, "reason", "settled-faster");
+                }
+              else
+                w = nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
+                                                "%s: fresh data read at %.0f MiB/s, data with %s "
+                                                "written after it at %.0f MiB/s; the SLC cache may "
+                                                "hold both, so these reads are not proven free of it",
+                                                base, mib (f), since, mib (st));
               w->test = g_strdup (base);
               w->bps_fresh = f;
               w->bps_settled = st;

@@ -579,8 +579,7 @@ nsc_warning_describe (const NscWarning  *w,
       g_autofree char *since = size (w->bytes);
 
       title = g_strdup (_("Read speeds may include the drive's cache"));
-      if (isfinite (w->bps_fresh) && isfinite (w->bps_settled)
-          && w->bps_settled > w->bps_fresh * NSC_READ_INFLATION_RATIO)
+      if (nsc_read_settled_faster (w->bps_fresh, w->bps_settled))
         details = g_strdup_printf (_("%s read data left to settle at %s, faster than data just "
                                      "written at %s. Settled data should not read faster: "
                                      "the fresh data may have gone to slower flash once the "
