@@ -346,12 +346,23 @@ cancel_job_init (NscJob *job)
   job->sample_interval_ns = 20 * MS;
 }
 
+/* The cancel tests' target: a 32 MiB file, written whole unless nothing is read. */
+static NscTarget *
+cancel_target (NscBackend backend)
+{
+  NscTarget *t = open_file (32 * MiB, FALSE);
+
+  if (backend != NSC_BACKEND_NULL)
+    g_assert_true (nsc_target_fill (t, 0, 32 * MiB, NSC_BACKEND_AUTO, NULL, NULL, NULL, NULL, NULL));
+  return t;
+}
+
 /* A cancel while the job runs: what was measured before it is kept. */
 static void
 test_cancel (gconstpointer data)
 {
   NscBackend backend = GPOINTER_TO_INT (data);
-  g_autoptr(NscTarget) t = open_file (32 * MiB, FALSE);
+  g_autoptr(NscTarget) t = cancel_target (backend);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(NscJobResult) res = NULL;
   g_autoptr(GError) error = NULL;
@@ -359,9 +370,6 @@ test_cancel (gconstpointer data)
   GThread *thread;
   NscJob job;
   gint64 returned;
-
-  if (backend != NSC_BACKEND_NULL)
-    g_assert_true (nsc_target_fill (t, 0, 32 * MiB, NSC_BACKEND_AUTO, NULL, NULL, NULL, NULL, NULL));
 
   cancel_job_init (&job);
   g_mutex_init (&c.lock);
@@ -398,15 +406,12 @@ static void
 test_cancel_before_io (gconstpointer data)
 {
   NscBackend backend = GPOINTER_TO_INT (data);
-  g_autoptr(NscTarget) t = open_file (32 * MiB, FALSE);
+  g_autoptr(NscTarget) t = cancel_target (backend);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(NscJobResult) res = NULL;
   g_autoptr(GError) error = NULL;
   NscJob job;
   gint64 started, returned;
-
-  if (backend != NSC_BACKEND_NULL)
-    g_assert_true (nsc_target_fill (t, 0, 32 * MiB, NSC_BACKEND_AUTO, NULL, NULL, NULL, NULL, NULL));
 
   cancel_job_init (&job);
   g_cancellable_cancel (cancellable);
