@@ -1404,6 +1404,8 @@ typedef struct
   double total;
   double cache_bytes;    /* the first sustained drop; 0 for flat */
   double cache_bps;
+  double bursts[32][3];  /* start, bytes, bytes/s of each burst after the cache */
+  guint  n_bursts;
 } DriveModel;
 
 static void
@@ -1459,14 +1461,21 @@ model_draw (DriveModel *m,
        * duty / (1 - duty) as many bytes, at 80 to 100 % of the cache's speed. Two
        * slow stretches at least: one slow stretch between fast ones is a drive that
        * stalled once, and no analysis can tell it from a cache with one burst after
-       * it (DESIGN.md). Every piece whole, so the last one too can be resolved. */
+       * it (DESIGN.md). Every piece whole, so the last one too can be resolved. A
+       * burst is 1.6 times the slow speed or more: a step as big as a cache's end
+       * (1.43 times), with room for the noise. Half the drives fade within a burst:
+       * a head, then a tail at 60 to 90 % of its speed (still 1.6 times the slow
+       * speed or more), each 6 samples or more, as the cache. */
+      gboolean fading = g_rand_boolean (rand);
       double duty = g_rand_double_range (rand, 0.2, 0.8);
       double at = cache;
       guint slows = 0;
 
       while ((at < total || slows < 2) && m->n_pieces + 2 < G_N_ELEMENTS (m->pieces))
         {
-          double s = MAX (slow * g_rand_double_range (rand, 3, 12), 8 * sample);
+          /* Drawn apart: MAX evaluates its arguments twice. */
+          double s_draw = slow * g_rand_double_range (rand, 3, 12);
+          double s = MAX (s_draw, 8 * sample);
           double b = MAX (s * duty / (1 - duty), 8 * sample);
 
           model_add (m, s, slow);
@@ -1474,7 +1483,29 @@ model_draw (DriveModel *m,
           slows++;
           if (at >= total && slows >= 2)
             break;
-          model_add (m, b, v * g_rand_double_range (rand, 0.8, 1.0));
+          {
+            double head_bps = v * g_rand_double_range (rand, MAX (0.8, 1.6 * slow / v), 1.0);
+            double tail_draw = head_bps * g_rand_double_range (rand, 0.6, 0.9);
+            double head_draw = b * g_rand_double_range (rand, 0.3, 0.7);
+            double tail_bps = MAX (tail_draw, 1.6 * slow);
+            double head = MAX (head_draw, 6 * sample);
+
+            g_assert_cmpuint (m->n_bursts, <, G_N_ELEMENTS (m->bursts));
+            m->bursts[m->n_bursts][0] = at;
+            m->bursts[m->n_bursts][1] = b;
+            if (fading && tail_bps < head_bps && head + 6 * sample <= b)
+              {
+                model_add (m, head, head_bps);
+                model_add (m, b - head, tail_bps);
+                m->bursts[m->n_bursts][2] = b / (head / head_bps + (b - head) / tail_bps);
+              }
+            else
+              {
+                model_add (m, b, head_bps);
+                m->bursts[m->n_bursts][2] = head_bps;
+              }
+            m->n_bursts++;
+          }
           at += b;
         }
       m->total = at;
@@ -1530,6 +1561,21 @@ model_check (const DriveModel     *m,
     return g_strdup_printf ("cache %.2f GB, the model's %.2f GB", a->cache_bytes / 1e9, m->cache_bytes / 1e9);
   if (fabs (a->in_cache_bps - m->cache_bps) > 0.10 * m->cache_bps)
     return g_strdup_printf ("in the cache %.0f MB/s, the model's %.0f MB/s", a->in_cache_bps / 1e6, m->cache_bps / 1e6);
+  if (a->n_bursts != m->n_bursts)
+    return g_strdup_printf ("%u bursts, the model's %u", a->n_bursts, m->n_bursts);
+  for (guint i = 0; i < a->n_bursts; i++)
+    {
+      /* Within a sample and a tenth of the burst; its speed within 10 %. */
+      double slack = 0.1 * m->bursts[i][1] + preset_sample_bytes (m->total);
+
+      if (fabs (a->bursts[i].start_bytes - m->bursts[i][0]) > slack
+          || fabs (a->bursts[i].bytes - m->bursts[i][1]) > slack
+          || fabs (a->bursts[i].bps - m->bursts[i][2]) > 0.10 * m->bursts[i][2])
+        return g_strdup_printf ("burst %u at %.2f GB of %.2f GB at %.0f MB/s, the model's at "
+                                "%.2f GB of %.2f GB at %.0f MB/s", i, a->bursts[i].start_bytes / 1e9,
+                                a->bursts[i].bytes / 1e9, a->bursts[i].bps / 1e6, m->bursts[i][0] / 1e9,
+                                m->bursts[i][1] / 1e9, m->bursts[i][2] / 1e6);
+    }
   for (guint i = 0; i < a->n_phases; i++)
     {
       double bytes, seconds;
@@ -1556,7 +1602,8 @@ test_fill_model_family (void)
   double errors[N_FAMILIES][100];
   guint n_errors[N_FAMILIES] = { 0 }, no_cache[N_FAMILIES] = { 0 };
   g_autoptr(GString) failures = g_string_new (NULL);
-  guint n_failed = 0;
+  guint n_failed = 0, n_bursts = 0;
+  double burst_speed_worst = 0, burst_bytes_worst = 0;
 
   g_test_message ("drive models from seed %u (NSC_MODEL_SEED=%u repeats them)", seed, seed);
   for (guint f = 0; f < N_FAMILIES; f++)
@@ -1580,6 +1627,13 @@ test_fill_model_family (void)
         if (m.cache_bytes > 0 && a->has_cache)
           errors[f][n_errors[f]++] = fabs (a->cache_bytes - m.cache_bytes) / m.cache_bytes;
         no_cache[f] += !a->has_cache;
+        if (a->n_bursts == m.n_bursts)
+          for (guint i = 0; i < m.n_bursts; i++)
+            {
+              n_bursts++;
+              burst_speed_worst = MAX (burst_speed_worst, fabs (a->bursts[i].bps - m.bursts[i][2]) / m.bursts[i][2]);
+              burst_bytes_worst = MAX (burst_bytes_worst, fabs (a->bursts[i].bytes - m.bursts[i][1]) / m.bursts[i][1]);
+            }
         why = model_check (&m, a);
         if (why != NULL)
           {
@@ -1589,6 +1643,17 @@ test_fill_model_family (void)
                                       "cache %.2f GB at %.0f MB/s): %s; found: %s", seed,
                                       family_names[f], d, m.n_pieces, m.total / 1e9,
                                       m.cache_bytes / 1e9, m.cache_bps / 1e6, why, a->summary);
+            if (n_failed <= 10 && g_getenv ("NSC_MODEL_SEED") != NULL)
+              {
+                /* Repeating a seed: the model's pieces and the phases found. */
+                for (guint k = 0; k < m.n_pieces; k++)
+                  g_string_append_printf (failures, "\n    piece to %.2f GB at %.0f MB/s",
+                                          m.pieces[k][0] / 1e9, m.pieces[k][1] / 1e6);
+                for (guint k = 0; k < a->n_phases; k++)
+                  g_string_append_printf (failures, "\n    phase %.2f–%.2f GB at %.0f MB/s",
+                                          a->phases[k].start_bytes / 1e9,
+                                          a->phases[k].end_bytes / 1e9, a->phases[k].bps / 1e6);
+              }
           }
       }
   /* The accuracy table of tests/README.md. */
@@ -1602,6 +1667,8 @@ test_fill_model_family (void)
                         family_names[f], n_errors[f] ? 100 * errors[f][n_errors[f] / 2] : NAN,
                         n_errors[f] ? 100 * errors[f][n_errors[f] - 1] : NAN, no_cache[f]);
     }
+  g_test_message ("sawtooth bursts: %u found as given, worst error in bytes %.1f %%, in speed %.1f %%",
+                  n_bursts, 100 * burst_bytes_worst, 100 * burst_speed_worst);
   if (n_failed > 0)
     g_error ("%u of %u drive models failed:%s", n_failed, 100 * N_FAMILIES, failures->str);
 }

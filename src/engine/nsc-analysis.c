@@ -529,7 +529,8 @@ is_burst (const NscSlcAnalysis *a,
           guint                 k)
 {
   for (guint i = 0; i < a->n_bursts; i++)
-    if (a->bursts[i].start_bytes == a->phases[k].start_bytes)
+    if (a->phases[k].start_bytes >= a->bursts[i].start_bytes
+        && a->phases[k].start_bytes < a->bursts[i].start_bytes + a->bursts[i].bytes)
       return TRUE;
   return FALSE;
 }
@@ -726,26 +727,48 @@ time_at_bytes (const guint64 *position,
   return t[n];
 }
 
-/* Post-cache phases faster than both neighbours by a step as big as the cache's end:
- * the drive freed some cache and wrote it fast again. */
+/* Post-cache runs of phases a step as big as the cache's end above the phase before
+ * them: the drive freed some cache and wrote it fast again. A run goes on until the
+ * speed falls back to within that step of the slow phase before it, so a burst that
+ * fades (fast, then less fast) is one burst. Its speed is that of the samples wholly
+ * inside it, bytes over time: a sample that straddles its edge is mostly slow. */
 static void
-find_bursts (NscSlcAnalysis *a)
+find_bursts (NscSlcAnalysis *a,
+             const guint64  *position,
+             const double   *bps,
+             guint           n)
 {
   double ratio = 1 - NSC_SLC_MIN_DROP;
 
   a->bursts = g_new0 (NscBurst, MAX (a->n_phases, 1));
   for (guint k = 2; k < a->n_phases; k++)
     {
-      const NscPhase *p = &a->phases[k];
+      double slow = a->phases[k - 1].bps, seconds = 0, inside_s = 0;
+      guint64 inside = 0;
+      NscBurst *b = &a->bursts[a->n_bursts];
+      guint m = k;
 
-      if (a->phases[k - 1].bps > ratio * p->bps)
+      if (slow > ratio * a->phases[k].bps)
         continue;
-      if (k + 1 < a->n_phases && a->phases[k + 1].bps > ratio * p->bps)
-        continue;
-      a->bursts[a->n_bursts].start_bytes = p->start_bytes;
-      a->bursts[a->n_bursts].bytes = p->end_bytes - p->start_bytes;
-      a->bursts[a->n_bursts].bps = p->bps;
+      while (m + 1 < a->n_phases && slow <= ratio * a->phases[m + 1].bps)
+        m++;
+      b->start_bytes = a->phases[k].start_bytes;
+      b->bytes = a->phases[m].end_bytes - b->start_bytes;
+      for (guint i = k; i <= m; i++)
+        seconds += (a->phases[i].end_bytes - a->phases[i].start_bytes) / a->phases[i].bps;
+      for (guint i = 0; i < n; i++)
+        {
+          guint64 from = i > 0 ? position[i - 1] : 0;
+
+          if (from >= b->start_bytes && position[i] <= b->start_bytes + b->bytes)
+            {
+              inside += position[i] - from;
+              inside_s += (position[i] - from) / bps[i];
+            }
+        }
+      b->bps = inside_s > 0 ? inside / inside_s : seconds > 0 ? b->bytes / seconds : a->phases[k].bps;
       a->n_bursts++;
+      k = m;
     }
 }
 
@@ -965,7 +988,7 @@ nsc_analyze_write_fill_thermal (const guint64             *position,
 
       a->cache_bytes = a->phases[0].end_bytes;
       a->in_cache_bps = a->phases[0].bps;
-      find_bursts (a);
+      find_bursts (a, position, bps, n);
       /* After the cache, the phase that holds most of the data: a short stretch
        * right after the drop (a stall, the drive switching modes) is not its speed. */
       a->post_cache_bps = a->phases[longest_post_phase (a)].bps;

@@ -72,7 +72,7 @@ typedef struct
   /* Bytes after the cache over their time, bursts and slow stretches alike; 0 without
    * a cache. */
   double    post_cache_avg_bps;
-  NscBurst *bursts;         /* post-cache phases faster than both neighbours */
+  NscBurst *bursts;         /* post-cache runs of phases a step above the one before */
   guint     n_bursts;
   NscDropCause drop_cause;
   /* With NSC_DROP_THERMAL: the drop (has_cache is then FALSE: the cache's end is not

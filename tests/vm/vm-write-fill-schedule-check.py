@@ -6,6 +6,7 @@ speeds it was given), what the raw series shows (the premise: did the guest foll
 the schedule, or did a busy host starve it?) and what analysis.slc found."""
 import argparse
 import json
+import os
 import statistics
 
 from vmcommon import Console
@@ -132,6 +133,13 @@ for spec in a.case:
     samples = raw_series(step)
     sample_bytes = (step.get('series') or {}).get('sample_bytes') or 16 << 20
     print(f'# {kind} detected: {slc.get("summary") or slc.get("error")}')
+    for ph in slc.get('phases') or []:
+        print(f'#   phase from {mb(ph.get("start_bytes"))} to {mb(ph.get("end_bytes"))} '
+              f'at {mbs(ph.get("bps"))}')
+    if os.environ.get('NSC_VM_RESULTS'):
+        with open(os.path.join(os.environ['NSC_VM_RESULTS'], kind + '.json'), 'w',
+                  encoding='utf-8') as f:
+            json.dump(r, f)
 
     # The premise: between switches the guest wrote at the speed QEMU was given. A
     # stretch whose median is off is a host that starved the guest, not the analysis.
