@@ -1673,6 +1673,54 @@ test_fill_model_family (void)
     g_error ("%u of %u drive models failed:%s", n_failed, 100 * N_FAMILIES, failures->str);
 }
 
+/* A fill through a cache of the system's: this machine's memory (a loop device over
+ * a file) is named for the fast start, and there is no SLC cache; a virtual disk's
+ * host may hold writes, so the drive's cache stands, not verified; a flat fill
+ * through memory is no evidence of no cache either. The front ends' words match. */
+static void
+test_fill_system_cache (void)
+{
+  const Piece cached[] = { { 1 * GIB, 2100 * MIB, 2100 * MIB }, { 4 * GIB, 300 * MIB, 300 * MIB } };
+  const Piece flat[] = { { 4 * GIB, 300 * MIB, 300 * MIB } };
+  NscSystemCacheInfo loop = { NSC_SYSTEM_CACHE_MEMORY, (char *) "loop", (char *) "loop3",
+                              (char *) "/var/tmp/disk.img" };
+  NscSystemCacheInfo virtio = { NSC_SYSTEM_CACHE_POSSIBLE, (char *) "virtio", (char *) "vda", NULL };
+  static const struct { gboolean flat; gboolean memory; const char *verdict, *pattern; } cases[] = {
+    { FALSE, TRUE, "system-cache", "^No SLC cache measured: the first (9[0-9][0-9]|10[0-9][0-9]) MiB went at "
+      "2[0-2][0-9][0-9] MiB/s into this machine's memory, through loop3, a loop device over "
+      "/var/tmp/disk\\.img without direct I/O; after it (29[0-9]|30[0-9]) MiB/s$" },
+    { FALSE, FALSE, "not-verified", "^SLC cache about (9[0-9][0-9]|10[0-9][0-9]) MiB at 2[0-2][0-9][0-9] MiB/s; "
+      "after it (29[0-9]|30[0-9]) MiB/s\\. Not verified as the drive's own: the writes went through vda, "
+      "a virtual disk \\(virtio\\), which may keep them in memory first$" },
+    { TRUE, TRUE, "not-verified", "^No SLC cache seen: (29[0-9]|30[0-9]) MiB/s throughout\\. Not verified: "
+      "the writes went through this machine's memory \\(loop3, a loop device over "
+      "/var/tmp/disk\\.img without direct I/O\\), which hides the drive's own behaviour$" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(Curve) c = cases[i].flat ? make_fill (flat, 1, 0.1, 0.05, 3, 1)
+                                         : make_fill (cached, 2, 0.1, 0.05, 3, 1);
+      g_autoptr(NscSlcAnalysis) a = analyze (c);
+      g_autoptr(JsonNode) node = NULL;
+      g_autofree char *words = NULL;
+      JsonObject *o, *sc;
+
+      nsc_slc_analysis_set_system_cache (a, cases[i].memory ? &loop : &virtio);
+      g_test_message ("%s", a->summary);
+      assert_summary (a, cases[i].pattern);
+      node = nsc_slc_analysis_to_json (a);
+      o = json_node_get_object (node);
+      g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, cases[i].verdict);
+      g_assert_true (json_object_get_boolean_member (o, "has_cache") == (i == 1));
+      sc = json_object_get_object_member (o, "system_cache");
+      g_assert_cmpstr (json_object_get_string_member (sc, "certainty"), ==, cases[i].memory ? "memory" : "possible");
+      g_assert_cmpstr (json_object_get_string_member (sc, "device"), ==, cases[i].memory ? "loop3" : "vda");
+      words = nsc_words_slc_summary (o, NSC_SPEED_UNIT_MIB);
+      g_assert_cmpstr (words, ==, a->summary);
+    }
+}
+
 /* A Quick-style pair of reads: fresh data, and data left to settle (written before it,
  * with more than the cache written after it). */
 static NscRunResult *
@@ -1787,5 +1835,6 @@ main (int   argc,
   g_test_add_func ("/nsc/analysis/fill/thermal", test_fill_thermal);
   g_test_add_func ("/nsc/analysis/fill/thermal-run", test_fill_thermal_run);
   g_test_add_func ("/nsc/analysis/fill/model-family", test_fill_model_family);
+  g_test_add_func ("/nsc/analysis/fill/system-cache", test_fill_system_cache);
   return g_test_run ();
 }

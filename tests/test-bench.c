@@ -108,11 +108,91 @@ test_bench (void)
   nsc_test_rm_rf (root);
 }
 
+/* What may hold writes in memory under a target, on hand-made sysfs trees: the
+ * target folder's device is, in turn, each of the shapes below. */
+static void
+test_system_cache (void)
+{
+  static const struct
+  {
+    const char    *what;
+    const char    *device;     /* under sys/devices, what dev/block/M:m of the folder is */
+    const char    *files[8];   /* path under sys/devices, contents; pairs */
+    NscSystemCache certainty;
+    const char    *kind, *name, *detail;
+  } cases[] = {
+    { "a loop device over a file", "virtual/block/loop0",
+      { "virtual/block/loop0/loop/backing_file", "/var/tmp/disk.img\n",
+        "virtual/block/loop0/loop/dio", "0\n" },
+      NSC_SYSTEM_CACHE_MEMORY, "loop", "loop0", "/var/tmp/disk.img" },
+    { "a loop device with direct I/O", "virtual/block/loop0",
+      { "virtual/block/loop0/loop/backing_file", "/var/tmp/disk.img\n",
+        "virtual/block/loop0/loop/dio", "1\n" },
+      NSC_SYSTEM_CACHE_NONE, NULL, NULL, NULL },
+    { "a partition of a loop device", "virtual/block/loop0/loop0p1",
+      { "virtual/block/loop0/loop/backing_file", "/var/tmp/disk.img\n",
+        "virtual/block/loop0/loop0p1/partition", "1\n" },
+      NSC_SYSTEM_CACHE_MEMORY, "loop", "loop0", "/var/tmp/disk.img" },
+    { "device-mapper over a loop device", "virtual/block/dm-0",
+      { "virtual/block/dm-0/slaves/loop1/dev", "7:1\n",
+        "virtual/block/loop1/loop/backing_file", "/srv/pool.img\n" },
+      NSC_SYSTEM_CACHE_MEMORY, "loop", "loop1", "/srv/pool.img" },
+    { "a virtio disk", "pci0000:00/virtio1/block/vda", { "pci0000:00/virtio1/block/vda/size", "8\n" },
+      NSC_SYSTEM_CACHE_POSSIBLE, "virtio", "vda", NULL },
+    { "nbd", "virtual/block/nbd0", { "virtual/block/nbd0/size", "8\n" },
+      NSC_SYSTEM_CACHE_POSSIBLE, "nbd", "nbd0", NULL },
+    { "QEMU's NVMe", "pci0000:00/nvme/nvme0/nvme0n1",
+      { "pci0000:00/nvme/nvme0/nvme0n1/device/model", "QEMU NVMe Ctrl                          \n" },
+      NSC_SYSTEM_CACHE_POSSIBLE, "emulated", "nvme0n1", "QEMU NVMe Ctrl" },
+    { "zram", "virtual/block/zram0", { "virtual/block/zram0/comp_algorithm", "[lzo-rle] zstd\n" },
+      NSC_SYSTEM_CACHE_MEMORY, "ram-disk", "zram0", NULL },
+    { "a real SATA drive", "pci0000:00/ata1/sda",
+      { "pci0000:00/ata1/sda/device/model", "Samsung SSD 870 EVO 1TB\n" },
+      NSC_SYSTEM_CACHE_NONE, NULL, NULL, NULL },
+  };
+  struct stat st;
+
+  g_assert_cmpint (stat (g_get_tmp_dir (), &st), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *root = g_dir_make_tmp ("nsc-bench-XXXXXX", NULL);
+      g_autofree char *sys = g_build_filename (root, "sys", NULL);
+      g_autofree char *devdir = g_build_filename (sys, "devices", cases[i].device, NULL);
+      g_autofree char *blockdir = g_build_filename (sys, "dev/block", NULL);
+      g_autofree char *link = g_strdup_printf ("%s/%u:%u", blockdir, major (st.st_dev), minor (st.st_dev));
+      g_autofree char *loop1 = g_build_filename (blockdir, "7:1", NULL);
+      g_autofree char *loop1dir = g_build_filename (sys, "devices/virtual/block/loop1", NULL);
+      g_autofree char *phrase = NULL;
+      NscSystemCacheInfo info = { 0 };
+
+      g_assert_cmpint (g_mkdir_with_parents (devdir, 0755), ==, 0);
+      g_assert_cmpint (g_mkdir_with_parents (blockdir, 0755), ==, 0);
+      for (guint k = 0; k + 1 < G_N_ELEMENTS (cases[i].files) && cases[i].files[k]; k += 2)
+        {
+          g_autofree char *rel = g_build_filename ("devices", cases[i].files[k], NULL);
+          put (sys, rel, cases[i].files[k + 1]);
+        }
+      g_assert_cmpint (symlink (devdir, link), ==, 0);
+      if (g_file_test (loop1dir, G_FILE_TEST_IS_DIR))
+        g_assert_cmpint (symlink (loop1dir, loop1), ==, 0);
+
+      g_assert_cmpint (nsc_bench_system_cache_at (sys, g_get_tmp_dir (), &info), ==, cases[i].certainty);
+      phrase = info.certainty ? nsc_system_cache_phrase (&info, FALSE) : NULL;
+      g_test_message ("%s: %s", cases[i].what, phrase ? phrase : "nothing");
+      g_assert_cmpstr (info.kind, ==, cases[i].kind);
+      g_assert_cmpstr (info.device, ==, cases[i].name);
+      g_assert_cmpstr (info.detail, ==, cases[i].detail);
+      nsc_system_cache_info_clear (&info);
+      nsc_test_rm_rf (root);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/nsc/bench/describe", test_bench);
+  g_test_add_func ("/nsc/bench/system-cache", test_system_cache);
   return g_test_run ();
 }

@@ -83,7 +83,7 @@ static const char *codes[] = {
   "read-inflation", "read-inflation-not-verified", "fresh-reads", "unverified-contents",
   "block-size-unsupported", "backend-fallback", "trim-not-passed-down", "strict-skipped",
   "not-direct-to-drive", "encryption-measured", "raid-measured", "write-cache-off",
-  "compressing-controller", "pcie-link-below-max",
+  "compressing-controller", "pcie-link-below-max", "system-cache-memory", "system-cache-possible",
 };
 
 /* Whether @text has a Cyrillic letter. */

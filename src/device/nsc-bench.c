@@ -2,10 +2,13 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
+
+#include <glib/gi18n-lib.h>
 
 #include "nsc-bench.h"
 #include "nsc-mountinfo.h"
@@ -107,6 +110,136 @@ describe_stack (JsonBuilder *b,
             describe_stack (b, sysfs_root, a, c);
         }
     }
+}
+
+/* Models that virtual machines give their emulated disks. */
+static gboolean
+emulated_model (const char *model)
+{
+  static const char *const prefixes[] = { "QEMU", "VBOX", "VMware", "Virtual Disk", "Virtual HD",
+                                          "Msft Virtual", NULL };
+
+  for (guint i = 0; model && prefixes[i]; i++)
+    if (g_str_has_prefix (model, prefixes[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* What in the stack under block device @maj:@min may keep writes in memory before
+ * the drive: a loop device over a file without direct I/O (this machine's page
+ * cache, certain), or a virtual or network disk (its host's or server's, possible).
+ * The most certain one wins. */
+static void
+system_cache_under (const char         *sysfs_root,
+                    guint               maj,
+                    guint               min,
+                    guint               depth,
+                    NscSystemCacheInfo *out)
+{
+  g_autofree char *link = g_strdup_printf ("%s/dev/block/%u:%u", sysfs_root, maj, min);
+  g_autofree char *dir = realpath (link, NULL);
+  g_autofree char *name = NULL;
+  g_autofree char *backing = NULL;
+  g_autofree char *model = NULL;
+  g_autofree char *slaves_dir = NULL;
+  g_autoptr(GDir) slaves = NULL;
+  const char *kind = NULL, *slave;
+
+  if (dir == NULL || depth > 8 || out->certainty == NSC_SYSTEM_CACHE_MEMORY)
+    return;
+  /* A partition: what matters is the disk it is part of. */
+  {
+    g_autofree char *part = g_build_filename (dir, "partition", NULL);
+
+    if (g_file_test (part, G_FILE_TEST_EXISTS))
+      {
+        char *parent = g_path_get_dirname (dir);
+
+        g_free (dir);
+        dir = parent;
+      }
+  }
+  name = g_path_get_basename (dir);
+  /* A disk in memory (zram, brd): there is no drive behind it at all. */
+  if (g_str_has_prefix (name, "zram") || (g_str_has_prefix (name, "ram") && g_ascii_isdigit (name[3])))
+    {
+      nsc_system_cache_info_clear (out);
+      out->certainty = NSC_SYSTEM_CACHE_MEMORY;
+      out->kind = g_strdup ("ram-disk");
+      out->device = g_strdup (name);
+      return;
+    }
+  backing = read_trimmed (dir, "loop/backing_file");
+  if (backing != NULL)
+    {
+      g_autofree char *dio = read_trimmed (dir, "loop/dio");
+
+      if (g_strcmp0 (dio, "1") != 0)
+        {
+          nsc_system_cache_info_clear (out);
+          out->certainty = NSC_SYSTEM_CACHE_MEMORY;
+          out->kind = g_strdup ("loop");
+          out->device = g_strdup (name);
+          out->detail = g_steal_pointer (&backing);
+          return;
+        }
+    }
+  model = read_trimmed (dir, "device/model");
+  if (g_str_has_prefix (name, "nbd"))
+    kind = "nbd";
+  else if (g_str_has_prefix (name, "vd"))
+    kind = "virtio";
+  else if (g_str_has_prefix (name, "xvd"))
+    kind = "xen";
+  else if (emulated_model (model))
+    kind = "emulated";
+  if (kind != NULL && out->certainty == NSC_SYSTEM_CACHE_NONE)
+    {
+      out->certainty = NSC_SYSTEM_CACHE_POSSIBLE;
+      out->kind = g_strdup (kind);
+      out->device = g_strdup (name);
+      out->detail = g_str_equal (kind, "emulated") ? g_steal_pointer (&model) : NULL;
+    }
+  if (kind != NULL)
+    return;
+
+  /* Device-mapper and RAID: what they are built on. */
+  slaves_dir = g_build_filename (dir, "slaves", NULL);
+  slaves = g_dir_open (slaves_dir, 0, NULL);
+  while (slaves && (slave = g_dir_read_name (slaves)))
+    {
+      g_autofree char *devf = g_strdup_printf ("%s/%s/dev", slaves_dir, slave);
+      g_autofree char *devs = NULL;
+      guint a, c;
+
+      if (g_file_get_contents (devf, &devs, NULL, NULL) && sscanf (devs, "%u:%u", &a, &c) == 2)
+        system_cache_under (sysfs_root, a, c, depth + 1, out);
+    }
+}
+
+NscSystemCache
+nsc_bench_system_cache_at (const char         *sysfs_root,
+                           const char         *target,
+                           NscSystemCacheInfo *out)
+{
+  struct stat st;
+  dev_t dev;
+
+  g_return_val_if_fail (out != NULL, NSC_SYSTEM_CACHE_NONE);
+
+  nsc_system_cache_info_clear (out);
+  if (target == NULL || stat (target, &st) != 0)
+    return NSC_SYSTEM_CACHE_NONE;
+  dev = S_ISBLK (st.st_mode) ? st.st_rdev : st.st_dev;
+  system_cache_under (sysfs_root, major (dev), minor (dev), 0, out);
+  return out->certainty;
+}
+
+NscSystemCache
+nsc_bench_system_cache (const char         *target,
+                        NscSystemCacheInfo *out)
+{
+  return nsc_bench_system_cache_at ("/sys", target, out);
 }
 
 static void

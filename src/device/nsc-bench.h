@@ -4,6 +4,7 @@
 #include <json-glib/json-glib.h>
 
 #include "nsc-device.h"
+#include "nsc-result.h"
 
 G_BEGIN_DECLS
 
@@ -21,6 +22,17 @@ JsonNode *nsc_bench_describe_at (const char          *sysfs_root,
                                  const NscDeviceInfo *device);
 JsonNode *nsc_bench_describe    (const char          *target,
                                  const NscDeviceInfo *device);
+/* What may keep the target's writes in memory before they reach the drive, in the
+ * stack under it (a partition's disk, device-mapper and RAID members): a loop device
+ * over a file without direct I/O is this machine's page cache, and a disk in memory
+ * (zram, brd) has no drive behind it, both certain; nbd, virtio,
+ * Xen and disks with an emulator's model are a host's or server's, possible. Fills
+ * @out (cleared first) for the run options; returns its certainty. */
+NscSystemCache nsc_bench_system_cache_at (const char         *sysfs_root,
+                                          const char         *target,
+                                          NscSystemCacheInfo *out);
+NscSystemCache nsc_bench_system_cache    (const char         *target,
+                                          NscSystemCacheInfo *out);
 /* Sentences for the result's warnings from a description: encryption under the
  * test file, a write cache that is off. (code, message) pairs, NULL-terminated. */
 GStrv     nsc_bench_warnings    (JsonNode            *bench);

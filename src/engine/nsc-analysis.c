@@ -550,7 +550,7 @@ longest_post_phase (const NscSlcAnalysis *a)
 }
 
 static char *
-build_summary (const NscSlcAnalysis *a)
+build_drive_summary (const NscSlcAnalysis *a)
 {
   GString *s = g_string_new (NULL);
 
@@ -621,6 +621,188 @@ build_summary (const NscSlcAnalysis *a)
       append_phases (s, a, 1);
     }
   return g_string_free (s, FALSE);
+}
+
+/* The drive's sentence, then what a cache in front of it changes: a fast region
+ * that was this machine's memory is named as such; otherwise the sentence stands,
+ * not verified. */
+static char *
+build_summary (const NscSlcAnalysis *a)
+{
+  g_autofree char *drive = NULL;
+
+  if (a->drop_cause == NSC_DROP_SYSTEM_CACHE)
+    {
+      g_autofree char *size = format_size_approx (a->cache_bytes);
+      g_autofree char *in = format_speed (a->in_cache_bps);
+      g_autofree char *post = format_speed (a->post_cache_bps);
+
+      g_autofree char *via = nsc_system_cache_phrase (&a->system_cache, FALSE);
+
+      return g_strdup_printf ("No SLC cache measured: the first %s went at %s into this "
+                              "machine's memory, through %s; after it %s", size, in, via, post);
+    }
+  drive = build_drive_summary (a);
+  if (a->system_cache.certainty == NSC_SYSTEM_CACHE_MEMORY)
+    {
+      g_autofree char *via = nsc_system_cache_phrase (&a->system_cache, FALSE);
+
+      return g_strdup_printf ("%s. Not verified: the writes went through this machine's "
+                              "memory (%s), which hides the drive's own behaviour", drive, via);
+    }
+  if (a->system_cache.certainty == NSC_SYSTEM_CACHE_POSSIBLE)
+    {
+      g_autofree char *via = nsc_system_cache_phrase (&a->system_cache, FALSE);
+
+      return g_strdup_printf ("%s. Not verified as the drive's own: the writes went through "
+                              "%s, which may keep them in memory first", drive, via);
+    }
+  return g_steal_pointer (&drive);
+}
+
+const char *
+nsc_system_cache_to_string (NscSystemCache cache)
+{
+  switch (cache)
+    {
+    case NSC_SYSTEM_CACHE_POSSIBLE:
+      return "possible";
+    case NSC_SYSTEM_CACHE_MEMORY:
+      return "memory";
+    case NSC_SYSTEM_CACHE_NONE:
+    default:
+      return "none";
+    }
+}
+
+void
+nsc_system_cache_info_clear (NscSystemCacheInfo *info)
+{
+  g_clear_pointer (&info->kind, g_free);
+  g_clear_pointer (&info->device, g_free);
+  g_clear_pointer (&info->detail, g_free);
+  info->certainty = NSC_SYSTEM_CACHE_NONE;
+}
+
+void
+nsc_system_cache_info_copy (NscSystemCacheInfo       *dest,
+                            const NscSystemCacheInfo *src)
+{
+  nsc_system_cache_info_clear (dest);
+  if (src == NULL)
+    return;
+  dest->certainty = src->certainty;
+  dest->kind = g_strdup (src->kind);
+  dest->device = g_strdup (src->device);
+  dest->detail = g_strdup (src->detail);
+}
+
+/* Each kind's phrase, with the device and the detail it takes, in that order. */
+static const struct
+{
+  const char *kind;
+  const char *format;
+  gboolean    device;
+  gboolean    detail;
+} system_cache_phrases[] = {
+  /* Translators: what stands between the test and the drive: "loop0, a loop device
+   * over /var/tmp/disk.img without direct I/O" */
+  { "loop", N_("%s, a loop device over %s without direct I/O"), TRUE, TRUE },
+  { "nbd", N_("%s, a network block device"), TRUE, FALSE },
+  /* Translators: "zram0, a disk in memory" */
+  { "ram-disk", N_("%s, a disk in memory"), TRUE, FALSE },
+  { "virtio", N_("%s, a virtual disk (virtio)"), TRUE, FALSE },
+  { "xen", N_("%s, a virtual disk (Xen)"), TRUE, FALSE },
+  /* Translators: "sda, a disk that a virtual machine emulates (QEMU HARDDISK)" */
+  { "emulated", N_("%s, a disk that a virtual machine emulates (%s)"), TRUE, TRUE },
+  /* Translators: "a folder in memory (tmpfs)" */
+  { "memory-fs", N_("a folder in memory (%s)"), FALSE, TRUE },
+  /* Translators: "a network or user-space filesystem (nfs)" */
+  { "network-fs", N_("a network or user-space filesystem (%s)"), FALSE, TRUE },
+  { "zfs", N_("ZFS, which gathers writes in memory"), FALSE, FALSE },
+};
+
+/* @format with its first "%s" replaced by @first, its second by @second (the table's
+ * formats come from a catalogue: no printf on them). */
+static char *
+fill_phrase (const char *format,
+             const char *first,
+             const char *second)
+{
+  GString *s = g_string_new (NULL);
+  const char *args[2] = { first, second };
+  guint used = 0;
+
+  for (const char *p = format; *p; p++)
+    if (p[0] == '%' && p[1] == 's' && used < 2)
+      {
+        g_string_append (s, args[used++]);
+        p++;
+      }
+    else
+      g_string_append_c (s, *p);
+  return g_string_free (s, FALSE);
+}
+
+char *
+nsc_system_cache_phrase (const NscSystemCacheInfo *info,
+                         gboolean                  translate)
+{
+  g_return_val_if_fail (info != NULL, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (system_cache_phrases); i++)
+    if (g_strcmp0 (info->kind, system_cache_phrases[i].kind) == 0)
+      {
+        const char *f = system_cache_phrases[i].format;
+        const char *dev = info->device ? info->device : "?";
+        const char *det = info->detail ? info->detail : "?";
+
+        if (translate)
+          f = g_dgettext (GETTEXT_PACKAGE, f);
+        return fill_phrase (f, system_cache_phrases[i].device ? dev : det, det);
+      }
+  return g_strdup (info->device ? info->device : info->kind ? info->kind : "?");
+}
+
+void
+nsc_system_cache_info_build (const NscSystemCacheInfo *info,
+                             JsonBuilder              *b)
+{
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "certainty");
+  json_builder_add_string_value (b, nsc_system_cache_to_string (info->certainty));
+  json_builder_set_member_name (b, "kind");
+  json_builder_add_string_value (b, info->kind ? info->kind : "");
+  if (info->device)
+    {
+      json_builder_set_member_name (b, "device");
+      json_builder_add_string_value (b, info->device);
+    }
+  if (info->detail)
+    {
+      json_builder_set_member_name (b, "detail");
+      json_builder_add_string_value (b, info->detail);
+    }
+  json_builder_end_object (b);
+}
+
+void
+nsc_slc_analysis_set_system_cache (NscSlcAnalysis           *a,
+                                   const NscSystemCacheInfo *cache)
+{
+  g_return_if_fail (a != NULL);
+
+  if (cache == NULL || cache->certainty == NSC_SYSTEM_CACHE_NONE)
+    return;
+  nsc_system_cache_info_copy (&a->system_cache, cache);
+  /* This machine's memory took the fast region: no SLC cache is measured. */
+  if (cache->certainty == NSC_SYSTEM_CACHE_MEMORY && a->has_cache)
+    {
+      a->has_cache = FALSE;
+      a->drop_cause = NSC_DROP_SYSTEM_CACHE;
+    }
+  g_free (a->summary);
+  a->summary = build_summary (a);
 }
 
 static double
@@ -1073,6 +1255,7 @@ nsc_slc_analysis_free (NscSlcAnalysis *analysis)
     return;
   g_free (analysis->phases);
   g_free (analysis->bursts);
+  nsc_system_cache_info_clear (&analysis->system_cache);
   g_free (analysis->summary);
   g_free (analysis);
 }
@@ -1090,17 +1273,17 @@ nsc_slc_analysis_to_json (const NscSlcAnalysis *a)
   json_builder_set_member_name (b, "cache_bytes");
   json_builder_add_int_value (b, (gint64) a->cache_bytes);
   json_builder_set_member_name (b, "in_cache_bps");
-  if (a->has_cache)
+  if (a->has_cache || a->drop_cause == NSC_DROP_SYSTEM_CACHE)
     json_builder_add_double_value (b, a->in_cache_bps);
   else
     json_builder_add_null_value (b);
   json_builder_set_member_name (b, "post_cache_bps");
-  if (a->has_cache)
+  if (a->has_cache || a->drop_cause == NSC_DROP_SYSTEM_CACHE)
     json_builder_add_double_value (b, a->post_cache_bps);
   else
     json_builder_add_null_value (b);
   json_builder_set_member_name (b, "post_cache_avg_bps");
-  if (a->has_cache)
+  if (a->has_cache || a->drop_cause == NSC_DROP_SYSTEM_CACHE)
     json_builder_add_double_value (b, a->post_cache_avg_bps);
   else
     json_builder_add_null_value (b);
@@ -1141,8 +1324,23 @@ nsc_slc_analysis_to_json (const NscSlcAnalysis *a)
     json_builder_add_string_value (b, "cache-end");
   else if (a->drop_cause == NSC_DROP_THERMAL)
     json_builder_add_string_value (b, "thermal-throttling");
+  else if (a->drop_cause == NSC_DROP_SYSTEM_CACHE)
+    json_builder_add_string_value (b, "system-cache");
   else
     json_builder_add_null_value (b);
+  /* The verdict and what it stands on: a cache in front of the drive leaves it not
+   * verified. */
+  json_builder_set_member_name (b, "verdict");
+  json_builder_add_string_value (b, a->drop_cause == NSC_DROP_SYSTEM_CACHE ? "system-cache"
+                                    : a->system_cache.certainty != NSC_SYSTEM_CACHE_NONE ? "not-verified"
+                                    : a->has_cache ? "cache"
+                                    : a->drop_cause == NSC_DROP_THERMAL ? "thermal-throttling"
+                                    : "no-cache");
+  if (a->system_cache.certainty != NSC_SYSTEM_CACHE_NONE)
+    {
+      json_builder_set_member_name (b, "system_cache");
+      nsc_system_cache_info_build (&a->system_cache, b);
+    }
   if (a->drop_cause == NSC_DROP_THERMAL)
     {
       json_builder_set_member_name (b, "throttle");

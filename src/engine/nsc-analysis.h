@@ -52,11 +52,48 @@ typedef struct
   double  bps;
 } NscBurst;
 
+/* What may hold the target's writes in memory before the drive: nothing known; a
+ * virtual or network disk's host or server, or a filesystem with a write cache of
+ * its own (possible); this machine's memory (a loop device over a file without
+ * direct I/O, a folder in memory: certain). Ordered by certainty. */
+typedef enum
+{
+  NSC_SYSTEM_CACHE_NONE,
+  NSC_SYSTEM_CACHE_POSSIBLE,
+  NSC_SYSTEM_CACHE_MEMORY,
+} NscSystemCache;
+
+const char *nsc_system_cache_to_string (NscSystemCache cache);
+
+/* What that is: @kind "loop" (@device over the file @detail, without direct I/O),
+ * "nbd", "virtio", "xen", "ram-disk" (zram, brd: @device), "emulated" (@device, its model @detail),
+ * "memory-fs" (a folder on the filesystem @detail in memory), "network-fs" (@detail:
+ * nfs, cifs, fuse), "zfs". */
+typedef struct
+{
+  NscSystemCache certainty;
+  char          *kind;
+  char          *device;
+  char          *detail;
+} NscSystemCacheInfo;
+
+void  nsc_system_cache_info_clear (NscSystemCacheInfo       *info);
+void  nsc_system_cache_info_copy  (NscSystemCacheInfo       *dest,
+                                   const NscSystemCacheInfo *src);
+/* "loop0, a loop device over /var/tmp/disk.img without direct I/O": in English, or
+ * with @translate in the user's language (the words of the app and the sheet). */
+char *nsc_system_cache_phrase     (const NscSystemCacheInfo *info,
+                                   gboolean                  translate);
+/* {"certainty", "kind", "device"?, "detail"?} as the next value of @builder. */
+void  nsc_system_cache_info_build (const NscSystemCacheInfo *info,
+                                   JsonBuilder              *builder);
+
 typedef enum
 {
   NSC_DROP_NONE,              /* no sustained drop: no cache seen */
   NSC_DROP_CACHE_END,         /* the first sustained drop ends the SLC cache */
   NSC_DROP_THERMAL,           /* the drop came as the drive reached a throttle temperature */
+  NSC_DROP_SYSTEM_CACHE,      /* the fast region was this machine's memory, not the drive's */
 } NscDropCause;
 
 typedef struct
@@ -83,6 +120,11 @@ typedef struct
   double    throttle_threshold_c;
   double    throttle_bps_before;
   double    throttle_bps_after;
+  /* What may hold writes in memory before the drive: with NSC_SYSTEM_CACHE_MEMORY a
+   * fast region is this machine's (has_cache FALSE, NSC_DROP_SYSTEM_CACHE, the
+   * region's figures kept in cache_bytes, in_cache_bps and post_cache_bps); with
+   * either, the verdict is "not verified" but for that. */
+  NscSystemCacheInfo system_cache;
   char     *summary;        /* "SLC cache about 6.5 GiB at 970 MiB/s; after it 470 MiB/s" */
 } NscSlcAnalysis;
 
@@ -142,11 +184,19 @@ NscSlcAnalysis *nsc_analyze_write_fill_series_thermal (NscSeries     *series,
                                                        guint          n_thresholds,
                                                        GError       **error);
 void            nsc_slc_analysis_free         (NscSlcAnalysis       *analysis);
+/* What may hold the writes in memory before the drive: with NSC_SYSTEM_CACHE_MEMORY a cache found is this
+ * machine's memory (NSC_DROP_SYSTEM_CACHE); with either, the summary says the drive's
+ * behaviour is not verified. */
+void            nsc_slc_analysis_set_system_cache (NscSlcAnalysis           *analysis,
+                                                   const NscSystemCacheInfo *cache);
 /* {"has_cache", "cache_bytes", "in_cache_bps", "post_cache_bps", "post_cache_avg_bps",
  *  "average_bps", "total_bytes", "phases": [{"start_bytes", "end_bytes", "bps"}],
  *  "bursts": [{"start_bytes", "bytes", "bps"}], "drop_cause": "cache-end" |
- *  "thermal-throttling" | null, "throttle"?: {"bytes", "t_s", "celsius",
- *  "threshold_celsius", "bps_before", "bps_after"}, "summary"};
+ *  "thermal-throttling" | "system-cache" | null, "throttle"?: {"bytes", "t_s",
+ *  "celsius", "threshold_celsius", "bps_before", "bps_after"}, "verdict": "cache" |
+ *  "no-cache" | "thermal-throttling" | "system-cache" | "not-verified",
+ *  "system_cache"?: {"certainty": "memory" | "possible", "kind", "device"?, "detail"?},
+ *  "summary"};
  * the speeds of a missing cache are null. */
 JsonNode       *nsc_slc_analysis_to_json      (const NscSlcAnalysis *analysis);
 

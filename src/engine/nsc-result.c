@@ -30,6 +30,7 @@ nsc_run_result_free (NscRunResult *r)
   g_free (r->target_description);
   g_free (r->filesystem);
   g_free (r->caveat);
+  nsc_system_cache_info_clear (&r->system_cache);
   g_free (r->backend_requested);
   g_free (r->precondition);
   g_clear_pointer (&r->started, g_date_time_unref);
@@ -608,6 +609,11 @@ nsc_run_result_to_json (const NscRunResult *r)
   json_builder_add_int_value (b, r->dio_align);
   json_builder_set_member_name (b, "tmpfile");
   json_builder_add_boolean_value (b, r->used_tmpfile);
+  if (r->system_cache.certainty != NSC_SYSTEM_CACHE_NONE)
+    {
+      json_builder_set_member_name (b, "system_cache");
+      nsc_system_cache_info_build (&r->system_cache, b);
+    }
   json_builder_end_object (b);
 
   if (r->bench)

@@ -3,6 +3,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "nsc-analysis.h"
 #include "nsc-io.h"
 #include "nsc-preset.h"
 #include "nsc-warning.h"
@@ -10,6 +11,7 @@
 G_BEGIN_DECLS
 
 #define NSC_RESULT_SCHEMA 1
+
 
 typedef struct
 {
@@ -92,6 +94,7 @@ typedef struct
   gint64      strict_idle_ns;    /* strict's idle before each preset, as applied */
   char       *precondition;      /* strict: "device", "span", "test file" or NULL */
   guint64     history_cache_bytes; /* the drive's SLC cache from an earlier result, 0 unknown */
+  NscSystemCacheInfo system_cache; /* what may hold writes in memory before the drive */
   gboolean    cdm;               /* CrystalDiskMark-compatible: best of 5 runs */
   gboolean    erased_first;      /* state "empty": erased before the first step */
   guint64     leave_free;        /* state "filled": only this much was left free */

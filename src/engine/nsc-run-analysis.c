@@ -71,6 +71,34 @@ drive_thresholds (NscRunResult *r,
   return n;
 }
 
+/* What may hold the run's writes in memory before the drive: what the front end
+ * found under the target (a buffered loop device, a virtual or network disk), else
+ * the test file's filesystem (in memory, over a network, or ZFS's own write cache). */
+static void
+run_system_cache (const NscRunResult *r,
+                  NscSystemCacheInfo *out)
+{
+  static const struct { const char *fs; NscSystemCache certainty; const char *kind; } fs[] = {
+    { "tmpfs", NSC_SYSTEM_CACHE_MEMORY, "memory-fs" },
+    { "ramfs", NSC_SYSTEM_CACHE_MEMORY, "memory-fs" },
+    { "nfs", NSC_SYSTEM_CACHE_POSSIBLE, "network-fs" },
+    { "cifs", NSC_SYSTEM_CACHE_POSSIBLE, "network-fs" },
+    { "fuse", NSC_SYSTEM_CACHE_POSSIBLE, "network-fs" },
+    { "zfs", NSC_SYSTEM_CACHE_POSSIBLE, "zfs" },
+  };
+
+  nsc_system_cache_info_copy (out, &r->system_cache);
+  if (out->certainty != NSC_SYSTEM_CACHE_NONE || g_strcmp0 (r->target_kind, "file") != 0)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (fs); i++)
+    if (g_strcmp0 (r->filesystem, fs[i].fs) == 0)
+      {
+        out->certainty = fs[i].certainty;
+        out->kind = g_strdup (fs[i].kind);
+        out->detail = g_strdup (fs[i].fs);
+      }
+}
+
 static NscSlcAnalysis *
 analyze_fill (NscRunResult *r,
               JsonObject   *analysis,
@@ -115,7 +143,33 @@ analyze_fill (NscRunResult *r,
           return NULL;
         }
       {
-        JsonNode *node = nsc_slc_analysis_to_json (slc);
+        NscSystemCacheInfo cache = { 0 };
+        JsonNode *node;
+
+        run_system_cache (r, &cache);
+        nsc_slc_analysis_set_system_cache (slc, &cache);
+        if (cache.certainty != NSC_SYSTEM_CACHE_NONE)
+          {
+            g_autofree char *via = nsc_system_cache_phrase (&cache, FALSE);
+            gboolean memory = cache.certainty == NSC_SYSTEM_CACHE_MEMORY;
+            NscWarning *w;
+
+            w = nsc_run_result_add_warning (r, (int) i, memory ? "system-cache-memory"
+                                                                : "system-cache-possible",
+                                            memory ? "%s: the writes went through this machine's "
+                                                     "memory (%s): a fast start is not the "
+                                                     "drive's SLC cache"
+                                                   : "%s: the writes went through %s, which may "
+                                                     "keep them in memory: the drive's SLC cache "
+                                                     "is not verified",
+                                            s->step.job.label, via);
+            w->test = g_strdup (s->step.job.label);
+            w->cache_kind = g_strdup (cache.kind);
+            w->cache_device = g_strdup (cache.device);
+            w->cache_detail = g_strdup (cache.detail);
+          }
+        nsc_system_cache_info_clear (&cache);
+        node = nsc_slc_analysis_to_json (slc);
         json_object_set_int_member (json_node_get_object (node), "step", i);
         json_object_set_member (analysis, member, node);
       }

@@ -70,6 +70,7 @@ struct _NscRunner
   gboolean       strict;
   gboolean       cdm;
   guint64        history_cache;
+  NscSystemCacheInfo system_cache;
   int            device_fd;
   NscBackend     backend;
   gboolean       no_tmpfile;
@@ -173,6 +174,7 @@ nsc_runner_finalize (GObject *object)
   nsc_preset_free (self->preset);
   g_free (self->target);
   g_free (self->destroy_data);
+  nsc_system_cache_info_clear (&self->system_cache);
   g_free (self->erase_method);
   if (self->device_fd >= 0)
     close (self->device_fd);  /* handed over, but never run */
@@ -237,6 +239,7 @@ nsc_runner_new (const NscPreset     *preset,
   self->runs_override = options->runs != 0;
   self->cdm = options->cdm;
   self->history_cache = options->cache_bytes;
+  nsc_system_cache_info_copy (&self->system_cache, options->system_cache);
   self->idle_ns = options->idle_ns;
   self->max_idle_ns = options->max_idle_ns;
   self->span_cap = options->span_cap;
@@ -1924,6 +1927,7 @@ nsc_runner_run_async (NscRunner           *self,
   r->span_cap = self->span_cap;
   r->cdm = self->cdm;
   r->history_cache_bytes = self->history_cache;
+  nsc_system_cache_info_copy (&r->system_cache, &self->system_cache);
   r->leave_free = self->leave_free;
   r->erased_first = self->erase_first;
   r->started = g_date_time_new_now_local ();

@@ -55,6 +55,8 @@ typedef struct
   gboolean    strict;        /* the reviews' conditions: see nsc_run_options_set_strict () */
   gboolean    cdm;           /* CrystalDiskMark's way: see nsc_run_options_set_cdm () */
   guint64     cache_bytes;   /* 0, or this drive's SLC cache from an earlier result */
+  const NscSystemCacheInfo *system_cache; /* NULL, or what may hold writes in memory
+                                           * before the drive */
   NscTemperatureFunc read_temperature;  /* NULL: no temperature series */
   /* Drive state (002: empty against nearly full). @erase_first: erase the target
    * before the first step. @leave_free: fill the drive first so that only this many

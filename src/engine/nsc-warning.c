@@ -35,6 +35,9 @@ nsc_warning_free (NscWarning *w)
   g_free (w->position);
   g_free (w->test);
   g_free (w->subject);
+  g_free (w->cache_kind);
+  g_free (w->cache_device);
+  g_free (w->cache_detail);
   g_free (w);
 }
 
@@ -48,6 +51,9 @@ nsc_warning_copy (const NscWarning *w)
   c->position = g_strdup (w->position);
   c->test = g_strdup (w->test);
   c->subject = g_strdup (w->subject);
+  c->cache_kind = g_strdup (w->cache_kind);
+  c->cache_device = g_strdup (w->cache_device);
+  c->cache_detail = g_strdup (w->cache_detail);
   return c;
 }
 
@@ -120,6 +126,17 @@ nsc_warning_to_json (const NscWarning *w,
       json_builder_set_member_name (b, "subject");
       json_builder_add_string_value (b, w->subject);
     }
+  {
+    const char *strings[][2] = { { "cache_kind", w->cache_kind }, { "cache_device", w->cache_device },
+                                 { "cache_detail", w->cache_detail } };
+
+    for (guint i = 0; i < G_N_ELEMENTS (strings); i++)
+      if (strings[i][1])
+        {
+          json_builder_set_member_name (b, strings[i][0]);
+          json_builder_add_string_value (b, strings[i][1]);
+        }
+  }
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     {
       const guint8 *p = (const guint8 *) w + fields[i].offset;
@@ -201,6 +218,9 @@ nsc_warning_from_json (JsonObject *o)
   w->position = g_strdup (get_string (o, "position"));
   w->test = g_strdup (get_string (o, "test"));
   w->subject = g_strdup (get_string (o, "subject"));
+  w->cache_kind = g_strdup (get_string (o, "cache_kind"));
+  w->cache_device = g_strdup (get_string (o, "cache_device"));
+  w->cache_detail = g_strdup (get_string (o, "cache_detail"));
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     {
       guint8 *p = (guint8 *) w + fields[i].offset;

@@ -40,6 +40,11 @@ typedef struct
   char   *position;  /* "inside-slc-cache": inside, across, after or unknown; else NULL */
   char   *test;
   char   *subject;
+  /* system-cache-*: what may hold writes in memory (NscSystemCacheInfo's kind,
+   * device and detail) */
+  char   *cache_kind;
+  char   *cache_device;
+  char   *cache_detail;
   double  bps_before;
   double  bps_after;
   double  bps_fresh;

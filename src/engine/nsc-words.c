@@ -7,6 +7,7 @@
 
 #include "nsc-words.h"
 #include "nsc-analysis.h"
+#include "nsc-json.h"
 
 void
 nsc_bind_text_domain (void)
@@ -211,9 +212,9 @@ append_phases (GString      *s,
     }
 }
 
-char *
-nsc_words_slc_summary (JsonObject   *slc,
-                       NscSpeedUnit  unit)
+static char *
+drive_summary (JsonObject   *slc,
+               NscSpeedUnit  unit)
 {
   JsonArray *phases = member_array (slc, "phases");
   JsonArray *bursts = member_array (slc, "bursts");
@@ -325,6 +326,74 @@ nsc_words_slc_summary (JsonObject   *slc,
       return NULL;
     }
   return g_string_free (s, FALSE);
+}
+
+/* The "system_cache" member of an analysis, or of a result's target. */
+static void
+system_cache_from_json (JsonObject         *o,
+                        NscSystemCacheInfo *out)
+{
+  JsonObject *sc = o && json_object_has_member (o, "system_cache")
+                   && JSON_NODE_HOLDS_OBJECT (json_object_get_member (o, "system_cache"))
+                   ? json_object_get_object_member (o, "system_cache") : NULL;
+  const char *certainty = sc ? nsc_json_get_string (sc, "certainty") : NULL;
+
+  memset (out, 0, sizeof *out);
+  if (g_strcmp0 (certainty, "memory") == 0)
+    out->certainty = NSC_SYSTEM_CACHE_MEMORY;
+  else if (g_strcmp0 (certainty, "possible") == 0)
+    out->certainty = NSC_SYSTEM_CACHE_POSSIBLE;
+  else
+    return;
+  out->kind = g_strdup (nsc_json_get_string (sc, "kind"));
+  out->device = g_strdup (nsc_json_get_string (sc, "device"));
+  out->detail = g_strdup (nsc_json_get_string (sc, "detail"));
+}
+
+char *
+nsc_words_slc_summary (JsonObject   *slc,
+                       NscSpeedUnit  unit)
+{
+  NscSystemCacheInfo cache;
+  g_autofree char *via = NULL;
+  g_autofree char *drive = NULL;
+  char *out;
+
+  g_return_val_if_fail (slc != NULL, NULL);
+
+  system_cache_from_json (slc, &cache);
+  via = cache.certainty != NSC_SYSTEM_CACHE_NONE ? nsc_system_cache_phrase (&cache, TRUE) : NULL;
+  if (g_strcmp0 (nsc_json_get_string (slc, "drop_cause"), "system-cache") == 0)
+    {
+      g_autofree char *size = size_approx (member_number (slc, "cache_bytes"));
+      g_autofree char *in = nsc_words_speed (member_number (slc, "in_cache_bps"), unit);
+      g_autofree char *post = nsc_words_speed (member_number (slc, "post_cache_bps"), unit);
+
+      /* Translators: the write-fill summary when this machine's memory (a loop device
+       * over a file, a folder in memory) took the fast start: "the first 170 MiB went at
+       * 2100 MiB/s into this machine's memory, through loop0, a loop device over
+       * /var/tmp/disk.img without direct I/O; after it 300 MiB/s" */
+      out = g_strdup_printf (_("No SLC cache measured: the first %s went at %s into this "
+                               "machine's memory, through %s; after it %s"), size, in, via, post);
+    }
+  else
+    {
+      drive = drive_summary (slc, unit);
+      if (drive == NULL)
+        out = NULL;
+      else if (cache.certainty == NSC_SYSTEM_CACHE_MEMORY)
+        /* Translators: after the write-fill summary */
+        out = g_strdup_printf (_("%s. Not verified: the writes went through this machine's "
+                                 "memory (%s), which hides the drive's own behaviour"), drive, via);
+      else if (cache.certainty == NSC_SYSTEM_CACHE_POSSIBLE)
+        /* Translators: after the write-fill summary; %s is "vda, a virtual disk (virtio)" */
+        out = g_strdup_printf (_("%s. Not verified as the drive's own: the writes went through "
+                                 "%s, which may keep them in memory first"), drive, via);
+      else
+        out = g_steal_pointer (&drive);
+    }
+  nsc_system_cache_info_clear (&cache);
+  return out;
 }
 
 const char *
@@ -658,6 +727,33 @@ nsc_warning_describe (const NscWarning  *w,
     }
   else if (g_str_equal (code, "not-direct-to-drive"))
     title = describe_filesystem (&c, &details);
+  else if (g_str_equal (code, "system-cache-memory") || g_str_equal (code, "system-cache-possible"))
+    {
+      NscSystemCacheInfo cache = { NSC_SYSTEM_CACHE_POSSIBLE, w->cache_kind, w->cache_device,
+                                   w->cache_detail };
+      g_autofree char *via = nsc_system_cache_phrase (&cache, TRUE);
+
+      if (g_str_equal (code, "system-cache-memory"))
+        {
+          /* Translators: %s is a test, "Write fill" */
+          title = g_strdup_printf (_("The fast start of %s was this machine's memory, not the "
+                                     "drive's SLC cache"), c.test);
+          /* Translators: %s is "loop0, a loop device over /var/tmp/disk.img without direct
+           * I/O" or "a folder in memory (tmpfs)" */
+          details = g_strdup_printf (_("Its writes went through %s: the system kept them in "
+                                       "memory before the drive. Test the drive itself, or a "
+                                       "folder on it, to measure its cache."), via);
+        }
+      else
+        {
+          title = g_strdup_printf (_("The SLC cache that %s found is not verified as the "
+                                     "drive's"), c.test);
+          /* Translators: %s is "vda, a virtual disk (virtio)" */
+          details = g_strdup_printf (_("Its writes went through %s, which may keep writes in "
+                                       "memory before the drive: a fast start may be that "
+                                       "memory."), via);
+        }
+    }
   else if (g_str_equal (code, "encryption-measured"))
     {
       title = g_strdup (_("The results include the work of encryption"));

@@ -91,6 +91,10 @@ nsc_session_new (const char          *target,
   where = existing_path (target);
   s->device = nsc_device_info_for_path (where, geteuid () == 0 ? NSC_DISCOVER_NVME
                                                                : NSC_DISCOVER_DEFAULT, NULL);
+  /* What may hold its writes in memory before the drive: a buffered loop device, a
+   * virtual or network disk. */
+  nsc_bench_system_cache (where, &s->system_cache);
+  s->options.system_cache = &s->system_cache;
   if (s->device)
     {
       s->options.read_temperature = nsc_device_temperature_func;
@@ -112,6 +116,7 @@ nsc_session_free (NscSession *session)
   if (session == NULL)
     return;
   g_free (session->target);
+  nsc_system_cache_info_clear (&session->system_cache);
   g_clear_pointer (&session->device, nsc_device_info_free);
   g_clear_pointer (&session->smart_before, json_node_unref);
   g_free (session);

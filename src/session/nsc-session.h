@@ -22,6 +22,7 @@ typedef struct
   NscDeviceInfo *device;    /* the drive behind the target, or NULL; its node is the
                              * temperature hook's data, so the session outlives the run */
   JsonNode      *smart_before;
+  NscSystemCacheInfo system_cache;  /* the options' */
 } NscSession;
 
 /* The run options for @target from @user (what the front end was told: file size,

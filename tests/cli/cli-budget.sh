@@ -9,7 +9,10 @@ set -u
 
 work=$(mktemp -d "${G_TEST_BUILDDIR:-/tmp}/cli-budget-XXXXXX")
 loop=
+fsloop=
 cleanup() {
+  mountpoint -q "$work/mnt" 2>/dev/null && umount "$work/mnt"
+  [ -n "$fsloop" ] && losetup -d "$fsloop" 2>/dev/null
   [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
   rm -rf "$work"
 }
@@ -65,7 +68,7 @@ fi
 # (or to its end, when the cap is the whole device).
 if "$cli" run --target "$loop" --destroy-data="$loop" --preset write-fill-twice --max-idle 1s \
      --quiet --json "$work/wft.json" > "$work/out" 2> "$work/err"; then
-  verdict=$(python3 - "$work/wft.json" <<'PY'
+  verdict=$(python3 - "$work/wft.json" "$loop" "$work/loop.img" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 jobs = [s for s in r["steps"] if s["kind"] == "job"]
@@ -79,7 +82,25 @@ print("# first pass %d B (%s), second pass %d B (%s), cap %d B, drop at %s"
 if first.get("stop_reason") != "full" or w1 != size:
     out.append("first pass: %s, %d of %d B" % (first.get("stop_reason"), w1, size))
 slc = r["analysis"].get("slc") or {}
-cache = slc.get("cache_bytes", 0) if slc.get("has_cache") else 0
+# The second pass's cap comes from the fast start the first pass saw, whoever's it is
+# (on a loop device, this machine's memory).
+cache = slc.get("cache_bytes", 0) if slc.get("has_cache") or slc.get("drop_cause") == "system-cache" else 0
+# A loop device over a file without direct I/O: the writes went through this machine's
+# memory, which the target, the analysis and a warning say.
+loop = sys.argv[2].rsplit("/", 1)[-1]
+want = {"certainty": "memory", "kind": "loop", "device": loop, "detail": sys.argv[3]}
+if r["target"].get("system_cache") != want:
+    out.append("target.system_cache %s, wanted %s" % (r["target"].get("system_cache"), want))
+if slc.get("system_cache") != want:
+    out.append("analysis.slc.system_cache %s, wanted %s" % (slc.get("system_cache"), want))
+if slc.get("has_cache") or slc.get("verdict") not in ("system-cache", "not-verified"):
+    out.append("an SLC verdict through memory: has_cache %s, verdict %s" % (slc.get("has_cache"), slc.get("verdict")))
+print("# %s" % slc.get("summary"), file=sys.stderr)
+if "this machine's memory" not in (slc.get("summary") or ""):
+    out.append("the summary does not name this machine's memory: %s" % slc.get("summary"))
+codes = [w["code"] for w in r.get("warnings", [])]
+if "system-cache-memory" not in codes:
+    out.append("no system-cache-memory warning: %s" % codes)
 MIB = 1 << 20
 expect = min(size, max(int(1.25 * cache + 1024 * MIB), 512 * MIB)) // MIB * MIB
 cap = second["stop"]["cap_bytes"]
@@ -101,12 +122,42 @@ print("; ".join(out) if out else "ok")
 PY
 )
   if [ "$verdict" = ok ]; then
-    ok "write-fill-twice on a loop device: the second pass stopped within its cap, and said why"
+    ok "write-fill-twice on a loop device: the second pass stopped within its cap, and said why; the fast start is named as this machine's memory"
   else
     bad "write-fill-twice: $verdict"
   fi
 else
   bad "write-fill-twice on $loop failed: $(cat "$work/err")"
 fi
+
+# The issue's case: a write-fill on a folder of a filesystem on a loop device over a
+# file. The folder's device is the loop: its writes too went through memory.
+truncate -s 512M "$work/fs.img"
+if fsloop=$(losetup -f --show "$work/fs.img") && mkfs.ext4 -q "$fsloop" && mkdir -p "$work/mnt" \
+   && mount "$fsloop" "$work/mnt"; then
+  mkdir "$work/mnt/bench"
+  if "$cli" run --target "$work/mnt/bench" --preset write-fill --size 256m --max-idle 200ms \
+       --quiet --json "$work/fold.json" > "$work/out" 2> "$work/err"; then
+    got=$(python3 - "$work/fold.json" "${fsloop##*/}" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+slc = r["analysis"].get("slc") or {}
+sc = slc.get("system_cache") or {}
+codes = [w["code"] for w in r.get("warnings", [])]
+print("ok" if sc.get("certainty") == "memory" and sc.get("device") == sys.argv[2]
+      and not slc.get("has_cache") and "system-cache-memory" in codes
+      else "system_cache %s, has_cache %s, warnings %s: %s" % (sc, slc.get("has_cache"), codes, slc.get("summary")))
+PY
+)
+    [ "$got" = ok ] && ok "write-fill on a folder on ${fsloop##*/}: the fast start is named as this machine's memory" \
+                    || bad "write-fill on a folder on a loop device: $got"
+  else
+    bad "write-fill on a folder on $fsloop failed: $(cat "$work/err")"
+  fi
+  umount "$work/mnt"
+else
+  bad "could not make a filesystem on a loop device"
+fi
+[ -n "$fsloop" ] && losetup -d "$fsloop" && fsloop=
 
 finish
