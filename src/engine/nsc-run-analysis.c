@@ -433,7 +433,9 @@ analyze_read_inflation (NscRunResult *r,
                         JsonObject   *analysis)
 {
   JsonArray *pairs = NULL;
+  NscSystemCacheInfo cache = { 0 };
 
+  run_system_cache (r, &cache);
   for (guint i = 0; i < r->steps->len; i++)
     {
       NscStepResult *settled = g_ptr_array_index (r->steps, i);
@@ -492,7 +494,7 @@ analyze_read_inflation (NscRunResult *r,
                 w->seconds = (double) fresh->data_age_ns / SECOND;
               json_object_set_string_member (o, "verdict", "inflated");
             }
-          else if (!nsc_read_settled_faster (f, st)
+          else if (!nsc_read_settled_faster (f, st) && cache.certainty == NSC_SYSTEM_CACHE_NONE
                    && ((g_strcmp0 (settled->settled_by, "written-after") == 0 && !settled->flush_capped)
                    || (g_strcmp0 (settled->settled_by, "idle") == 0
                        && settled->idle_since_data_ns >= SETTLED_IDLE_NS)))
@@ -509,7 +511,23 @@ analyze_read_inflation (NscRunResult *r,
                * inflation". */
               NscWarning *w;
 
-              if (nsc_read_settled_faster (f, st))
+              if (cache.certainty != NSC_SYSTEM_CACHE_NONE && !nsc_read_settled_faster (f, st))
+                {
+                  /* Alike, but both may have come from memory in front of the drive. */
+                  g_autofree char *via = nsc_system_cache_phrase (&cache, FALSE);
+
+                  w = nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
+                                                  "%s: fresh data read at %.0f MiB/s, settled data "
+                                                  "at %.0f MiB/s; the reads went through %s, which "
+                                                  "may serve them from memory, so these reads are "
+                                                  "not proven to be the drive's",
+                                                  base, mib (f), mib (st), via);
+                  w->cache_kind = g_strdup (cache.kind);
+                  w->cache_device = g_strdup (cache.device);
+                  w->cache_detail = g_strdup (cache.detail);
+                  json_object_set_string_member (o, "reason", "system-cache");
+                }
+              else if (nsc_read_settled_faster (f, st))
                 {
                   w = nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
                                                   "%s: data left to settle read at %.0f MiB/s, "
@@ -539,6 +557,7 @@ analyze_read_inflation (NscRunResult *r,
     }
   if (pairs)
     json_object_set_array_member (analysis, "read_inflation", pairs);
+  nsc_system_cache_info_clear (&cache);
 }
 
 /* ---- the other presets' figures ------------------------------------------------ */

@@ -648,7 +648,22 @@ nsc_warning_describe (const NscWarning  *w,
       g_autofree char *since = size (w->bytes);
 
       title = g_strdup (_("Read speeds may include the drive's cache"));
-      if (nsc_read_settled_faster (w->bps_fresh, w->bps_settled))
+      if (w->cache_kind != NULL)
+        {
+          NscSystemCacheInfo cache = { NSC_SYSTEM_CACHE_POSSIBLE, w->cache_kind, w->cache_device,
+                                       w->cache_detail };
+          g_autofree char *via = nsc_system_cache_phrase (&cache, TRUE);
+
+          g_free (title);
+          title = g_strdup (_("Read speeds may include memory in front of the drive"));
+          /* Translators: %s (3rd) is "loop0, a loop device over /var/tmp/disk.img
+           * without direct I/O" */
+          details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
+                                       "at %s, but its reads went through %s, which may serve "
+                                       "them from memory: they are not proven to be the "
+                                       "drive's."), c.test, fresh, settled, via);
+        }
+      else if (nsc_read_settled_faster (w->bps_fresh, w->bps_settled))
         details = g_strdup_printf (_("%s read data left to settle at %s, faster than data just "
                                      "written at %s. Settled data should not read faster: "
                                      "the fresh data may have gone to slower flash once the "
