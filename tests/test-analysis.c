@@ -1390,11 +1390,18 @@ cmp_error (const void *a,
 /* The write side of a drive drawn at random over realistic ranges: a cache at its own
  * speed, then, by family, one slow speed (clean), two steps (three-phase), or slow
  * stretches and bursts back near the cache's speed with a burst share of the bytes
- * from 20 to 80 % (sawtooth); or no cache at all (flat). Sampled as the write-fill
+ * from 20 to 80 % (sawtooth); or no cache at all (flat); a clean drive that reaches
+ * its throttle temperature as the cache ends, or 12 to 40 s apart from it (thermal);
+ * a clean drive behind this machine's memory (memory). Sampled as the write-fill
  * preset samples (every 0.5 s or 1/256 of the fill), with ±noise per sample. */
-typedef enum { FAMILY_CLEAN, FAMILY_THREE_PHASE, FAMILY_SAWTOOTH, FAMILY_FLAT, N_FAMILIES } Family;
+typedef enum
+{
+  FAMILY_CLEAN, FAMILY_THREE_PHASE, FAMILY_SAWTOOTH, FAMILY_FLAT, FAMILY_THERMAL, FAMILY_MEMORY,
+  N_FAMILIES
+} Family;
 
-static const char *const family_names[] = { "clean", "three-phase", "sawtooth", "flat" };
+static const char *const family_names[] = { "clean", "three-phase", "sawtooth", "flat", "thermal",
+                                            "memory" };
 
 typedef struct
 {
@@ -1406,6 +1413,14 @@ typedef struct
   double cache_bps;
   double bursts[32][3];  /* start, bytes, bytes/s of each burst after the cache */
   guint  n_bursts;
+  /* thermal: the throttle temperature, and whether it is reached as the cache ends
+   * (else 12 to 40 s before or after) */
+  double threshold_c;
+  gboolean coincide;
+  double apart_s;
+  /* memory: the first cache_bytes at cache_bps are this machine's memory; the drive's
+   * own cache after it */
+  double drive_cache_bytes;
 } DriveModel;
 
 static void
@@ -1443,10 +1458,32 @@ model_draw (DriveModel *m,
       return;
     }
   cache = MIN (cache, 0.5 * total);
+  if (family == FAMILY_THERMAL)
+    {
+      m->threshold_c = g_rand_double_range (rand, 70, 85);
+      m->coincide = g_rand_boolean (rand);
+      m->apart_s = g_rand_double_range (rand, 12, 40) * (g_rand_boolean (rand) ? 1 : -1);
+    }
+  else if (family == FAMILY_MEMORY)
+    {
+      /* The dirty page cache: 0.5 to 8 GB (6 samples or more, at most 30 % of the fill)
+       * at twice the drive's cache speed or more, up to 12 GB/s. */
+      double mem_bytes = g_rand_double_range (rand, 0.5e9, 8e9);
+      double mem_bps = g_rand_double_range (rand, MIN (2 * v, 12e9), MAX (2 * v, 12e9));
+
+      mem_bytes = MIN (MAX (mem_bytes, 6.5 * sample), 0.3 * total);
+      m->cache_bytes = mem_bytes;
+      m->cache_bps = mem_bps;
+      m->drive_cache_bytes = MIN (cache, 0.5 * (total - mem_bytes));
+      model_add (m, mem_bytes, mem_bps);
+      model_add (m, m->drive_cache_bytes, v);
+      model_add (m, total - mem_bytes - m->drive_cache_bytes, slow);
+      return;
+    }
   m->cache_bytes = cache;
   m->cache_bps = v;
   model_add (m, cache, v);
-  if (family == FAMILY_CLEAN)
+  if (family == FAMILY_CLEAN || family == FAMILY_THERMAL)
     model_add (m, total - cache, slow);
   else if (family == FAMILY_THREE_PHASE)
     {
@@ -1555,6 +1592,28 @@ model_check (const DriveModel     *m,
 {
   if (m->family == FAMILY_FLAT)
     return a->has_cache ? g_strdup_printf ("a cache of %.2f GB on a flat drive", a->cache_bytes / 1e9) : NULL;
+  if (m->family == FAMILY_THERMAL && m->coincide)
+    {
+      if (a->has_cache || a->drop_cause != NSC_DROP_THERMAL)
+        return g_strdup_printf ("the drop with the temperature reaching %.0f °C not called throttling",
+                                m->threshold_c);
+      if (fabs (a->throttle_bytes - m->cache_bytes) > 0.10 * m->cache_bytes)
+        return g_strdup_printf ("throttling at %.2f GB, the model's %.2f GB", a->throttle_bytes / 1e9,
+                                m->cache_bytes / 1e9);
+      return NULL;
+    }
+  if (m->family == FAMILY_MEMORY)
+    {
+      if (a->has_cache || a->drop_cause != NSC_DROP_SYSTEM_CACHE)
+        return g_strdup ("the fast start through memory not named as memory");
+      if (fabs (a->cache_bytes - m->cache_bytes) > 0.10 * m->cache_bytes)
+        return g_strdup_printf ("memory took %.2f GB, the model's %.2f GB", a->cache_bytes / 1e9,
+                                m->cache_bytes / 1e9);
+      if (fabs (a->in_cache_bps - m->cache_bps) > 0.10 * m->cache_bps)
+        return g_strdup_printf ("memory at %.0f MB/s, the model's %.0f MB/s", a->in_cache_bps / 1e6,
+                                m->cache_bps / 1e6);
+      return NULL;
+    }
   if (!a->has_cache)
     return g_strdup ("no cache found");
   if (fabs (a->cache_bytes - m->cache_bytes) > 0.10 * m->cache_bytes)
@@ -1591,6 +1650,52 @@ model_check (const DriveModel     *m,
   return NULL;
 }
 
+/* A thermal model's fill with its temperature: one reading a second, rising from
+ * 40 °C to the threshold as the cache ends (or apart from it), then held near it. */
+static NscSlcAnalysis *
+analyze_thermal_model (const DriveModel *m,
+                       const guint64    *pos,
+                       const double     *bps,
+                       guint             n)
+{
+  g_autofree double *t = g_new (double, n);
+  g_autofree double *temp_t = NULL;
+  g_autofree double *celsius = NULL;
+  NscFillTemperature temp = { 0 };
+  double clock = 0.3, drop_t = 0, cross_t;
+  guint n_temp;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 from = i ? pos[i - 1] : 0;
+
+      if (from < m->cache_bytes && pos[i] >= m->cache_bytes)
+        drop_t = clock + (m->cache_bytes - from) / bps[i];
+      clock += (pos[i] - from) / bps[i];
+      t[i] = clock;
+    }
+  cross_t = m->coincide ? drop_t : drop_t + m->apart_s;
+  /* Apart, but too early to be reached after a start at 40 °C: after the drop. */
+  if (!m->coincide && cross_t < 2)
+    cross_t = drop_t + fabs (m->apart_s);
+  n_temp = (guint) ceil (clock) + 1;
+  temp_t = g_new (double, n_temp);
+  celsius = g_new (double, n_temp);
+  for (guint i = 0; i < n_temp; i++)
+    {
+      temp_t[i] = i + 0.5;
+      celsius[i] = MIN (40 + (m->threshold_c - 40) * temp_t[i] / cross_t,
+                        m->threshold_c + 0.4 + 0.3 * sin (i));
+    }
+  temp.t_s = t;
+  temp.temp_t_s = temp_t;
+  temp.celsius = celsius;
+  temp.n_temp = n_temp;
+  temp.thresholds_c = &m->threshold_c;
+  temp.n_thresholds = 1;
+  return nsc_analyze_write_fill_thermal (pos, bps, n, &temp, NULL);
+}
+
 /* 100 drives of each family (300 with a cache), from a seed that the test prints; a
  * failure names the seed and the drive. NSC_MODEL_SEED=N repeats a run. */
 static void
@@ -1602,7 +1707,7 @@ test_fill_model_family (void)
   double errors[N_FAMILIES][100];
   guint n_errors[N_FAMILIES] = { 0 }, no_cache[N_FAMILIES] = { 0 };
   g_autoptr(GString) failures = g_string_new (NULL);
-  guint n_failed = 0, n_bursts = 0;
+  guint n_failed = 0, n_bursts = 0, coinciding = 0, throttling = 0, apart = 0, apart_ends = 0;
   double burst_speed_worst = 0, burst_bytes_worst = 0;
 
   g_test_message ("drive models from seed %u (NSC_MODEL_SEED=%u repeats them)", seed, seed);
@@ -1621,12 +1726,31 @@ test_fill_model_family (void)
         noise = g_rand_double_range (rand, 0, 0.05);
         sample_fill (m.pieces, m.n_pieces, preset_sample_bytes (m.total), 0.5, noise,
                      g_rand_int (rand), &pos, &bps, &n);
-        a = nsc_analyze_write_fill (pos, bps, n, NULL);
+        if (f == FAMILY_THERMAL)
+          a = analyze_thermal_model (&m, pos, bps, n);
+        else
+          a = nsc_analyze_write_fill (pos, bps, n, NULL);
         g_assert_nonnull (a);
+        if (f == FAMILY_MEMORY)
+          {
+            NscSystemCacheInfo loop = { NSC_SYSTEM_CACHE_MEMORY, (char *) "loop", (char *) "loop0",
+                                        (char *) "/var/tmp/disk.img" };
+            nsc_slc_analysis_set_system_cache (a, &loop);
+          }
         assert_phases_contiguous (a);
-        if (m.cache_bytes > 0 && a->has_cache)
+        if (m.cache_bytes > 0 && (a->has_cache || a->drop_cause == NSC_DROP_SYSTEM_CACHE))
           errors[f][n_errors[f]++] = fabs (a->cache_bytes - m.cache_bytes) / m.cache_bytes;
-        no_cache[f] += !a->has_cache;
+        else if (a->drop_cause == NSC_DROP_THERMAL)
+          errors[f][n_errors[f]++] = fabs (a->throttle_bytes - m.cache_bytes) / m.cache_bytes;
+        if (f == FAMILY_THERMAL)
+          {
+            coinciding += m.coincide;
+            throttling += m.coincide && a->drop_cause == NSC_DROP_THERMAL;
+            apart += !m.coincide;
+            apart_ends += !m.coincide && a->drop_cause == NSC_DROP_CACHE_END;
+          }
+        no_cache[f] += !a->has_cache && a->drop_cause != NSC_DROP_THERMAL
+                       && a->drop_cause != NSC_DROP_SYSTEM_CACHE;
         if (a->n_bursts == m.n_bursts)
           for (guint i = 0; i < m.n_bursts; i++)
             {
@@ -1667,6 +1791,9 @@ test_fill_model_family (void)
                         family_names[f], n_errors[f] ? 100 * errors[f][n_errors[f] / 2] : NAN,
                         n_errors[f] ? 100 * errors[f][n_errors[f] - 1] : NAN, no_cache[f]);
     }
+  g_test_message ("thermal: throttling found on %u of %u drives that reach the threshold as "
+                  "the cache ends; the cache's end on %u of %u that reach it 12–40 s apart",
+                  throttling, coinciding, apart_ends, apart);
   g_test_message ("sawtooth bursts: %u found as given, worst error in bytes %.1f %%, in speed %.1f %%",
                   n_bursts, 100 * burst_bytes_worst, 100 * burst_speed_worst);
   if (n_failed > 0)
