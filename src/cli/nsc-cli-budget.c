@@ -15,6 +15,7 @@
 #include "nsc-cli-budget.h"
 #include "nsc-device.h"
 #include "nsc-engine.h"
+#include "nsc-plan.h"
 #include "nsc-session.h"
 
 /* One line of the dry run, its columns padded by characters (not bytes). */
@@ -28,97 +29,35 @@ print_budget_line (const char *step,
           label, (int) MAX (0, 36 - (glong) g_utf8_strlen (label, -1)), "", amount, note);
 }
 
-int
-nsc_cli_dry_run (const RunArgs   *args,
-                 const NscPreset *preset)
+/* One state's budget, from its plan: the steps, the total, and the drive's wear. */
+static void
+print_plan (const NscPlan       *plan,
+            const NscPreset     *preset,
+            const char          *target,
+            const NscDriveState *state,
+            const NscDeviceInfo *dev)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GArray) items = NULL;
-  g_autoptr(NscDeviceInfo) dev = NULL;
-  g_autofree char *where = NULL;
-  g_autofree char *cap_text = NULL;
+  g_autofree char *cap_text = nsc_words_size (plan->budget_target.capacity);
   g_autofree char *total_text = NULL;
-  NscBudgetTarget t = { 0 };
-  guint64 total = 0;
-  gboolean timed = FALSE;
-  struct stat st;
+  gboolean early = FALSE;
 
-  /* The options the run would have, strict's and CrystalDiskMark's defaults
-   * included: the same the run itself gets. */
-  {
-    NscRunOptions user, opts;
-
-    nsc_cli_run_args_to_options (args, &user);
-    nsc_session_options (&opts, args->target, &user);
-    nsc_session_budget_target (&opts, &t);
-  }
-  if (args->state)
-    {
-      g_auto(GStrv) states = g_strsplit (args->state, ",", -1);
-      for (guint i = 0; states[i]; i++)
-        if (g_str_has_prefix (g_strstrip (states[i]), "free:")
-            && !nsc_parse_size (states[i] + 5, &t.leave_free, &error))
-          {
-            nsc_cli_fail (_("--state free:SIZE needs a size, not “%s”"), states[i] + 5);
-            return 2;
-          }
-    }
-
-  if (stat (args->target, &st) == 0 && S_ISBLK (st.st_mode))
-    {
-      /* Read-only, and only to learn the size. */
-      int fd = open (args->target, O_RDONLY | O_CLOEXEC);
-      guint64 size = 0;
-
-      if (fd < 0 || ioctl (fd, BLKGETSIZE64, &size) != 0)
-        {
-          int errsv = errno;
-          if (fd >= 0)
-            close (fd);
-          nsc_cli_fail (_("Cannot read the size of %s: %s; run as a user who may read it"),
-                     args->target, g_strerror (errsv));
-          return 1;
-        }
-      close (fd);
-      t.is_device = TRUE;
-      t.capacity = size;
-      where = g_strdup (args->target);
-    }
-  else
-    {
-      guint64 file_size = args->size ? args->size : preset->file_size;
-
-      where = g_file_test (args->target, G_FILE_TEST_IS_DIR) ? g_strdup (args->target)
-                                                           : g_path_get_dirname (args->target);
-      if (!g_file_test (where, G_FILE_TEST_IS_DIR))
-        {
-          nsc_cli_fail (_("The folder %s does not exist; name an existing folder, a new file in one, "
-                       "or a block device"), where);
-          return 1;
-        }
-      if (!nsc_write_budget_folder (where, file_size ? file_size : G_GUINT64_CONSTANT (1) << 30,
-                                    &t.capacity, &t.file_size, &error))
-        {
-          nsc_cli_fail ("%s", error->message);
-          return 1;
-        }
-    }
-
-  items = nsc_write_budget (preset, &t, &total, &timed);
-  cap_text = nsc_words_size (t.capacity);
-  if (t.is_device)
+  if (plan->budget_target.is_device)
     /* Translators: the dry run's first line: the preset's title, the target, the
      * device's size */
     printf (_("Write budget of %s on %s (device of %s)\n"), nsc_preset_get_display_title (preset),
-            args->target, cap_text);
+            target, cap_text);
   else
     /* Translators: the dry run's first line: the preset's title, the target, the free
      * space of its filesystem */
     printf (_("Write budget of %s on %s (%s free)\n"), nsc_preset_get_display_title (preset),
-            args->target, cap_text);
-  for (guint i = 0; i < items->len; i++)
+            target, cap_text);
+  if (state->label)
+    /* Translators: the dry run, before a drive state's budget: "Drive state: empty
+     * (erased first)" */
+    printf (_("Drive state: %s\n"), state->label);
+  for (guint i = 0; i < plan->budget->len; i++)
     {
-      const NscBudgetItem *it = &g_array_index (items, NscBudgetItem, i);
+      const NscBudgetItem *it = &g_array_index (plan->budget, NscBudgetItem, i);
       /* Translators: the dry run's first column: what is written before the first test */
       g_autofree char *step = it->step >= 0 ? g_strdup_printf (_("step %d"), it->step + 1)
                                              : g_strdup (C_("budget", "before"));
@@ -135,33 +74,194 @@ nsc_cli_dry_run (const RunArgs   *args,
           /* Translators: the dry run: the most a step that stops early writes */
           amount = it->stops_early ? g_strdup_printf (_("at most %s"), sz) : g_steal_pointer (&sz);
         }
+      early |= it->stops_early;
       print_budget_line (step, nsc_words_test_label (it->label), amount,
                          it->stops_early ? _(" (stops once its speed drop has held; its cap scales "
                                              "with the cache measured)") : "");
     }
-  total_text = nsc_words_size (total);
+  total_text = nsc_words_size (plan->total_bytes);
   /* Translators: the dry run's last line, under the steps */
   print_budget_line (C_("budget", "total"), "", total_text,
-                     timed ? _(" plus the timed writes, as fast as the drive takes them") : "");
-  for (guint i = 0; i < items->len; i++)
-    if (g_array_index (items, NscBudgetItem, i).stops_early)
-      {
-        printf (_("  (an upper bound: the steps that stop early write about the cache they find "
-                  "and a margin)\n"));
-        break;
-      }
+                     plan->timed_writes ? _(" plus the timed writes, as fast as the drive takes them") : "");
+  if (early)
+    printf (_("  (an upper bound: the steps that stop early write about the cache they find "
+              "and a margin)\n"));
+  {
+    g_autofree char *clock = nsc_words_clock (plan->timed_ns);
+    /* Translators: the dry run: the time the clock bounds (tests, pauses), "12:30" */
+    printf (_("  time by the clock: %s, plus the writes bounded by bytes\n"), clock);
+  }
 
   /* The drive's own counts: NVMe SMART, as root. */
-  dev = nsc_device_info_for_path (where, geteuid () == 0 ? NSC_DISCOVER_NVME : NSC_DISCOVER_DEFAULT,
-                                  NULL);
   if (dev && dev->nvme && dev->nvme->have_smart)
     {
       g_autofree char *line =
-        nsc_write_budget_describe_wear (total, dev->nvme->data_units_written * 512000,
+        nsc_write_budget_describe_wear (plan->total_bytes, dev->nvme->data_units_written * 512000,
                                         dev->nvme->percent_used);
       printf ("%s.\n", line);
     }
-  else if (dev && dev->controller)
+}
+
+/* The plan as JSON, for scripts (--dry-run --json FILE): what the run will write and
+ * how long the clock bounds it, per drive state. */
+static void
+plan_to_json (JsonBuilder         *b,
+              const NscPlan       *plan,
+              const NscDriveState *state)
+{
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "state");
+  if (state->tag)
+    json_builder_add_string_value (b, state->tag);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "is_device");
+  json_builder_add_boolean_value (b, plan->budget_target.is_device);
+  json_builder_set_member_name (b, "capacity");
+  json_builder_add_int_value (b, (gint64) plan->budget_target.capacity);
+  json_builder_set_member_name (b, "runs");
+  json_builder_add_int_value (b, plan->timing.runs);
+  json_builder_set_member_name (b, "writes");
+  json_builder_add_boolean_value (b, plan->writes);
+  json_builder_set_member_name (b, "total_bytes");
+  json_builder_add_int_value (b, (gint64) plan->total_bytes);
+  json_builder_set_member_name (b, "timed_writes");
+  json_builder_add_boolean_value (b, plan->timed_writes);
+  json_builder_set_member_name (b, "timed_ns");
+  json_builder_add_int_value (b, plan->timed_ns);
+  json_builder_set_member_name (b, "items");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < plan->budget->len; i++)
+    {
+      const NscBudgetItem *it = &g_array_index (plan->budget, NscBudgetItem, i);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "step");
+      if (it->step >= 0)
+        json_builder_add_int_value (b, it->step);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "label");
+      json_builder_add_string_value (b, it->label);
+      json_builder_set_member_name (b, "bytes");
+      json_builder_add_int_value (b, (gint64) it->bytes);
+      json_builder_set_member_name (b, "timed");
+      json_builder_add_boolean_value (b, it->timed);
+      json_builder_set_member_name (b, "time_ns");
+      json_builder_add_int_value (b, it->time_ns);
+      json_builder_set_member_name (b, "stops_early");
+      json_builder_add_boolean_value (b, it->stops_early);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+int
+nsc_cli_dry_run (const RunArgs   *args,
+                 const NscPreset *preset)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NscDeviceInfo) dev = NULL;
+  g_autoptr(GPtrArray) states = NULL;
+  g_autofree char *where = NULL;
+  g_autoptr(JsonBuilder) json = NULL;
+  NscRunOptions user;
+  gboolean is_device = FALSE;
+  guint64 capacity = 0;
+  struct stat st;
+
+  /* The plan the run would have, strict's and CrystalDiskMark's defaults included,
+   * in each drive state: the same the run itself gets, and the app promises. */
+  nsc_cli_run_args_to_options (args, &user);
+  states = nsc_drive_states_parse (args->state, &error);
+  if (states == NULL)
+    {
+      nsc_cli_fail ("%s", error->message);
+      return 2;
+    }
+
+  if (stat (args->target, &st) == 0 && S_ISBLK (st.st_mode))
+    {
+      /* Read-only, and only to learn the size. */
+      int fd = open (args->target, O_RDONLY | O_CLOEXEC);
+
+      if (fd < 0 || ioctl (fd, BLKGETSIZE64, &capacity) != 0)
+        {
+          int errsv = errno;
+          if (fd >= 0)
+            close (fd);
+          nsc_cli_fail (_("Cannot read the size of %s: %s; run as a user who may read it"),
+                     args->target, g_strerror (errsv));
+          return 1;
+        }
+      close (fd);
+      is_device = TRUE;
+      where = g_strdup (args->target);
+    }
+  else
+    {
+      guint64 file_size = args->size ? args->size : preset->file_size, free_bytes, size;
+
+      where = g_file_test (args->target, G_FILE_TEST_IS_DIR) ? g_strdup (args->target)
+                                                           : g_path_get_dirname (args->target);
+      if (!g_file_test (where, G_FILE_TEST_IS_DIR))
+        {
+          nsc_cli_fail (_("The folder %s does not exist; name an existing folder, a new file in one, "
+                       "or a block device"), where);
+          return 1;
+        }
+      if (!nsc_write_budget_folder (where, file_size, &free_bytes, &size, &error))
+        {
+          nsc_cli_fail ("%s", error->message);
+          return 1;
+        }
+    }
+
+  dev = nsc_device_info_for_path (where, geteuid () == 0 ? NSC_DISCOVER_NVME : NSC_DISCOVER_DEFAULT,
+                                  NULL);
+  json = json_builder_new ();
+  json_builder_begin_object (json);
+  json_builder_set_member_name (json, "preset");
+  json_builder_add_string_value (json, preset->name);
+  json_builder_set_member_name (json, "target");
+  json_builder_add_string_value (json, args->target);
+  json_builder_set_member_name (json, "states");
+  json_builder_begin_array (json);
+  for (guint i = 0; i < states->len; i++)
+    {
+      const NscDriveState *state = g_ptr_array_index (states, i);
+      NscRunOptions u = user;
+      g_autoptr(NscPlan) plan = NULL;
+
+      nsc_drive_state_apply (state, &u);
+      plan = nsc_plan_new (preset, is_device ? args->target : where, is_device, capacity, &u);
+      if (!plan->budget_known)
+        {
+          nsc_cli_fail (_("Cannot read the free space of %s"), where);
+          return 1;
+        }
+      if (i > 0)
+        printf ("\n");
+      print_plan (plan, preset, args->target, state, dev);
+      plan_to_json (json, plan, state);
+    }
+  json_builder_end_array (json);
+  json_builder_end_object (json);
+  if (args->json)
+    {
+      g_autoptr(JsonGenerator) gen = json_generator_new ();
+      g_autoptr(JsonNode) root = json_builder_get_root (json);
+
+      json_generator_set_root (gen, root);
+      json_generator_set_pretty (gen, TRUE);
+      if (!json_generator_to_file (gen, args->json, &error))
+        {
+          nsc_cli_fail (_("Cannot write the plan to %s: %s"), args->json, error->message);
+          return 1;
+        }
+    }
+  if (dev && !(dev->nvme && dev->nvme->have_smart) && dev->controller)
     printf (_("The drive's written total and wear are in its SMART log, which needs root.\n"));
   printf (_("Nothing was written (--dry-run).\n"));
   return 0;

@@ -18,6 +18,7 @@
 #include "nsc-bench.h"
 #include "nsc-device.h"
 #include "nsc-engine.h"
+#include "nsc-plan.h"
 #include "nsc-session.h"
 
 #define EXIT_USAGE 2
@@ -53,7 +54,8 @@ print_usage (FILE *out)
            "  --target PATH          a folder (a hidden 1 GiB test file is made there and deleted\n"
            "                         afterwards), a new file name, or a whole block device\n"
            "  --preset NAME          a built-in test set (default: quick); see list-presets\n"
-           "  --json FILE            save the full result (schema 1) to FILE\n"
+           "  --json FILE            save the full result (schema 1) to FILE; with --dry-run,\n"
+           "                         the plan\n"
            "  --destroy-data=DEVICE  agree that a test that writes, trims or erases (--state and\n"
            "                         --erase included) destroys everything on DEVICE; it must\n"
            "                         name the target itself, whole disk or partition\n"
@@ -378,43 +380,24 @@ cmd_run (int    argc,
   /* Drive states (002: empty, and nearly full): one run each, side by side. Every
    * state is read, and consent and the in-use checks done, before the first run. */
   {
-    g_auto(GStrv) states = g_strsplit (args.state ? args.state : "", ",", -1);
+    g_autoptr(GPtrArray) states = nsc_drive_states_parse (args.state, &error);
     g_autoptr(GPtrArray) summaries = g_ptr_array_new_with_free_func (g_free);
-    g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
-    guint n = g_strv_length (states);
-    g_autofree NscRunOptions *per_state = g_new0 (NscRunOptions, MAX (n, 1u));
+    g_autofree NscRunOptions *per_state = NULL;
     gboolean writes = FALSE;
+    guint n;
 
-    for (guint i = 0; i < MAX (n, 1u); i++)
+    if (states == NULL)
       {
-        NscRunOptions *o = &per_state[i];
-        const char *s = n ? g_strstrip (states[i]) : "";
-
-        *o = session->options;
-        if (g_str_equal (s, "empty"))
-          {
-            o->erase_first = TRUE;
-            g_ptr_array_add (labels, g_strdup ("empty (erased first)"));
-          }
-        else if (g_str_has_prefix (s, "free:"))
-          {
-            g_autofree char *size = NULL;
-            if (!nsc_parse_size (s + 5, &o->leave_free, &error) || o->leave_free == 0)
-              {
-                nsc_cli_fail (_("--state free:SIZE needs a size larger than zero, not “%s”"), s + 5);
-                return EXIT_USAGE;
-              }
-            size = nsc_format_size (o->leave_free);
-            g_ptr_array_add (labels, g_strdup_printf (_("filled, %s left free"), size));
-          }
-        else if (n > 0)
-          {
-            nsc_cli_fail (_("“%s” is not a drive state; use empty or free:SIZE (e.g. free:100g)"), s);
-            return EXIT_USAGE;
-          }
-        else
-          g_ptr_array_add (labels, NULL);
-        writes = writes || nsc_session_needs_consent (session, preset, o);
+        nsc_cli_fail ("%s", error->message);
+        return EXIT_USAGE;
+      }
+    n = states->len;
+    per_state = g_new0 (NscRunOptions, n);
+    for (guint i = 0; i < n; i++)
+      {
+        per_state[i] = session->options;
+        nsc_drive_state_apply (g_ptr_array_index (states, i), &per_state[i]);
+        writes = writes || nsc_session_needs_consent (session, preset, &per_state[i]);
       }
 
     /* The engine's answer, the same the app asks: erase, TRIM, fill, copy and
@@ -422,24 +405,22 @@ cmd_run (int    argc,
     if (writes && (status = check_consent (&args, session)) != 0)
       return status;
 
-    for (guint i = 0; i < MAX (n, 1u); i++)
+    for (guint i = 0; i < n; i++)
       {
+        const NscDriveState *state = g_ptr_array_index (states, i);
         g_autofree char *json = NULL;
         char *summary = NULL;
-        const char *s = n ? states[i] : "";
 
         if (args.json && n > 1)
           {
             g_autofree char *stem = g_str_has_suffix (args.json, ".json")
                                     ? g_strndup (args.json, strlen (args.json) - 5) : g_strdup (args.json);
-            g_autofree char *tag = g_strdelimit (g_strdup (s), ":", '-');
-            json = g_strdup_printf ("%s-%s.json", stem, tag);
+            json = g_strdup_printf ("%s-%s.json", stem, state->tag);
           }
         else
           json = g_strdup (args.json);
 
-        status = run_one (&args, preset, per_state[i], session, g_ptr_array_index (labels, i), json,
-                          &summary);
+        status = run_one (&args, preset, per_state[i], session, state->label, json, &summary);
         g_ptr_array_add (summaries, summary ? summary : g_strdup ("-"));
         if (status != 0)
           return status;
@@ -449,9 +430,11 @@ cmd_run (int    argc,
 
     if (n > 1)
       {
+        g_auto(GStrv) names = g_strsplit (args.state, ",", -1);
+
         printf (_("\nSide by side:\n"));
         for (guint i = 0; i < n; i++)
-          printf ("  %-14s %s\n", g_strstrip (states[i]), (char *) g_ptr_array_index (summaries, i));
+          printf ("  %-14s %s\n", g_strstrip (names[i]), (char *) g_ptr_array_index (summaries, i));
       }
   }
   return status;
@@ -490,7 +473,14 @@ cmd_list_presets (void)
           nsc_cli_fail (_("Built-in preset %s is broken: %s"), names[i], error->message);
           return 1;
         }
-      dur = nsc_words_clock (nsc_preset_estimate_ns (p, p->runs, p->time_ns));
+      {
+        /* The clock's part of its plan with no options: tests, pauses, settling. */
+        NscRunOptions none = NSC_RUN_OPTIONS_INIT;
+        NscTiming timing;
+
+        nsc_timing_init (&timing, p, &none);
+        dur = nsc_words_clock (nsc_timing_estimate_ns (&timing, p));
+      }
       /* Padded by characters, not bytes: the words may be Cyrillic. */
       print_padded (p->name, 17);
       print_padded (dur, 11);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "nsc-budget.h"
+#include "nsc-runner.h"
 #include "nsc-words.h"
 #include "nsc-error.h"
 #include "nsc-target.h"
@@ -242,23 +243,37 @@ nsc_write_budget (const NscPreset       *preset,
                   gboolean              *out_timed)
 {
   GArray *items = g_array_new (FALSE, TRUE, sizeof (NscBudgetItem));
-  guint runs = t->runs ? t->runs : MAX (preset->runs, 1u);
+  NscRunOptions options = NSC_RUN_OPTIONS_INIT;
+  NscTiming timing;
   guint64 size = t->is_device ? t->capacity : t->file_size;
-  guint64 total = 0, read_fills = 0;
+  guint64 total = 0, unwritten;
   gboolean timed = FALSE;
 
-  /* Before the steps: the test file written whole, or a drive state. */
-  if (!t->is_device && preset->prepare)
-    add_item (items, -1, N_("Preparing the test file"), t->file_size);
+  /* Steps timed and repeated as the runner does it. */
+  options.runs = t->runs;
+  options.time_ns = t->time_ns;
+  options.default_time_ns = t->default_time_ns;
+  options.time_scale = t->time_scale;
+  options.strict = t->strict;
+  nsc_timing_init (&timing, preset, &options);
+
+  /* Before the steps: a drive state, then the test file written whole. In a state
+   * with little left free, the steps run in what is left: a device's last bytes, or a
+   * test file no larger than the free space. */
   if (t->leave_free && t->capacity > t->leave_free)
     {
       add_item (items, -1, N_("Filling the drive to the chosen state"), t->capacity - t->leave_free);
-      if (t->is_device)
-        size = t->leave_free;
+      size = t->is_device ? t->leave_free : MIN (size, t->leave_free);
     }
+  if (!t->is_device && preset->prepare)
+    add_item (items, -1, N_("Preparing the test file"), size);
   if (t->strict && t->is_device)
     add_item (items, -1, N_("Preconditioning: writing the whole drive once"), t->capacity);
 
+  /* What reads would meet unwritten, and so the runner writes first: a device's
+   * every byte, or none of a test file written whole; a TRIM or an erase makes its
+   * region so again. */
+  unwritten = t->is_device || !preset->prepare ? size : 0;
   for (guint i = 0; i < preset->steps->len; i++)
     {
       const NscStep *s = &g_array_index (preset->steps, NscStep, i);
@@ -302,13 +317,12 @@ nsc_write_budget (const NscPreset       *preset,
             /* The reads of a read step meet data written first (fill). */
             /* Reads meet data written first, where nothing was written yet: all
              * those fills together cover the target once at most. */
-            if (nsc_job_has_reads (&s->job) && !s->no_prefill && (t->is_device || !preset->prepare)
-                && read_fills < size)
+            if (nsc_job_has_reads (&s->job) && !s->no_prefill && unwritten > 0)
               {
-                guint64 fill = MIN (region, size - read_fills);
+                guint64 fill = MIN (region, unwritten);
 
                 add_item (items, (int) i, N_("Writing the data that the test reads"), fill);
-                read_fills += fill;
+                unwritten -= fill;
               }
             if (!nsc_job_has_writes (&s->job))
               continue;
@@ -319,17 +333,15 @@ nsc_write_budget (const NscPreset       *preset,
             if (bound == G_MAXUINT64)
               {
                 it.timed = TRUE;
-                /* As the runner plans it: the option, the step's own, the default
-                 * (strict's 40 s), the preset's; then scaled. */
-                it.time_ns = t->time_ns ? t->time_ns : s->time_is_set ? s->job.time_ns
-                           : t->default_time_ns ? t->default_time_ns : preset->time_ns;
-                if (t->time_scale > 0 && t->time_scale < 1)
-                  it.time_ns = MAX ((gint64) (it.time_ns * t->time_scale), (gint64) 1000000);
+                /* As the runner runs it: its length (the option, the step's own, the
+                 * default, the preset's or its group's; scaled), every run. */
+                it.time_ns = nsc_duration_mul (nsc_timing_step_run_time (&timing, s),
+                                               nsc_timing_step_runs (&timing, s));
                 timed = TRUE;
               }
             else
               {
-                it.bytes = (guint64) ceil (bound * share) * runs;
+                it.bytes = (guint64) ceil (bound * share) * nsc_timing_step_runs (&timing, s);
                 it.stops_early = s->stop.enabled;
               }
           }
@@ -359,9 +371,13 @@ nsc_write_budget (const NscPreset       *preset,
             g_strlcpy (it.label, s->job.label[0] ? s->job.label : N_("Copy"), sizeof it.label);
           }
           break;
-        case NSC_STEP_IDLE:
         case NSC_STEP_TRIM:
+          unwritten = MIN (size, unwritten + region);
+          continue;
         case NSC_STEP_ERASE:   /* a TRIM or the controller's erase: no data written */
+          unwritten = size;
+          continue;
+        case NSC_STEP_IDLE:
         default:
           continue;
         }

@@ -539,31 +539,6 @@ nsc_duration_mul (gint64 a,
   return r;
 }
 
-gint64
-nsc_preset_estimate_ns (const NscPreset *preset,
-                        guint            runs,
-                        gint64           time_ns)
-{
-  gint64 total = 0;
-
-  for (guint i = 0; i < preset->steps->len; i++)
-    {
-      const NscStep *step = &g_array_index (preset->steps, NscStep, i);
-
-      if (step->kind == NSC_STEP_IDLE)
-        total = nsc_duration_add (total, step->idle_ns);
-      else if (step->kind == NSC_STEP_JOB && !step->job.once && !step->job.bytes)
-        total = nsc_duration_add (total, nsc_duration_mul (nsc_duration_add (step->time_is_set ? step->job.time_ns
-                                                                             : step->group_time_ns ? step->group_time_ns
-                                                                             : time_ns,
-                                                                             step->job.ramp_ns),
-                                                           step->group_runs ? step->group_runs : runs));
-      else if (step->kind == NSC_STEP_SURFACE && step->job.time_ns > 0)
-        total = nsc_duration_add (total, nsc_duration_mul (step->job.time_ns, step->points));
-    }
-  return total;
-}
-
 const char *
 nsc_preset_translate (const char *text)
 {

@@ -89,10 +89,6 @@ char      **nsc_preset_list_names    (void);
 /* A preset of one job step (the command line's ad hoc job). */
 NscPreset  *nsc_preset_new_single    (const NscJob *job);
 void        nsc_preset_free          (NscPreset    *preset);
-/* Seconds the preset takes with these settings, the preparation not counted. */
-gint64      nsc_preset_estimate_ns   (const NscPreset *preset,
-                                      guint            runs,
-                                      gint64           time_ns);
 
 /* Non-negative durations in ns, saturating at G_MAXINT64 instead of overflowing. */
 gint64      nsc_duration_add         (gint64           a,

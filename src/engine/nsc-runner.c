@@ -70,6 +70,7 @@ struct _NscRunner
   gboolean       strict;
   gboolean       cdm;
   guint64        history_cache;
+  NscTiming      timing;
   NscSystemCacheInfo system_cache;
   int            device_fd;
   NscBackend     backend;
@@ -237,6 +238,7 @@ nsc_runner_new (const NscPreset     *preset,
   self->default_time_ns = options->default_time_ns;
   self->time_scale = options->time_scale > 0 && options->time_scale < 1 ? options->time_scale : 0;
   self->runs_override = options->runs != 0;
+  nsc_timing_init (&self->timing, preset, options);
   self->cdm = options->cdm;
   self->history_cache = options->cache_bytes;
   nsc_system_cache_info_copy (&self->system_cache, options->system_cache);
@@ -286,19 +288,126 @@ nsc_run_options_set_cdm (NscRunOptions *options)
     options->span_cap = G_GUINT64_CONSTANT (2) << 30;
 }
 
+void
+nsc_timing_init (NscTiming           *t,
+                 const NscPreset     *preset,
+                 const NscRunOptions *options)
+{
+  g_return_if_fail (t != NULL && preset != NULL && options != NULL);
+
+  *t = (NscTiming) { 0 };
+  t->runs = options->runs ? options->runs : MAX (preset->runs, 1u);
+  t->runs_override = options->runs != 0;
+  t->time_ns = options->time_ns ? options->time_ns : preset->time_ns;
+  t->time_override = options->time_ns != 0;
+  t->default_time_ns = options->default_time_ns;
+  t->time_scale = options->time_scale > 0 && options->time_scale < 1 ? options->time_scale : 0;
+  t->strict = options->strict;
+  t->cdm = options->cdm;
+  t->idle_ns = options->idle_ns;
+  t->max_idle_ns = options->max_idle_ns;
+}
+
 /* How long a timed job step runs, and why: an option for every step, the step's own
  * length, a default for steps without one (strict's 40 s), or its preset's. */
-static gint64 step_time_planned (NscRunner *self, const NscStep *s, const char **source);
+gint64
+nsc_timing_step_time (const NscTiming  *t,
+                      const NscStep    *s,
+                      const char      **source)
+{
+  const char *dummy;
 
-/* The planned length, scaled by --time-scale (at least 1 ms). */
+  source = source ? source : &dummy;
+  if (t->time_override)
+    return *source = "option", t->time_ns;
+  if (s->time_is_set)
+    return *source = "own", s->job.time_ns;
+  if (t->default_time_ns)
+    return *source = t->strict ? "strict" : "default", t->default_time_ns;
+  *source = "preset";
+  return s->group_time_ns ? s->group_time_ns : t->time_ns;
+}
+
+gint64
+nsc_timing_step_run_time (const NscTiming *t,
+                          const NscStep   *s)
+{
+  gint64 planned = nsc_timing_step_time (t, s, NULL);
+
+  return t->time_scale > 0 ? MAX ((gint64) (planned * t->time_scale), (gint64) 1000000) : planned;
+}
+
+guint
+nsc_timing_step_runs (const NscTiming *t,
+                      const NscStep   *s)
+{
+  return t->runs_override || s->group_runs == 0 ? t->runs : s->group_runs;
+}
+
+static gint64
+cut_idle (const NscTiming *t,
+          gint64           ns)
+{
+  return t->max_idle_ns ? MIN (ns, t->max_idle_ns) : ns;
+}
+
+gint64
+nsc_timing_step_budget_ns (const NscTiming *t,
+                           const NscStep   *s)
+{
+  if (s->kind == NSC_STEP_IDLE)
+    return cut_idle (t, s->idle_ns);
+  if (s->kind == NSC_STEP_JOB && (s->time_is_set ? s->job.time_ns > 0 : (!s->job.bytes && !s->job.once)))
+    return nsc_duration_mul (nsc_duration_add (nsc_timing_step_run_time (t, s), s->job.ramp_ns),
+                             nsc_timing_step_runs (t, s));
+  if (s->kind == NSC_STEP_SURFACE && s->job.time_ns > 0 && !s->job.bytes)
+    return nsc_duration_mul (s->job.time_ns, s->points);
+  return 0;
+}
+
+gint64
+nsc_timing_estimate_ns (const NscTiming *t,
+                        const NscPreset *preset)
+{
+  gint64 total = 0;
+  gboolean first_job = TRUE;
+
+  g_return_val_if_fail (t != NULL && preset != NULL, 0);
+
+  for (guint i = 0; i < preset->steps->len; i++)
+    {
+      const NscStep *s = &g_array_index (preset->steps, NscStep, i);
+      gboolean head = i == 0 || s->group != g_array_index (preset->steps, NscStep, i - 1).group;
+
+      /* Where a preset starts: strict's idle, or the preset's settle. */
+      if (head && t->strict && !s->no_strict)
+        total = nsc_duration_add (total, cut_idle (t, NSC_STRICT_IDLE_NS));
+      else if (head && s->group_settle_ns > 0)
+        total = nsc_duration_add (total, cut_idle (t, s->group_settle_ns));
+      if (s->kind == NSC_STEP_JOB)
+        {
+          guint runs = nsc_timing_step_runs (t, s);
+
+          if (!first_job && t->idle_ns > 0 && !s->no_strict)
+            total = nsc_duration_add (total, t->idle_ns);
+          first_job = FALSE;
+          if (t->cdm && runs > 1)
+            total = nsc_duration_add (total, nsc_duration_mul (cut_idle (t, CDM_INTERVAL_NS), runs - 1));
+        }
+      total = nsc_duration_add (total, nsc_timing_step_budget_ns (t, s));
+    }
+  return total;
+}
+
+/* The runner's timing: the planned length of a timed job step, scaled. */
 static gint64
 step_time (NscRunner     *self,
            const NscStep *s,
            const char   **source)
 {
-  gint64 t = step_time_planned (self, s, source);
-
-  return self->time_scale > 0 ? MAX ((gint64) (t * self->time_scale), (gint64) 1000000) : t;
+  if (source)
+    nsc_timing_step_time (&self->timing, s, source);
+  return nsc_timing_step_run_time (&self->timing, s);
 }
 
 static gint64
@@ -306,24 +415,14 @@ step_time_planned (NscRunner     *self,
                    const NscStep *s,
                    const char   **source)
 {
-  const char *dummy;
-
-  source = source ? source : &dummy;
-  if (self->time_override)
-    return *source = "option", self->time_ns;
-  if (s->time_is_set)
-    return *source = "own", s->job.time_ns;
-  if (self->default_time_ns)
-    return *source = self->strict ? "strict" : "default", self->default_time_ns;
-  *source = "preset";
-  return s->group_time_ns ? s->group_time_ns : self->time_ns;
+  return nsc_timing_step_time (&self->timing, s, source);
 }
 
 static guint
 step_runs (NscRunner     *self,
            const NscStep *s)
 {
-  return self->runs_override || s->group_runs == 0 ? self->runs : s->group_runs;
+  return nsc_timing_step_runs (&self->timing, s);
 }
 
 const NscPreset *
@@ -342,13 +441,7 @@ nsc_runner_get_result (NscRunner *self)
 gint64
 nsc_runner_get_estimate_ns (NscRunner *self)
 {
-  guint n_jobs = 0;
-
-  for (guint i = 0; i < self->preset->steps->len; i++)
-    if (g_array_index (self->preset->steps, NscStep, i).kind == NSC_STEP_JOB)
-      n_jobs++;
-  return nsc_duration_add (nsc_preset_estimate_ns (self->preset, self->runs, self->time_ns),
-                           n_jobs > 0 ? nsc_duration_mul (self->idle_ns, n_jobs - 1) : 0);
+  return nsc_timing_estimate_ns (&self->timing, self->preset);
 }
 
 /* ---- main-thread side ----------------------------------------------------- */
@@ -1937,13 +2030,7 @@ nsc_runner_run_async (NscRunner           *self,
     {
       const NscStep *s = &g_array_index (self->preset->steps, NscStep, i);
 
-      if (s->kind == NSC_STEP_IDLE)
-        self->budgets[i] = self->max_idle_ns ? MIN (s->idle_ns, self->max_idle_ns) : s->idle_ns;
-      else if (s->kind == NSC_STEP_JOB && (s->time_is_set ? s->job.time_ns > 0
-                                           : (!s->job.bytes && !s->job.once)))
-        self->budgets[i] = nsc_duration_mul (nsc_duration_add (step_time (self, s, NULL),
-                                                               s->job.ramp_ns),
-                                             step_runs (self, s));
+      self->budgets[i] = nsc_timing_step_budget_ns (&self->timing, s);
       self->budget_total = nsc_duration_add (self->budget_total, self->budgets[i]);
     }
 

@@ -75,6 +75,47 @@ typedef struct
 /* Options with nothing set: no descriptor handed over. */
 #define NSC_RUN_OPTIONS_INIT { .device_fd = -1 }
 
+/* How a run's steps are timed, resolved from the options as the runner resolves
+ * them: the one place for a step's length and its runs, which the runner, the write
+ * budget and the front ends' promise before Start all read. */
+typedef struct
+{
+  guint    runs;             /* the option's, else the preset's (at least 1) */
+  gboolean runs_override;
+  gint64   time_ns;          /* the option's, else the preset's */
+  gboolean time_override;
+  gint64   default_time_ns;  /* steps without a length of their own (strict's 40 s) */
+  double   time_scale;       /* 0, or in (0, 1) */
+  gboolean strict;
+  gboolean cdm;
+  gint64   idle_ns;          /* before every job step but the first */
+  gint64   max_idle_ns;
+} NscTiming;
+
+void   nsc_timing_init           (NscTiming           *timing,
+                                  const NscPreset     *preset,
+                                  const NscRunOptions *options);
+/* A timed step's planned length and why (@source: "option", "own", "strict",
+ * "default" or "preset"), before the time scale. */
+gint64 nsc_timing_step_time      (const NscTiming     *timing,
+                                  const NscStep       *step,
+                                  const char         **source);
+/* What one run of it lasts: the planned length, scaled (at least 1 ms). */
+gint64 nsc_timing_step_run_time  (const NscTiming     *timing,
+                                  const NscStep       *step);
+guint  nsc_timing_step_runs      (const NscTiming     *timing,
+                                  const NscStep       *step);
+/* The step's time bounded by the clock, all runs (an idle step cut to max idle); 0
+ * for steps bounded by bytes. */
+gint64 nsc_timing_step_budget_ns (const NscTiming     *timing,
+                                  const NscStep       *step);
+/* The whole preset's time bounded by the clock: its steps, the idle before each job
+ * step, CrystalDiskMark's pauses between runs, strict's idle and the preset's settle
+ * where a group starts (each cut to max idle). Byte-bounded writes take what the
+ * drive's speed makes of them, on top. */
+gint64 nsc_timing_estimate_ns    (const NscTiming     *timing,
+                                  const NscPreset     *preset);
+
 #define NSC_TYPE_RUNNER (nsc_runner_get_type ())
 G_DECLARE_FINAL_TYPE (NscRunner, nsc_runner, NSC, RUNNER, GObject)
 

@@ -351,3 +351,26 @@ nsc_preferences_window_new (GtkWindow *parent,
 
   return GTK_WINDOW (window);
 }
+
+void
+nsc_prefs_run_options (NscPrefs            *prefs,
+                       const NscRunOptions *overrides,
+                       NscRunOptions       *out)
+{
+  NscRunOptions opts = NSC_RUN_OPTIONS_INIT;
+  NscRunOptions none = NSC_RUN_OPTIONS_INIT;
+
+  g_return_if_fail (NSC_IS_PREFS (prefs) && out != NULL);
+
+  overrides = overrides ? overrides : &none;
+  opts.file_size = overrides->file_size ? overrides->file_size
+                                        : prefs->custom ? prefs->test_size : 0;
+  opts.runs = overrides->runs ? overrides->runs : prefs->custom ? prefs->runs : 0;
+  opts.time_ns = overrides->time_ns ? overrides->time_ns
+                                    : prefs->custom ? prefs->duration_seconds * G_GINT64_CONSTANT (1000000000) : 0;
+  opts.idle_ns = prefs->idle_seconds * G_GINT64_CONSTANT (1000000000);
+  opts.strict = prefs->strict;
+  opts.cdm = prefs->cdm;
+  opts.backend = NSC_BACKEND_AUTO;
+  *out = opts;
+}

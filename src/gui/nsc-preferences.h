@@ -3,6 +3,7 @@
 
 #include <adwaita.h>
 
+#include "nsc-engine.h"
 #include "nsc-result-info.h"
 
 G_BEGIN_DECLS
@@ -32,6 +33,13 @@ struct _NscPrefs
 GSettings *nsc_prefs_settings_new     (void);
 /* @settings NULL: in memory only. */
 NscPrefs  *nsc_prefs_new              (GSettings *settings);
+
+/* What the user chose for a run: @overrides (the command line's file_size, runs and
+ * time_ns; may be NULL) first, then @prefs. The session adds strict's and
+ * CrystalDiskMark's defaults; the front end its hooks. */
+void       nsc_prefs_run_options      (NscPrefs            *prefs,
+                                       const NscRunOptions *overrides,
+                                       NscRunOptions       *out);
 
 /* An AdwPreferencesWindow whose rows are bound to @prefs. */
 GtkWindow *nsc_preferences_window_new (GtkWindow *parent,

@@ -18,52 +18,14 @@ static guint64
 preset_file_size (const NscPreset     *preset,
                   const NscStartFacts *f)
 {
-  return f->file_size ? f->file_size : preset->file_size;
+  return f->plan->options.file_size ? f->plan->options.file_size : preset->file_size;
 }
 
-static void
-budget_target (const NscPreset     *preset,
-               const NscStartFacts *f,
-               NscBudgetTarget     *t,
-               gboolean            *ok)
-{
-  *t = (NscBudgetTarget) { 0 };
-  t->runs = f->runs ? f->runs : MAX (preset->runs, 1u);
-  t->time_ns = f->time_ns;
-  t->strict = f->strict;
-  *ok = TRUE;
-  if (f->device != NULL)
-    {
-      t->is_device = TRUE;
-      t->capacity = f->device->capacity;
-    }
-  else
-    *ok = f->target != NULL
-          && nsc_write_budget_folder (f->target, preset_file_size (preset, f), &t->capacity,
-                                      &t->file_size, NULL);
-}
-
-/* The bytes written at the drive's pace (not bounded by time). */
+/* The bytes written at the drive's pace (not bounded by time), as the plan has them. */
 static guint64
-paced_bytes (const NscPreset     *preset,
-             const NscStartFacts *f)
+paced_bytes (const NscStartFacts *f)
 {
-  NscBudgetTarget t;
-  gboolean ok;
-  guint64 bytes = 0;
-  g_autoptr(GArray) items = NULL;
-
-  budget_target (preset, f, &t, &ok);
-  if (!ok)
-    return 0;
-  items = nsc_write_budget (preset, &t, NULL, NULL);
-  for (guint i = 0; i < items->len; i++)
-    {
-      const NscBudgetItem *it = &g_array_index (items, NscBudgetItem, i);
-      if (!it->timed)
-        bytes += it->bytes;
-    }
-  return bytes;
+  return f->plan->budget_known ? f->plan->total_bytes : 0;
 }
 
 static double
@@ -81,9 +43,8 @@ nsc_start_page_estimate_ns (const NscPreset     *preset,
                             const NscStartFacts *f,
                             gboolean            *out_from_history)
 {
-  guint runs = f->runs ? f->runs : MAX (preset->runs, 1u);
-  gint64 timed = nsc_preset_estimate_ns (preset, runs, f->time_ns ? f->time_ns : preset->time_ns);
-  guint64 bytes = paced_bytes (preset, f);
+  gint64 timed = f->plan->timed_ns;
+  guint64 bytes = paced_bytes (f);
   double bps = bytes > 0 ? history_bps (f) : 0;
 
   if (out_from_history)
@@ -110,12 +71,11 @@ nsc_start_page_target_markup (const NscPreset     *preset,
                               const NscStartFacts *f)
 {
   g_autofree char *path = _nsc_window_display_path (f->target);
-  guint64 free_bytes = 0, file_size = 0;
+  guint64 file_size = f->plan->budget_target.file_size;
 
   g_return_val_if_fail (f->device == NULL, NULL);
 
-  if (!nsc_write_budget_folder (f->target, preset_file_size (preset, f), &free_bytes, &file_size,
-                                NULL))
+  if (!f->plan->budget_known)
     return g_markup_printf_escaped (_("The test runs in <b>%s</b>, which cannot be read now."),
                                     path);
   if (preset_file_size (preset, f) == NSC_TARGET_SIZE_FREE)
@@ -142,9 +102,7 @@ nsc_start_page_preset_markup (const NscPreset     *preset,
   gboolean from_history = FALSE;
   gint64 est = nsc_start_page_estimate_ns (preset, f, &from_history);
   g_autofree char *duration = _nsc_window_duration_words (est);
-  guint64 bytes = paced_bytes (preset, f);
-  NscBudgetTarget t;
-  gboolean ok;
+  guint64 bytes = paced_bytes (f);
 
   {
     g_autofree char *text = g_markup_printf_escaped ("<b>%s</b>: %s", preset->title,
@@ -172,10 +130,9 @@ nsc_start_page_preset_markup (const NscPreset     *preset,
     g_string_append_printf (out, _("Takes about %s."), duration);
 
   /* How much it writes. */
-  budget_target (preset, f, &t, &ok);
-  if (ok)
+  if (f->plan->budget_known)
     {
-      g_autofree char *line = nsc_write_budget_describe (preset, &t);
+      g_autofree char *line = nsc_write_budget_describe (preset, &f->plan->budget_target);
       g_autofree char *escaped = g_markup_escape_text (line, -1);
       g_string_append_printf (out, " %s.", escaped);
     }
@@ -184,7 +141,7 @@ nsc_start_page_preset_markup (const NscPreset     *preset,
   g_string_append_c (out, ' ');
   if (f->device == NULL)
     g_string_append (out, _("Afterwards the folder is as it was."));
-  else if (f->writes)
+  else if (f->plan->writes)
     g_string_append (out, _("Afterwards the drive holds test data only: what was on it is "
                             "gone."));
   else

@@ -5,6 +5,7 @@
 
 #include "nsc-device.h"
 #include "nsc-engine.h"
+#include "nsc-plan.h"
 #include "nsc-result-info.h"
 
 G_BEGIN_DECLS
@@ -17,11 +18,7 @@ typedef struct
   const NscDeviceInfo *device;        /* the target drive; NULL for a folder */
   const NscDeviceInfo *under_folder;  /* the drive behind a folder, when known */
   const char          *history_dir;   /* saved results, for the drive's last speed */
-  guint                runs;          /* 0: the preset's */
-  gint64               time_ns;       /* 0: the preset's */
-  guint64              file_size;     /* 0: the preset's */
-  gboolean             strict;
-  gboolean             writes;        /* nsc_run_writes for this preset and target */
+  const NscPlan       *plan;          /* the run's plan: what Run will run */
   NscUnits             units;
 } NscStartFacts;
 

@@ -9,6 +9,7 @@
 #include "nsc-preferences.h"
 #include "nsc-preset-chooser.h"
 #include "nsc-results-grid.h"
+#include "nsc-plan.h"
 #include "nsc-session.h"
 #include "nsc-target-picker.h"
 #include "nsc-warnings-list.h"
@@ -124,6 +125,10 @@ void             _nsc_window_actions_init     (NscWindow       *self);
 void             _nsc_window_apply_prefs      (NscWindow       *self);
 
 /* nsc-window-run.c */
+/* The plan of @preset on the target with the command line's overrides and the
+ * preferences: what the start page promises and what Run runs. */
+NscPlan         *_nsc_window_plan             (NscWindow       *self,
+                                               const NscPreset *preset);
 /* The engine's answer to "does this run write, trim or erase the drive?". */
 gboolean         _nsc_window_run_writes       (NscWindow       *self,
                                                const NscPreset *preset);

@@ -20,22 +20,31 @@ static void
 user_options (NscWindow     *self,
               NscRunOptions *user)
 {
-  NscRunOptions opts = NSC_RUN_OPTIONS_INIT;
+  NscRunOptions overrides = NSC_RUN_OPTIONS_INIT;
+  NscRunOptions opts;
 
-  opts.file_size = self->file_size ? self->file_size
-                                   : self->prefs->custom ? self->prefs->test_size : 0;
-  opts.runs = self->runs ? self->runs : self->prefs->custom ? self->prefs->runs : 0;
-  opts.time_ns = self->time_ns ? self->time_ns
-                               : self->prefs->custom ? self->prefs->duration_seconds * G_GINT64_CONSTANT (1000000000) : 0;
-  opts.idle_ns = self->prefs->idle_seconds * G_GINT64_CONSTANT (1000000000);
-  opts.strict = self->prefs->strict;
-  opts.cdm = self->prefs->cdm;
-  opts.backend = NSC_BACKEND_AUTO;
+  overrides.file_size = self->file_size;
+  overrides.runs = self->runs;
+  overrides.time_ns = self->time_ns;
+  nsc_prefs_run_options (self->prefs, &overrides, &opts);
   /* Sandboxed (Flatpak), /dev and mountinfo are the sandbox's: UDisks2 says what uses
    * the drive, before the confirmation and again once the drive is held. */
   if (nsc_udisks_is_sandboxed ())
     opts.check_device = nsc_udisks_check_func;
   *user = opts;
+}
+
+/* The plan of @preset on the target with what the user chose: what the start page
+ * promises, and what Run runs (nsc_session_new () completes the same options). */
+NscPlan *
+_nsc_window_plan (NscWindow       *self,
+                  const NscPreset *preset)
+{
+  NscRunOptions user;
+
+  user_options (self, &user);
+  return nsc_plan_new (preset, self->target, self->target_device != NULL,
+                       self->target_device ? self->target_device->capacity : 0, &user);
 }
 
 /* The engine's answer to "does this run write, trim or erase the drive?", on the
@@ -44,11 +53,9 @@ gboolean
 _nsc_window_run_writes (NscWindow       *self,
                         const NscPreset *preset)
 {
-  NscRunOptions user, opts;
+  g_autoptr(NscPlan) plan = _nsc_window_plan (self, preset);
 
-  user_options (self, &user);
-  nsc_session_options (&opts, self->target, &user);
-  return nsc_run_writes (preset, &opts);
+  return plan->writes;
 }
 
 static char *

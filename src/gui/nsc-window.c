@@ -103,13 +103,16 @@ guint
 _nsc_window_effective_runs (NscWindow       *self,
                             const NscPreset *preset)
 {
-  return self->runs ? self->runs : MAX (preset->runs, 1u);
+  g_autoptr(NscPlan) plan = _nsc_window_plan (self, preset);
+
+  return plan->timing.runs;
 }
 
-/* What the start page knows before anything runs. @history_dir is the caller's. */
+/* What the start page knows before anything runs: the plan Run will run. The caller
+ * owns @history_dir and @plan. */
 static void
 start_facts (NscWindow       *self,
-             const NscPreset *preset,
+             const NscPlan   *plan,
              char            *history_dir,
              NscStartFacts   *f)
 {
@@ -118,11 +121,7 @@ start_facts (NscWindow       *self,
   f->device = self->target_device;
   f->under_folder = self->folder_device;
   f->history_dir = history_dir;
-  f->runs = self->runs;
-  f->time_ns = self->time_ns;
-  f->file_size = self->file_size;
-  f->strict = self->prefs->strict;
-  f->writes = _nsc_window_run_writes (self, preset);
+  f->plan = plan;
   f->units = self->prefs->units;
 }
 
@@ -132,9 +131,10 @@ start_estimate_ns (NscWindow       *self,
                    const NscPreset *preset)
 {
   g_autofree char *dir = nsc_session_results_dir ();
+  g_autoptr(NscPlan) plan = _nsc_window_plan (self, preset);
   NscStartFacts f;
 
-  start_facts (self, preset, dir, &f);
+  start_facts (self, plan, dir, &f);
   return nsc_start_page_estimate_ns (preset, &f, NULL);
 }
 
@@ -201,20 +201,15 @@ wear_markup (NscWindow       *self,
              const NscPreset *preset)
 {
   NscDeviceInfo *dev = self->target_device;
-  NscBudgetTarget t = { 0 };
+  g_autoptr(NscPlan) plan = NULL;
   g_autofree char *wear = NULL;
-  guint64 total = 0;
 
   if (dev == NULL || dev->nvme == NULL || !dev->nvme->have_smart)
     return NULL;
-  t.runs = _nsc_window_effective_runs (self, preset);
-  t.time_ns = self->time_ns;
-  t.is_device = TRUE;
-  t.capacity = dev->capacity;
-  g_array_unref (nsc_write_budget (preset, &t, &total, NULL));
-  if (total == 0)
+  plan = _nsc_window_plan (self, preset);
+  if (plan->total_bytes == 0)
     return NULL;
-  wear = nsc_write_budget_describe_wear (total, dev->nvme->data_units_written * 512000,
+  wear = nsc_write_budget_describe_wear (plan->total_bytes, dev->nvme->data_units_written * 512000,
                                          dev->nvme->percent_used);
   return g_markup_printf_escaped ("%s.", wear);
 }
@@ -229,6 +224,7 @@ update_info (NscWindow *self)
   g_autofree char *description = NULL;
   g_autofree char *history = nsc_session_results_dir ();
   NscDeviceInfo *dev = self->target_device;
+  g_autoptr(NscPlan) plan = NULL;
   NscStartFacts sf;
 
   if (dev != NULL)
@@ -252,7 +248,8 @@ update_info (NscWindow *self)
 
   if (preset == NULL)
     return;
-  start_facts (self, preset, history, &sf);
+  plan = _nsc_window_plan (self, preset);
+  start_facts (self, plan, history, &sf);
 
   if (dev != NULL)
     {
@@ -262,7 +259,7 @@ update_info (NscWindow *self)
       g_autofree char *refusal = nsc_device_row_refusal (dev);
       GString *text = g_string_new (NULL);
 
-      if (_nsc_window_run_writes (self, preset))
+      if (plan->writes)
         g_string_append_printf (text, _("This test writes over <b>%s</b> (%s): everything on "
                                         "it will be destroyed. You will be asked to confirm, "
                                         "then for permission to open the drive."),

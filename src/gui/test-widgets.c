@@ -17,6 +17,7 @@
 #include "nsc-preset-chooser.h"
 #include "nsc-reflow-box.h"
 #include "nsc-results-grid.h"
+#include "nsc-session.h"
 #include "nsc-start-page.h"
 #include "nsc-target-picker.h"
 #include "nsc-warnings-list.h"
@@ -99,16 +100,91 @@ test_start_page (void)
 {
   g_autoptr(NscPreset) preset = nsc_preset_lookup ("quick", NULL);
   g_autofree char *markup = NULL;
+  NscRunOptions user = NSC_RUN_OPTIONS_INIT;
+  g_autoptr(NscPlan) plan = NULL;
   NscStartFacts facts = { 0 };
 
   g_assert_nonnull (preset);
+  plan = nsc_plan_new (preset, "/srv/bench-folder", FALSE, 0, &user);
   facts.target = "/srv/bench-folder";
   facts.history_dir = "/nonexistent";
-  facts.writes = TRUE;
+  facts.plan = plan;
   markup = nsc_start_page_target_markup (preset, &facts);
   /* The sentence names the folder the test file goes in. */
   g_assert_nonnull (strstr (markup, "bench-folder"));
   g_assert_cmpint (nsc_start_page_estimate_ns (preset, &facts, NULL), >, 0);
+}
+
+/* Every preset, with the preferences off, on (custom size, length, runs, idle and
+ * strict) and CrystalDiskMark's way, in a folder and on a drive: what the start page
+ * promises is the plan, and the runner Run starts on the session's options of the
+ * same choice times its steps as the plan does. */
+static void
+test_plan_promise (void)
+{
+  g_auto(GStrv) names = nsc_preset_list_names ();
+  NscDeviceInfo drive = { 0 };
+  guint checked = 0;
+
+  drive.name = (char *) "nvme9n1";
+  drive.devnode = (char *) "/dev/nvme9n1";
+  drive.capacity = G_GUINT64_CONSTANT (64) << 30;
+  for (guint i = 0; names[i]; i++)
+    for (guint p = 0; p < 3; p++)
+      for (guint d = 0; d < 2; d++)
+        {
+          g_autoptr(NscPreset) preset = nsc_preset_lookup (names[i], NULL);
+          g_autoptr(NscPrefs) prefs = nsc_prefs_new (NULL);
+          g_autoptr(NscPlan) plan = NULL;
+          g_autoptr(NscRunner) runner = NULL;
+          g_autofree char *markup = NULL;
+          g_autofree char *budget = NULL;
+          const char *target = d ? drive.devnode : g_get_tmp_dir ();
+          NscRunOptions user, opts;
+          NscStartFacts facts = { 0 };
+          gboolean from_history = TRUE;
+          gint64 promised, expected;
+
+          g_assert_nonnull (preset);
+          if (p == 1)
+            {
+              prefs->custom = TRUE;
+              prefs->test_size = G_GUINT64_CONSTANT (256) << 20;
+              prefs->duration_seconds = 3;
+              prefs->runs = 2;
+              prefs->idle_seconds = 1;
+              prefs->strict = TRUE;
+            }
+          else if (p == 2)
+            prefs->cdm = TRUE;
+          nsc_prefs_run_options (prefs, NULL, &user);
+          plan = nsc_plan_new (preset, target, d, drive.capacity, &user);
+          g_assert_true (plan->budget_known);
+
+          facts.target = target;
+          facts.device = d ? &drive : NULL;
+          facts.history_dir = "/nonexistent";
+          facts.plan = plan;
+          facts.units = NSC_UNITS_MIB;
+          promised = nsc_start_page_estimate_ns (preset, &facts, &from_history);
+          g_assert_false (from_history);
+          /* The clock's part, and the bytes at the pace the page says it assumed. */
+          expected = plan->timed_ns + (plan->total_bytes
+                                       ? (gint64) ((double) plan->total_bytes / (500.0 * 1048576) * 1e9) : 0);
+          g_assert_cmpint (promised, ==, expected);
+          markup = nsc_start_page_preset_markup (preset, &facts);
+          budget = g_markup_escape_text (nsc_write_budget_describe (preset, &plan->budget_target), -1);
+          g_assert_nonnull (strstr (markup, budget));
+
+          /* What Run starts: nsc_session_new () completes the same choice. */
+          nsc_session_options (&opts, target, &user);
+          runner = nsc_runner_new (preset, &opts);
+          g_assert_cmpint (nsc_runner_get_estimate_ns (runner), ==, plan->timed_ns);
+          g_assert_cmpuint (plan->timing.runs, ==, p == 1 ? 2 : p == 2 ? 5 : MAX (preset->runs, 1u));
+          g_assert_true (plan->writes == nsc_run_writes (preset, &opts));
+          checked++;
+        }
+  g_test_message ("%u presets × 3 choices × 2 targets: the promise is the plan", checked / 6);
 }
 
 static void
@@ -531,6 +607,7 @@ main (int    argc,
 
   g_test_add_func ("/nsc/gui/warnings-list", test_warnings_list);
   g_test_add_func ("/nsc/gui/start-page", test_start_page);
+  g_test_add_func ("/nsc/gui/plan-promise", test_plan_promise);
   g_test_add_func ("/nsc/gui/compare-table", test_compare_table);
   g_test_add_func ("/nsc/gui/reflow-box", test_reflow_box);
   g_test_add_func ("/nsc/gui/results-grid", test_results_grid);

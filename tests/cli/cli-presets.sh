@@ -90,6 +90,40 @@ PY
   [ "$verdict" = ok ] && ok "$p on $3" || bad "$p on $3: $verdict"
 }
 
+# check_plan PRESET PLAN RESULT WHERE: the run wrote no more than the plan's bound
+# (the writes bounded by time aside: their bytes are the drive's speed), and each
+# timed step ran as long and as often as the plan said.
+check_plan() {
+  local verdict
+  verdict=$(python3 - "$2" "$3" <<'PY'
+import json, sys
+plan = json.load(open(sys.argv[1]))["states"][0]
+r = json.load(open(sys.argv[2]))
+steps = r["steps"]
+problems = []
+timed = {it["step"]: it for it in plan["items"] if it["timed"]}
+timed_bytes = 0
+for i, it in timed.items():
+    s = steps[i]
+    ran = sum(x["write"]["bytes"] for x in s.get("runs", []))
+    timed_bytes += ran
+    length = s["job"]["time_ns"] * len(s.get("runs", []))
+    if length != it["time_ns"]:
+        problems.append("step %d %s ran %d ns, the plan said %d" % (i, s.get("label"), length, it["time_ns"]))
+bounded = r["bytes_written"] - timed_bytes
+if bounded > plan["total_bytes"]:
+    problems.append("wrote %d B outside timed steps, the plan said at most %d B" % (bounded, plan["total_bytes"]))
+if plan["writes"] != (r["bytes_written"] > 0 or any(s["kind"] in ("trim", "erase") for s in steps)):
+    problems.append("the plan says writes=%s, the run wrote %d B" % (plan["writes"], r["bytes_written"]))
+print("; ".join(problems) if problems else "ok %d of %d B" % (bounded, plan["total_bytes"]))
+PY
+)
+  case $verdict in
+    ok*) ok "$1 on $4 kept to its plan (${verdict#ok })" ;;
+    *) bad "$1 on $4 broke its plan: $verdict" ;;
+  esac
+}
+
 run_all() {
   local target=$1 where=$2
   shift 2
@@ -102,9 +136,16 @@ run_all() {
     fi
     size=96m
     case $p in write-fill*|cache-recovery|review|hardcore|recovery-no-trim) size=1g ;; esac
+    # The plan first (--dry-run --json), with the same options: the run must write no
+    # more than it and time its steps as it said.
+    if ! "$cli" run --preset "$p" --target "$target" --size $size --span $size --time 150ms \
+         --max-idle 20ms --runs 1 --dry-run --json "$work/$p.plan.json" "$@" >/dev/null 2>"$work/err"; then
+      bad "$p on $where: no plan: $(cat "$work/err")"
+    fi
     if "$cli" run --preset "$p" --target "$target" --size $size --span $size --time 150ms \
          --max-idle 20ms --runs 1 --quiet --json "$work/$p.json" "$@" >"$work/out" 2>"$work/err"; then
       check_result "$p" "$work/$p.json" "$where"
+      check_plan "$p" "$work/$p.plan.json" "$work/$p.json" "$where"
     else
       bad "$p on $where failed: $(cat "$work/err")"
     fi

@@ -11,6 +11,7 @@
 #include "nsc-job.h"
 #include "nsc-offsets.h"
 #include "nsc-preset.h"
+#include "nsc-runner.h"
 #include "nsc-units.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
@@ -151,7 +152,16 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
             __builtin_trap ();
         }
       preset = nsc_preset_new_single (&job);
-      (void) nsc_preset_estimate_ns (preset, 1, job.time_ns);
+      {
+        NscRunOptions o = NSC_RUN_OPTIONS_INIT;
+        NscTiming timing;
+
+        o.runs = 1;
+        o.time_ns = job.time_ns;
+        nsc_timing_init (&timing, preset, &o);
+        if (nsc_timing_estimate_ns (&timing, preset) < 0)
+          __builtin_trap ();
+      }
       nsc_preset_free (preset);
     }
   else if (error == NULL)

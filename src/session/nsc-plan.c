@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "nsc-plan.h"
+#include "nsc-session.h"
+
+NscPlan *
+nsc_plan_new (const NscPreset     *preset,
+              const char          *target,
+              gboolean             is_device,
+              guint64              capacity,
+              const NscRunOptions *user)
+{
+  NscPlan *plan;
+  NscBudgetTarget *t;
+
+  g_return_val_if_fail (preset != NULL && target != NULL && user != NULL, NULL);
+
+  plan = g_new0 (NscPlan, 1);
+  plan->preset = preset;
+  nsc_session_options (&plan->options, target, user);
+  nsc_timing_init (&plan->timing, preset, &plan->options);
+  plan->timed_ns = nsc_timing_estimate_ns (&plan->timing, preset);
+  plan->writes = nsc_run_writes (preset, &plan->options);
+
+  t = &plan->budget_target;
+  nsc_session_budget_target (&plan->options, t);
+  t->is_device = is_device;
+  if (is_device)
+    {
+      t->capacity = capacity;
+      plan->budget_known = TRUE;
+    }
+  else
+    plan->budget_known = nsc_write_budget_folder (target, plan->options.file_size ? plan->options.file_size
+                                                                                  : preset->file_size,
+                                                  &t->capacity, &t->file_size, NULL);
+  if (plan->budget_known)
+    plan->budget = nsc_write_budget (preset, t, &plan->total_bytes, &plan->timed_writes);
+  return plan;
+}
+
+void
+nsc_plan_free (NscPlan *plan)
+{
+  if (plan == NULL)
+    return;
+  g_clear_pointer (&plan->budget, g_array_unref);
+  g_free (plan);
+}
+
+static void
+drive_state_free (gpointer data)
+{
+  NscDriveState *state = data;
+
+  g_free (state->label);
+  g_free (state->tag);
+  g_free (state);
+}
+
+GPtrArray *
+nsc_drive_states_parse (const char  *spec,
+                        GError     **error)
+{
+  g_autoptr(GPtrArray) states = g_ptr_array_new_with_free_func (drive_state_free);
+  g_auto(GStrv) parts = g_strsplit (spec ? spec : "", ",", -1);
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  for (guint i = 0; parts[i]; i++)
+    {
+      const char *s = g_strstrip (parts[i]);
+      NscDriveState *state;
+
+      if (*s == '\0' && parts[1] == NULL)
+        break;
+      state = g_new0 (NscDriveState, 1);
+      g_ptr_array_add (states, state);
+      if (g_str_equal (s, "empty"))
+        {
+          state->erase_first = TRUE;
+          state->label = g_strdup (_("empty (erased first)"));
+          state->tag = g_strdup ("empty");
+        }
+      else if (g_str_has_prefix (s, "free:"))
+        {
+          g_autofree char *size = NULL;
+
+          if (!nsc_parse_size (s + 5, &state->leave_free, NULL) || state->leave_free == 0)
+            {
+              g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                           _("The drive state free:SIZE needs a size larger than zero, not “%s”"),
+                           s + 5);
+              return NULL;
+            }
+          size = nsc_format_size (state->leave_free);
+          state->label = g_strdup_printf (_("filled, %s left free"), size);
+          state->tag = g_strdelimit (g_strdup (s), ":", '-');
+        }
+      else
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       _("“%s” is not a drive state; use empty or free:SIZE (e.g. free:100g)"), s);
+          return NULL;
+        }
+    }
+  /* No state named: the plain run. */
+  if (states->len == 0)
+    g_ptr_array_add (states, g_new0 (NscDriveState, 1));
+  return g_steal_pointer (&states);
+}
+
+void
+nsc_drive_state_apply (const NscDriveState *state,
+                       NscRunOptions       *options)
+{
+  g_return_if_fail (state != NULL && options != NULL);
+
+  options->erase_first = state->erase_first;
+  options->leave_free = state->leave_free;
+}
