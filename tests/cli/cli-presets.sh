@@ -107,14 +107,18 @@ for i, it in timed.items():
     s = steps[i]
     ran = sum(x["write"]["bytes"] for x in s.get("runs", []))
     timed_bytes += ran
+    # A step the drive cannot run (blocks below its sector size) is skipped, and said.
+    if s.get("skipped"):
+        continue
     length = s["job"]["time_ns"] * len(s.get("runs", []))
     if length != it["time_ns"]:
         problems.append("step %d %s ran %d ns, the plan said %d" % (i, s.get("label"), length, it["time_ns"]))
 bounded = r["bytes_written"] - timed_bytes
 if bounded > plan["total_bytes"]:
     problems.append("wrote %d B outside timed steps, the plan said at most %d B" % (bounded, plan["total_bytes"]))
-if plan["writes"] != (r["bytes_written"] > 0 or any(s["kind"] in ("trim", "erase") for s in steps)):
-    problems.append("the plan says writes=%s, the run wrote %d B" % (plan["writes"], r["bytes_written"]))
+# "writes" is what consent is asked for: a run the plan says does not write must not.
+if not plan["writes"] and (r["bytes_written"] > 0 or any(s["kind"] in ("trim", "erase") for s in steps)):
+    problems.append("the plan says it writes nothing, the run wrote %d B" % r["bytes_written"])
 print("; ".join(problems) if problems else "ok %d of %d B" % (bounded, plan["total_bytes"]))
 PY
 )
@@ -124,10 +128,15 @@ PY
   esac
 }
 
+# run_all TARGET WHERE [RUN OPTIONS…]: every preset but those in $skip.
+skip=
 run_all() {
   local target=$1 where=$2
   shift 2
   for p in $presets; do
+    if [[ " $skip " == *" $p "* ]]; then
+      continue
+    fi
     if [ -b "$target" ] && [ "$p" = copy ]; then
       out=$("$cli" run --preset copy --target "$target" "$@" --quiet 2>&1 >/dev/null)
       printf '%s' "$out" | grep -q "needs a folder" && ok "copy on $where is refused: $out" \
@@ -212,13 +221,18 @@ else
   echo "# not root or no zram: zram runs skipped"
 fi
 
-# A loop device: 512-byte sectors, TRIM passed down as punched holes in its file.
+# A loop device: 512-byte sectors, TRIM passed down as punched holes in its file. The
+# presets that mostly write many GiB at large blocks take zram's paths here but for
+# the sector size, and run on the test file and zram only (CI's time).
 if ! on loop; then
   echo "# loop device runs left out (NSC_PRESET_TARGETS=$targets)"
 elif [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
   truncate -s 1536M "$work/loop.img"
   if loop=$(losetup -f --show "$work/loop.img"); then
+    skip="review surface-write bs-sweep-classic hardcore write-fill-twice cache-recovery"
+    echo "# on the loop device, all but: $skip"
     run_all "$loop" "a loop device" --destroy-data="$loop"
+    skip=
     bs=$(json_get "$work/response-time.json" 'r["steps"][0]["job"]["block_size"]')
     [ "$bs" = 512 ] && ok "response-time uses 512 B on a 512 B device" || bad "response-time block size $bs"
   fi

@@ -60,8 +60,9 @@ first() { local s=${1#*=}; echo "${s%%@*}"; }
 
 # A stall is QEMU's, not the drive model's: now and then a throttled namespace stops
 # completing writes and the guest gets a few MiB through per NVMe timeout and reset
-# (a healthy run takes about 80 s of the 300 s). The guest is then booted once more on
-# fresh disks; a second stall fails the test.
+# (a healthy run takes about 80 s of the 300 s). Likewise a busy host can make a switch
+# show in the data later than QEMU logged it (the check exits 75). The guest is then
+# booted once more on fresh disks; a second time fails the test.
 for attempt in 1 2; do
   short_img=$(vm_disk short.img "$short_size") || exit 1
   saw_img=$(vm_disk sawtooth.img "$saw_size") || exit 1
@@ -79,16 +80,25 @@ for attempt in 1 2; do
   wait "$driver"
   echo "# QMP driver exited $?; its log:"
   sed 's/^/#   /' "$work/qmp.log"
-  [ $boot_rc -eq 0 ] && break
+  if [ $boot_rc -eq 0 ]; then
+    python3 "$here/vm-write-fill-schedule-check.py" "$work/console.log" "$work/qmp.log" \
+      --case "short:NSCSHORT1:$short_size:$short" \
+      --case "sawtooth:NSCSAW001:$saw_size:$sawtooth" \
+      --case "step:NSCSTEP01:$step_size:$step"
+    rc=$?
+    [ $rc -eq 75 ] || break
+    why="the rig did not follow its schedule (a switch showed late in the data)"
+  else
+    rc=1
+    why="the guest did not finish: QEMU's throttled namespace stalled"
+  fi
   rm -f "$short_img" "$saw_img" "$step_img" "$work/qmp.sock"
-  [ "$attempt" -eq 1 ] || exit 1
-  echo "# the guest did not finish: QEMU's throttled namespace stalled; booting once more"
+  if [ "$attempt" -eq 2 ]; then
+    echo "FAIL - $why, twice"
+    rc=1
+    break
+  fi
+  echo "# $why; booting once more"
 done
-
-python3 "$here/vm-write-fill-schedule-check.py" "$work/console.log" "$work/qmp.log" \
-  --case "short:NSCSHORT1:$short_size:$short" \
-  --case "sawtooth:NSCSAW001:$saw_size:$sawtooth" \
-  --case "step:NSCSTEP01:$step_size:$step"
-rc=$?
 [ $rc -eq 0 ] || vm_keep_console
 exit $rc
