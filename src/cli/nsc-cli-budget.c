@@ -201,19 +201,12 @@ nsc_cli_dry_run (const RunArgs   *args,
     }
   else
     {
-      guint64 file_size = args->size ? args->size : preset->file_size, free_bytes, size;
-
       where = g_file_test (args->target, G_FILE_TEST_IS_DIR) ? g_strdup (args->target)
                                                            : g_path_get_dirname (args->target);
       if (!g_file_test (where, G_FILE_TEST_IS_DIR))
         {
           nsc_cli_fail (_("The folder %s does not exist; name an existing folder, a new file in one, "
                        "or a block device"), where);
-          return 1;
-        }
-      if (!nsc_write_budget_folder (where, file_size, &free_bytes, &size, &error))
-        {
-          nsc_cli_fail ("%s", error->message);
           return 1;
         }
     }
@@ -238,7 +231,7 @@ nsc_cli_dry_run (const RunArgs   *args,
       plan = nsc_plan_new (preset, is_device ? args->target : where, is_device, capacity, &u);
       if (!plan->budget_known)
         {
-          nsc_cli_fail (_("Cannot read the free space of %s"), where);
+          nsc_cli_fail ("%s", plan->budget_error->message);
           return 1;
         }
       if (i > 0)

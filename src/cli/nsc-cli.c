@@ -430,11 +430,10 @@ cmd_run (int    argc,
 
     if (n > 1)
       {
-        g_auto(GStrv) names = g_strsplit (args.state, ",", -1);
-
         printf (_("\nSide by side:\n"));
         for (guint i = 0; i < n; i++)
-          printf ("  %-14s %s\n", g_strstrip (names[i]), (char *) g_ptr_array_index (summaries, i));
+          printf ("  %-14s %s\n", ((NscDriveState *) g_ptr_array_index (states, i))->name,
+                  (char *) g_ptr_array_index (summaries, i));
       }
   }
   return status;

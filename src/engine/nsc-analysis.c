@@ -630,34 +630,26 @@ static char *
 build_summary (const NscSlcAnalysis *a)
 {
   g_autofree char *drive = NULL;
+  g_autofree char *via = NULL;
 
+  if (a->system_cache.certainty == NSC_SYSTEM_CACHE_NONE)
+    return build_drive_summary (a);
+  via = nsc_system_cache_phrase (&a->system_cache, FALSE);
   if (a->drop_cause == NSC_DROP_SYSTEM_CACHE)
     {
       g_autofree char *size = format_size_approx (a->cache_bytes);
       g_autofree char *in = format_speed (a->in_cache_bps);
       g_autofree char *post = format_speed (a->post_cache_bps);
 
-      g_autofree char *via = nsc_system_cache_phrase (&a->system_cache, FALSE);
-
       return g_strdup_printf ("No SLC cache measured: the first %s went at %s into this "
                               "machine's memory, through %s; after it %s", size, in, via, post);
     }
   drive = build_drive_summary (a);
   if (a->system_cache.certainty == NSC_SYSTEM_CACHE_MEMORY)
-    {
-      g_autofree char *via = nsc_system_cache_phrase (&a->system_cache, FALSE);
-
-      return g_strdup_printf ("%s. Not verified: the writes went through this machine's "
-                              "memory (%s), which hides the drive's own behaviour", drive, via);
-    }
-  if (a->system_cache.certainty == NSC_SYSTEM_CACHE_POSSIBLE)
-    {
-      g_autofree char *via = nsc_system_cache_phrase (&a->system_cache, FALSE);
-
-      return g_strdup_printf ("%s. Not verified as the drive's own: the writes went through "
-                              "%s, which may keep them in memory first", drive, via);
-    }
-  return g_steal_pointer (&drive);
+    return g_strdup_printf ("%s. Not verified: the writes went through this machine's "
+                            "memory (%s), which hides the drive's own behaviour", drive, via);
+  return g_strdup_printf ("%s. Not verified as the drive's own: the writes went through "
+                          "%s, which may keep them in memory first", drive, via);
 }
 
 const char *
@@ -673,6 +665,15 @@ nsc_system_cache_to_string (NscSystemCache cache)
     default:
       return "none";
     }
+}
+
+NscSystemCache
+nsc_system_cache_from_string (const char *text)
+{
+  for (NscSystemCache c = NSC_SYSTEM_CACHE_POSSIBLE; c <= NSC_SYSTEM_CACHE_MEMORY; c++)
+    if (g_strcmp0 (text, nsc_system_cache_to_string (c)) == 0)
+      return c;
+  return NSC_SYSTEM_CACHE_NONE;
 }
 
 void

@@ -63,7 +63,9 @@ typedef enum
   NSC_SYSTEM_CACHE_MEMORY,
 } NscSystemCache;
 
-const char *nsc_system_cache_to_string (NscSystemCache cache);
+const char    *nsc_system_cache_to_string   (NscSystemCache  cache);
+/* The other way; NSC_SYSTEM_CACHE_NONE for NULL or anything else. */
+NscSystemCache nsc_system_cache_from_string (const char     *text);
 
 /* What that is: @kind "loop" (@device over the file @detail, without direct I/O),
  * "nbd", "virtio", "xen", "ram-disk" (zram, brd: @device), "emulated" (@device, its model @detail),

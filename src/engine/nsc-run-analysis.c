@@ -99,6 +99,16 @@ run_system_cache (const NscRunResult *r,
       }
 }
 
+/* What a system-cache warning names, for the words of the front ends. */
+static void
+warning_set_cache (NscWarning               *w,
+                   const NscSystemCacheInfo *cache)
+{
+  w->cache_kind = g_strdup (cache->kind);
+  w->cache_device = g_strdup (cache->device);
+  w->cache_detail = g_strdup (cache->detail);
+}
+
 static NscSlcAnalysis *
 analyze_fill (NscRunResult *r,
               JsonObject   *analysis,
@@ -164,9 +174,7 @@ analyze_fill (NscRunResult *r,
                                                      "is not verified",
                                             s->step.job.label, via);
             w->test = g_strdup (s->step.job.label);
-            w->cache_kind = g_strdup (cache.kind);
-            w->cache_device = g_strdup (cache.device);
-            w->cache_detail = g_strdup (cache.detail);
+            warning_set_cache (w, &cache);
           }
         nsc_system_cache_info_clear (&cache);
         node = nsc_slc_analysis_to_json (slc);
@@ -522,9 +530,7 @@ analyze_read_inflation (NscRunResult *r,
                                                   "may serve them from memory, so these reads are "
                                                   "not proven to be the drive's",
                                                   base, mib (f), mib (st), via);
-                  w->cache_kind = g_strdup (cache.kind);
-                  w->cache_device = g_strdup (cache.device);
-                  w->cache_detail = g_strdup (cache.detail);
+                  warning_set_cache (w, &cache);
                   json_object_set_string_member (o, "reason", "system-cache");
                 }
               else if (nsc_read_settled_faster (f, st))

@@ -58,19 +58,9 @@ struct _NscRunner
   char          *target;
   char          *destroy_data;
   guint64        file_size;
-  guint          runs;
-  gint64         time_ns;
-  gint64         idle_ns;
-  gint64         max_idle_ns;
   guint64        span_cap;
-  gboolean       time_override;
-  gint64         default_time_ns;
-  double         time_scale;
-  gboolean       runs_override;
-  gboolean       strict;
-  gboolean       cdm;
   guint64        history_cache;
-  NscTiming      timing;
+  NscTiming      timing;       /* runs, lengths, idles, strict, CrystalDiskMark's way */
   NscSystemCacheInfo system_cache;
   int            device_fd;
   NscBackend     backend;
@@ -232,20 +222,10 @@ nsc_runner_new (const NscPreset     *preset,
   self->target = g_strdup (options->target);
   self->destroy_data = g_strdup (options->destroy_data);
   self->file_size = options->file_size ? options->file_size : preset->file_size;
-  self->runs = options->runs ? options->runs : MAX (preset->runs, 1u);
-  self->time_ns = options->time_ns ? options->time_ns : preset->time_ns;
-  self->time_override = options->time_ns != 0;
-  self->default_time_ns = options->default_time_ns;
-  self->time_scale = options->time_scale > 0 && options->time_scale < 1 ? options->time_scale : 0;
-  self->runs_override = options->runs != 0;
   nsc_timing_init (&self->timing, preset, options);
-  self->cdm = options->cdm;
   self->history_cache = options->cache_bytes;
   nsc_system_cache_info_copy (&self->system_cache, options->system_cache);
-  self->idle_ns = options->idle_ns;
-  self->max_idle_ns = options->max_idle_ns;
   self->span_cap = options->span_cap;
-  self->strict = options->strict;
   self->device_fd = options->device_fd;
   self->check_device = options->check_device;
   self->check_data = options->check_data;
@@ -344,9 +324,9 @@ nsc_timing_step_runs (const NscTiming *t,
   return t->runs_override || s->group_runs == 0 ? t->runs : s->group_runs;
 }
 
-static gint64
-cut_idle (const NscTiming *t,
-          gint64           ns)
+gint64
+nsc_timing_cut_idle (const NscTiming *t,
+                     gint64           ns)
 {
   return t->max_idle_ns ? MIN (ns, t->max_idle_ns) : ns;
 }
@@ -356,7 +336,7 @@ nsc_timing_step_budget_ns (const NscTiming *t,
                            const NscStep   *s)
 {
   if (s->kind == NSC_STEP_IDLE)
-    return cut_idle (t, s->idle_ns);
+    return nsc_timing_cut_idle (t, s->idle_ns);
   if (s->kind == NSC_STEP_JOB && (s->time_is_set ? s->job.time_ns > 0 : (!s->job.bytes && !s->job.once)))
     return nsc_duration_mul (nsc_duration_add (nsc_timing_step_run_time (t, s), s->job.ramp_ns),
                              nsc_timing_step_runs (t, s));
@@ -381,9 +361,9 @@ nsc_timing_estimate_ns (const NscTiming *t,
 
       /* Where a preset starts: strict's idle, or the preset's settle. */
       if (head && t->strict && !s->no_strict)
-        total = nsc_duration_add (total, cut_idle (t, NSC_STRICT_IDLE_NS));
+        total = nsc_duration_add (total, nsc_timing_cut_idle (t, NSC_STRICT_IDLE_NS));
       else if (head && s->group_settle_ns > 0)
-        total = nsc_duration_add (total, cut_idle (t, s->group_settle_ns));
+        total = nsc_duration_add (total, nsc_timing_cut_idle (t, s->group_settle_ns));
       if (s->kind == NSC_STEP_JOB)
         {
           guint runs = nsc_timing_step_runs (t, s);
@@ -392,7 +372,7 @@ nsc_timing_estimate_ns (const NscTiming *t,
             total = nsc_duration_add (total, t->idle_ns);
           first_job = FALSE;
           if (t->cdm && runs > 1)
-            total = nsc_duration_add (total, nsc_duration_mul (cut_idle (t, CDM_INTERVAL_NS), runs - 1));
+            total = nsc_duration_add (total, nsc_duration_mul (nsc_timing_cut_idle (t, CDM_INTERVAL_NS), runs - 1));
         }
       total = nsc_duration_add (total, nsc_timing_step_budget_ns (t, s));
     }
@@ -1177,15 +1157,15 @@ run_job_step (NscRunner      *self,
 
   set_status_test (self, NSC_STATUS_TEST, sr->step.job.label, 0, 0);
   sr->written_before_bytes = self->written_since_quiet;
-  sr->headline_best = self->cdm;
+  sr->headline_best = self->timing.cdm;
   for (guint r = 0; r < step_runs (self, step); r++)
     {
       NscJobResult *res = NULL;
       gboolean ok;
 
       /* CrystalDiskMark pauses between runs. */
-      if (r > 0 && self->cdm
-          && !rest (self, self->max_idle_ns ? MIN (CDM_INTERVAL_NS, self->max_idle_ns) : CDM_INTERVAL_NS))
+      if (r > 0 && self->timing.cdm
+          && !rest (self, nsc_timing_cut_idle (&self->timing, CDM_INTERVAL_NS)))
         return g_cancellable_set_error_if_cancelled (self->cancellable, error), FALSE;
       self->current_run = r;
       job.seed = nsc_mix64 (step->job.seed + r + index * 1000);
@@ -1404,8 +1384,7 @@ run_copy_step (NscRunner      *self,
   spec.seed = nsc_mix64 (index + 1);
   /* The preset's settling idle between writing the source and copying it. */
   spec.settle_ns = step->group_settle_ns;
-  if (self->max_idle_ns && spec.settle_ns > self->max_idle_ns)
-    spec.settle_ns = self->max_idle_ns;
+  spec.settle_ns = nsc_timing_cut_idle (&self->timing, spec.settle_ns);
   sr->idle_before_ns += spec.settle_ns;
   g_strlcpy (sr->step.job.label, step->job.label[0] ? step->job.label : "Copy",
              sizeof sr->step.job.label);
@@ -1529,8 +1508,7 @@ settle (NscRunner      *self,
     idle = NSC_STRICT_IDLE_NS;
   else if (have_settled && head->group_settle_ns > 0)
     idle = head->group_settle_ns;
-  if (idle > 0 && self->max_idle_ns)
-    idle = MIN (idle, self->max_idle_ns);
+  idle = nsc_timing_cut_idle (&self->timing, idle);
   if (idle <= 0)
     return TRUE;
   set_status_idle (self, NSC_STATUS_IDLE_BEFORE, idle);
@@ -1569,12 +1547,12 @@ start_group (NscRunner      *self,
   self->flush_bytes = 0;
   self->flush_capped = FALSE;
 
-  if (self->strict && head->no_strict)
+  if (self->timing.strict && head->no_strict)
     {
       sr->strict_skipped = TRUE;
       post_skipped (self, first, head);
     }
-  else if (self->strict)
+  else if (self->timing.strict)
     {
       guint64 size = nsc_target_get_size (target) - self->region_base;
 
@@ -1851,7 +1829,7 @@ runner_thread (gpointer data)
 
   /* The reviews' "used drive": the whole device written once before the first test
    * (a test file was written whole above). */
-  if (self->strict && nsc_target_get_writable (target) && self->backend != NSC_BACKEND_NULL
+  if (self->timing.strict && nsc_target_get_writable (target) && self->backend != NSC_BACKEND_NULL
       && nsc_target_get_kind (target) == NSC_TARGET_DEVICE)
     {
       set_status (self, NSC_STATUS_PRECONDITIONING);
@@ -1864,7 +1842,7 @@ runner_thread (gpointer data)
       self->written_since_quiet += filled;
       post_precondition (self, "device");
     }
-  else if (self->strict && nsc_target_get_kind (target) == NSC_TARGET_FILE && preset->prepare)
+  else if (self->timing.strict && nsc_target_get_kind (target) == NSC_TARGET_FILE && preset->prepare)
     post_precondition (self, "test file");
 
   for (guint i = 0; i < preset->steps->len; i++)
@@ -1874,17 +1852,17 @@ runner_thread (gpointer data)
       Event *ev;
       gboolean ok = TRUE;
       gboolean skip_idle = step->no_strict && step->kind == NSC_STEP_JOB && !first_job
-                           && self->idle_ns > 0;
+                           && self->timing.idle_ns > 0;
 
       if (g_cancellable_set_error_if_cancelled (self->cancellable, &error))
         break;
 
-      if (step->kind == NSC_STEP_JOB && !first_job && self->idle_ns > 0 && !step->no_strict)
+      if (step->kind == NSC_STEP_JOB && !first_job && self->timing.idle_ns > 0 && !step->no_strict)
         {
           set_status (self, NSC_STATUS_IDLE_BETWEEN);
-          if (!rest (self, self->idle_ns))
+          if (!rest (self, self->timing.idle_ns))
             continue;
-          idle_before += self->idle_ns;
+          idle_before += self->timing.idle_ns;
         }
 
       self->current_step = i;
@@ -1918,7 +1896,7 @@ runner_thread (gpointer data)
           break;
         case NSC_STEP_IDLE:
           {
-            gint64 ns = self->max_idle_ns ? MIN (step->idle_ns, self->max_idle_ns) : step->idle_ns;
+            gint64 ns = nsc_timing_cut_idle (&self->timing, step->idle_ns);
 
             set_status_idle (self, NSC_STATUS_IDLE, ns);
             sr->duration_ns = ns;
@@ -2009,16 +1987,16 @@ nsc_runner_run_async (NscRunner           *self,
   r->preset_title = g_strdup (self->preset->title);
   r->target_path = g_strdup (self->target);
   r->backend_requested = g_strdup (nsc_backend_to_string (self->backend));
-  r->runs = self->runs;
-  r->time_ns = self->time_ns;
+  r->runs = self->timing.runs;
+  r->time_ns = self->timing.time_ns;
   r->file_size = self->file_size;
-  r->idle_ns = self->idle_ns;
-  r->strict = self->strict;
-  r->default_time_ns = self->default_time_ns;
-  r->time_scale = self->time_scale;
-  r->max_idle_ns = self->max_idle_ns;
+  r->idle_ns = self->timing.idle_ns;
+  r->strict = self->timing.strict;
+  r->default_time_ns = self->timing.default_time_ns;
+  r->time_scale = self->timing.time_scale;
+  r->max_idle_ns = self->timing.max_idle_ns;
   r->span_cap = self->span_cap;
-  r->cdm = self->cdm;
+  r->cdm = self->timing.cdm;
   r->history_cache_bytes = self->history_cache;
   nsc_system_cache_info_copy (&r->system_cache, &self->system_cache);
   r->leave_free = self->leave_free;

@@ -105,6 +105,9 @@ gint64 nsc_timing_step_run_time  (const NscTiming     *timing,
                                   const NscStep       *step);
 guint  nsc_timing_step_runs      (const NscTiming     *timing,
                                   const NscStep       *step);
+/* @ns of idle, cut to max idle where one is set. */
+gint64 nsc_timing_cut_idle       (const NscTiming     *timing,
+                                  gint64               ns);
 /* The step's time bounded by the clock, all runs (an idle step cut to max idle); 0
  * for steps bounded by bytes. */
 gint64 nsc_timing_step_budget_ns (const NscTiming     *timing,

@@ -336,14 +336,9 @@ system_cache_from_json (JsonObject         *o,
   JsonObject *sc = o && json_object_has_member (o, "system_cache")
                    && JSON_NODE_HOLDS_OBJECT (json_object_get_member (o, "system_cache"))
                    ? json_object_get_object_member (o, "system_cache") : NULL;
-  const char *certainty = sc ? nsc_json_get_string (sc, "certainty") : NULL;
-
   memset (out, 0, sizeof *out);
-  if (g_strcmp0 (certainty, "memory") == 0)
-    out->certainty = NSC_SYSTEM_CACHE_MEMORY;
-  else if (g_strcmp0 (certainty, "possible") == 0)
-    out->certainty = NSC_SYSTEM_CACHE_POSSIBLE;
-  else
+  out->certainty = nsc_system_cache_from_string (sc ? nsc_json_get_string (sc, "certainty") : NULL);
+  if (out->certainty == NSC_SYSTEM_CACHE_NONE)
     return;
   out->kind = g_strdup (nsc_json_get_string (sc, "kind"));
   out->device = g_strdup (nsc_json_get_string (sc, "device"));
@@ -535,6 +530,16 @@ describe_filesystem (const Ctx  *c,
   return g_strdup (_("The drive may not be measured directly through this folder"));
 }
 
+/* What a warning says stood between the test and the drive, in the user's words. */
+static char *
+warning_cache_phrase (const NscWarning *w)
+{
+  NscSystemCacheInfo cache = { NSC_SYSTEM_CACHE_POSSIBLE, w->cache_kind, w->cache_device,
+                               w->cache_detail };
+
+  return nsc_system_cache_phrase (&cache, TRUE);
+}
+
 char *
 nsc_warning_describe (const NscWarning  *w,
                       NscSpeedUnit       unit,
@@ -650,9 +655,7 @@ nsc_warning_describe (const NscWarning  *w,
       title = g_strdup (_("Read speeds may include the drive's cache"));
       if (w->cache_kind != NULL)
         {
-          NscSystemCacheInfo cache = { NSC_SYSTEM_CACHE_POSSIBLE, w->cache_kind, w->cache_device,
-                                       w->cache_detail };
-          g_autofree char *via = nsc_system_cache_phrase (&cache, TRUE);
+          g_autofree char *via = warning_cache_phrase (w);
 
           g_free (title);
           title = g_strdup (_("Read speeds may include memory in front of the drive"));
@@ -744,9 +747,7 @@ nsc_warning_describe (const NscWarning  *w,
     title = describe_filesystem (&c, &details);
   else if (g_str_equal (code, "system-cache-memory") || g_str_equal (code, "system-cache-possible"))
     {
-      NscSystemCacheInfo cache = { NSC_SYSTEM_CACHE_POSSIBLE, w->cache_kind, w->cache_device,
-                                   w->cache_detail };
-      g_autofree char *via = nsc_system_cache_phrase (&cache, TRUE);
+      g_autofree char *via = warning_cache_phrase (w);
 
       if (g_str_equal (code, "system-cache-memory"))
         {

@@ -125,17 +125,16 @@ start_facts (NscWindow       *self,
   f->units = self->prefs->units;
 }
 
-/* How long @preset takes here, writes at the drive's last speed when known. */
+/* How long @plan's preset takes here, writes at the drive's last speed when known. */
 static gint64
-start_estimate_ns (NscWindow       *self,
-                   const NscPreset *preset)
+start_estimate_ns (NscWindow     *self,
+                   const NscPlan *plan)
 {
   g_autofree char *dir = nsc_session_results_dir ();
-  g_autoptr(NscPlan) plan = _nsc_window_plan (self, preset);
   NscStartFacts f;
 
   start_facts (self, plan, dir, &f);
-  return nsc_start_page_estimate_ns (preset, &f, NULL);
+  return nsc_start_page_estimate_ns (plan->preset, &f, NULL);
 }
 
 /* "about 40 seconds", "about 3 minutes": the estimate, not a promise. */
@@ -197,16 +196,14 @@ _nsc_window_add_toast (NscWindow  *self,
 /* The preset's writes against the drive's own written total, where its SMART log was
  * read: said before Start. NULL when not known. */
 static char *
-wear_markup (NscWindow       *self,
-             const NscPreset *preset)
+wear_markup (NscWindow     *self,
+             const NscPlan *plan)
 {
   NscDeviceInfo *dev = self->target_device;
-  g_autoptr(NscPlan) plan = NULL;
   g_autofree char *wear = NULL;
 
   if (dev == NULL || dev->nvme == NULL || !dev->nvme->have_smart)
     return NULL;
-  plan = _nsc_window_plan (self, preset);
   if (plan->total_bytes == 0)
     return NULL;
   wear = nsc_write_budget_describe_wear (plan->total_bytes, dev->nvme->data_units_written * 512000,
@@ -294,7 +291,7 @@ update_info (NscWindow *self)
     g_autofree char *subtitle = g_strdup_printf (C_("subtitle", "%s · %s"),
                                                  nsc_preset_get_display_title (preset), duration);
     g_autofree char *markup = nsc_start_page_preset_markup (preset, &sf);
-    g_autofree char *wear = wear_markup (self, preset);
+    g_autofree char *wear = wear_markup (self, plan);
     g_autofree char *dd_tooltip = NULL;
 
     if (wear != NULL)
@@ -594,9 +591,10 @@ preset_caption_func (const NscPreset *preset,
                      gpointer         user_data)
 {
   NscWindow *self = user_data;
-  g_autofree char *duration = nsc_words_about (start_estimate_ns (self, preset) / 1e9, TRUE);
+  g_autoptr(NscPlan) plan = _nsc_window_plan (self, preset);
+  g_autofree char *duration = nsc_words_about (start_estimate_ns (self, plan) / 1e9, TRUE);
 
-  if (self->target_device != NULL && _nsc_window_run_writes (self, preset))
+  if (self->target_device != NULL && plan->writes)
     /* TRANSLATORS: "About 3 minutes · erases the drive" */
     return g_strdup_printf (_("%s · erases the drive"), duration);
   return g_steal_pointer (&duration);

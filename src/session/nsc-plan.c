@@ -36,7 +36,7 @@ nsc_plan_new (const NscPreset     *preset,
   else
     plan->budget_known = nsc_write_budget_folder (target, plan->options.file_size ? plan->options.file_size
                                                                                   : preset->file_size,
-                                                  &t->capacity, &t->file_size, NULL);
+                                                  &t->capacity, &t->file_size, &plan->budget_error);
   if (plan->budget_known)
     plan->budget = nsc_write_budget (preset, t, &plan->total_bytes, &plan->timed_writes);
   return plan;
@@ -48,6 +48,7 @@ nsc_plan_free (NscPlan *plan)
   if (plan == NULL)
     return;
   g_clear_pointer (&plan->budget, g_array_unref);
+  g_clear_error (&plan->budget_error);
   g_free (plan);
 }
 
@@ -57,6 +58,7 @@ drive_state_free (gpointer data)
   NscDriveState *state = data;
 
   g_free (state->label);
+  g_free (state->name);
   g_free (state->tag);
   g_free (state);
 }
@@ -78,6 +80,7 @@ nsc_drive_states_parse (const char  *spec,
       if (*s == '\0' && parts[1] == NULL)
         break;
       state = g_new0 (NscDriveState, 1);
+      state->name = g_strdup (s);
       g_ptr_array_add (states, state);
       if (g_str_equal (s, "empty"))
         {

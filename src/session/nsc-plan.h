@@ -19,6 +19,7 @@ typedef struct
   NscTiming        timing;       /* each step's length and runs, as the runner has them */
   NscBudgetTarget  budget_target;
   gboolean         budget_known; /* FALSE: a folder whose free space cannot be read */
+  GError          *budget_error; /* why, then */
   GArray          *budget;       /* NscBudgetItem, or NULL when not known */
   guint64          total_bytes;  /* the writes bounded by bytes, at most: at the
                                   * drive's pace, on top of timed_ns */
@@ -46,6 +47,7 @@ typedef struct
   guint64  leave_free;    /* "free:SIZE": filled first, this much left free */
   char    *label;         /* "empty (erased first)", "filled, 8.0 GiB left free"; NULL
                            * for the plain run */
+  char    *name;          /* as written: "empty", "free:8g"; NULL for the plain run */
   char    *tag;           /* "empty", "free-8g": for file names; NULL for the plain run */
 } NscDriveState;
 
