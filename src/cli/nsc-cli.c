@@ -192,12 +192,13 @@ on_step_finished (NscRunner *runner,
 
 /* ---- commands ------------------------------------------------------------------ */
 
+/* SIGINT and SIGTERM cancel the whole command: watched from its first line to its
+ * last, so a signal that comes while the target is looked at, between two drive
+ * states or before the first I/O still ends in an orderly exit 130. */
 static gboolean
 on_signal (gpointer data)
 {
-  Cli *cli = data;
-
-  g_cancellable_cancel (cli->cancellable);
+  g_cancellable_cancel (G_CANCELLABLE (data));
   return G_SOURCE_CONTINUE;
 }
 
@@ -255,23 +256,21 @@ run_one (const RunArgs   *args,
          const NscPreset *preset,
          NscRunOptions    opts,
          NscSession      *session,
+         GCancellable    *cancellable,
          const char      *state_label,
          const char      *json_path,
          char           **slc_summary)
 {
   g_autoptr(NscRunner) runner = NULL;
   g_autoptr(GMainLoop) loop = NULL;
-  g_autoptr(GCancellable) cancellable = NULL;
   NscRunResult *r;
   Cli cli = { 0 };
-  guint sigint, sigterm;
   int status = 0;
 
   if (state_label)
     printf (_("State: %s\n"), state_label);
   runner = nsc_runner_new (preset, &opts);
   loop = g_main_loop_new (NULL, FALSE);
-  cancellable = g_cancellable_new ();
   cli.loop = loop;
   cli.cancellable = cancellable;
   cli.runner = runner;
@@ -284,14 +283,9 @@ run_one (const RunArgs   *args,
   g_signal_connect (runner, "sample", G_CALLBACK (on_sample), &cli);
   g_signal_connect (runner, "step-started", G_CALLBACK (on_step_started), &cli);
   g_signal_connect (runner, "step-finished", G_CALLBACK (on_step_finished), &cli);
-  sigint = g_unix_signal_add (SIGINT, on_signal, &cli);
-  sigterm = g_unix_signal_add (SIGTERM, on_signal, &cli);
-
   nsc_session_begin (session);
   nsc_runner_run_async (runner, cancellable, on_run_done, &cli);
   g_main_loop_run (loop);
-  g_source_remove (sigint);
-  g_source_remove (sigterm);
   clear_progress (&cli);
 
   r = nsc_runner_get_result (runner);
@@ -339,8 +333,9 @@ run_one (const RunArgs   *args,
 }
 
 static int
-cmd_run (int    argc,
-         char **argv)
+run_command (int           argc,
+             char        **argv,
+             GCancellable *cancellable)
 {
   g_auto(RunArgs) args = { 0 };
   g_autoptr(GError) error = NULL;
@@ -420,7 +415,8 @@ cmd_run (int    argc,
         else
           json = g_strdup (args.json);
 
-        status = run_one (&args, preset, per_state[i], session, state->label, json, &summary);
+        status = run_one (&args, preset, per_state[i], session, cancellable, state->label, json,
+                          &summary);
         g_ptr_array_add (summaries, summary ? summary : g_strdup ("-"));
         if (status != 0)
           return status;
@@ -436,6 +432,21 @@ cmd_run (int    argc,
                   (char *) g_ptr_array_index (summaries, i));
       }
   }
+  return status;
+}
+
+static int
+cmd_run (int    argc,
+         char **argv)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  guint sigint = g_unix_signal_add (SIGINT, on_signal, cancellable);
+  guint sigterm = g_unix_signal_add (SIGTERM, on_signal, cancellable);
+  int status;
+
+  status = run_command (argc, argv, cancellable);
+  g_source_remove (sigint);
+  g_source_remove (sigterm);
   return status;
 }
 

@@ -73,10 +73,10 @@ only_ours && ok "run filled from outside: its file is gone" || bad "left: $(ls -
 
 # 4. SIGTERM in each phase: exit 130 within 3 s, a partial result marked cancelled,
 # nothing left in the folder. The signal comes once the run is in that phase (the
-# event, not a delay): preparing, the file's first bytes written and nothing read yet;
-# measuring, the first bytes read; idle, the first test's line printed.
-preparing() { io_past "$1" write 0 && ! io_past "$1" read $((4 << 20)); }
-measuring() { io_past "$1" read $((4 << 20)); }
+# event, not a delay): preparing, the test file open, its first bytes written and
+# nothing read yet; measuring, the first bytes read; idle, the first test's line printed.
+preparing() { opened_in "$1" "$2" && io_past "$1" write 0 && ! io_past "$1" read $((4 << 20)); }
+measuring() { opened_in "$1" "$2" && io_past "$1" read $((4 << 20)); }
 first_test_done() { grep -qE ' (read|write): ' "$work/err.txt"; }
 sigterm_at() {
   local what=$1 phase=$2 dir t0 ms rc
@@ -85,7 +85,7 @@ sigterm_at() {
   rm -f "$work/partial.json"
   "$cli" run --target "$dir" --runs 1 "$@" --json "$work/partial.json" >"$work/out.txt" 2>"$work/err.txt" &
   bg=$!
-  if ! wait_until $bg 120 "$phase" $bg; then
+  if ! wait_until $bg 120 "$phase" $bg "$dir"; then
     bad "SIGTERM $what: the run never reached that phase ($waited_why): $(tail -2 "$work/err.txt")"
     kill -KILL $bg 2>/dev/null; wait $bg 2>/dev/null
     bg=; rm -rf "$dir"; return

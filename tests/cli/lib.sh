@@ -58,6 +58,10 @@ wait_until() {
 io_bytes() { awk -v k="$2_bytes:" '$1 == k {print $2}' "/proc/$1/io" 2>/dev/null; }
 # io_past PID read|write BYTES: it has read or written more than BYTES.
 io_past() { local b; b=$(io_bytes "$1" "$2"); [ -n "$b" ] && [ "$b" -gt "$3" ]; }
+# opened_in PID DIR: the process holds a file in DIR open (its test file, O_TMPFILE's
+# "DIR/#123 (deleted)" included). A process that has only been forked, or has not yet
+# reached its run, holds none: before that, its I/O counters say nothing of the run.
+opened_in() { local l; for l in /proc/"$1"/fd/*; do case $(readlink "$l" 2>/dev/null) in "$2"/*) return 0 ;; esac; done; return 1; }
 # holds PID FD PATH: the process has PATH open as descriptor FD.
 holds() { [ "$(readlink "/proc/$1/fd/$2" 2>/dev/null)" = "$3" ]; }
 
