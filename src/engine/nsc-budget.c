@@ -220,6 +220,40 @@ nsc_stop_state_feed (NscStopState    *state,
   return state->held;
 }
 
+
+/* Whether a step in @seen has @s's region (the same shares, or the same bytes);
+ * adds it when not. */
+static gboolean
+region_seen (GArray        *seen,
+             const NscStep *s)
+{
+  for (guint i = 0; i < seen->len; i++)
+    {
+      const NscStep *o = g_array_index (seen, const NscStep *, i);
+
+      if (o->offset_pct == s->offset_pct && o->span_pct == s->span_pct
+          && o->job.region_offset == s->job.region_offset
+          && o->job.region_length == s->job.region_length)
+        return TRUE;
+    }
+  g_array_append_val (seen, s);
+  return FALSE;
+}
+
+/* The bytes a step's region covers in a test area of @size, as the runner resolves
+ * it: its share of the area (of --span when given), or its own length. */
+static guint64
+step_region (const NscBudgetTarget *t,
+             const NscStep         *s,
+             guint64                size)
+{
+  guint64 basis = t->span_cap ? MIN (size, t->span_cap) : size;
+  guint64 region = s->span_pct >= 0 ? (guint64) (basis * s->span_pct)
+                 : s->job.region_length ? MIN (s->job.region_length, basis) : basis;
+
+  return t->span_cap ? MIN (region, t->span_cap) : region;
+}
+
 /* ---- the budget ------------------------------------------------------------------ */
 
 static void
@@ -248,6 +282,8 @@ nsc_write_budget (const NscPreset       *preset,
   guint64 size = t->is_device ? t->capacity : t->file_size;
   guint64 total = 0, unwritten;
   gboolean timed = FALSE;
+  gboolean flushing_group;
+  g_autoptr(GArray) seen = NULL;
 
   /* Steps timed and repeated as the runner does it. */
   options.runs = t->runs;
@@ -274,35 +310,42 @@ nsc_write_budget (const NscPreset       *preset,
    * every byte, or none of a test file written whole; a TRIM or an erase makes its
    * region so again. */
   unwritten = t->is_device || !preset->prepare ? size : 0;
+  flushing_group = FALSE;
+  seen = g_array_new (FALSE, FALSE, sizeof (const NscStep *));
   for (guint i = 0; i < preset->steps->len; i++)
     {
       const NscStep *s = &g_array_index (preset->steps, NscStep, i);
-      guint64 basis = t->span_cap ? MIN (size, t->span_cap) : size;
-      guint64 region = s->span_pct >= 0 ? (guint64) (basis * s->span_pct)
-                     : s->job.region_length ? MIN (s->job.region_length, basis) : basis;
+      guint64 region = step_region (t, s, size);
+      gboolean flushed;
       char scratch[64];
       NscBudgetItem it = { 0 };
 
-      if (t->span_cap)
-        region = MIN (region, t->span_cap);
       /* A settled control beside fresh reads (Quick): written past the cache after its
        * data, where the group starts (the cache is not known yet: the default). */
       if (i == 0 || s->group != g_array_index (preset->steps, NscStep, i - 1).group)
         {
-          gboolean settled = FALSE, fresh = FALSE;
+          const NscStep *fresh = NULL;
+          gboolean settled = FALSE;
 
           for (guint j = i; j < preset->steps->len
                             && g_array_index (preset->steps, NscStep, j).group == s->group; j++)
             {
-              settled |= g_str_equal (g_array_index (preset->steps, NscStep, j).analysis, "settled-read");
-              fresh |= g_str_equal (g_array_index (preset->steps, NscStep, j).analysis, "fresh-read");
+              const NscStep *sj = &g_array_index (preset->steps, NscStep, j);
+
+              settled |= g_str_equal (sj->analysis, "settled-read");
+              if (fresh == NULL && g_str_equal (sj->analysis, "fresh-read"))
+                fresh = sj;
             }
+          flushing_group = settled && fresh;
           if (settled && fresh)
             {
-              guint64 flush = NSC_SETTLED_FLUSH_DEFAULT + NSC_SETTLED_FLUSH_DEFAULT / 8;
+              guint64 flush = NSC_SETTLED_FLUSH_DEFAULT;
 
+              /* Then the pause, then the fresh half written again. */
               add_item (items, (int) i, N_("Writing past the SLC cache after the settled data"),
                         t->span_cap ? MIN (flush, t->span_cap) : flush);
+              add_item (items, (int) i, N_("Writing the fresh data again after the pause"),
+                        step_region (t, fresh, size));
             }
         }
       it.step = (int) i;
@@ -317,11 +360,16 @@ nsc_write_budget (const NscPreset       *preset,
             /* The reads of a read step meet data written first (fill). */
             /* Reads meet data written first, where nothing was written yet: all
              * those fills together cover the target once at most. */
-            if (nsc_job_has_reads (&s->job) && !s->no_prefill && unwritten > 0)
+            /* A fresh read's data beside a settled control is the flush's to write;
+             * a region another read step's fill already wrote is not written again. */
+            flushed = flushing_group && g_str_equal (s->analysis, "fresh-read");
+            if (nsc_job_has_reads (&s->job) && !s->no_prefill && unwritten > 0
+                && !region_seen (seen, s))
               {
                 guint64 fill = MIN (region, unwritten);
 
-                add_item (items, (int) i, N_("Writing the data that the test reads"), fill);
+                if (!flushed)
+                  add_item (items, (int) i, N_("Writing the data that the test reads"), fill);
                 unwritten -= fill;
               }
             if (!nsc_job_has_writes (&s->job))

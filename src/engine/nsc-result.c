@@ -459,6 +459,18 @@ add_step (JsonBuilder         *b,
       add_string (b, "flush_source", s->flush_source);
       json_builder_set_member_name (b, "flush_capped");
       json_builder_add_boolean_value (b, s->flush_capped);
+      if (s->flush_first_bps > 0)
+        {
+          json_builder_set_member_name (b, "flush_first_bps");
+          json_builder_add_double_value (b, s->flush_first_bps);
+          json_builder_set_member_name (b, "flush_last_bps");
+          json_builder_add_double_value (b, s->flush_last_bps);
+        }
+    }
+  if (s->data_written_bps > 0)
+    {
+      json_builder_set_member_name (b, "data_written_bps");
+      json_builder_add_double_value (b, s->data_written_bps);
     }
   add_int (b, "written_before_bytes", (gint64) s->written_before_bytes);
   json_builder_end_object (b);

@@ -57,6 +57,10 @@ typedef struct
   guint64    flush_bytes;        /* settled control: written after its data to leave the cache */
   const char *flush_source;      /* how much that had to be: "this-run", "history", "default" */
   gboolean   flush_capped;       /* less than that, for --span */
+  double     flush_first_bps;    /* the flush's speed at its start (the cache's), 0: unknown */
+  double     flush_last_bps;     /* and over its last quarter: below 0.7 × the first, the cache filled */
+  double     data_written_bps;   /* fresh reads beside a settled control: the speed their data
+                                  * was written at, after the idle; 0: unknown */
   guint64    written_before_bytes; /* writes: since the last idle, erase or TRIM, to the first run */
   gboolean   headline_best;      /* the headline is the best run (CrystalDiskMark) */
   /* Why the step's (last) run ended, and for a step that stops once it knows

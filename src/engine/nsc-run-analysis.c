@@ -436,6 +436,41 @@ analyze_recovery (NscRunResult         *r,
 
 /* ---- reads that the cache may have served ------------------------------------ */
 
+/* Why alike fresh and settled reads (CrystalDiskMark's way against a control) cannot
+ * be called clean, or NULL when they can. The premise: the settled data had left
+ * the cache and the fresh data sat in it. For a settled control written over (Quick):
+ * the flush after the settled data slowed by NSC_SLC_MIN_DROP or more by its end (the
+ * cache filled; not shown when the span capped it), and the fresh data, written
+ * after the idle, went in no slower than the flush's start less that drop (the cache had
+ * room again: the idle, or folding while writing, emptied it). For one settled by
+ * idle alone: SETTLED_IDLE_NS of it. */
+static const char *
+inflation_premise (const NscStepResult      *settled,
+                   const NscStepResult      *fresh,
+                   const NscSystemCacheInfo *cache,
+                   double                    f,
+                   double                    st)
+{
+  if (nsc_read_settled_faster (f, st))
+    return "settled-faster";
+  if (cache->certainty != NSC_SYSTEM_CACHE_NONE)
+    return "system-cache";
+  if (settled->flush_source)
+    {
+      if (settled->flush_capped)
+        return "flush-capped";
+      if (!(settled->flush_first_bps > 0)
+          || settled->flush_last_bps >= (1 - NSC_SLC_MIN_DROP) * settled->flush_first_bps)
+        return "cache-not-filled";
+      if (!(fresh->data_written_bps >= (1 - NSC_SLC_MIN_DROP) * settled->flush_first_bps))
+        return "fresh-not-in-cache";
+      return NULL;
+    }
+  if (g_strcmp0 (settled->settled_by, "idle") == 0 && settled->idle_since_data_ns >= SETTLED_IDLE_NS)
+    return NULL;
+  return "cache-may-hold-both";
+}
+
 static void
 analyze_read_inflation (NscRunResult *r,
                         JsonObject   *analysis)
@@ -461,6 +496,7 @@ analyze_read_inflation (NscRunResult *r,
           NscStepResult *fresh = g_ptr_array_index (r->steps, j);
           const NscJobResult *fh = headline (fresh);
           double f, st, ratio = 0;
+          const char *reason;
           g_autofree char *since = nsc_format_size (settled->bytes_written_since);
           JsonObject *o;
 
@@ -486,7 +522,14 @@ analyze_read_inflation (NscRunResult *r,
               json_object_set_string_member (o, "flush_source", settled->flush_source);
               json_object_set_int_member (o, "flush_bytes", (gint64) settled->flush_bytes);
               json_object_set_boolean_member (o, "flush_capped", settled->flush_capped);
+              if (settled->flush_first_bps > 0)
+                {
+                  set_double (o, "flush_first_bps", settled->flush_first_bps);
+                  set_double (o, "flush_last_bps", settled->flush_last_bps);
+                }
             }
+          if (fresh->data_written_bps > 0)
+            set_double (o, "fresh_written_bps", fresh->data_written_bps);
 
           if (nsc_read_inflation (f, st, &ratio))
             {
@@ -502,24 +545,16 @@ analyze_read_inflation (NscRunResult *r,
                 w->seconds = (double) fresh->data_age_ns / SECOND;
               json_object_set_string_member (o, "verdict", "inflated");
             }
-          else if (!nsc_read_settled_faster (f, st) && cache.certainty == NSC_SYSTEM_CACHE_NONE
-                   && ((g_strcmp0 (settled->settled_by, "written-after") == 0 && !settled->flush_capped)
-                   || (g_strcmp0 (settled->settled_by, "idle") == 0
-                       && settled->idle_since_data_ns >= SETTLED_IDLE_NS)))
-            /* Alike, and the settled data had left the cache (more than it was written
-             * after it) or rested: the fresh reads are clean. */
+          else if ((reason = inflation_premise (settled, fresh, &cache, f, st)) == NULL)
+            /* Alike, and the settled data had left the cache (the flush after it
+             * filled the cache, the fresh data went into it again after the idle, or
+             * it rested long enough): the fresh reads are clean. */
             json_object_set_string_member (o, "verdict", "not-inflated");
           else
             {
-              /* Settled data read faster than fresh: the premise is broken (the fresh
-               * half went to slower flash, written once the cache was full on a drive
-               * that folds only while idle, or the settled data never left the cache).
-               * Or alike, but the "settled" data may still sit in a cache larger than
-               * what was written after it. Either way: say so rather than "no
-               * inflation". */
               NscWarning *w;
 
-              if (cache.certainty != NSC_SYSTEM_CACHE_NONE && !nsc_read_settled_faster (f, st))
+              if (g_str_equal (reason, "system-cache"))
                 {
                   /* Alike, but both may have come from memory in front of the drive. */
                   g_autofree char *via = nsc_system_cache_phrase (&cache, FALSE);
@@ -531,17 +566,50 @@ analyze_read_inflation (NscRunResult *r,
                                                   "not proven to be the drive's",
                                                   base, mib (f), mib (st), via);
                   warning_set_cache (w, &cache);
-                  json_object_set_string_member (o, "reason", "system-cache");
                 }
-              else if (nsc_read_settled_faster (f, st))
+              else if (g_str_equal (reason, "settled-faster"))
+                /* The fresh half went to slower flash (written once the cache was
+                 * full on a drive that folds only while idle), or the settled data
+                 * never left the cache. */
+                w = nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
+                                                "%s: data left to settle read at %.0f MiB/s, "
+                                                "faster than fresh data at %.0f MiB/s, against "
+                                                "the check's premise; whether the fresh reads "
+                                                "are inflated is not known",
+                                                base, mib (st), mib (f));
+              else if (g_str_equal (reason, "flush-capped"))
+                w = nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
+                                                "%s: fresh data read at %.0f MiB/s, settled data "
+                                                "at %.0f MiB/s; the span let only %s be written "
+                                                "after the settled data, less than the cache, "
+                                                "which may still hold it",
+                                                base, mib (f), mib (st), since);
+              else if (g_str_equal (reason, "cache-not-filled") && settled->flush_first_bps > 0)
                 {
                   w = nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
-                                                  "%s: data left to settle read at %.0f MiB/s, "
-                                                  "faster than fresh data at %.0f MiB/s, against "
-                                                  "the check's premise; whether the fresh reads "
-                                                  "are inflated is not known",
-                                                  base, mib (st), mib (f));
-                  json_object_set_string_member (o, "reason", "settled-faster");
+                                                  "%s: fresh data read at %.0f MiB/s, settled data "
+                                                  "at %.0f MiB/s; the %s written after the settled "
+                                                  "data never slowed down (%.0f MiB/s at its start, "
+                                                  "%.0f MiB/s at its end), so the cache was not "
+                                                  "seen to fill and may still hold the settled data",
+                                                  base, mib (f), mib (st), since,
+                                                  mib (settled->flush_first_bps),
+                                                  mib (settled->flush_last_bps));
+                  w->bps_before = settled->flush_first_bps;
+                  w->bps_after = settled->flush_last_bps;
+                }
+              else if (g_str_equal (reason, "fresh-not-in-cache"))
+                {
+                  w = nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
+                                                  "%s: fresh data read at %.0f MiB/s, settled data "
+                                                  "at %.0f MiB/s; but the fresh data was written at "
+                                                  "%.0f MiB/s, below the cache's %.0f MiB/s: it did "
+                                                  "not go to the cache, so its reads do not show "
+                                                  "what reads right after writing show",
+                                                  base, mib (f), mib (st), mib (fresh->data_written_bps),
+                                                  mib (settled->flush_first_bps));
+                  w->bps_before = settled->flush_first_bps;
+                  w->bps_after = fresh->data_written_bps;
                 }
               else
                 w = nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
@@ -549,11 +617,13 @@ analyze_read_inflation (NscRunResult *r,
                                                 "written after it at %.0f MiB/s; the SLC cache may "
                                                 "hold both, so these reads are not proven free of it",
                                                 base, mib (f), since, mib (st));
+              w->subject = g_strdup (reason);
               w->test = g_strdup (base);
               w->bps_fresh = f;
               w->bps_settled = st;
               w->bytes = (gint64) settled->bytes_written_since;
               json_object_set_string_member (o, "verdict", "not-verified");
+              json_object_set_string_member (o, "reason", reason);
             }
           set_double (o, "ratio", ratio);
           if (pairs == NULL)

@@ -104,6 +104,10 @@ struct _NscRunner
   guint64        flush_bytes;    /* the group's settled control: written after its data */
   const char    *flush_source;
   gboolean       flush_capped;
+  double         flush_first_bps; /* its speed at the start (the cache's), 0: unknown */
+  double         flush_last_bps;  /* and at its end */
+  GArray        *flush_samples;   /* NscSample, while the flush runs; else NULL */
+  double         fresh_write_bps; /* the fresh reads' data, written after the idle */
   guint64        setup_bytes;    /* written before the steps; read after the join */
   guint64        fill_cache_bytes;  /* a write-fill's cache in this run, G_MAXUINT64: none yet */
   double         fill_cache_bps;
@@ -794,6 +798,8 @@ on_fill_sample (const NscSample *sample,
 {
   NscRunner *self = data;
 
+  if (self->flush_samples)
+    g_array_append_val (self->flush_samples, *sample);
   sample_temperature (self);
   post_progress (self, &self->phase_status);
 }
@@ -949,7 +955,11 @@ note_data_age (NscRunner     *self,
       sr->flush_bytes = self->flush_bytes;
       sr->flush_source = self->flush_source;
       sr->flush_capped = self->flush_capped;
+      sr->flush_first_bps = self->flush_first_bps;
+      sr->flush_last_bps = self->flush_last_bps;
     }
+  if (self->flush_source && g_strcmp0 (sr->data_expected, "fresh") == 0)
+    sr->data_written_bps = self->fresh_write_bps;
   if (g_strcmp0 (sr->data_expected, "settled") == 0 && sr->settled_by == NULL)
     {
       g_autofree char *age = nsc_format_duration (sr->data_age_ns);
@@ -1523,6 +1533,137 @@ settle (NscRunner      *self,
   return TRUE;
 }
 
+/* Writes the data of the read steps in [@first, @end) that expect @want ("settled" or
+ * "fresh"), where nothing was written yet. */
+static gboolean
+fill_read_data (NscRunner      *self,
+                NscTarget      *target,
+                guint           first,
+                guint           end,
+                const char     *want,
+                NscStepResult  *sr,
+                GError        **error)
+{
+  GArray *steps = self->preset->steps;
+  gboolean writable = nsc_target_get_writable (target) && self->backend != NSC_BACKEND_NULL;
+  for (guint j = first; writable && j < end; j++)
+    {
+      const NscStep *s = &g_array_index (steps, NscStep, j);
+      NscStepResult *scratch;
+      guint64 filled = 0;
+      NscJob job;
+      gboolean ok;
+
+      if (g_strcmp0 (data_expected (s), want) != 0)
+        continue;
+      scratch = nsc_step_result_new (s);
+      ok = resolve_job (self, target, s, &job, scratch, NULL);
+      nsc_step_result_free (scratch);
+      if (!ok || (s->skip_unaligned && job.block_size % nsc_target_get_dio_offset_align (target)))
+        continue;
+      set_status (self, NSC_STATUS_WRITING_READ_DATA);
+      ok = nsc_target_fill (target, job.region_offset, job.region_length, self->backend,
+                            on_fill_sample, self, self->cancellable, &filled, error);
+      sr->prefilled_bytes += filled;
+      self->written_since_quiet += filled;
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static int
+compare_double (const void *a,
+                const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The speed of the samples [@from, @to) of @samples, taken together. */
+static double
+samples_bps (GArray *samples,
+             guint   from,
+             guint   to)
+{
+  guint64 bytes = 0;
+  gint64 ns = 0;
+
+  for (guint i = from; i < to; i++)
+    {
+      const NscSample *x = &g_array_index (samples, NscSample, i);
+      bytes += x->bytes[NSC_DIR_WRITE];
+      ns += x->duration_ns;
+    }
+  return ns > 0 ? bytes * 1e9 / ns : 0;
+}
+
+/* A settled control beside fresh reads (Quick): more than the cache written after
+ * its data, over the fresh region, as measured in this run, in the drive's history,
+ * or a documented default. Its speed at the start and at the end (the medians of its
+ * first and of its last four samples) say whether the cache filled. */
+static gboolean
+flush_cache (NscRunner      *self,
+             NscTarget      *target,
+             guint64         fresh_off,
+             guint64         fresh_len,
+             NscStepResult  *sr,
+             GError        **error)
+{
+  guint64 want, done = 0;
+  GArray *samples = g_array_new (FALSE, FALSE, sizeof (NscSample));
+  gboolean ok = TRUE;
+  guint n;
+
+  self->flush_source = self->measured_cache ? "this-run" : self->history_cache ? "history" : "default";
+  want = self->measured_cache ? self->measured_cache
+       : self->history_cache ? self->history_cache : 0;
+  /* A bit more than the cache: it is measured where its speed fell. Without one, the
+   * documented default (the fresh half written after it adds what the margin would). */
+  want = want ? want + want / 8 : NSC_SETTLED_FLUSH_DEFAULT;
+  if (self->span_cap && want > self->span_cap)
+    {
+      want = self->span_cap;
+      self->flush_capped = TRUE;
+    }
+  set_status (self, NSC_STATUS_FLUSHING_CACHE);
+  self->flush_samples = samples;
+  while (done < want)
+    {
+      guint64 before = done;
+
+      if (!(ok = rewrite_region (self, target, fresh_off, MIN (fresh_len, want - done), &done, error)))
+        break;
+      if (done == before)
+        break;
+    }
+  self->flush_samples = NULL;
+  sr->prefilled_bytes += done;
+  self->written_since_quiet += done;
+  self->flush_bytes = done;
+
+  n = samples->len;
+  if (ok && n >= 8)
+    {
+      double first[4];
+
+      double last[4];
+
+      for (guint i = 0; i < 4; i++)
+        {
+          first[i] = samples_bps (samples, i, i + 1);
+          last[i] = samples_bps (samples, n - 4 + i, n - 3 + i);
+        }
+      qsort (first, 4, sizeof first[0], compare_double);
+      qsort (last, 4, sizeof last[0], compare_double);
+      self->flush_first_bps = (first[1] + first[2]) / 2;
+      self->flush_last_bps = (last[1] + last[2]) / 2;
+    }
+  g_array_unref (samples);
+  return ok;
+}
+
 /* Where a preset starts (each one of a suite): strict's TRIM of the span; the data
  * its reads read, written now (a settled control's first, then enough after it to
  * leave the SLC cache); then the idle that lets it settle (strict's 15 minutes, or
@@ -1571,80 +1712,63 @@ start_group (NscRunner      *self,
         }
     }
 
-  /* Settled reads' data first, then the idle that lets it settle, then fresh
-   * reads' data. */
-  for (guint pass = 0; pass < 2; pass++)
+  /* Settled reads' data first; where fresh reads are beside them (Quick), more than
+   * the SLC cache written after it (over the fresh reads' region), so that a drive
+   * that folds while it writes moves it out; then the idle, so that a drive that
+   * folds only while idle empties its cache, the settled data with it; then the
+   * fresh reads' data, into the cache that idle freed. How fast the flush started
+   * and ended, and how fast the fresh data went in, are the evidence the
+   * fresh-against-settled verdict stands on. */
+  self->flush_first_bps = self->flush_last_bps = self->fresh_write_bps = 0;
+  for (guint j = first; writable && j < end; j++)
     {
-      for (guint j = first; writable && j < end; j++)
-        {
-          const NscStep *s = &g_array_index (steps, NscStep, j);
-          const char *want = data_expected (s);
-          g_autoptr(GError) local_error = NULL;
-          NscStepResult *scratch;
-          guint64 filled = 0;
-          NscJob job;
-          gboolean ok;
+      const NscStep *s = &g_array_index (steps, NscStep, j);
+      const char *want = data_expected (s);
+      NscStepResult *scratch;
+      NscJob job;
+      gboolean ok;
 
-          if (want == NULL || g_str_equal (want, "any")
-              || g_str_equal (want, "settled") != (pass == 0))
-            continue;
-          scratch = nsc_step_result_new (s);
-          ok = resolve_job (self, target, s, &job, scratch, &local_error);
-          nsc_step_result_free (scratch);
-          if (!ok || (s->skip_unaligned && job.block_size % nsc_target_get_dio_offset_align (target)))
-            continue;  /* the step itself says why, when it runs */
-          if (pass == 0)
-            have_settled = TRUE;
-          else if (!have_fresh)
-            {
-              have_fresh = TRUE;
-              fresh_off = job.region_offset;
-              fresh_len = job.region_length;
-            }
-          set_status (self, NSC_STATUS_WRITING_READ_DATA);
-          ok = nsc_target_fill (target, job.region_offset, job.region_length, self->backend,
-                                on_fill_sample, self, self->cancellable, &filled, error);
-          sr->prefilled_bytes += filled;
-          self->written_since_quiet += filled;
-          if (!ok)
-            return FALSE;
+      if (want == NULL || g_str_equal (want, "any"))
+        continue;
+      scratch = nsc_step_result_new (s);
+      ok = resolve_job (self, target, s, &job, scratch, NULL);
+      nsc_step_result_free (scratch);
+      if (!ok || (s->skip_unaligned && job.block_size % nsc_target_get_dio_offset_align (target)))
+        continue;  /* the step itself says why, when it runs */
+      if (g_str_equal (want, "settled"))
+        have_settled = TRUE;
+      else if (!have_fresh)
+        {
+          have_fresh = TRUE;
+          fresh_off = job.region_offset;
+          fresh_len = job.region_length;
         }
-      if (pass == 0 && !settle (self, head, sr, have_settled, error))
-        return FALSE;
     }
 
-  /* A settled control beside fresh reads (Quick): enough written after its data to
-   * push it out of the cache, as measured in this run, in the drive's history, or a
-   * documented default. */
+  if (!fill_read_data (self, target, first, end, "settled", sr, error))
+    return FALSE;
+  if (have_settled && have_fresh && fresh_len > 0 && !flush_cache (self, target, fresh_off, fresh_len, sr, error))
+    return FALSE;
+  if (!settle (self, head, sr, have_settled, error))
+    return FALSE;
   if (have_settled && have_fresh && fresh_len > 0)
     {
-      guint64 want, done = 0;
+      /* Written again, whatever it holds (the flush wrote it): now, after the idle. */
+      guint64 done = 0;
+      gint64 t0 = nsc_now_ns ();
 
-      self->flush_source = self->measured_cache ? "this-run" : self->history_cache ? "history" : "default";
-      want = self->measured_cache ? self->measured_cache
-           : self->history_cache ? self->history_cache : NSC_SETTLED_FLUSH_DEFAULT;
-      /* A bit more than the cache: it is measured where its speed fell. */
-      want += want / 8;
-      if (self->span_cap && want > self->span_cap)
-        {
-          want = self->span_cap;
-          self->flush_capped = TRUE;
-        }
-      set_status (self, NSC_STATUS_FLUSHING_CACHE);
-      while (done < want)
-        {
-          guint64 before = done;
-
-          if (!rewrite_region (self, target, fresh_off, MIN (fresh_len, want - done), &done, error))
-            return FALSE;
-          if (done == before)
-            break;
-        }
+      set_status (self, NSC_STATUS_WRITING_READ_DATA);
+      if (!rewrite_region (self, target, fresh_off, fresh_len, &done, error))
+        return FALSE;
+      /* Its data is there: the fills below leave it be. */
+      nsc_extents_add (nsc_target_get_written (target), fresh_off, fresh_len);
+      if (nsc_now_ns () > t0)
+        self->fresh_write_bps = done * 1e9 / (nsc_now_ns () - t0);
       sr->prefilled_bytes += done;
       self->written_since_quiet += done;
-      self->flush_bytes = done;
     }
-  return TRUE;
+  /* Other fresh regions, where nothing was written yet. */
+  return fill_read_data (self, target, first, end, "fresh", sr, error);
 }
 
 /* After a step: what it wrote since the drive last rested, and the cache a write-fill

@@ -674,12 +674,57 @@ nsc_warning_describe (const NscWarning  *w,
                                      "cache. Whether the fresh reads are inflated is not known. "
                                      "The write-fill test measures how large the cache is."),
                                    c.test, settled, fresh);
+      else if (g_strcmp0 (w->subject, "flush-capped") == 0 && isfinite (w->bps_fresh))
+        /* Translators: "SEQ1M Q8T1 read data just written at 2000 MiB/s and data left to
+         * settle at 1990 MiB/s, but the span let only 2 GiB be written after …" */
+        details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
+                                     "at %s, but the span let only %s be written after the "
+                                     "settled data, less than the drive's cache, which may still "
+                                     "hold it: these reads are not proven free of it. A larger "
+                                     "span, or none, lets Quick write past the cache."),
+                                   c.test, fresh, settled, since);
+      else if (g_strcmp0 (w->subject, "cache-not-filled") == 0 && isfinite (w->bps_fresh)
+               && isfinite (w->bps_before) && w->bps_before > 0)
+        {
+          g_autofree char *start = speed (&c, w->bps_before);
+          g_autofree char *end = speed (&c, w->bps_after);
+
+          /* Translators: "SEQ1M Q8T1 read data just written at 2000 MiB/s and data left to
+           * settle at 1990 MiB/s, but the 9 GiB written after the settled data never
+           * slowed down (3000 MiB/s at its start, 2950 MiB/s at its end): …" */
+          details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
+                                       "at %s, but the %s written after the settled data never "
+                                       "slowed down (%s at its start, %s at its end): the cache "
+                                       "was not seen to fill, so it may still hold the settled "
+                                       "data, and these reads are not proven free of it. The "
+                                       "write-fill test measures how large the cache is; Quick "
+                                       "then writes past it."), c.test, fresh, settled, since,
+                                     start, end);
+        }
+      else if (g_strcmp0 (w->subject, "fresh-not-in-cache") == 0 && isfinite (w->bps_fresh))
+        {
+          g_autofree char *cache = speed (&c, w->bps_before);
+          g_autofree char *written = speed (&c, w->bps_after);
+
+          /* Translators: "SEQ1M Q8T1 read data just written at 112 MiB/s and data left to
+           * settle at 110 MiB/s, but the fresh data was written at 40 MiB/s, slower than
+           * the cache's 1500 MiB/s: …" */
+          details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
+                                       "at %s, but the fresh data was written at %s, slower than "
+                                       "the cache's %s: the cache had no room for it after the "
+                                       "pause, so its reads do not show what reads right after "
+                                       "writing show. The cache-recovery test measures how long "
+                                       "this drive needs to empty its cache."),
+                                     c.test, fresh, settled, written, cache);
+          settle = "cache-recovery";
+        }
       else if (isfinite (w->bps_fresh))
         details = g_strdup_printf (_("%s read data just written at %s, and data with %s written "
                                      "after it at %s. The cache may hold both, so these reads "
                                      "are not proven free of it. The write-fill test measures "
                                      "how large the cache is."), c.test, fresh, since, settled);
-      settle = "write-fill";
+      if (settle == NULL)
+        settle = "write-fill";
     }
   else if (g_str_equal (code, "fresh-reads"))
     {
