@@ -1943,6 +1943,12 @@ test_read_inflation_premise (void)
     /* No speeds recorded (an older result): nothing shows the cache filled. */
     { 200e6, 190e6, FALSE, { 0, 0, 0, FALSE }, "not-verified",
       "read-inflation-not-verified", "cache-not-filled", "The cache may hold both" },
+    /* The cache still full from earlier writes: the flush slow from its start, but the
+     * fresh data went in three times as fast after the pause, which emptied it. */
+    { 200e6, 190e6, FALSE, { 900e6, 880e6, 2900e6, FALSE }, "not-inflated", NULL, NULL, NULL },
+    /* Slow from the start, and no faster after the pause: no cache seen at all. */
+    { 200e6, 190e6, FALSE, { 900e6, 880e6, 950e6, FALSE }, "not-verified",
+      "read-inflation-not-verified", "cache-not-filled", "never slowed down" },
     /* The flush filled the cache, but the idle did not empty it: the fresh data went
      * in at the slow speed (a drive that folds only while idle, and more slowly). */
     { 200e6, 190e6, FALSE, { 3000e6, 900e6, 950e6, FALSE }, "not-verified",

@@ -438,11 +438,14 @@ analyze_recovery (NscRunResult         *r,
 
 /* Why alike fresh and settled reads (CrystalDiskMark's way against a control) cannot
  * be called clean, or NULL when they can. The premise: the settled data had left
- * the cache and the fresh data sat in it. For a settled control written over (Quick):
- * the flush after the settled data slowed by NSC_SLC_MIN_DROP or more by its end (the
- * cache filled; not shown when the span capped it), and the fresh data, written
- * after the idle, went in no slower than the flush's start less that drop (the cache had
- * room again: the idle, or folding while writing, emptied it). For one settled by
+ * the cache and the fresh data sat in it. For a settled control written over (Quick),
+ * against the cache's speed (the faster of the flush's start and the fresh data's
+ * write after the pause: a cache still full from earlier writes makes the flush start
+ * slow, and the pause then shows what an empty one takes): the flush slowed to
+ * NSC_SLC_MIN_DROP or more below it by its end (the cache was full once more than the
+ * cache had been written after the settled data; not shown when the span capped it),
+ * and the fresh data went in at no less than that speed less the drop (the cache had
+ * room again: the pause, or folding while writing, emptied it). For one settled by
  * idle alone: SETTLED_IDLE_NS of it. */
 static const char *
 inflation_premise (const NscStepResult      *settled,
@@ -457,12 +460,15 @@ inflation_premise (const NscStepResult      *settled,
     return "system-cache";
   if (settled->flush_source)
     {
+      double written = isfinite (fresh->data_written_bps) ? fresh->data_written_bps : 0;
+      double cache_bps = MAX (settled->flush_first_bps, written);
+
       if (settled->flush_capped)
         return "flush-capped";
       if (!(settled->flush_first_bps > 0)
-          || settled->flush_last_bps >= (1 - NSC_SLC_MIN_DROP) * settled->flush_first_bps)
+          || settled->flush_last_bps >= (1 - NSC_SLC_MIN_DROP) * cache_bps)
         return "cache-not-filled";
-      if (!(fresh->data_written_bps >= (1 - NSC_SLC_MIN_DROP) * settled->flush_first_bps))
+      if (!(written >= (1 - NSC_SLC_MIN_DROP) * cache_bps))
         return "fresh-not-in-cache";
       return NULL;
     }
