@@ -1924,15 +1924,15 @@ test_read_inflation_premise (void)
 {
   /* A cache at 3000 MB/s that fills during the flush (900 MB/s after it), and the
    * fresh data written into it again after the idle. */
-  static const FlushEvidence good = { 3000e6, 900e6, 2900e6, FALSE };
+#define GOOD { 3000e6, 900e6, 2900e6, FALSE }
   static const struct { double fresh, settled; gboolean loop; FlushEvidence ev;
                         const char *verdict, *code, *reason, *words; } cases[] = {
-    { 112e6, 299e6, FALSE, good, "not-verified", "read-inflation-not-verified", "settled-faster",
+    { 112e6, 299e6, FALSE, GOOD, "not-verified", "read-inflation-not-verified", "settled-faster",
       "faster than data just written" },
-    { 299e6, 112e6, FALSE, good, "inflated", "read-inflation", NULL, NULL },
-    { 200e6, 190e6, FALSE, good, "not-inflated", NULL, NULL, NULL },
+    { 299e6, 112e6, FALSE, GOOD, "inflated", "read-inflation", NULL, NULL },
+    { 200e6, 190e6, FALSE, GOOD, "not-inflated", NULL, NULL, NULL },
     /* Alike, through a loop device over a file: both may be this machine's memory. */
-    { 2000e6, 1990e6, TRUE, good, "not-verified", "read-inflation-not-verified", "system-cache",
+    { 2000e6, 1990e6, TRUE, GOOD, "not-verified", "read-inflation-not-verified", "system-cache",
       "loop3, a loop device over /var/tmp/disk.img" },
     /* Alike, but the flush never slowed: a cache larger than it, or none seen. */
     { 200e6, 190e6, FALSE, { 3000e6, 2950e6, 2900e6, FALSE }, "not-verified",
@@ -1954,6 +1954,8 @@ test_read_inflation_premise (void)
     { 200e6, 190e6, FALSE, { 3000e6, 900e6, 950e6, FALSE }, "not-verified",
       "read-inflation-not-verified", "fresh-not-in-cache", "slower than the cache's" },
   };
+
+#undef GOOD
 
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
