@@ -1533,6 +1533,21 @@ settle (NscRunner      *self,
   return TRUE;
 }
 
+/* The region whose data read step @s reads, as it will run; FALSE when it will not
+ * run as such (it says why itself, when it runs). */
+static gboolean
+read_data_job (NscRunner     *self,
+               NscTarget     *target,
+               const NscStep *s,
+               NscJob        *job)
+{
+  NscStepResult *scratch = nsc_step_result_new (s);
+  gboolean ok = resolve_job (self, target, s, job, scratch, NULL);
+
+  nsc_step_result_free (scratch);
+  return ok && !(s->skip_unaligned && job->block_size % nsc_target_get_dio_offset_align (target));
+}
+
 /* Writes the data of the read steps in [@first, @end) that expect @want ("settled" or
  * "fresh"), where nothing was written yet. */
 static gboolean
@@ -1546,20 +1561,15 @@ fill_read_data (NscRunner      *self,
 {
   GArray *steps = self->preset->steps;
   gboolean writable = nsc_target_get_writable (target) && self->backend != NSC_BACKEND_NULL;
+
   for (guint j = first; writable && j < end; j++)
     {
       const NscStep *s = &g_array_index (steps, NscStep, j);
-      NscStepResult *scratch;
       guint64 filled = 0;
       NscJob job;
       gboolean ok;
 
-      if (g_strcmp0 (data_expected (s), want) != 0)
-        continue;
-      scratch = nsc_step_result_new (s);
-      ok = resolve_job (self, target, s, &job, scratch, NULL);
-      nsc_step_result_free (scratch);
-      if (!ok || (s->skip_unaligned && job.block_size % nsc_target_get_dio_offset_align (target)))
+      if (g_strcmp0 (data_expected (s), want) != 0 || !read_data_job (self, target, s, &job))
         continue;
       set_status (self, NSC_STATUS_WRITING_READ_DATA);
       ok = nsc_target_fill (target, job.region_offset, job.region_length, self->backend,
@@ -1646,9 +1656,7 @@ flush_cache (NscRunner      *self,
   n = samples->len;
   if (ok && n >= 8)
     {
-      double first[4];
-
-      double last[4];
+      double first[4], last[4];
 
       for (guint i = 0; i < 4; i++)
         {
@@ -1678,7 +1686,7 @@ start_group (NscRunner      *self,
   GArray *steps = self->preset->steps;
   const NscStep *head = &g_array_index (steps, NscStep, first);
   gboolean writable = nsc_target_get_writable (target) && self->backend != NSC_BACKEND_NULL;
-  gboolean have_settled = FALSE, have_fresh = FALSE;
+  gboolean have_settled = FALSE, have_fresh = FALSE, control;
   guint64 fresh_off = 0, fresh_len = 0;
   guint end = first;
 
@@ -1724,17 +1732,10 @@ start_group (NscRunner      *self,
     {
       const NscStep *s = &g_array_index (steps, NscStep, j);
       const char *want = data_expected (s);
-      NscStepResult *scratch;
       NscJob job;
-      gboolean ok;
 
-      if (want == NULL || g_str_equal (want, "any"))
+      if (want == NULL || g_str_equal (want, "any") || !read_data_job (self, target, s, &job))
         continue;
-      scratch = nsc_step_result_new (s);
-      ok = resolve_job (self, target, s, &job, scratch, NULL);
-      nsc_step_result_free (scratch);
-      if (!ok || (s->skip_unaligned && job.block_size % nsc_target_get_dio_offset_align (target)))
-        continue;  /* the step itself says why, when it runs */
       if (g_str_equal (want, "settled"))
         have_settled = TRUE;
       else if (!have_fresh)
@@ -1745,13 +1746,14 @@ start_group (NscRunner      *self,
         }
     }
 
+  control = have_settled && have_fresh && fresh_len > 0;
   if (!fill_read_data (self, target, first, end, "settled", sr, error))
     return FALSE;
-  if (have_settled && have_fresh && fresh_len > 0 && !flush_cache (self, target, fresh_off, fresh_len, sr, error))
+  if (control && !flush_cache (self, target, fresh_off, fresh_len, sr, error))
     return FALSE;
   if (!settle (self, head, sr, have_settled, error))
     return FALSE;
-  if (have_settled && have_fresh && fresh_len > 0)
+  if (control)
     {
       /* Written again, whatever it holds (the flush wrote it): now, after the idle. */
       guint64 done = 0;

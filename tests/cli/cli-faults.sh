@@ -98,7 +98,7 @@ sigterm_at() {
   ms=$(( ($(date +%s%N) - t0) / 1000000 ))
   [ $rc -eq 130 ] && ok "SIGTERM $what: exit 130 in $ms ms" || bad "SIGTERM $what: exit $rc: $(tail -2 "$work/err.txt")"
   [ $ms -lt 3000 ] || bad "SIGTERM $what: took $ms ms"
-  if [ -f "$work/partial.json" ] && [ "$(json_get "$work/partial.json" 'r["cancelled"]')" = True ]; then
+  if saved_cancelled "$work/partial.json"; then
     ok "SIGTERM $what: partial result saved, marked cancelled"
   else
     bad "SIGTERM $what: no partial result"

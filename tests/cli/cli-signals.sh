@@ -51,7 +51,7 @@ for sig in INT TERM; do
   [ $ms -lt 3000 ] && ok "SIG$sig: stopped in $ms ms" || bad "SIG$sig: took $ms ms"
   grep -qi "cancelled" "$work/err.txt" && ok "SIG$sig: says it was cancelled" \
                                        || bad "SIG$sig: stderr: $(cat "$work/err.txt")"
-  if [ -f "$work/partial.json" ] && [ "$(json_get "$work/partial.json" 'r["cancelled"]')" = True ]; then
+  if saved_cancelled "$work/partial.json"; then
     ok "SIG$sig: partial result saved, marked cancelled"
   else
     bad "SIG$sig: no partial result"
@@ -107,7 +107,7 @@ case $early in
      [ "$rc" = 130 ] && ok "SIGTERM at once (test file $state): exit 130" \
                      || bad "SIGTERM at once (test file $state): exit $rc" ;;
 esac
-if [ -f "$work/partial.json" ] && [ "$(json_get "$work/partial.json" 'r["cancelled"]')" = True ]; then
+if saved_cancelled "$work/partial.json"; then
   ok "SIGTERM at once: the result says cancelled"
 else
   bad "SIGTERM at once: no result marked cancelled"

@@ -31,6 +31,9 @@ json_get() {
   python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
+# saved_cancelled FILE: FILE is a saved result marked cancelled.
+saved_cancelled() { [ -f "$1" ] && [ "$(json_get "$1" 'r["cancelled"]')" = True ]; }
+
 empty_dir() { [ -z "$(ls -A "$1")" ]; }
 
 # Tests wait for the event they need (a run measuring, a holder holding), never a fixed
