@@ -33,21 +33,36 @@ fi
 expect_fail 1 "io_uring is not available" "${job[@]}" --backend io_uring
 echo "$saved" > /proc/sys/kernel/io_uring_disabled
 
-# As an ordinary user: 8 × 1 MiB buffers exceed nothing, 32 × 1 MiB exceed 8 MiB.
+# As an ordinary user with an 8 MiB memlock limit: 4 × 4 KiB buffers fit, 32 × 1 MiB
+# do not. The limit is counted per user across every process, and a ring's pages
+# are released after its process exits; so each run is a user id of its own that
+# nothing else on the machine uses, with the limit set here, not taken from PAM.
 big=(run --target "$work" --rw read --bs 1m --qd 32 --time 300ms --size 64m --quiet)
 small=(run --target "$work" --rw read --bs 4k --qd 4 --time 300ms --size 16m --quiet)
-if command -v runuser >/dev/null; then
-  for case in big small; do
+fresh_uid() {
+  local uid
+  while :; do
+    uid=$((200000 + RANDOM * 32 + RANDOM % 32))
+    getent passwd "$uid" >/dev/null && continue
+    ps -e -o uid= | grep -qx " *$uid" && continue
+    echo "$uid"
+    return
+  done
+}
+if command -v setpriv >/dev/null; then
+  for case in small big; do
     declare -n args=$case
-    if runuser -u nobody -- "$cli" "${args[@]}" --json "$work/$case.json" >/dev/null 2>"$work/err"; then
+    uid=$(fresh_uid)
+    if (ulimit -l 8192 && setpriv --reuid="$uid" --regid="$uid" --clear-groups --           "$cli" "${args[@]}" --json "$work/$case.json") >/dev/null 2>"$work/err"; then
       reg=$(json_get "$work/$case.json" 'r["steps"][0]["runs"][0]["registered_buffers"]')
       bw=$(json_get "$work/$case.json" 'r["steps"][0]["read"]["bw_bps"]')
+      how=$(json_get "$work/$case.json" 'r["steps"][0]["backend"] + " " + ",".join(w["code"] for w in r["warnings"])')
       want=True
       [ $case = big ] && want=False
-      [ "$reg" = $want ] && ok "as nobody, $case buffers: registered=$reg, $bw B/s" \
-                         || bad "as nobody, $case buffers: registered=$reg, expected $want"
+      [ "$reg" = $want ] && ok "as user $uid, $case buffers: registered=$reg, $bw B/s" \
+                         || bad "as user $uid, $case buffers: registered=$reg, expected $want ($how)"
     else
-      bad "as nobody, $case buffers failed: $(cat "$work/err")"
+      bad "as user $uid, $case buffers failed: $(cat "$work/err")"
     fi
   done
 fi
