@@ -25,6 +25,7 @@ struct _NscApplication
   char     *preset;
   guint     runs;
   gint64    time_ns;
+  gint64    max_idle_ns;
   guint64   file_size;
   gboolean  run_at_start;
   gboolean  quit_when_done;
@@ -60,6 +61,8 @@ static const GOptionEntry option_entries[] = {
   { "time", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Length of every timed test, e.g. 5s or 500ms"),
     N_("DURATION") },
   { "size", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Test file size, e.g. 1g or 512m"), N_("SIZE") },
+  { "max-idle", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Cut the pauses of a test set to at most this long, e.g. 1s"), N_("DURATION") },
   { "run", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Start the test at once"), NULL },
   { "quit-when-done", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Quit after the run: exit status 0 on success, 1 on failure"), NULL },
@@ -150,6 +153,14 @@ nsc_application_handle_local_options (GApplication *app,
         return usage_error (error->message);
       if (self->time_ns <= 0)
         return usage_error (_("--time must be longer than zero"));
+      scripted = TRUE;
+    }
+  if (g_variant_dict_lookup (options, "max-idle", "&s", &text))
+    {
+      if (!nsc_parse_duration (text, &self->max_idle_ns, &error))
+        return usage_error (error->message);
+      /* 0 is no pause at all, not "no limit". */
+      self->max_idle_ns = MAX (self->max_idle_ns, 1);
       scripted = TRUE;
     }
   if (g_variant_dict_lookup (options, "size", "&s", &text))
@@ -456,7 +467,7 @@ nsc_application_activate (GApplication *app)
 
   if (self->target)
     nsc_window_set_target (win, self->target);
-  nsc_window_set_overrides (win, self->runs, self->time_ns, self->file_size);
+  nsc_window_set_overrides (win, self->runs, self->time_ns, self->max_idle_ns, self->file_size);
 
   gtk_window_present (GTK_WINDOW (win));
   if (self->script_path != NULL)

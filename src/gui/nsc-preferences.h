@@ -34,8 +34,8 @@ GSettings *nsc_prefs_settings_new     (void);
 /* @settings NULL: in memory only. */
 NscPrefs  *nsc_prefs_new              (GSettings *settings);
 
-/* What the user chose for a run: @overrides (the command line's file_size, runs and
- * time_ns; may be NULL) first, then @prefs. The session adds strict's and
+/* What the user chose for a run: @overrides (the command line's file_size, runs,
+ * time_ns and max_idle_ns; may be NULL) first, then @prefs. The session adds strict's and
  * CrystalDiskMark's defaults; the front end its hooks. */
 void       nsc_prefs_run_options      (NscPrefs            *prefs,
                                        const NscRunOptions *overrides,

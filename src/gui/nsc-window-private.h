@@ -64,6 +64,7 @@ struct _NscWindow
   gboolean              fake_devices;   /* NANDSCOPE_SYSFS_ROOT: a captured tree, never opened */
   guint                 runs;           /* overrides; 0: the preset's */
   gint64                time_ns;
+  gint64                max_idle_ns;    /* 0: the preset's pauses in full */
   guint64               file_size;
 
   /* Run state: between Run and the runner, the erase dialog, then UDisks2 and polkit */

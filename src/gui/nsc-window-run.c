@@ -26,6 +26,7 @@ user_options (NscWindow     *self,
   overrides.file_size = self->file_size;
   overrides.runs = self->runs;
   overrides.time_ns = self->time_ns;
+  overrides.max_idle_ns = self->max_idle_ns;
   nsc_prefs_run_options (self->prefs, &overrides, &opts);
   /* Sandboxed (Flatpak), /dev and mountinfo are the sandbox's: UDisks2 says what uses
    * the drive, before the confirmation and again once the drive is held. */

@@ -548,12 +548,14 @@ void
 nsc_window_set_overrides (NscWindow *self,
                           guint      runs,
                           gint64     time_ns,
+                          gint64     max_idle_ns,
                           guint64    file_size)
 {
   g_return_if_fail (NSC_IS_WINDOW (self));
 
   self->runs = runs;
   self->time_ns = time_ns;
+  self->max_idle_ns = max_idle_ns;
   self->file_size = file_size;
   update_info (self);
 }

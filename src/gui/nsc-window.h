@@ -24,6 +24,7 @@ gboolean   nsc_window_set_preset    (NscWindow      *self,
 void       nsc_window_set_overrides (NscWindow      *self,
                                      guint           runs,
                                      gint64          time_ns,
+                                     gint64          max_idle_ns,
                                      guint64         file_size);
 void       nsc_window_run           (NscWindow      *self);
 void       nsc_window_cancel        (NscWindow      *self);

@@ -181,7 +181,7 @@ gui_cases() {
              NO_AT_BRIDGE=1 GTK_A11Y=none GSETTINGS_BACKEND=memory
              XDG_DATA_HOME=/home/tester/$p-data dbus-run-session -- /opt/nsc/bin/nandscope)
   local results=/home/tester/$p-data/nandscope/results
-  local quick=(--preset quick --runs 1 --time 300ms --size 64m)
+  local quick=(--preset quick --runs 1 --time 300ms --size 64m --max-idle 1s)
   name=$(basename "$blank")
   mkdir -p "/home/tester/$p-folder"
   # script NAME TEXT: a --script file the user can read.
