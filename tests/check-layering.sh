@@ -30,5 +30,16 @@ forbid engine "$device|$chart|$session" "a library above the engine"
 forbid device "$chart|$session" "a library above the device library"
 forbid chart "$device|$session" "a library beside or above the chart"
 
-[ "$status" -eq 0 ] && echo "ok: engine ← device ← session ← cli, gui; chart ← cli, gui; no GTK below the app"
+# Every kind of warning the registry declares (nsc-warning.h) is raised somewhere in
+# the product: a kind nothing produces is a sentence no user can ever see.
+kinds=$(sed -n 's/^ *X (\([A-Z_]*\), "[a-z-]*", [A-Z]*).*/\1/p' "$src/engine/nsc-warning.h")
+[ -n "$kinds" ] || { echo "FAIL: no warning kinds found in engine/nsc-warning.h"; status=1; }
+for k in $kinds; do
+  if ! grep -rlw "NSC_WARNING_$k" "$src" --include=*.c | grep -v -e '/nsc-words\.c$' -e '/test-' >/dev/null; then
+    echo "FAIL: the warning NSC_WARNING_$k is declared but never raised"
+    status=1
+  fi
+done
+
+[ "$status" -eq 0 ] && echo "ok: engine ← device ← session ← cli, gui; chart ← cli, gui; no GTK below the app; every warning raised"
 exit "$status"

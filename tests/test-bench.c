@@ -41,7 +41,7 @@ test_bench (void)
   g_autofree char *data = g_build_filename (root, "data", NULL);
   g_autofree char *crypt = NULL, *mountinfo = NULL, *usbdev = NULL, *link = NULL;
   g_autoptr(JsonNode) bench = NULL;
-  g_auto(GStrv) warnings = NULL;
+  g_autoptr(GPtrArray) warnings = NULL;
   JsonObject *o, *fs;
   JsonArray *stack;
   NscDeviceInfo dev = { 0 };
@@ -94,9 +94,10 @@ test_bench (void)
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (stack, 1), "kind"), ==, "lvm");
 
   warnings = nsc_bench_warnings (bench);
-  g_assert_cmpuint (g_strv_length (warnings), ==, 4);
-  g_assert_cmpstr (warnings[0], ==, "encryption-measured");
-  g_assert_cmpstr (warnings[2], ==, "write-cache-off");
+  g_assert_cmpuint (warnings->len, ==, 2);
+  g_assert_cmpint (((NscWarning *) warnings->pdata[0])->kind, ==, NSC_WARNING_ENCRYPTION_MEASURED);
+  g_assert_cmpstr (((NscWarning *) warnings->pdata[0])->code, ==, "encryption-measured");
+  g_assert_cmpint (((NscWarning *) warnings->pdata[1])->kind, ==, NSC_WARNING_WRITE_CACHE_OFF);
 
   /* BOT when the interface is bound to usb-storage. */
   g_assert_cmpint (g_unlink (link), ==, 0);

@@ -368,7 +368,7 @@ test_result_file (void)
       NscStepResult *s = nsc_step_result_new (&g_array_index (preset->steps, NscStep, i));
       g_ptr_array_add (r->steps, s);
     }
-  nsc_run_result_add_warning (r, 0, "read-inflation", "test");
+  nsc_run_result_add_warning (r, 0, NSC_WARNING_READ_INFLATION, "test");
   nsc_run_result_analyze (r);
   root = nsc_run_result_to_json (r);
   json_generator_set_root (gen, root);

@@ -383,12 +383,22 @@ nsc_bench_describe (const char          *target,
   return nsc_bench_describe_at ("/sys", "/proc", mountinfo, target, device);
 }
 
-GStrv
+static void
+add_warning (GPtrArray      *out,
+             NscWarningKind  kind,
+             const char     *message)
+{
+  NscWarning *w = nsc_warning_new (kind, -1);
+
+  nsc_warning_set_message (w, "%s", message);
+  g_ptr_array_add (out, w);
+}
+
+GPtrArray *
 nsc_bench_warnings (JsonNode *bench)
 {
-  GStrvBuilder *out = g_strv_builder_new ();
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) nsc_warning_free);
   JsonObject *o;
-  GStrv result;
 
   if (bench && JSON_NODE_HOLDS_OBJECT (bench))
     {
@@ -401,15 +411,15 @@ nsc_bench_warnings (JsonNode *bench)
               const char *kind = json_object_get_string_member (json_array_get_object_element (stack, i), "kind");
               if (g_strcmp0 (kind, "dm-crypt") == 0)
                 {
-                  g_strv_builder_add (out, "encryption-measured");
-                  g_strv_builder_add (out, "The test file lies on dm-crypt: the results include the "
-                                           "work of encrypting, which the drive alone does not do");
+                  add_warning (out, NSC_WARNING_ENCRYPTION_MEASURED,
+                               "The test file lies on dm-crypt: the results include the "
+                               "work of encrypting, which the drive alone does not do");
                 }
               else if (g_strcmp0 (kind, "md-raid") == 0)
                 {
-                  g_strv_builder_add (out, "raid-measured");
-                  g_strv_builder_add (out, "The test file lies on software RAID: the results are "
-                                           "the array's, not one drive's");
+                  add_warning (out, NSC_WARNING_RAID_MEASURED,
+                               "The test file lies on software RAID: the results are "
+                               "the array's, not one drive's");
                 }
             }
         }
@@ -419,12 +429,10 @@ nsc_bench_warnings (JsonNode *bench)
           && !g_strv_contains ((const char * const []) { "zram", "loop", "dm", "md", NULL },
                                json_object_get_string_member_with_default (o, "transport", "")))
         {
-          g_strv_builder_add (out, "write-cache-off");
-          g_strv_builder_add (out, "The drive's write cache is off (write through): writes are "
-                                   "slower than with the usual settings");
+          add_warning (out, NSC_WARNING_WRITE_CACHE_OFF,
+                       "The drive's write cache is off (write through): writes are "
+                       "slower than with the usual settings");
         }
     }
-  result = g_strv_builder_end (out);
-  g_strv_builder_unref (out);
-  return result;
+  return out;
 }

@@ -33,8 +33,8 @@ NscSystemCache nsc_bench_system_cache_at (const char         *sysfs_root,
                                           NscSystemCacheInfo *out);
 NscSystemCache nsc_bench_system_cache    (const char         *target,
                                           NscSystemCacheInfo *out);
-/* Sentences for the result's warnings from a description: encryption under the
- * test file, a write cache that is off. (code, message) pairs, NULL-terminated. */
-GStrv     nsc_bench_warnings    (JsonNode            *bench);
+/* The result's warnings from a description: encryption or software RAID under the
+ * test file, a write cache that is off. An array of NscWarning, maybe empty. */
+GPtrArray *nsc_bench_warnings   (JsonNode            *bench);
 
 G_END_DECLS

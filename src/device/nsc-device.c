@@ -355,7 +355,7 @@ nsc_device_info_link_warning (const NscDeviceInfo *info)
     return NULL;
   now = nsc_pcie_generation (info->link_speed);
   max = nsc_pcie_generation (info->link_max_speed);
-  w = nsc_warning_new ("pcie-link-below-max", -1);
+  w = nsc_warning_new (NSC_WARNING_PCIE_LINK_BELOW_MAX, -1);
   w->message = g_strdup (info->link_warning);
   w->link_generation = (int) now;
   w->link_width = (int) info->link_width;

@@ -92,12 +92,12 @@ nsc_run_result_bytes_written (const NscRunResult *r)
 
 NscWarning *
 nsc_run_result_add_warning (NscRunResult *r,
-                            int           step,
-                            const char   *code,
-                            const char   *format,
+                            int            step,
+                            NscWarningKind kind,
+                            const char    *format,
                             ...)
 {
-  NscWarning *w = nsc_warning_new (code, step);
+  NscWarning *w = nsc_warning_new (kind, step);
   va_list args;
 
   va_start (args, format);

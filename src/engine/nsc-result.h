@@ -122,7 +122,7 @@ void                 nsc_run_result_free       (NscRunResult       *result);
  * fields the sentence in the user's language is made from. */
 NscWarning          *nsc_run_result_add_warning (NscRunResult      *result,
                                                  int                step,
-                                                 const char        *code,
+                                                 NscWarningKind     kind,
                                                  const char        *format,
                                                  ...) G_GNUC_PRINTF (4, 5);
 /* Takes @warning. */

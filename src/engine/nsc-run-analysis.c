@@ -164,8 +164,8 @@ analyze_fill (NscRunResult *r,
             gboolean memory = cache.certainty == NSC_SYSTEM_CACHE_MEMORY;
             NscWarning *w;
 
-            w = nsc_run_result_add_warning (r, (int) i, memory ? "system-cache-memory"
-                                                                : "system-cache-possible",
+            w = nsc_run_result_add_warning (r, (int) i, memory ? NSC_WARNING_SYSTEM_CACHE_MEMORY
+                                                                : NSC_WARNING_SYSTEM_CACHE_POSSIBLE,
                                             memory ? "%s: the writes went through this machine's "
                                                      "memory (%s): a fast start is not the "
                                                      "drive's SLC cache"
@@ -186,7 +186,7 @@ analyze_fill (NscRunResult *r,
           g_autofree char *at = nsc_format_size (slc->throttle_bytes);
           NscWarning *w;
 
-          w = nsc_run_result_add_warning (r, (int) i, "thermal-throttling",
+          w = nsc_run_result_add_warning (r, (int) i, NSC_WARNING_THERMAL_THROTTLING,
                                           "%s: the speed fell from %.0f to %.0f MiB/s after %s as "
                                           "the drive reached %.0f °C (its %.0f °C threshold): the "
                                           "drive throttles, and this drop is not the end of the "
@@ -243,7 +243,7 @@ add_position_warning (NscRunResult *r,
   va_start (args, format);
   msg = g_strdup_vprintf (format, args);
   va_end (args);
-  w = nsc_run_result_add_warning (r, (int) step, "inside-slc-cache", "%s", msg);
+  w = nsc_run_result_add_warning (r, (int) step, NSC_WARNING_INSIDE_SLC_CACHE, "%s", msg);
   w->position = g_strdup (position);
   return w;
 }
@@ -327,7 +327,7 @@ label_writes (NscRunResult         *r,
           g_autofree char *at = nsc_format_size (within->cache_bytes);
           NscWarning *w;
 
-          w = nsc_run_result_add_warning (r, (int) i, "cache-exhausted-during-test",
+          w = nsc_run_result_add_warning (r, (int) i, NSC_WARNING_CACHE_EXHAUSTED_DURING_TEST,
                                           "%s: the write speed fell from %.0f to %.0f MiB/s after "
                                           "%s; the result mixes the SLC cache and what follows it",
                                           label, mib (within->in_cache_bps),
@@ -541,7 +541,8 @@ analyze_read_inflation (NscRunResult *r,
             {
               g_autofree char *msg = nsc_read_inflation_message (f, st, fresh->data_age_ns >= 0
                                                                  ? fresh->data_age_ns / SECOND : -1);
-              NscWarning *w = nsc_run_result_add_warning (r, (int) j, "read-inflation", "%s: %s",
+              NscWarning *w = nsc_run_result_add_warning (r, (int) j,
+                                                          NSC_WARNING_READ_INFLATION, "%s: %s",
                                                           base, msg);
 
               w->test = g_strdup (base);
@@ -565,7 +566,8 @@ analyze_read_inflation (NscRunResult *r,
                   /* Alike, but both may have come from memory in front of the drive. */
                   g_autofree char *via = nsc_system_cache_phrase (&cache, FALSE);
 
-                  w = nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
+                  w = nsc_run_result_add_warning (r, (int) j,
+                                                  NSC_WARNING_READ_INFLATION_NOT_VERIFIED,
                                                   "%s: fresh data read at %.0f MiB/s, settled data "
                                                   "at %.0f MiB/s; the reads went through %s, which "
                                                   "may serve them from memory, so these reads are "
@@ -577,14 +579,14 @@ analyze_read_inflation (NscRunResult *r,
                 /* The fresh half went to slower flash (written once the cache was
                  * full on a drive that folds only while idle), or the settled data
                  * never left the cache. */
-                w = nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
+                w = nsc_run_result_add_warning (r, (int) j, NSC_WARNING_READ_INFLATION_NOT_VERIFIED,
                                                 "%s: data left to settle read at %.0f MiB/s, "
                                                 "faster than fresh data at %.0f MiB/s, against "
                                                 "the check's premise; whether the fresh reads "
                                                 "are inflated is not known",
                                                 base, mib (st), mib (f));
               else if (g_str_equal (reason, "flush-capped"))
-                w = nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
+                w = nsc_run_result_add_warning (r, (int) j, NSC_WARNING_READ_INFLATION_NOT_VERIFIED,
                                                 "%s: fresh data read at %.0f MiB/s, settled data "
                                                 "at %.0f MiB/s; the span let only %s be written "
                                                 "after the settled data, less than the cache, "
@@ -592,7 +594,8 @@ analyze_read_inflation (NscRunResult *r,
                                                 base, mib (f), mib (st), since);
               else if (g_str_equal (reason, "cache-not-filled") && settled->flush_first_bps > 0)
                 {
-                  w = nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
+                  w = nsc_run_result_add_warning (r, (int) j,
+                                                  NSC_WARNING_READ_INFLATION_NOT_VERIFIED,
                                                   "%s: fresh data read at %.0f MiB/s, settled data "
                                                   "at %.0f MiB/s; the %s written after the settled "
                                                   "data never slowed down (%.0f MiB/s at its start, "
@@ -606,7 +609,8 @@ analyze_read_inflation (NscRunResult *r,
                 }
               else if (g_str_equal (reason, "fresh-not-in-cache"))
                 {
-                  w = nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
+                  w = nsc_run_result_add_warning (r, (int) j,
+                                                  NSC_WARNING_READ_INFLATION_NOT_VERIFIED,
                                                   "%s: fresh data read at %.0f MiB/s, settled data "
                                                   "at %.0f MiB/s; but the fresh data was written at "
                                                   "%.0f MiB/s, below the cache's %.0f MiB/s: it did "
@@ -618,7 +622,7 @@ analyze_read_inflation (NscRunResult *r,
                   w->bps_after = fresh->data_written_bps;
                 }
               else
-                w = nsc_run_result_add_warning (r, (int) j, "read-inflation-not-verified",
+                w = nsc_run_result_add_warning (r, (int) j, NSC_WARNING_READ_INFLATION_NOT_VERIFIED,
                                                 "%s: fresh data read at %.0f MiB/s, data with %s "
                                                 "written after it at %.0f MiB/s; the SLC cache may "
                                                 "hold both, so these reads are not proven free of it",
@@ -866,7 +870,7 @@ analyze_thermal (NscRunResult *r,
           {
             NscWarning *w;
 
-            w = nsc_run_result_add_warning (r, (int) i, "thermal-throttling",
+            w = nsc_run_result_add_warning (r, (int) i, NSC_WARNING_THERMAL_THROTTLING,
                                             "%s: the speed fell from %.0f to %.0f MiB/s after "
                                             "%.0f s, at %.0f °C: the drive throttles",
                                             s->step.job.label, mib (e->bps_before),
@@ -912,7 +916,7 @@ analyze_compressibility (NscRunResult *r,
     {
       NscWarning *w;
 
-      w = nsc_run_result_add_warning (r, -1, "compressing-controller",
+      w = nsc_run_result_add_warning (r, -1, NSC_WARNING_COMPRESSING_CONTROLLER,
                                       "The drive writes compressible data faster (%.0f MiB/s "
                                       "random, %.0f MiB/s half compressible, %.0f MiB/s zeros): "
                                       "its controller compresses or skips zeros, and benchmarks "

@@ -571,20 +571,20 @@ post_warning (NscRunner  *self,
 
 /* A warning about @test (may be NULL) of step @step, with its English message. */
 static NscWarning *
-warning_new (int         step,
-             const char *code,
-             const char *test,
-             const char *format,
+warning_new (int            step,
+             NscWarningKind kind,
+             const char    *test,
+             const char    *format,
              ...) G_GNUC_PRINTF (4, 5);
 
 static NscWarning *
-warning_new (int         step,
-             const char *code,
-             const char *test,
-             const char *format,
+warning_new (int            step,
+             NscWarningKind kind,
+             const char    *test,
+             const char    *format,
              ...)
 {
-  NscWarning *w = nsc_warning_new (code, step);
+  NscWarning *w = nsc_warning_new (kind, step);
   va_list args;
 
   w->test = g_strdup (test);
@@ -964,7 +964,7 @@ note_data_age (NscRunner     *self,
     {
       g_autofree char *age = nsc_format_duration (sr->data_age_ns);
       const char *label = nsc_job_get_label (job, scratch, sizeof scratch);
-      NscWarning *w = warning_new ((int) index, "fresh-reads", label,
+      NscWarning *w = warning_new ((int) index, NSC_WARNING_FRESH_READS, label,
                                    "%s reads data written %s before, with no idle since: the "
                                    "SLC cache may still hold it, and the result may be faster "
                                    "than reads of settled data", label, age);
@@ -1010,7 +1010,7 @@ prepare_reads (NscRunner      *self,
   else
     {
       const char *label = nsc_job_get_label (job, scratch, sizeof scratch);
-      NscWarning *w = warning_new ((int) index, "unverified-contents", label,
+      NscWarning *w = warning_new ((int) index, NSC_WARNING_UNVERIFIED_CONTENTS, label,
                                    "%s reads blocks whose contents are unknown (the device is "
                                    "open read-only): never-written or trimmed blocks read "
                                    "faster than real data", label);
@@ -1144,7 +1144,8 @@ run_job_step (NscRunner      *self,
 
   if (step->skip_unaligned && job.block_size % nsc_target_get_dio_offset_align (target) != 0)
     {
-      NscWarning *w = warning_new ((int) index, "block-size-unsupported", sr->step.job.label,
+      NscWarning *w = warning_new ((int) index,
+                                   NSC_WARNING_BLOCK_SIZE_UNSUPPORTED, sr->step.job.label,
                                    "%s was skipped: %s cannot do direct I/O in blocks smaller "
                                    "than %u B", sr->step.job.label,
                                    nsc_target_get_description (target),
@@ -1192,7 +1193,7 @@ run_job_step (NscRunner      *self,
           record_stop (self, &job, res, ok, capped, sr);
           if (res->backend_fallback && !self->fallback_reported)
             {
-              post_warning (self, warning_new (-1, "backend-fallback", NULL, "%s",
+              post_warning (self, warning_new (-1, NSC_WARNING_BACKEND_FALLBACK, NULL, "%s",
                                                res->backend_note));
               self->fallback_reported = TRUE;
             }
@@ -1232,7 +1233,7 @@ run_surface_step (NscRunner      *self,
   if (nsc_job_has_reads (&job) && !nsc_extents_covers (nsc_target_get_written (target),
                                                        job.region_offset, span))
     {
-      NscWarning *w = warning_new ((int) index, "unverified-contents", sr->step.job.label,
+      NscWarning *w = warning_new ((int) index, NSC_WARNING_UNVERIFIED_CONTENTS, sr->step.job.label,
                                    "The surface scan reads blocks that may never have been "
                                    "written: on an empty drive it shows how fast the "
                                    "controller answers, not the flash");
@@ -1287,7 +1288,8 @@ run_region_step (NscRunner      *self,
       sr->trim_method = nsc_target_get_trim_method (target);
       sr->discard_reaches_drive = nsc_target_get_discard_reaches_drive (target);
       if (!sr->discard_reaches_drive)
-        post_warning (self, warning_new ((int) self->current_step, "trim-not-passed-down", NULL,
+        post_warning (self, warning_new ((int) self->current_step,
+                                         NSC_WARNING_TRIM_NOT_PASSED_DOWN, NULL,
                                          "The TRIM punched holes in the test file, but its "
                                          "filesystem is not mounted with discard: the drive "
                                          "learns of them only at the next fstrim"));
@@ -1466,7 +1468,7 @@ post_skipped (NscRunner     *self,
   char scratch[64];
   const char *label = nsc_job_get_label (&step->job, scratch, sizeof scratch);
 
-  post_warning (self, warning_new ((int) index, "strict-skipped", label,
+  post_warning (self, warning_new ((int) index, NSC_WARNING_STRICT_SKIPPED, label,
                                    "%s ran without the TRIM or idle that the chosen conditions "
                                    "put before tests: its preset measures the drive without "
                                    "them", label));
@@ -1899,7 +1901,7 @@ runner_thread (gpointer data)
 
   if (nsc_target_get_caveat (target))
     {
-      NscWarning *w = warning_new (-1, "not-direct-to-drive", NULL, "%s",
+      NscWarning *w = warning_new (-1, NSC_WARNING_NOT_DIRECT_TO_DRIVE, NULL, "%s",
                                    nsc_target_get_caveat (target));
 
       w->subject = g_strdup (nsc_target_get_filesystem (target));

@@ -5,15 +5,46 @@
 
 #include "nsc-warning.h"
 
-NscWarning *
-nsc_warning_new (const char *code,
-                 int         step)
+static const struct
 {
-  NscWarning *w;
+  const char *code;
+  gboolean    marks;
+} kinds[] = {
+#define NSC_WARNING_ENTRY_(name, code, marks) [NSC_WARNING_##name] = { code, marks },
+  NSC_WARNING_KINDS (NSC_WARNING_ENTRY_)
+#undef NSC_WARNING_ENTRY_
+};
 
-  g_return_val_if_fail (code != NULL, NULL);
+G_STATIC_ASSERT (G_N_ELEMENTS (kinds) == NSC_N_WARNING_KINDS);
 
-  w = g_new0 (NscWarning, 1);
+const char *
+nsc_warning_kind_code (NscWarningKind kind)
+{
+  return kind >= 0 && kind < NSC_N_WARNING_KINDS ? kinds[kind].code : NULL;
+}
+
+NscWarningKind
+nsc_warning_kind_from_code (const char *code)
+{
+  for (int k = 0; code != NULL && k < NSC_N_WARNING_KINDS; k++)
+    if (g_str_equal (kinds[k].code, code))
+      return (NscWarningKind) k;
+  return NSC_WARNING_UNKNOWN;
+}
+
+gboolean
+nsc_warning_kind_marks_result (NscWarningKind kind)
+{
+  return kind >= 0 && kind < NSC_N_WARNING_KINDS && kinds[kind].marks;
+}
+
+static NscWarning *
+warning_new_with_code (const char *code,
+                       int         step)
+{
+  NscWarning *w = g_new0 (NscWarning, 1);
+
+  w->kind = nsc_warning_kind_from_code (code);
   w->code = g_strdup (code);
   w->step = step;
   w->bps_before = w->bps_after = NAN;
@@ -23,6 +54,15 @@ nsc_warning_new (const char *code,
   w->seconds = w->celsius = w->celsius_limit = NAN;
   w->link_generation = w->link_width = w->link_max_generation = w->link_max_width = -1;
   return w;
+}
+
+NscWarning *
+nsc_warning_new (NscWarningKind kind,
+                 int            step)
+{
+  g_return_val_if_fail (kind >= 0 && kind < NSC_N_WARNING_KINDS, NULL);
+
+  return warning_new_with_code (kinds[kind].code, step);
 }
 
 void
@@ -212,7 +252,7 @@ nsc_warning_from_json (JsonObject *o)
   code = get_string (o, "code");
   if (code == NULL)
     return NULL;
-  w = nsc_warning_new (code, get_number (o, "step", &step) && step >= 0 && step < G_MAXINT
+  w = warning_new_with_code (code, get_number (o, "step", &step) && step >= 0 && step < G_MAXINT
                              ? (int) step : -1);
   w->message = g_strdup (get_string (o, "message"));
   w->position = g_strdup (get_string (o, "position"));

@@ -5,6 +5,48 @@
 
 G_BEGIN_DECLS
 
+/* Every warning Nandscope gives, declared once: X (NAME, "code", MARKS), where the
+ * code is the stable name results and scripts use, and MARKS says whether the warning
+ * puts a mark on the test it concerns (its figure is not what it seems). The words are
+ * nsc_warning_describe ()'s, one describer per kind (nsc-words.c); tests iterate this
+ * list, so a kind without words, Russian or a producer fails them. */
+#define NSC_WARNING_KINDS(X)                                                   \
+  X (INSIDE_SLC_CACHE, "inside-slc-cache", TRUE)                               \
+  X (CACHE_EXHAUSTED_DURING_TEST, "cache-exhausted-during-test", TRUE)         \
+  X (THERMAL_THROTTLING, "thermal-throttling", FALSE)                          \
+  X (READ_INFLATION, "read-inflation", TRUE)                                   \
+  X (READ_INFLATION_NOT_VERIFIED, "read-inflation-not-verified", TRUE)         \
+  X (FRESH_READS, "fresh-reads", TRUE)                                         \
+  X (UNVERIFIED_CONTENTS, "unverified-contents", TRUE)                         \
+  X (BLOCK_SIZE_UNSUPPORTED, "block-size-unsupported", FALSE)                  \
+  X (BACKEND_FALLBACK, "backend-fallback", FALSE)                              \
+  X (TRIM_NOT_PASSED_DOWN, "trim-not-passed-down", FALSE)                      \
+  X (STRICT_SKIPPED, "strict-skipped", TRUE)                                   \
+  X (NOT_DIRECT_TO_DRIVE, "not-direct-to-drive", FALSE)                        \
+  X (SYSTEM_CACHE_MEMORY, "system-cache-memory", FALSE)                        \
+  X (SYSTEM_CACHE_POSSIBLE, "system-cache-possible", FALSE)                    \
+  X (ENCRYPTION_MEASURED, "encryption-measured", FALSE)                        \
+  X (RAID_MEASURED, "raid-measured", FALSE)                                    \
+  X (WRITE_CACHE_OFF, "write-cache-off", FALSE)                                \
+  X (COMPRESSING_CONTROLLER, "compressing-controller", FALSE)                  \
+  X (PCIE_LINK_BELOW_MAX, "pcie-link-below-max", FALSE)
+
+typedef enum
+{
+  NSC_WARNING_UNKNOWN = -1,  /* a code this version does not know (a newer result's) */
+#define NSC_WARNING_ENUM_(name, code, marks) NSC_WARNING_##name,
+  NSC_WARNING_KINDS (NSC_WARNING_ENUM_)
+#undef NSC_WARNING_ENUM_
+  NSC_N_WARNING_KINDS
+} NscWarningKind;
+
+/* The kind's stable code; NULL for NSC_WARNING_UNKNOWN. */
+const char     *nsc_warning_kind_code         (NscWarningKind kind);
+/* The kind of @code, NSC_WARNING_UNKNOWN when this version does not know it. */
+NscWarningKind  nsc_warning_kind_from_code    (const char    *code);
+/* Whether a warning of @kind marks the test it concerns. */
+gboolean        nsc_warning_kind_marks_result (NscWarningKind kind);
+
 /* A warning: a stable code and the numbers behind it. Front ends make the sentence
  * from the code and the fields (nsc_warning_describe (), in the user's language and
  * units); @message is the same in English, kept in the result for scripts.
@@ -34,7 +76,8 @@ G_BEGIN_DECLS
  *   link_max_width                   pcie-link-below-max */
 typedef struct
 {
-  char   *code;      /* stable: "unverified-contents", "not-direct-to-drive", … */
+  NscWarningKind kind;
+  char   *code;      /* the kind's code, or a newer result's unknown one */
   char   *message;   /* in English, for scripts */
   int     step;      /* the step it concerns, -1 for the whole run */
   char   *position;  /* "inside-slc-cache": inside, across, after or unknown; else NULL */
@@ -64,8 +107,8 @@ typedef struct
   int     link_max_width;
 } NscWarning;
 
-/* A warning with @code about @step (-1: the whole run), every field unset. */
-NscWarning *nsc_warning_new       (const char       *code,
+/* A warning of @kind about @step (-1: the whole run), every field unset. */
+NscWarning *nsc_warning_new       (NscWarningKind    kind,
                                    int               step);
 void        nsc_warning_free      (NscWarning       *warning);
 NscWarning *nsc_warning_copy      (const NscWarning *warning);

@@ -540,6 +540,544 @@ warning_cache_phrase (const NscWarning *w)
   return nsc_system_cache_phrase (&cache, TRUE);
 }
 
+typedef char *(*Describer) (const Ctx   *c,
+                            char       **details,
+                            const char **settle);
+
+static char *
+describe_inside_slc_cache (const Ctx   *c,
+                           char       **details_out,
+                           const char **settle_out)
+{
+  const NscWarning *w = c->w;
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+
+  g_autofree char *written = size (w->bytes);
+  g_autofree char *before = size (w->bytes_before);
+  g_autofree char *cache = size (w->cache_bytes);
+
+  if (g_strcmp0 (w->position, "inside") == 0)
+    {
+      /* Translators: %s is a test, "SEQ1M Q8T1" */
+      title = g_strdup_printf (_("The write speed of %s is the drive's fast cache, not its "
+                                 "lasting speed"), c->test);
+      if (w->cache_bytes > 0)
+        details = g_strdup_printf (_("The test wrote %s, after %s written since the drive "
+                                     "last rested; that fits in the cache measured (%s). "
+                                     "Large copies get slower once the cache is full."),
+                                   written, before, cache);
+    }
+  else if (g_strcmp0 (w->position, "across") == 0)
+    {
+      title = g_strdup_printf (_("The write speed of %s mixes the drive's fast cache and "
+                                 "the slower speed after it"), c->test);
+      if (w->cache_bytes > 0)
+        details = g_strdup_printf (_("The test began inside the cache measured (%s, with %s "
+                                     "written since the drive last rested) and ended past "
+                                     "it."), cache, before);
+    }
+  else
+    {
+      title = g_strdup_printf (_("The write speed of %s may be the drive's fast cache"),
+                               c->test);
+      details = g_strdup (_("The size of this drive's cache is not known: no write-fill "
+                            "test ran on it, in this run or before. The write-fill test "
+                            "shows how much the drive writes fast and how fast it writes "
+                            "after that."));
+      settle = "write-fill";
+    }
+  *details_out = g_steal_pointer (&details);
+  *settle_out = settle;
+  return title;
+}
+
+static char *
+describe_cache_exhausted_during_test (const Ctx   *c,
+                                      char       **details_out,
+                                      const char **settle_out)
+{
+  const NscWarning *w = c->w;
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+
+  g_autofree char *from = speed (c, w->bps_before);
+  g_autofree char *to = speed (c, w->bps_after);
+  g_autofree char *at = size (w->bytes);
+
+  title = g_strdup_printf (_("The write speed of %s mixes the drive's fast cache and the "
+                             "slower speed after it"), c->test);
+  if (isfinite (w->bps_before))
+    details = g_strdup_printf (_("The speed fell from %s to %s after %s: the cache filled "
+                                 "up during the test. The write-fill test measures both "
+                                 "speeds and the cache's size."), from, to, at);
+  settle = "write-fill";
+  *details_out = g_steal_pointer (&details);
+  *settle_out = settle;
+  return title;
+}
+
+static char *
+describe_thermal_throttling (const Ctx   *c,
+                             char       **details_out,
+                             const char **settle_out)
+{
+  const NscWarning *w = c->w;
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+
+  g_autofree char *from = speed (c, w->bps_before);
+  g_autofree char *to = speed (c, w->bps_after);
+
+  title = g_strdup (_("The drive slowed down because it got too hot"));
+  if (w->bytes >= 0 && isfinite (w->celsius_limit))
+    {
+      g_autofree char *at = size (w->bytes);
+      details = g_strdup_printf (_("During %s the speed fell from %s to %s after %s, when "
+                                   "the drive reached %.0f °C (its limit is %.0f °C). "
+                                   "This drop is the heat, not the end of the cache; "
+                                   "better cooling helps."),
+                                 c->test, from, to, at, w->celsius, w->celsius_limit);
+    }
+  else if (isfinite (w->seconds))
+    {
+      g_autofree char *after = nsc_words_duration (w->seconds);
+      details = g_strdup_printf (_("During %s the speed fell from %s to %s after %s, at "
+                                   "%.0f °C. Better cooling helps."),
+                                 c->test, from, to, after, w->celsius);
+    }
+  settle = "thermal";
+  *details_out = g_steal_pointer (&details);
+  *settle_out = settle;
+  return title;
+}
+
+static char *
+describe_read_inflation (const Ctx   *c,
+                         char       **details_out,
+                         const char **settle_out)
+{
+  const NscWarning *w = c->w;
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+
+  g_autofree char *fresh = speed (c, w->bps_fresh);
+  g_autofree char *settled = speed (c, w->bps_settled);
+
+  title = g_strdup (_("Read speeds may be inflated by the drive's cache"));
+  if (isfinite (w->bps_fresh))
+    details = g_strdup_printf (_("%s read data just written at %s, but data left to settle "
+                                 "at %s: the fast reads came from the cache. Files you "
+                                 "read days after writing them are read at the lower "
+                                 "speed."), c->test, fresh, settled);
+  settle = "write-fill";
+  *details_out = g_steal_pointer (&details);
+  *settle_out = settle;
+  return title;
+}
+
+static char *
+describe_read_inflation_not_verified (const Ctx   *c,
+                                      char       **details_out,
+                                      const char **settle_out)
+{
+  const NscWarning *w = c->w;
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+
+  g_autofree char *fresh = speed (c, w->bps_fresh);
+  g_autofree char *settled = speed (c, w->bps_settled);
+  g_autofree char *since = size (w->bytes);
+
+  title = g_strdup (_("Read speeds may include the drive's cache"));
+  if (w->cache_kind != NULL)
+    {
+      g_autofree char *via = warning_cache_phrase (w);
+
+      g_free (title);
+      title = g_strdup (_("Read speeds may include memory in front of the drive"));
+      /* Translators: %s (3rd) is "loop0, a loop device over /var/tmp/disk.img
+       * without direct I/O" */
+      details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
+                                   "at %s, but its reads went through %s, which may serve "
+                                   "them from memory: they are not proven to be the "
+                                   "drive's."), c->test, fresh, settled, via);
+    }
+  else if (nsc_read_settled_faster (w->bps_fresh, w->bps_settled))
+    details = g_strdup_printf (_("%s read data left to settle at %s, faster than data just "
+                                 "written at %s. Settled data should not read faster: "
+                                 "the fresh data may have gone to slower flash once the "
+                                 "cache was full, or the settled data had not left the "
+                                 "cache. Whether the fresh reads are inflated is not known. "
+                                 "The write-fill test measures how large the cache is."),
+                               c->test, settled, fresh);
+  else if (g_strcmp0 (w->subject, "flush-capped") == 0 && isfinite (w->bps_fresh))
+    /* Translators: "SEQ1M Q8T1 read data just written at 2000 MiB/s and data left to
+     * settle at 1990 MiB/s, but the span let only 2 GiB be written after …" */
+    details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
+                                 "at %s, but the span let only %s be written after the "
+                                 "settled data, less than the drive's cache, which may still "
+                                 "hold it: these reads are not proven free of it. A larger "
+                                 "span, or none, lets Quick write past the cache."),
+                               c->test, fresh, settled, since);
+  else if (g_strcmp0 (w->subject, "cache-not-filled") == 0 && isfinite (w->bps_fresh)
+           && isfinite (w->bps_before) && w->bps_before > 0)
+    {
+      g_autofree char *start = speed (c, w->bps_before);
+      g_autofree char *end = speed (c, w->bps_after);
+
+      /* Translators: "SEQ1M Q8T1 read data just written at 2000 MiB/s and data left to
+       * settle at 1990 MiB/s, but the 9 GiB written after the settled data never
+       * slowed down (3000 MiB/s at its start, 2950 MiB/s at its end): …" */
+      details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
+                                   "at %s, but the %s written after the settled data never "
+                                   "slowed down (%s at its start, %s at its end): the cache "
+                                   "was not seen to fill, so it may still hold the settled "
+                                   "data, and these reads are not proven free of it. The "
+                                   "write-fill test measures how large the cache is; Quick "
+                                   "then writes past it."), c->test, fresh, settled, since,
+                                 start, end);
+    }
+  else if (g_strcmp0 (w->subject, "fresh-not-in-cache") == 0 && isfinite (w->bps_fresh))
+    {
+      g_autofree char *cache = speed (c, w->bps_before);
+      g_autofree char *written = speed (c, w->bps_after);
+
+      /* Translators: "SEQ1M Q8T1 read data just written at 112 MiB/s and data left to
+       * settle at 110 MiB/s, but the fresh data was written at 40 MiB/s, slower than
+       * the cache's 1500 MiB/s: …" */
+      details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
+                                   "at %s, but the fresh data was written at %s, slower than "
+                                   "the cache's %s: the cache had no room for it after the "
+                                   "pause, so its reads do not show what reads right after "
+                                   "writing show. The cache-recovery test measures how long "
+                                   "this drive needs to empty its cache."),
+                                 c->test, fresh, settled, written, cache);
+      settle = "cache-recovery";
+    }
+  else if (isfinite (w->bps_fresh))
+    details = g_strdup_printf (_("%s read data just written at %s, and data with %s written "
+                                 "after it at %s. The cache may hold both, so these reads "
+                                 "are not proven free of it. The write-fill test measures "
+                                 "how large the cache is."), c->test, fresh, since, settled);
+  if (settle == NULL)
+    settle = "write-fill";
+  *details_out = g_steal_pointer (&details);
+  *settle_out = settle;
+  return title;
+}
+
+static char *
+describe_fresh_reads (const Ctx   *c,
+                      char       **details_out,
+                      const char **settle_out)
+{
+  const NscWarning *w = c->w;
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+
+  title = g_strdup_printf (_("The read speed of %s may be inflated by the drive's cache"),
+                           c->test);
+  if (isfinite (w->seconds))
+    {
+      g_autofree char *age = nsc_words_duration (w->seconds);
+      details = g_strdup_printf (_("It read data written %s before, with no pause since: "
+                                   "the cache may still hold it, and older files are often "
+                                   "read more slowly."), age);
+    }
+  *details_out = g_steal_pointer (&details);
+  *settle_out = settle;
+  return title;
+}
+
+static char *
+describe_unverified_contents (const Ctx   *c,
+                              char       **details_out,
+                              const char **settle_out)
+{
+  const NscWarning *w = c->w;
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+
+  if (g_strcmp0 (w->subject, "surface") == 0)
+    {
+      title = g_strdup (_("The surface scan may have read empty parts of the drive"));
+      details = g_strdup (_("Parts never written are answered by the controller without "
+                            "reading flash, so on an empty drive the scan shows the "
+                            "controller's speed. The scan that writes first shows the "
+                            "flash."));
+      settle = "surface-write";
+    }
+  else
+    {
+      title = g_strdup_printf (_("%s may have read empty parts of the drive"), c->test);
+      details = g_strdup (_("The drive was opened for reading only, so the test could not "
+                            "write its own data first. Empty or trimmed parts read faster "
+                            "than real data."));
+    }
+  *details_out = g_steal_pointer (&details);
+  *settle_out = settle;
+  return title;
+}
+
+static char *
+describe_block_size_unsupported (const Ctx   *c,
+                                 char       **details_out,
+                                 const char **settle_out)
+{
+  const NscWarning *w = c->w;
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+
+  g_autofree char *unit_size = size (w->bytes);
+
+  title = g_strdup_printf (_("%s was skipped: the drive cannot use blocks that small"),
+                           c->test);
+  if (w->bytes > 0)
+    details = g_strdup_printf (_("Direct reads and writes on %s take blocks of at least %s."),
+                               w->subject ? w->subject : _("this drive"), unit_size);
+  *details_out = g_steal_pointer (&details);
+  *settle_out = settle;
+  return title;
+}
+
+static char *
+describe_backend_fallback (const Ctx   *c,
+                           char       **details_out,
+                           const char **settle_out)
+{
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+
+  title = g_strdup (_("The fast input/output interface was not available, so a slower "
+                      "one was used"));
+  details = g_strdup (_("The system refused io_uring, so threads doing plain reads and "
+                        "writes ran the tests. Results at deep queues may be lower than "
+                        "the drive can do."));
+  *details_out = g_steal_pointer (&details);
+  *settle_out = settle;
+  return title;
+}
+
+static char *
+describe_trim_not_passed_down (const Ctx   *c,
+                               char       **details_out,
+                               const char **settle_out)
+{
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+
+  title = g_strdup (_("The drive was not told at once which space was freed"));
+  details = g_strdup (_("The test freed parts of its file, but the filesystem is not "
+                        "mounted with the discard option: the drive learns of the freed "
+                        "space only at the next scheduled TRIM (fstrim)."));
+  *details_out = g_steal_pointer (&details);
+  *settle_out = settle;
+  return title;
+}
+
+static char *
+describe_strict_skipped (const Ctx   *c,
+                         char       **details_out,
+                         const char **settle_out)
+{
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+
+  title = g_strdup_printf (_("%s ran without the pause and TRIM of the chosen conditions"),
+                           c->test);
+  details = g_strdup (_("Its test set measures the drive without them on purpose."));
+  *details_out = g_steal_pointer (&details);
+  *settle_out = settle;
+  return title;
+}
+
+static char *
+describe_not_direct_to_drive (const Ctx   *c,
+                              char       **details_out,
+                              const char **settle_out)
+{
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+
+  title = describe_filesystem (c, &details);
+  *details_out = g_steal_pointer (&details);
+  *settle_out = settle;
+  return title;
+}
+
+static char *
+describe_system_cache (const Ctx   *c,
+                       char       **details_out,
+                       const char **settle_out)
+{
+  const NscWarning *w = c->w;
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+
+  g_autofree char *via = warning_cache_phrase (w);
+
+  if (w->kind == NSC_WARNING_SYSTEM_CACHE_MEMORY)
+    {
+      /* Translators: %s is a test, "Write fill" */
+      title = g_strdup_printf (_("The fast start of %s was this machine's memory, not the "
+                                 "drive's SLC cache"), c->test);
+      /* Translators: %s is "loop0, a loop device over /var/tmp/disk.img without direct
+       * I/O" or "a folder in memory (tmpfs)" */
+      details = g_strdup_printf (_("Its writes went through %s: the system kept them in "
+                                   "memory before the drive. Test the drive itself, or a "
+                                   "folder on it, to measure its cache."), via);
+    }
+  else
+    {
+      title = g_strdup_printf (_("The SLC cache that %s found is not verified as the "
+                                 "drive's"), c->test);
+      /* Translators: %s is "vda, a virtual disk (virtio)" */
+      details = g_strdup_printf (_("Its writes went through %s, which may keep writes in "
+                                   "memory before the drive: a fast start may be that "
+                                   "memory."), via);
+    }
+  *details_out = g_steal_pointer (&details);
+  *settle_out = settle;
+  return title;
+}
+
+static char *
+describe_encryption_measured (const Ctx   *c,
+                              char       **details_out,
+                              const char **settle_out)
+{
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+
+  title = g_strdup (_("The results include the work of encryption"));
+  details = g_strdup (_("The test file lies on an encrypted volume (dm-crypt): the "
+                        "processor encrypts everything written, which the drive alone "
+                        "does not do."));
+  *details_out = g_steal_pointer (&details);
+  *settle_out = settle;
+  return title;
+}
+
+static char *
+describe_raid_measured (const Ctx   *c,
+                        char       **details_out,
+                        const char **settle_out)
+{
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+
+  title = g_strdup (_("The results are those of a software RAID array, not of one drive"));
+  details = g_strdup (_("The test file lies on several drives joined by the system "
+                        "(md RAID)."));
+  *details_out = g_steal_pointer (&details);
+  *settle_out = settle;
+  return title;
+}
+
+static char *
+describe_write_cache_off (const Ctx   *c,
+                          char       **details_out,
+                          const char **settle_out)
+{
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+
+  title = g_strdup (_("The drive's write cache is off, so writes are slower than usual"));
+  details = g_strdup (_("The drive reports its write cache as “write through”; drives "
+                        "usually come with it on."));
+  *details_out = g_steal_pointer (&details);
+  *settle_out = settle;
+  return title;
+}
+
+static char *
+describe_compressing_controller (const Ctx   *c,
+                                 char       **details_out,
+                                 const char **settle_out)
+{
+  const NscWarning *w = c->w;
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+
+  g_autofree char *random = speed (c, w->bps_random);
+  g_autofree char *half = speed (c, w->bps_compressible);
+  g_autofree char *zeros = speed (c, w->bps_zeros);
+
+  title = g_strdup (_("The drive writes easily compressed data faster"));
+  if (isfinite (w->bps_random))
+    details = g_strdup_printf (_("Random data: %s; half compressible: %s; zeros: %s. Its "
+                                 "controller compresses data or skips zeros, so benchmarks "
+                                 "that write such data overstate it."), random, half, zeros);
+  *details_out = g_steal_pointer (&details);
+  *settle_out = settle;
+  return title;
+}
+
+static char *
+describe_pcie_link_below_max (const Ctx   *c,
+                              char       **details_out,
+                              const char **settle_out)
+{
+  const NscWarning *w = c->w;
+  g_autofree char *details = NULL;
+  const char *settle = NULL;
+  char *title = NULL;
+
+  title = g_strdup (_("The drive's connection is slower than the drive supports"));
+  if (w->link_generation > 0)
+    details = g_strdup_printf (_("It runs at PCIe %d.0 x%d, but the drive supports PCIe "
+                                 "%d.0 x%d, so sequential speeds may be capped. Check "
+                                 "which slot it sits in (an M.2 slot attached to the "
+                                 "processor, the PCIe setting of the firmware); an idle "
+                                 "drive may also slow its link to save power."),
+                               w->link_generation, w->link_width, w->link_max_generation,
+                               w->link_max_width);
+  *details_out = g_steal_pointer (&details);
+  *settle_out = settle;
+  return title;
+}
+
+/* One describer per kind of NSC_WARNING_KINDS (test-words checks that none is missing). */
+static const Describer describers[NSC_N_WARNING_KINDS] = {
+  [NSC_WARNING_INSIDE_SLC_CACHE] = describe_inside_slc_cache,
+  [NSC_WARNING_CACHE_EXHAUSTED_DURING_TEST] = describe_cache_exhausted_during_test,
+  [NSC_WARNING_THERMAL_THROTTLING] = describe_thermal_throttling,
+  [NSC_WARNING_READ_INFLATION] = describe_read_inflation,
+  [NSC_WARNING_READ_INFLATION_NOT_VERIFIED] = describe_read_inflation_not_verified,
+  [NSC_WARNING_FRESH_READS] = describe_fresh_reads,
+  [NSC_WARNING_UNVERIFIED_CONTENTS] = describe_unverified_contents,
+  [NSC_WARNING_BLOCK_SIZE_UNSUPPORTED] = describe_block_size_unsupported,
+  [NSC_WARNING_BACKEND_FALLBACK] = describe_backend_fallback,
+  [NSC_WARNING_TRIM_NOT_PASSED_DOWN] = describe_trim_not_passed_down,
+  [NSC_WARNING_STRICT_SKIPPED] = describe_strict_skipped,
+  [NSC_WARNING_NOT_DIRECT_TO_DRIVE] = describe_not_direct_to_drive,
+  [NSC_WARNING_SYSTEM_CACHE_MEMORY] = describe_system_cache,
+  [NSC_WARNING_SYSTEM_CACHE_POSSIBLE] = describe_system_cache,
+  [NSC_WARNING_ENCRYPTION_MEASURED] = describe_encryption_measured,
+  [NSC_WARNING_RAID_MEASURED] = describe_raid_measured,
+  [NSC_WARNING_WRITE_CACHE_OFF] = describe_write_cache_off,
+  [NSC_WARNING_COMPRESSING_CONTROLLER] = describe_compressing_controller,
+  [NSC_WARNING_PCIE_LINK_BELOW_MAX] = describe_pcie_link_below_max,
+};
+
 char *
 nsc_warning_describe (const NscWarning  *w,
                       NscSpeedUnit       unit,
@@ -550,315 +1088,13 @@ nsc_warning_describe (const NscWarning  *w,
   g_autofree char *details = NULL;
   const char *settle = NULL;
   char *title = NULL;
-  const char *code;
 
   g_return_val_if_fail (w != NULL && w->code != NULL, NULL);
 
-  code = w->code;
   /* Translators: stands for the test's name when a result does not record it */
   c.test = w->test ? nsc_words_test_label (w->test) : _("the test");
-
-  if (g_str_equal (code, "inside-slc-cache"))
-    {
-      g_autofree char *written = size (w->bytes);
-      g_autofree char *before = size (w->bytes_before);
-      g_autofree char *cache = size (w->cache_bytes);
-
-      if (g_strcmp0 (w->position, "inside") == 0)
-        {
-          /* Translators: %s is a test, "SEQ1M Q8T1" */
-          title = g_strdup_printf (_("The write speed of %s is the drive's fast cache, not its "
-                                     "lasting speed"), c.test);
-          if (w->cache_bytes > 0)
-            details = g_strdup_printf (_("The test wrote %s, after %s written since the drive "
-                                         "last rested; that fits in the cache measured (%s). "
-                                         "Large copies get slower once the cache is full."),
-                                       written, before, cache);
-        }
-      else if (g_strcmp0 (w->position, "across") == 0)
-        {
-          title = g_strdup_printf (_("The write speed of %s mixes the drive's fast cache and "
-                                     "the slower speed after it"), c.test);
-          if (w->cache_bytes > 0)
-            details = g_strdup_printf (_("The test began inside the cache measured (%s, with %s "
-                                         "written since the drive last rested) and ended past "
-                                         "it."), cache, before);
-        }
-      else
-        {
-          title = g_strdup_printf (_("The write speed of %s may be the drive's fast cache"),
-                                   c.test);
-          details = g_strdup (_("The size of this drive's cache is not known: no write-fill "
-                                "test ran on it, in this run or before. The write-fill test "
-                                "shows how much the drive writes fast and how fast it writes "
-                                "after that."));
-          settle = "write-fill";
-        }
-    }
-  else if (g_str_equal (code, "cache-exhausted-during-test"))
-    {
-      g_autofree char *from = speed (&c, w->bps_before);
-      g_autofree char *to = speed (&c, w->bps_after);
-      g_autofree char *at = size (w->bytes);
-
-      title = g_strdup_printf (_("The write speed of %s mixes the drive's fast cache and the "
-                                 "slower speed after it"), c.test);
-      if (isfinite (w->bps_before))
-        details = g_strdup_printf (_("The speed fell from %s to %s after %s: the cache filled "
-                                     "up during the test. The write-fill test measures both "
-                                     "speeds and the cache's size."), from, to, at);
-      settle = "write-fill";
-    }
-  else if (g_str_equal (code, "thermal-throttling"))
-    {
-      g_autofree char *from = speed (&c, w->bps_before);
-      g_autofree char *to = speed (&c, w->bps_after);
-
-      title = g_strdup (_("The drive slowed down because it got too hot"));
-      if (w->bytes >= 0 && isfinite (w->celsius_limit))
-        {
-          g_autofree char *at = size (w->bytes);
-          details = g_strdup_printf (_("During %s the speed fell from %s to %s after %s, when "
-                                       "the drive reached %.0f °C (its limit is %.0f °C). "
-                                       "This drop is the heat, not the end of the cache; "
-                                       "better cooling helps."),
-                                     c.test, from, to, at, w->celsius, w->celsius_limit);
-        }
-      else if (isfinite (w->seconds))
-        {
-          g_autofree char *after = nsc_words_duration (w->seconds);
-          details = g_strdup_printf (_("During %s the speed fell from %s to %s after %s, at "
-                                       "%.0f °C. Better cooling helps."),
-                                     c.test, from, to, after, w->celsius);
-        }
-      settle = "thermal";
-    }
-  else if (g_str_equal (code, "read-inflation"))
-    {
-      g_autofree char *fresh = speed (&c, w->bps_fresh);
-      g_autofree char *settled = speed (&c, w->bps_settled);
-
-      title = g_strdup (_("Read speeds may be inflated by the drive's cache"));
-      if (isfinite (w->bps_fresh))
-        details = g_strdup_printf (_("%s read data just written at %s, but data left to settle "
-                                     "at %s: the fast reads came from the cache. Files you "
-                                     "read days after writing them are read at the lower "
-                                     "speed."), c.test, fresh, settled);
-      settle = "write-fill";
-    }
-  else if (g_str_equal (code, "read-inflation-not-verified"))
-    {
-      g_autofree char *fresh = speed (&c, w->bps_fresh);
-      g_autofree char *settled = speed (&c, w->bps_settled);
-      g_autofree char *since = size (w->bytes);
-
-      title = g_strdup (_("Read speeds may include the drive's cache"));
-      if (w->cache_kind != NULL)
-        {
-          g_autofree char *via = warning_cache_phrase (w);
-
-          g_free (title);
-          title = g_strdup (_("Read speeds may include memory in front of the drive"));
-          /* Translators: %s (3rd) is "loop0, a loop device over /var/tmp/disk.img
-           * without direct I/O" */
-          details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
-                                       "at %s, but its reads went through %s, which may serve "
-                                       "them from memory: they are not proven to be the "
-                                       "drive's."), c.test, fresh, settled, via);
-        }
-      else if (nsc_read_settled_faster (w->bps_fresh, w->bps_settled))
-        details = g_strdup_printf (_("%s read data left to settle at %s, faster than data just "
-                                     "written at %s. Settled data should not read faster: "
-                                     "the fresh data may have gone to slower flash once the "
-                                     "cache was full, or the settled data had not left the "
-                                     "cache. Whether the fresh reads are inflated is not known. "
-                                     "The write-fill test measures how large the cache is."),
-                                   c.test, settled, fresh);
-      else if (g_strcmp0 (w->subject, "flush-capped") == 0 && isfinite (w->bps_fresh))
-        /* Translators: "SEQ1M Q8T1 read data just written at 2000 MiB/s and data left to
-         * settle at 1990 MiB/s, but the span let only 2 GiB be written after …" */
-        details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
-                                     "at %s, but the span let only %s be written after the "
-                                     "settled data, less than the drive's cache, which may still "
-                                     "hold it: these reads are not proven free of it. A larger "
-                                     "span, or none, lets Quick write past the cache."),
-                                   c.test, fresh, settled, since);
-      else if (g_strcmp0 (w->subject, "cache-not-filled") == 0 && isfinite (w->bps_fresh)
-               && isfinite (w->bps_before) && w->bps_before > 0)
-        {
-          g_autofree char *start = speed (&c, w->bps_before);
-          g_autofree char *end = speed (&c, w->bps_after);
-
-          /* Translators: "SEQ1M Q8T1 read data just written at 2000 MiB/s and data left to
-           * settle at 1990 MiB/s, but the 9 GiB written after the settled data never
-           * slowed down (3000 MiB/s at its start, 2950 MiB/s at its end): …" */
-          details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
-                                       "at %s, but the %s written after the settled data never "
-                                       "slowed down (%s at its start, %s at its end): the cache "
-                                       "was not seen to fill, so it may still hold the settled "
-                                       "data, and these reads are not proven free of it. The "
-                                       "write-fill test measures how large the cache is; Quick "
-                                       "then writes past it."), c.test, fresh, settled, since,
-                                     start, end);
-        }
-      else if (g_strcmp0 (w->subject, "fresh-not-in-cache") == 0 && isfinite (w->bps_fresh))
-        {
-          g_autofree char *cache = speed (&c, w->bps_before);
-          g_autofree char *written = speed (&c, w->bps_after);
-
-          /* Translators: "SEQ1M Q8T1 read data just written at 112 MiB/s and data left to
-           * settle at 110 MiB/s, but the fresh data was written at 40 MiB/s, slower than
-           * the cache's 1500 MiB/s: …" */
-          details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
-                                       "at %s, but the fresh data was written at %s, slower than "
-                                       "the cache's %s: the cache had no room for it after the "
-                                       "pause, so its reads do not show what reads right after "
-                                       "writing show. The cache-recovery test measures how long "
-                                       "this drive needs to empty its cache."),
-                                     c.test, fresh, settled, written, cache);
-          settle = "cache-recovery";
-        }
-      else if (isfinite (w->bps_fresh))
-        details = g_strdup_printf (_("%s read data just written at %s, and data with %s written "
-                                     "after it at %s. The cache may hold both, so these reads "
-                                     "are not proven free of it. The write-fill test measures "
-                                     "how large the cache is."), c.test, fresh, since, settled);
-      if (settle == NULL)
-        settle = "write-fill";
-    }
-  else if (g_str_equal (code, "fresh-reads"))
-    {
-      title = g_strdup_printf (_("The read speed of %s may be inflated by the drive's cache"),
-                               c.test);
-      if (isfinite (w->seconds))
-        {
-          g_autofree char *age = nsc_words_duration (w->seconds);
-          details = g_strdup_printf (_("It read data written %s before, with no pause since: "
-                                       "the cache may still hold it, and older files are often "
-                                       "read more slowly."), age);
-        }
-    }
-  else if (g_str_equal (code, "unverified-contents"))
-    {
-      if (g_strcmp0 (w->subject, "surface") == 0)
-        {
-          title = g_strdup (_("The surface scan may have read empty parts of the drive"));
-          details = g_strdup (_("Parts never written are answered by the controller without "
-                                "reading flash, so on an empty drive the scan shows the "
-                                "controller's speed. The scan that writes first shows the "
-                                "flash."));
-          settle = "surface-write";
-        }
-      else
-        {
-          title = g_strdup_printf (_("%s may have read empty parts of the drive"), c.test);
-          details = g_strdup (_("The drive was opened for reading only, so the test could not "
-                                "write its own data first. Empty or trimmed parts read faster "
-                                "than real data."));
-        }
-    }
-  else if (g_str_equal (code, "block-size-unsupported"))
-    {
-      g_autofree char *unit_size = size (w->bytes);
-
-      title = g_strdup_printf (_("%s was skipped: the drive cannot use blocks that small"),
-                               c.test);
-      if (w->bytes > 0)
-        details = g_strdup_printf (_("Direct reads and writes on %s take blocks of at least %s."),
-                                   w->subject ? w->subject : _("this drive"), unit_size);
-    }
-  else if (g_str_equal (code, "backend-fallback"))
-    {
-      title = g_strdup (_("The fast input/output interface was not available, so a slower "
-                          "one was used"));
-      details = g_strdup (_("The system refused io_uring, so threads doing plain reads and "
-                            "writes ran the tests. Results at deep queues may be lower than "
-                            "the drive can do."));
-    }
-  else if (g_str_equal (code, "trim-not-passed-down"))
-    {
-      title = g_strdup (_("The drive was not told at once which space was freed"));
-      details = g_strdup (_("The test freed parts of its file, but the filesystem is not "
-                            "mounted with the discard option: the drive learns of the freed "
-                            "space only at the next scheduled TRIM (fstrim)."));
-    }
-  else if (g_str_equal (code, "strict-skipped"))
-    {
-      title = g_strdup_printf (_("%s ran without the pause and TRIM of the chosen conditions"),
-                               c.test);
-      details = g_strdup (_("Its test set measures the drive without them on purpose."));
-    }
-  else if (g_str_equal (code, "not-direct-to-drive"))
-    title = describe_filesystem (&c, &details);
-  else if (g_str_equal (code, "system-cache-memory") || g_str_equal (code, "system-cache-possible"))
-    {
-      g_autofree char *via = warning_cache_phrase (w);
-
-      if (g_str_equal (code, "system-cache-memory"))
-        {
-          /* Translators: %s is a test, "Write fill" */
-          title = g_strdup_printf (_("The fast start of %s was this machine's memory, not the "
-                                     "drive's SLC cache"), c.test);
-          /* Translators: %s is "loop0, a loop device over /var/tmp/disk.img without direct
-           * I/O" or "a folder in memory (tmpfs)" */
-          details = g_strdup_printf (_("Its writes went through %s: the system kept them in "
-                                       "memory before the drive. Test the drive itself, or a "
-                                       "folder on it, to measure its cache."), via);
-        }
-      else
-        {
-          title = g_strdup_printf (_("The SLC cache that %s found is not verified as the "
-                                     "drive's"), c.test);
-          /* Translators: %s is "vda, a virtual disk (virtio)" */
-          details = g_strdup_printf (_("Its writes went through %s, which may keep writes in "
-                                       "memory before the drive: a fast start may be that "
-                                       "memory."), via);
-        }
-    }
-  else if (g_str_equal (code, "encryption-measured"))
-    {
-      title = g_strdup (_("The results include the work of encryption"));
-      details = g_strdup (_("The test file lies on an encrypted volume (dm-crypt): the "
-                            "processor encrypts everything written, which the drive alone "
-                            "does not do."));
-    }
-  else if (g_str_equal (code, "raid-measured"))
-    {
-      title = g_strdup (_("The results are those of a software RAID array, not of one drive"));
-      details = g_strdup (_("The test file lies on several drives joined by the system "
-                            "(md RAID)."));
-    }
-  else if (g_str_equal (code, "write-cache-off"))
-    {
-      title = g_strdup (_("The drive's write cache is off, so writes are slower than usual"));
-      details = g_strdup (_("The drive reports its write cache as “write through”; drives "
-                            "usually come with it on."));
-    }
-  else if (g_str_equal (code, "compressing-controller"))
-    {
-      g_autofree char *random = speed (&c, w->bps_random);
-      g_autofree char *half = speed (&c, w->bps_compressible);
-      g_autofree char *zeros = speed (&c, w->bps_zeros);
-
-      title = g_strdup (_("The drive writes easily compressed data faster"));
-      if (isfinite (w->bps_random))
-        details = g_strdup_printf (_("Random data: %s; half compressible: %s; zeros: %s. Its "
-                                     "controller compresses data or skips zeros, so benchmarks "
-                                     "that write such data overstate it."), random, half, zeros);
-    }
-  else if (g_str_equal (code, "pcie-link-below-max"))
-    {
-      title = g_strdup (_("The drive's connection is slower than the drive supports"));
-      if (w->link_generation > 0)
-        details = g_strdup_printf (_("It runs at PCIe %d.0 x%d, but the drive supports PCIe "
-                                     "%d.0 x%d, so sequential speeds may be capped. Check "
-                                     "which slot it sits in (an M.2 slot attached to the "
-                                     "processor, the PCIe setting of the firmware); an idle "
-                                     "drive may also slow its link to save power."),
-                                   w->link_generation, w->link_width, w->link_max_generation,
-                                   w->link_max_width);
-    }
-
+  if (w->kind >= 0 && w->kind < NSC_N_WARNING_KINDS && describers[w->kind] != NULL)
+    title = describers[w->kind] (&c, &details, &settle);
   if (title == NULL)
     /* A code this version does not know (a newer result): its own words. */
     title = g_strdup (w->message ? w->message : w->code);

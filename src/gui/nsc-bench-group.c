@@ -10,9 +10,10 @@
 #include "nsc-result-info.h"
 
 static gboolean
-has_warning (JsonObject *root,
-             const char *code)
+has_warning (JsonObject     *root,
+             NscWarningKind  kind)
 {
+  const char *code = nsc_warning_kind_code (kind);
   JsonArray *warnings = nsc_json_get_array (root, "warnings");
 
   for (guint i = 0; warnings && i < json_array_get_length (warnings); i++)
@@ -26,12 +27,13 @@ has_warning (JsonObject *root,
   return FALSE;
 }
 
-/* The sentence of the result's first warning with @code, in the user's language, or
+/* The sentence of the result's first warning of @kind, in the user's language, or
  * NULL. */
 static char *
-warning_message (JsonObject *root,
-                 const char *code)
+warning_message (JsonObject     *root,
+                 NscWarningKind  kind)
 {
+  const char *code = nsc_warning_kind_code (kind);
   JsonArray *warnings = nsc_json_get_array (root, "warnings");
 
   for (guint i = 0; warnings && i < json_array_get_length (warnings); i++)
@@ -119,7 +121,7 @@ nsc_bench_backend_summary (JsonNode *result)
     }
   if (text->len == 0)
     return NULL;
-  if (has_warning (root, "backend-fallback"))
+  if (has_warning (root, NSC_WARNING_BACKEND_FALLBACK))
     /* TRANSLATORS: "psync (fallback from io_uring)" */
     return g_strdup_printf (_("%s (fallback from io_uring)"), text->str);
   return g_string_free (g_steal_pointer (&text), FALSE);
@@ -293,7 +295,7 @@ nsc_bench_group_new (JsonNode *result)
     {
       g_autofree char *wc = describe_write_cache (nsc_json_get_string (bench, "write_cache"));
       GtkWidget *row = add_row (group, _("Write Cache"), wc, NULL);
-      g_autofree char *warning = warning_message (root, "write-cache-off");
+      g_autofree char *warning = warning_message (root, NSC_WARNING_WRITE_CACHE_OFF);
 
       if (warning)
         add_warning_suffix (row, warning);
@@ -350,10 +352,10 @@ nsc_bench_group_new (JsonNode *result)
     {
       g_autofree char *text = describe_stack (stack);
       GtkWidget *row = add_row (group, _("Storage Stack"), text, NULL);
-      g_autofree char *warning = warning_message (root, "encryption-measured");
+      g_autofree char *warning = warning_message (root, NSC_WARNING_ENCRYPTION_MEASURED);
 
       if (warning == NULL)
-        warning = warning_message (root, "raid-measured");
+        warning = warning_message (root, NSC_WARNING_RAID_MEASURED);
       if (warning)
         add_warning_suffix (row, warning);
     }
@@ -363,7 +365,7 @@ nsc_bench_group_new (JsonNode *result)
   if (backend)
     {
       GtkWidget *row = add_row (group, _("I/O Backend"), backend, NULL);
-      g_autofree char *warning = warning_message (root, "backend-fallback");
+      g_autofree char *warning = warning_message (root, NSC_WARNING_BACKEND_FALLBACK);
 
       if (warning)
         add_warning_suffix (row, warning);

@@ -79,7 +79,7 @@ test_warnings_list (void)
 {
   GtkWidget *list = g_object_ref_sink (nsc_warnings_list_new ());
   g_autoptr(JsonNode) result = load_result ();
-  NscWarning *warning = nsc_warning_new ("fresh-reads", 0);
+  NscWarning *warning = nsc_warning_new (NSC_WARNING_FRESH_READS, 0);
 
   g_assert_false (gtk_widget_get_visible (list));
   nsc_warnings_list_add (NSC_WARNINGS_LIST (list), warning);

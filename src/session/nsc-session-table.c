@@ -29,15 +29,11 @@ static gboolean
 step_is_marked (NscRunResult *r,
                 guint         step)
 {
-  static const char *codes[] = { "fresh-reads", "inside-slc-cache", "read-inflation",
-                                 "read-inflation-not-verified", "cache-exhausted-during-test",
-                                 "unverified-contents", "strict-skipped", NULL };
-
   for (guint i = 0; i < r->warnings->len; i++)
     {
       NscWarning *w = g_ptr_array_index (r->warnings, i);
 
-      if (w->step == (int) step && g_strv_contains (codes, w->code)
+      if (w->step == (int) step && nsc_warning_kind_marks_result (w->kind)
           && g_strcmp0 (w->position, "after") != 0)
         return TRUE;
     }

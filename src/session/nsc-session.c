@@ -233,10 +233,10 @@ nsc_session_finish (NscSession   *session,
     /* The test bench, as the reviews list it, and what it implies. */
     g_autofree char *where = existing_path (session->target);
     JsonNode *bench = nsc_bench_describe (where, dev);
-    g_auto(GStrv) notes = nsc_bench_warnings (bench);
+    g_autoptr(GPtrArray) notes = nsc_bench_warnings (bench);
 
-    for (guint i = 0; notes[i] && notes[i + 1]; i += 2)
-      nsc_run_result_add_warning (r, -1, notes[i], "%s", notes[i + 1]);
+    for (guint i = 0; i < notes->len; i++)
+      nsc_run_result_take_warning (r, g_steal_pointer (&notes->pdata[i]));
     nsc_run_result_set_bench (r, bench);
   }
 }
