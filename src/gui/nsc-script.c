@@ -37,9 +37,46 @@ typedef struct
   gint64        wait_until_us;
   guint         shot_tries;     /* a window waiting for its layout draws nothing: again */
   gint64        respond_until_us; /* respond: how long to wait for the dialog */
+  gulong        paint_handler;  /* dump: waiting for the window's next frame */
+  gboolean      painted;
+  guint         paint_tries;
 } Script;
 
 static void schedule (Script *script, guint ms);
+
+static void
+on_after_paint (GdkFrameClock *clock,
+                Script        *script)
+{
+  g_clear_signal_handler (&script->paint_handler, clock);
+  script->painted = TRUE;
+}
+
+/* Whether the window has drawn a frame since the step before: a step that changed
+ * a widget (a number in a cell) leaves its size to the next frame's layout, and a
+ * dump before it would show the old allocation against the new text. */
+static gboolean
+painted_since (Script *script)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (script->window));
+
+  /* A window that draws no frame within 5 s (not shown) is dumped as it is. */
+  if (script->painted || clock == NULL || ++script->paint_tries > 50)
+    {
+      if (script->paint_handler != 0 && clock != NULL)
+        g_clear_signal_handler (&script->paint_handler, clock);
+      script->painted = FALSE;
+      script->paint_tries = 0;
+      return TRUE;
+    }
+  if (script->paint_handler == 0)
+    {
+      script->paint_handler = g_signal_connect (clock, "after-paint",
+                                                G_CALLBACK (on_after_paint), script);
+      gtk_widget_queue_draw (GTK_WIDGET (script->window));
+    }
+  return FALSE;
+}
 
 static void
 fail (Script     *script,
@@ -575,7 +612,11 @@ run_line (Script  *script,
       g_print ("script: accels %s: %s\n", argv[1], joined);
     }
   else if (g_str_equal (cmd, "dump") && argc <= 2)
-    dump (script, argc == 2 ? argv[1] : NULL);
+    {
+      if (!painted_since (script))
+        return -1;
+      dump (script, argc == 2 ? argv[1] : NULL);
+    }
   else if (g_str_equal (cmd, "shot") && argc == 2)
     return shot_done (script, save_png (GTK_WIDGET (script->window), argv[1]), argv[1]);
   else if (g_str_equal (cmd, "shot-top") && argc == 2)
