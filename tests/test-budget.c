@@ -230,6 +230,51 @@ test_budget_file (void)
   g_assert_nonnull (strstr (line, "plus writes for"));
 }
 
+/* The bytes of Quick's flush item ("written past the cache"), 0 when it has none. */
+static guint64
+flush_bytes (const char            *preset,
+             const NscBudgetTarget *t)
+{
+  g_autoptr(NscPreset) p = nsc_preset_lookup (preset, NULL);
+  g_autoptr(GArray) items = NULL;
+  guint64 bytes = 0;
+
+  g_assert_nonnull (p);
+  items = nsc_write_budget (p, t, NULL, NULL);
+  for (guint k = 0; k < items->len; k++)
+    {
+      const NscBudgetItem *it = &g_array_index (items, NscBudgetItem, k);
+
+      if (g_str_equal (it->label, "Writing past the SLC cache after the settled data"))
+        bytes += it->bytes;
+    }
+  return bytes;
+}
+
+/* Quick's flush is sized as the runner sizes it: an eighth more than the drive's
+ * cache from its history, or than what a write-fill earlier in the run wrote (the
+ * cache it measures lies inside it), or the 8 GiB default; never past the span. */
+static void
+test_budget_flush (void)
+{
+  NscBudgetTarget t = { .is_device = TRUE, .capacity = 512 * GIB };
+  guint64 review, fill;
+
+  g_assert_cmpuint (flush_bytes ("quick", &t), ==, 8 * GIB);
+  t.cache_bytes = 16 * GIB;
+  g_assert_cmpuint (flush_bytes ("quick", &t), ==, 18 * GIB);
+  t.span_cap = 4 * GIB;
+  g_assert_cmpuint (flush_bytes ("quick", &t), ==, 4 * GIB);
+  t.span_cap = 0;
+  t.cache_bytes = 0;
+  /* The review suite: its write-fill, over the whole drive, comes before Quick. */
+  fill = flush_bytes ("write-fill", &t);
+  review = flush_bytes ("review", &t);
+  g_test_message ("review's flush: %" G_GUINT64_FORMAT " B", review);
+  g_assert_cmpuint (fill, ==, 0);
+  g_assert_cmpuint (review, >=, 512 * GIB);
+}
+
 /* Timed writes are as long as the runner will make them: the option for every step,
  * else the step's own, else the default (strict's 40 s), else the preset's; then the
  * time scale. */
@@ -299,6 +344,7 @@ main (int    argc,
   g_test_add_func ("/budget/stop/parse", test_stop_parse);
   g_test_add_func ("/budget/presets", test_budget_presets);
   g_test_add_func ("/budget/file", test_budget_file);
+  g_test_add_func ("/budget/flush", test_budget_flush);
   g_test_add_func ("/budget/times", test_budget_times);
   g_test_add_func ("/budget/wear-lines", test_wear_lines);
   return g_test_run ();

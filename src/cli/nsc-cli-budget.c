@@ -168,7 +168,7 @@ nsc_cli_dry_run (const RunArgs   *args,
   g_autoptr(JsonBuilder) json = NULL;
   NscRunOptions user;
   gboolean is_device = FALSE;
-  guint64 capacity = 0;
+  guint64 capacity = 0, history_cache;
   struct stat st;
 
   /* The plan the run would have, strict's and CrystalDiskMark's defaults included,
@@ -213,6 +213,8 @@ nsc_cli_dry_run (const RunArgs   *args,
 
   dev = nsc_device_info_for_path (where, geteuid () == 0 ? NSC_DISCOVER_NVME : NSC_DISCOVER_DEFAULT,
                                   NULL);
+  /* The drive's history sizes Quick's settled control, in the plan as in the run. */
+  history_cache = nsc_session_history_cache (dev);
   json = json_builder_new ();
   json_builder_begin_object (json);
   json_builder_set_member_name (json, "preset");
@@ -228,6 +230,7 @@ nsc_cli_dry_run (const RunArgs   *args,
       g_autoptr(NscPlan) plan = NULL;
 
       nsc_drive_state_apply (state, &u);
+      u.cache_bytes = history_cache;
       plan = nsc_plan_new (preset, is_device ? args->target : where, is_device, capacity, &u);
       if (!plan->budget_known)
         {

@@ -283,6 +283,7 @@ nsc_write_budget (const NscPreset       *preset,
   guint64 total = 0, unwritten;
   gboolean timed = FALSE;
   gboolean flushing_group;
+  guint64 cache_bound;
   g_autoptr(GArray) seen = NULL;
 
   /* Steps timed and repeated as the runner does it. */
@@ -311,6 +312,9 @@ nsc_write_budget (const NscPreset       *preset,
    * region so again. */
   unwritten = t->is_device || !preset->prepare ? size : 0;
   flushing_group = FALSE;
+  /* The cache the runner sizes Quick's flush by: the drive's history, or at most what
+   * a write-fill earlier in the run wrote (it measures the cache inside it). */
+  cache_bound = t->cache_bytes;
   seen = g_array_new (FALSE, FALSE, sizeof (const NscStep *));
   for (guint i = 0; i < preset->steps->len; i++)
     {
@@ -321,7 +325,8 @@ nsc_write_budget (const NscPreset       *preset,
       NscBudgetItem it = { 0 };
 
       /* A settled control beside fresh reads (Quick): written past the cache after its
-       * data, where the group starts (the cache is not known yet: the default). */
+       * data, where the group starts: an eighth more than the cache as the runner
+       * knows it then, or the default. */
       if (i == 0 || s->group != g_array_index (preset->steps, NscStep, i - 1).group)
         {
           const NscStep *fresh = NULL;
@@ -339,7 +344,7 @@ nsc_write_budget (const NscPreset       *preset,
           flushing_group = settled && fresh;
           if (settled && fresh)
             {
-              guint64 flush = NSC_SETTLED_FLUSH_DEFAULT;
+              guint64 flush = cache_bound ? cache_bound + cache_bound / 8 : NSC_SETTLED_FLUSH_DEFAULT;
 
               /* Then the pause, then the fresh half written again. */
               add_item (items, (int) i, N_("Writing past the SLC cache after the settled data"),
@@ -430,6 +435,8 @@ nsc_write_budget (const NscPreset       *preset,
           continue;
         }
       g_array_append_val (items, it);
+      if (g_str_equal (s->analysis, "write-fill"))
+        cache_bound = MAX (cache_bound, it.timed ? region : it.bytes);
     }
 
   for (guint i = 0; i < items->len; i++)

@@ -18,6 +18,7 @@ typedef struct
   guint64  leave_free;
   gint64   default_time_ns; /* 0, or the length of timed steps with none of their own */
   double   time_scale;    /* 0, or the factor on every timed step (as the runner's) */
+  guint64  cache_bytes;   /* 0, or the drive's SLC cache from its saved results */
 } NscBudgetTarget;
 
 typedef struct

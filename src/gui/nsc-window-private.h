@@ -61,6 +61,7 @@ struct _NscWindow
   char                 *target;
   NscDeviceInfo        *target_device;  /* set when the target is a block device */
   NscDeviceInfo        *folder_device;  /* the drive behind a folder target, when known */
+  guint64               history_cache;  /* that drive's SLC cache from its saved results */
   gboolean              fake_devices;   /* NANDSCOPE_SYSFS_ROOT: a captured tree, never opened */
   guint                 runs;           /* overrides; 0: the preset's */
   gint64                time_ns;
@@ -126,6 +127,8 @@ void             _nsc_window_actions_init     (NscWindow       *self);
 void             _nsc_window_apply_prefs      (NscWindow       *self);
 
 /* nsc-window-run.c */
+void      _nsc_window_update_history_cache (NscWindow *self);
+
 /* The plan of @preset on the target with the command line's overrides and the
  * preferences: what the start page promises and what Run runs. */
 NscPlan         *_nsc_window_plan             (NscWindow       *self,

@@ -28,11 +28,23 @@ user_options (NscWindow     *self,
   overrides.time_ns = self->time_ns;
   overrides.max_idle_ns = self->max_idle_ns;
   nsc_prefs_run_options (self->prefs, &overrides, &opts);
+  /* The drive's history sizes Quick's settled control: the start page's promise and
+   * the run read the same. */
+  opts.cache_bytes = self->history_cache;
   /* Sandboxed (Flatpak), /dev and mountinfo are the sandbox's: UDisks2 says what uses
    * the drive, before the confirmation and again once the drive is held. */
   if (nsc_udisks_is_sandboxed ())
     opts.check_device = nsc_udisks_check_func;
   *user = opts;
+}
+
+/* The drive's SLC cache from its saved results, read when the target changes and
+ * after every run (a write-fill may have measured it). */
+void
+_nsc_window_update_history_cache (NscWindow *self)
+{
+  self->history_cache = nsc_session_history_cache (self->target_device ? self->target_device
+                                                                        : self->folder_device);
 }
 
 /* The plan of @preset on the target with what the user chose: what the start page
@@ -360,6 +372,8 @@ on_run_done (GObject      *source,
   if (self->runner != runner)
     return;
 
+  if (saved != NULL)
+    _nsc_window_update_history_cache (self);
   nsc_results_grid_stop (self->results_grid);
   update_warnings (self, r);
   /* For the GUI test: the live chart was fed. */

@@ -513,6 +513,7 @@ nsc_window_set_target (NscWindow  *self,
   g_clear_pointer (&self->folder_device, nsc_device_info_free);
   if (self->target_device == NULL && nsc_target_picker_captured_root () == NULL)
     self->folder_device = nsc_device_info_for_path (path, NSC_DISCOVER_DEFAULT, NULL);
+  _nsc_window_update_history_cache (self);
   nsc_target_picker_set_current (self->target_popover, path,
                                  self->target_device ? self->target_device->devnode : NULL);
   refilter_presets (self);

@@ -39,6 +39,7 @@ nsc_session_options (NscRunOptions       *out,
       opts.erase_method = user->erase_method;
       opts.erase_first = user->erase_first;
       opts.leave_free = user->leave_free;
+      opts.cache_bytes = user->cache_bytes;
     }
   opts.target = target;
   /* The reviews' conditions, where the user did not say otherwise. */
@@ -102,12 +103,20 @@ nsc_session_new (const char          *target,
     }
   /* The drive's SLC cache from its saved results, to label results and size Quick's
    * settled control when this run measures none. */
-  if (s->device && s->device->serial)
-    {
-      g_autofree char *history = nsc_session_results_dir ();
-      s->options.cache_bytes = nsc_result_history_cache_bytes (history, s->device->serial, NULL);
-    }
+  if (s->options.cache_bytes == 0)
+    s->options.cache_bytes = nsc_session_history_cache (s->device);
   return s;
+}
+
+guint64
+nsc_session_history_cache (const NscDeviceInfo *device)
+{
+  g_autofree char *history = NULL;
+
+  if (device == NULL || device->serial == NULL)
+    return 0;
+  history = nsc_session_results_dir ();
+  return nsc_result_history_cache_bytes (history, device->serial, NULL);
 }
 
 void
@@ -135,6 +144,7 @@ nsc_session_budget_target (const NscRunOptions *options,
   t->span_cap = options->span_cap;
   t->strict = options->strict;
   t->leave_free = options->leave_free;
+  t->cache_bytes = options->cache_bytes;
 }
 
 static gboolean

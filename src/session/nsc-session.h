@@ -83,6 +83,11 @@ void        nsc_session_finish        (NscSession           *session,
  * $XDG_DATA_HOME/nandscope/results. */
 char       *nsc_session_results_dir   (void);
 
+/* The SLC cache the newest write-fill among the saved results measured on @device
+ * (by its serial), or 0: what sizes Quick's settled control when the run measures
+ * none, for the run and for its plan alike. */
+guint64     nsc_session_history_cache (const NscDeviceInfo  *device);
+
 /* Saves @result to @path, or with @path NULL in the results folder as
  * <UTC start>-<preset>.json (-2, -3… when the name is taken). Returns the path. */
 char       *nsc_session_save          (NscRunResult         *result,
