@@ -35,7 +35,7 @@ expect "$tmp/first.log" fill 'subtitle_label.*Write-fill \(SLC cache\) · about'
 
 # A short real write-fill on the same drive; then the estimate uses its speed.
 timeout 120 "${as_user[@]}" dbus-run-session -- env "${gui_base_env[@]}" LANG=C.UTF-8 \
-  "$exe" --target "$target" --preset write-fill --size 64m --run --quit-when-done \
+  "$exe" --target "$target" --preset write-fill --size 64m --max-idle 1s --run --quit-when-done \
   >"$tmp/run.log" 2>&1 || { echo "FAIL: the write-fill run failed:"; cat "$tmp/run.log"; failed=1; }
 
 walk "$tmp/second.log" "
