@@ -242,6 +242,34 @@ test_speed (void)
   g_assert_cmpstr (z, ==, "0");
 }
 
+/* The text report says a warning that several tests share once, and names the others
+ * (as the app's list does); a different one stays apart. */
+static void
+test_table_groups_warnings (void)
+{
+  g_autoptr(NscRunResult) r = nsc_run_result_new ();
+  const char *tests[] = { "SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1" };
+  g_autofree char *table = NULL;
+  const char *p;
+  guint n = 0;
+
+  nsc_test_use_language (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (tests); i++)
+    {
+      NscWarning *w = nsc_run_result_add_warning (r, (int) i, NSC_WARNING_FRESH_READS,
+                                                  "%s: fresh reads", tests[i]);
+
+      w->test = g_strdup (tests[i]);
+      w->seconds = i == 3 ? 90 : 4;
+    }
+  table = nsc_session_table (r, "mib");
+  g_test_message ("%s", table);
+  for (p = table; (p = strstr (p, "Warning (fresh-reads)")) != NULL; p++)
+    n++;
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_nonnull (strstr (table, "The same goes for 2 more tests: SEQ1M Q1T1, RND4K Q32T1."));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -257,6 +285,7 @@ main (int    argc,
   g_test_add_func ("/nsc/session/own-check", test_own_check);
   g_test_add_func ("/nsc/session/run", test_run);
   g_test_add_func ("/nsc/session/speed", test_speed);
+  g_test_add_func ("/nsc/session/table-groups-warnings", test_table_groups_warnings);
   status = g_test_run ();
   {
     g_autofree char *nandscope = g_build_filename (data, "nandscope", NULL);

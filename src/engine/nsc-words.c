@@ -1105,6 +1105,74 @@ nsc_warning_describe (const NscWarning  *w,
   return title;
 }
 
+/* Whether @a and @b say the same of different tests. */
+static gboolean
+warnings_alike (const NscWarning *a,
+                const NscWarning *b,
+                NscSpeedUnit      unit)
+{
+  g_autofree char *da = NULL, *db = NULL;
+  g_autofree char *ta = NULL, *tb = NULL;
+
+  if (g_strcmp0 (a->code, b->code) != 0 || g_strcmp0 (a->position, b->position) != 0
+      || g_strcmp0 (a->subject, b->subject) != 0 || a->test == NULL || b->test == NULL
+      || g_str_equal (a->test, b->test))
+    return FALSE;
+  ta = nsc_warning_describe (a, unit, &da, NULL);
+  tb = nsc_warning_describe (b, unit, &db, NULL);
+  /* The titles name each its own test; the details say the same or not. */
+  return g_strcmp0 (da, db) == 0;
+}
+
+GPtrArray *
+nsc_warnings_group (GPtrArray    *warnings,
+                    NscSpeedUnit  unit)
+{
+  GPtrArray *groups = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+
+  for (guint i = 0; warnings && i < warnings->len; i++)
+    {
+      NscWarning *w = g_ptr_array_index (warnings, i);
+      GPtrArray *like = NULL;
+
+      for (guint k = 0; k < groups->len && like == NULL; k++)
+        {
+          GPtrArray *g = g_ptr_array_index (groups, k);
+
+          if (warnings_alike (g_ptr_array_index (g, 0), w, unit))
+            like = g;
+        }
+      if (like == NULL)
+        {
+          like = g_ptr_array_new ();
+          g_ptr_array_add (groups, like);
+        }
+      g_ptr_array_add (like, w);
+    }
+  return groups;
+}
+
+char *
+nsc_warnings_group_also (GPtrArray *group)
+{
+  g_autoptr(GStrvBuilder) names = NULL;
+  g_auto(GStrv) list = NULL;
+  g_autofree char *joined = NULL;
+
+  if (group == NULL || group->len < 2)
+    return NULL;
+  names = g_strv_builder_new ();
+  for (guint i = 1; i < group->len; i++)
+    g_strv_builder_add (names, nsc_words_test_label (((const NscWarning *) g_ptr_array_index (group, i))->test));
+  list = g_strv_builder_end (names);
+  /* Translators: joins the names of tests, "SEQ1M Q1T1, RND4K Q32T1" */
+  joined = g_strjoinv (C_("list", ", "), list);
+  /* Translators: under a warning that several tests share; %s names the others */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "The same goes for %u more test: %s.",
+                                       "The same goes for %u more tests: %s.",
+                                       group->len - 1), group->len - 1, joined);
+}
+
 /* ---- status ---------------------------------------------------------------------- */
 
 char *

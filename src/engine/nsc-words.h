@@ -48,6 +48,15 @@ char *nsc_warning_describe     (const NscWarning  *warning,
                                 NscSpeedUnit       unit,
                                 char             **details,
                                 const char       **settle);
+/* @warnings (NscWarning) as the user reads them: those that say the same of different
+ * tests (same code, position and subject, the same details) in one group, in the
+ * order they came. An array of arrays of the same warnings (not owned). */
+GPtrArray *nsc_warnings_group    (GPtrArray         *warnings,
+                                  NscSpeedUnit       unit);
+/* Under a group's first warning: "The same goes for 2 more tests: SEQ1M Q1T1,
+ * RND4K Q32T1."; NULL for a group of one. */
+char     *nsc_warnings_group_also (GPtrArray        *group);
+
 /* A test's label in the user's language: "SEQ1M Q8T1 settled", "After TRIM"; the
  * codes in it (SEQ1M Q8T1) stay. Labels are keys in results: translate only to show. */
 const char *nsc_words_test_label (const char        *label);

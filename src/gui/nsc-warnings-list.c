@@ -53,25 +53,6 @@ add_text_row (GtkWidget  *expander,
   adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), inner);
 }
 
-/* Whether @a and @b say the same of different tests: one row says it once and
- * names the others ("The same for 3 more tests: …"). */
-static gboolean
-alike (NscWarningsList  *self,
-       const NscWarning *a,
-       const NscWarning *b)
-{
-  g_autofree char *da = NULL, *db = NULL;
-  g_autofree char *ta = NULL, *tb = NULL;
-
-  if (g_strcmp0 (a->code, b->code) != 0 || g_strcmp0 (a->position, b->position) != 0
-      || g_strcmp0 (a->subject, b->subject) != 0 || a->test == NULL || b->test == NULL
-      || g_str_equal (a->test, b->test))
-    return FALSE;
-  ta = nsc_warning_describe (a, self->unit, &da, NULL);
-  tb = nsc_warning_describe (b, self->unit, &db, NULL);
-  return g_strcmp0 (da, db) == 0;
-}
-
 static GtkWidget *
 make_row (NscWarningsList *self,
           GPtrArray       *like)
@@ -86,22 +67,8 @@ make_row (NscWarningsList *self,
   GtkWidget *row;
 
   gtk_widget_set_valign (icon, GTK_ALIGN_CENTER);
-  if (like->len > 1)
-    {
-      g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
-      g_auto(GStrv) list = NULL;
-      g_autofree char *joined = NULL;
-
-      for (guint i = 1; i < like->len; i++)
-        g_strv_builder_add (names, nsc_words_test_label (((const NscWarning *) g_ptr_array_index (like, i))->test));
-      list = g_strv_builder_end (names);
-      /* Translators: joins the names of tests, "SEQ1M Q1T1, RND4K Q32T1" */
-      joined = g_strjoinv (C_("list", ", "), list);
-      /* Translators: under a warning that several tests share; %s names the others */
-      also = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "The same goes for %u more test: %s.",
-                                           "The same goes for %u more tests: %s.",
-                                           like->len - 1), like->len - 1, joined);
-    }
+  /* One row says what several tests share once and names the others. */
+  also = nsc_warnings_group_also (like);
   if (details == NULL && settle == NULL && also == NULL)
     {
       row = adw_action_row_new ();
@@ -150,30 +117,11 @@ make_row (NscWarningsList *self,
 static void
 rebuild (NscWarningsList *self)
 {
-  g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_autoptr(GPtrArray) groups = nsc_warnings_group (self->warnings, self->unit);
 
   for (guint i = 0; i < self->rows->len; i++)
     adw_preferences_group_remove (self->group, g_ptr_array_index (self->rows, i));
   g_ptr_array_set_size (self->rows, 0);
-  for (guint i = 0; i < self->warnings->len; i++)
-    {
-      NscWarning *w = g_ptr_array_index (self->warnings, i);
-      GPtrArray *like = NULL;
-
-      for (guint k = 0; k < groups->len && like == NULL; k++)
-        {
-          GPtrArray *g = g_ptr_array_index (groups, k);
-
-          if (alike (self, g_ptr_array_index (g, 0), w))
-            like = g;
-        }
-      if (like == NULL)
-        {
-          like = g_ptr_array_new ();
-          g_ptr_array_add (groups, like);
-        }
-      g_ptr_array_add (like, w);
-    }
   for (guint k = 0; k < groups->len; k++)
     {
       GtkWidget *row = make_row (self, g_ptr_array_index (groups, k));

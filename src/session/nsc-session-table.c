@@ -167,6 +167,8 @@ print_table (GString      *out,
                   ? json_node_get_object (r->device) : NULL;
   g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (Row));
   const char *unit = g_strcmp0 (units, "mb") == 0 ? _("MB/s") : _("MiB/s");
+  NscSpeedUnit speed_unit = g_strcmp0 (units, "mb") == 0 ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB;
+  g_autoptr(GPtrArray) groups = NULL;
   /* What the test really covered: a write-fill's "all the free space" is a size only
    * once the file is made. */
   g_autofree char *size = r->target_size ? nsc_words_size (r->target_size)
@@ -298,20 +300,24 @@ print_table (GString      *out,
 
   print_analysis (out, r, g_strcmp0 (units, "mb") == 0 ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB);
 
-  for (guint i = 0; i < r->warnings->len; i++)
+  /* Warnings that say the same of several tests are said once, as the app does. */
+  groups = nsc_warnings_group (r->warnings, speed_unit);
+  for (guint i = 0; i < groups->len; i++)
     {
-      NscWarning *w = g_ptr_array_index (r->warnings, i);
+      GPtrArray *like = g_ptr_array_index (groups, i);
+      NscWarning *w = g_ptr_array_index (like, 0);
       g_autofree char *details = NULL;
+      g_autofree char *also = nsc_warnings_group_also (like);
       const char *settle = NULL;
-      g_autofree char *title = nsc_warning_describe (w, g_strcmp0 (units, "mb") == 0
-                                                        ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB,
-                                                     &details, &settle);
+      g_autofree char *title = nsc_warning_describe (w, speed_unit, &details, &settle);
 
       /* Translators: a warning under the results; %s: its code (kept for scripts), the
        * sentence */
       g_string_append_printf (out, _("\nWarning (%s): %s."), w->code, title);
       if (details)
         g_string_append_printf (out, "\n  %s", details);
+      if (also)
+        g_string_append_printf (out, "\n  %s", also);
       if (settle)
         {
           g_autoptr(NscPreset) p = nsc_preset_lookup (settle, NULL);
