@@ -458,17 +458,41 @@ print_padded (const char *text,
   printf ("%s%*s ", text, (int) MAX (0, width - (glong) g_utf8_strlen (text, -1)), "");
 }
 
+/* Whether @p also takes as long as the drive needs for bytes, on top of what the clock
+ * bounds: steps that end with their data (a fill, a TRIM, a copy), or data written
+ * before the tests (what reads read, Quick's write past the cache; on a 1 TB drive). */
+static gboolean
+has_unclocked_steps (const NscTiming *timing,
+                     const NscPreset *p)
+{
+  NscBudgetTarget drive = { .is_device = TRUE, .capacity = G_GUINT64_CONSTANT (1000000000000) };
+  g_autoptr(GArray) items = NULL;
+  guint64 bytes = 0;
+
+  for (guint i = 0; i < p->steps->len; i++)
+    {
+      const NscStep *s = &g_array_index (p->steps, NscStep, i);
+
+      if (s->kind != NSC_STEP_IDLE && nsc_timing_step_budget_ns (timing, s) == 0)
+        return TRUE;
+    }
+  items = nsc_write_budget (p, &drive, &bytes, NULL);
+  return bytes > 0;
+}
+
 static int
 cmd_list_presets (void)
 {
+  gboolean any_unclocked = FALSE;
+
   g_auto(GStrv) names = nsc_preset_list_names ();
 
   /* What a preset destroys when its target is a block device; a test file in a
    * folder never touches anything else. */
   /* Translators: the headings of list-presets; each fits its column: Name 17
-   * characters, Duration 11, On a device 14 */
+   * characters, Duration 15, On a device 14 */
   print_padded (C_("presets", "Name"), 17);
-  print_padded (C_("presets", "Duration"), 11);
+  print_padded (C_("presets", "Duration"), 15);
   /* Translators: a heading: what a preset changes when its target is a block device */
   print_padded (C_("presets", "On a device"), 14);
   puts (C_("presets", "Description"));
@@ -490,15 +514,30 @@ cmd_list_presets (void)
 
         nsc_timing_init (&timing, p, &none);
         dur = nsc_words_clock (nsc_timing_estimate_ns (&timing, p));
+        if (has_unclocked_steps (&timing, p))
+          {
+            char *more = g_strconcat (dur, " +", NULL);
+
+            g_free (dur);
+            dur = more;
+            any_unclocked = TRUE;
+          }
       }
       /* Padded by characters, not bytes: the words may be Cyrillic. */
       print_padded (p->name, 17);
-      print_padded (dur, 11);
+      print_padded (dur, 15);
       print_padded (p->destructive ? C_("presets", "whole device")
                     : nsc_preset_writes (p) ? C_("presets", "device data")
                     : C_("presets", "nothing"), 14);
       printf ("%s: %s\n", nsc_preset_get_display_title (p), nsc_preset_get_display_description (p));
     }
+  /* The table alone for scripts; the note where a person reads it. */
+  if (any_unclocked && isatty (STDOUT_FILENO))
+    /* Translators: under list-presets; "+" follows a duration in its Duration column */
+    printf ("\n%s\n", _("+ and the time the drive takes for the data written before or between "
+                         "the tests (what reads read, a fill, Quick's write past the cache), or "
+                         "erased or copied; nandscope-cli run --dry-run on the target says how "
+                         "much that is"));
   return 0;
 }
 

@@ -55,6 +55,12 @@ fi
 
 "$cli" --help | grep -q "^Usage" && ok "--help" || bad "--help prints no usage"
 "$cli" list-presets | grep -q "^quick" && ok "list-presets names quick" || bad "list-presets"
+# A duration that only counts the clock's part says so: write-fill's 30 s pause is not
+# its length; compressibility's timed writes are.
+lp=$("$cli" list-presets)
+grep -qE '^write-fill +30\.0 s \+ ' <<<"$lp" && grep -qE '^compressibility +1 min 00 s +device' <<<"$lp" \
+  && ok "list-presets marks the durations the drive's speed adds to (+)" \
+  || bad "list-presets durations: $(grep -E '^(write-fill|compressibility) ' <<<"$lp")"
 
 # And a run that works, for contrast: result JSON written, nothing left behind.
 if "$cli" run --target "$work" --rw randread --bs 4k --qd 4 --time 300ms --size 16m \

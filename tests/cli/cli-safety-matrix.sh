@@ -66,7 +66,7 @@ detach() {
 # Every preset whose "On a device" column is not "nothing" writes, trims or erases;
 # the data/presets files must all be listed, so that a new preset is covered.
 "$cli" list-presets > "$work/presets.txt" || { bad "list-presets failed"; finish; }
-column() { awk -v want="$1" 'NR > 1 { c = substr($0, 31, 14); sub(/ +$/, "", c)
+column() { awk -v want="$1" 'NR == 1 { at = index($0, "On a device") } NR > 1 { c = substr($0, at, 14); sub(/ +$/, "", c)
   if (c == want || (want == "?" && c != "nothing" && c != "device data" && c != "whole device")) print $1 }' "$work/presets.txt"; }
 writing=$(column "device data"; column "whole device")
 readonly_presets=$(column nothing)
