@@ -1204,7 +1204,12 @@ read_totals (Run    *run,
 }
 
 /* @tail: the last, partial interval; a short one is folded into the sample before
- * it (the drain of a queue alone would read as a burst of speed). */
+ * it (the drain of a queue alone would read as a burst of speed), and so is any tail
+ * of a step that ended at its time (@tail == TAIL_DRAIN): what comes after the
+ * deadline is the queue emptying, not the drive slowing down, and drawn alone it
+ * plunged towards zero. Folded, it weighs by its length. */
+enum { TAIL_NONE, TAIL_LAST, TAIL_DRAIN };
+
 static void
 take_sample (Run           *run,
              Totals        *prev,
@@ -1212,7 +1217,7 @@ take_sample (Run           *run,
              gint64        *prev_ns,
              gint64         now,
              gint64         measure_start,
-             gboolean       tail,
+             int            tail,
              gint64         interval,
              NscSeries     *series,
              NscSampleFunc  on_sample,
@@ -1242,7 +1247,7 @@ take_sample (Run           *run,
 
   if (s.duration_ns <= 0)
     return;
-  if (tail && s.duration_ns < interval / 2 && nsc_series_get_len (series) > 0)
+  if (tail && (tail == TAIL_DRAIN || s.duration_ns < interval / 2) && nsc_series_get_len (series) > 0)
     {
       nsc_series_extend_last (series, &s);
       return;
@@ -1328,6 +1333,7 @@ nsc_job_run_until (NscTarget      *target,
   gulong cancel_id = 0;
   guint per_worker;
   gint64 start_ns, measure_start, deadline, next_sample, prev_ns, interval, last_end = 0;
+  gboolean timed_out = FALSE;
   gboolean ok = TRUE, fallback = FALSE, sliced, measured;
 
   g_return_val_if_fail (target != NULL, FALSE);
@@ -1493,7 +1499,7 @@ nsc_job_run_until (NscTarget      *target,
       if (phase == PHASE_MEASURE && now >= next_sample)
         {
           g_mutex_unlock (&run.lock);
-          take_sample (&run, &prev, &base, &prev_ns, now, measure_start, FALSE, interval,
+          take_sample (&run, &prev, &base, &prev_ns, now, measure_start, TAIL_NONE, interval,
                        result->series, on_sample, user_data);
           g_mutex_lock (&run.lock);
           next_sample += interval;
@@ -1509,6 +1515,7 @@ nsc_job_run_until (NscTarget      *target,
         }
       if (phase != PHASE_STOP && now >= deadline)
         {
+          timed_out = TRUE;
           g_mutex_unlock (&run.lock);
           request_stop (&run);
           g_mutex_lock (&run.lock);
@@ -1558,7 +1565,8 @@ nsc_job_run_until (NscTarget      *target,
   for (guint i = 0; i < run.n_threads; i++)
     last_end = MAX (last_end, run.threads[i].end_ns);
   if (g_atomic_int_get (&run.phase) != PHASE_RAMP && last_end > prev_ns)
-    take_sample (&run, &prev, &base, &prev_ns, last_end, measure_start, TRUE, interval,
+    take_sample (&run, &prev, &base, &prev_ns, last_end, measure_start,
+                 timed_out ? TAIL_DRAIN : TAIL_LAST, interval,
                  result->series, on_sample, user_data);
   nsc_series_finish (result->series);
 
