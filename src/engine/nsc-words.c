@@ -490,40 +490,40 @@ describe_filesystem (const Ctx  *c,
   if (g_str_equal (fs, "tmpfs") || g_str_equal (fs, "ramfs"))
     {
       *details = g_strdup (_("The folder is kept in memory, so the figures are the memory's. "
-                             "Choose a folder on a drive, or the drive itself."));
+                              "Choose a folder on a drive, or the drive itself."));
       return g_strdup (_("This folder is in memory, so no drive is measured"));
     }
   if (g_str_equal (fs, "nfs") || g_str_equal (fs, "cifs"))
     {
       *details = g_strdup (_("The folder is on another computer, so the figures are the "
-                             "network's. Choose a folder on a drive of this computer."));
+                              "network's. Choose a folder on a drive of this computer."));
       return g_strdup (_("This folder is on a network share, so the network is measured, "
                          "not a drive"));
     }
   if (g_str_equal (fs, "fuse"))
     {
       *details = g_strdup (_("FUSE filesystems pass reads and writes through a program; direct "
-                             "access does not reach the drive. Choose a folder on an ext4 or "
-                             "XFS filesystem, or the drive itself."));
+                              "access does not reach the drive. Choose a folder on an ext4 or "
+                              "XFS filesystem, or the drive itself."));
       return g_strdup (_("This folder's filesystem stands between the test and the drive"));
     }
   if (g_str_equal (fs, "overlay"))
     {
       *details = g_strdup (_("An overlay filesystem (as in containers) may not pass direct "
-                             "access on to the drive. Choose a folder on the drive's own "
-                             "filesystem."));
+                              "access on to the drive. Choose a folder on the drive's own "
+                              "filesystem."));
       return g_strdup (_("This folder's filesystem may stand between the test and the drive"));
     }
   if (g_str_equal (fs, "btrfs"))
     {
       *details = g_strdup (_("Btrfs may checksum or compress the test file; the figures "
-                             "include that work, which the drive alone does not do."));
+                              "include that work, which the drive alone does not do."));
       return g_strdup (_("The filesystem adds its own work to the results"));
     }
   if (g_str_equal (fs, "zfs"))
     {
       *details = g_strdup (_("ZFS may answer reads from its cache in memory (ARC) instead of "
-                             "the drive, so read speeds may be too high."));
+                              "the drive, so read speeds may be too high."));
       return g_strdup (_("Read speeds may come from the filesystem's memory cache"));
     }
   *details = NULL;
@@ -540,18 +540,18 @@ warning_cache_phrase (const NscWarning *w)
   return nsc_system_cache_phrase (&cache, TRUE);
 }
 
+/* A kind's words: returns the title; sets *details and *settle (both NULL on entry)
+ * where it has them. */
 typedef char *(*Describer) (const Ctx   *c,
                             char       **details,
                             const char **settle);
 
 static char *
 describe_inside_slc_cache (const Ctx   *c,
-                           char       **details_out,
-                           const char **settle_out)
+                           char       **details,
+                           const char **settle)
 {
   const NscWarning *w = c->w;
-  g_autofree char *details = NULL;
-  const char *settle = NULL;
   char *title = NULL;
 
   g_autofree char *written = size (w->bytes);
@@ -564,43 +564,39 @@ describe_inside_slc_cache (const Ctx   *c,
       title = g_strdup_printf (_("The write speed of %s is the drive's fast cache, not its "
                                  "lasting speed"), c->test);
       if (w->cache_bytes > 0)
-        details = g_strdup_printf (_("The test wrote %s, after %s written since the drive "
-                                     "last rested; that fits in the cache measured (%s). "
-                                     "Large copies get slower once the cache is full."),
-                                   written, before, cache);
+        *details = g_strdup_printf (_("The test wrote %s, after %s written since the drive "
+                                      "last rested; that fits in the cache measured (%s). "
+                                      "Large copies get slower once the cache is full."),
+                                    written, before, cache);
     }
   else if (g_strcmp0 (w->position, "across") == 0)
     {
       title = g_strdup_printf (_("The write speed of %s mixes the drive's fast cache and "
                                  "the slower speed after it"), c->test);
       if (w->cache_bytes > 0)
-        details = g_strdup_printf (_("The test began inside the cache measured (%s, with %s "
-                                     "written since the drive last rested) and ended past "
-                                     "it."), cache, before);
+        *details = g_strdup_printf (_("The test began inside the cache measured (%s, with %s "
+                                      "written since the drive last rested) and ended past "
+                                      "it."), cache, before);
     }
   else
     {
       title = g_strdup_printf (_("The write speed of %s may be the drive's fast cache"),
                                c->test);
-      details = g_strdup (_("The size of this drive's cache is not known: no write-fill "
-                            "test ran on it, in this run or before. The write-fill test "
-                            "shows how much the drive writes fast and how fast it writes "
-                            "after that."));
-      settle = "write-fill";
+      *details = g_strdup (_("The size of this drive's cache is not known: no write-fill "
+                             "test ran on it, in this run or before. The write-fill test "
+                             "shows how much the drive writes fast and how fast it writes "
+                             "after that."));
+      *settle = "write-fill";
     }
-  *details_out = g_steal_pointer (&details);
-  *settle_out = settle;
   return title;
 }
 
 static char *
 describe_cache_exhausted_during_test (const Ctx   *c,
-                                      char       **details_out,
-                                      const char **settle_out)
+                                      char       **details,
+                                      const char **settle)
 {
   const NscWarning *w = c->w;
-  g_autofree char *details = NULL;
-  const char *settle = NULL;
   char *title = NULL;
 
   g_autofree char *from = speed (c, w->bps_before);
@@ -610,23 +606,19 @@ describe_cache_exhausted_during_test (const Ctx   *c,
   title = g_strdup_printf (_("The write speed of %s mixes the drive's fast cache and the "
                              "slower speed after it"), c->test);
   if (isfinite (w->bps_before))
-    details = g_strdup_printf (_("The speed fell from %s to %s after %s: the cache filled "
-                                 "up during the test. The write-fill test measures both "
-                                 "speeds and the cache's size."), from, to, at);
-  settle = "write-fill";
-  *details_out = g_steal_pointer (&details);
-  *settle_out = settle;
+    *details = g_strdup_printf (_("The speed fell from %s to %s after %s: the cache filled "
+                                  "up during the test. The write-fill test measures both "
+                                  "speeds and the cache's size."), from, to, at);
+  *settle = "write-fill";
   return title;
 }
 
 static char *
 describe_thermal_throttling (const Ctx   *c,
-                             char       **details_out,
-                             const char **settle_out)
+                             char       **details,
+                             const char **settle)
 {
   const NscWarning *w = c->w;
-  g_autofree char *details = NULL;
-  const char *settle = NULL;
   char *title = NULL;
 
   g_autofree char *from = speed (c, w->bps_before);
@@ -636,33 +628,29 @@ describe_thermal_throttling (const Ctx   *c,
   if (w->bytes >= 0 && isfinite (w->celsius_limit))
     {
       g_autofree char *at = size (w->bytes);
-      details = g_strdup_printf (_("During %s the speed fell from %s to %s after %s, when "
-                                   "the drive reached %.0f °C (its limit is %.0f °C). "
-                                   "This drop is the heat, not the end of the cache; "
-                                   "better cooling helps."),
-                                 c->test, from, to, at, w->celsius, w->celsius_limit);
+      *details = g_strdup_printf (_("During %s the speed fell from %s to %s after %s, when "
+                                    "the drive reached %.0f °C (its limit is %.0f °C). "
+                                    "This drop is the heat, not the end of the cache; "
+                                    "better cooling helps."),
+                                  c->test, from, to, at, w->celsius, w->celsius_limit);
     }
   else if (isfinite (w->seconds))
     {
       g_autofree char *after = nsc_words_duration (w->seconds);
-      details = g_strdup_printf (_("During %s the speed fell from %s to %s after %s, at "
-                                   "%.0f °C. Better cooling helps."),
-                                 c->test, from, to, after, w->celsius);
+      *details = g_strdup_printf (_("During %s the speed fell from %s to %s after %s, at "
+                                    "%.0f °C. Better cooling helps."),
+                                  c->test, from, to, after, w->celsius);
     }
-  settle = "thermal";
-  *details_out = g_steal_pointer (&details);
-  *settle_out = settle;
+  *settle = "thermal";
   return title;
 }
 
 static char *
 describe_read_inflation (const Ctx   *c,
-                         char       **details_out,
-                         const char **settle_out)
+                         char       **details,
+                         const char **settle)
 {
   const NscWarning *w = c->w;
-  g_autofree char *details = NULL;
-  const char *settle = NULL;
   char *title = NULL;
 
   g_autofree char *fresh = speed (c, w->bps_fresh);
@@ -670,24 +658,20 @@ describe_read_inflation (const Ctx   *c,
 
   title = g_strdup (_("Read speeds may be inflated by the drive's cache"));
   if (isfinite (w->bps_fresh))
-    details = g_strdup_printf (_("%s read data just written at %s, but data left to settle "
-                                 "at %s: the fast reads came from the cache. Files you "
-                                 "read days after writing them are read at the lower "
-                                 "speed."), c->test, fresh, settled);
-  settle = "write-fill";
-  *details_out = g_steal_pointer (&details);
-  *settle_out = settle;
+    *details = g_strdup_printf (_("%s read data just written at %s, but data left to settle "
+                                  "at %s: the fast reads came from the cache. Files you "
+                                  "read days after writing them are read at the lower "
+                                  "speed."), c->test, fresh, settled);
+  *settle = "write-fill";
   return title;
 }
 
 static char *
 describe_read_inflation_not_verified (const Ctx   *c,
-                                      char       **details_out,
-                                      const char **settle_out)
+                                      char       **details,
+                                      const char **settle)
 {
   const NscWarning *w = c->w;
-  g_autofree char *details = NULL;
-  const char *settle = NULL;
   char *title = NULL;
 
   g_autofree char *fresh = speed (c, w->bps_fresh);
@@ -703,28 +687,28 @@ describe_read_inflation_not_verified (const Ctx   *c,
       title = g_strdup (_("Read speeds may include memory in front of the drive"));
       /* Translators: %s (3rd) is "loop0, a loop device over /var/tmp/disk.img
        * without direct I/O" */
-      details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
-                                   "at %s, but its reads went through %s, which may serve "
-                                   "them from memory: they are not proven to be the "
-                                   "drive's."), c->test, fresh, settled, via);
+      *details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
+                                    "at %s, but its reads went through %s, which may serve "
+                                    "them from memory: they are not proven to be the "
+                                    "drive's."), c->test, fresh, settled, via);
     }
   else if (nsc_read_settled_faster (w->bps_fresh, w->bps_settled))
-    details = g_strdup_printf (_("%s read data left to settle at %s, faster than data just "
-                                 "written at %s. Settled data should not read faster: "
-                                 "the fresh data may have gone to slower flash once the "
-                                 "cache was full, or the settled data had not left the "
-                                 "cache. Whether the fresh reads are inflated is not known. "
-                                 "The write-fill test measures how large the cache is."),
-                               c->test, settled, fresh);
+    *details = g_strdup_printf (_("%s read data left to settle at %s, faster than data just "
+                                  "written at %s. Settled data should not read faster: "
+                                  "the fresh data may have gone to slower flash once the "
+                                  "cache was full, or the settled data had not left the "
+                                  "cache. Whether the fresh reads are inflated is not known. "
+                                  "The write-fill test measures how large the cache is."),
+                                c->test, settled, fresh);
   else if (g_strcmp0 (w->subject, "flush-capped") == 0 && isfinite (w->bps_fresh))
     /* Translators: "SEQ1M Q8T1 read data just written at 2000 MiB/s and data left to
      * settle at 1990 MiB/s, but the span let only 2 GiB be written after …" */
-    details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
-                                 "at %s, but the span let only %s be written after the "
-                                 "settled data, less than the drive's cache, which may still "
-                                 "hold it: these reads are not proven free of it. A larger "
-                                 "span, or none, lets Quick write past the cache."),
-                               c->test, fresh, settled, since);
+    *details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
+                                  "at %s, but the span let only %s be written after the "
+                                  "settled data, less than the drive's cache, which may still "
+                                  "hold it: these reads are not proven free of it. A larger "
+                                  "span, or none, lets Quick write past the cache."),
+                                c->test, fresh, settled, since);
   else if (g_strcmp0 (w->subject, "cache-not-filled") == 0 && isfinite (w->bps_fresh)
            && isfinite (w->bps_before) && w->bps_before > 0)
     {
@@ -734,14 +718,14 @@ describe_read_inflation_not_verified (const Ctx   *c,
       /* Translators: "SEQ1M Q8T1 read data just written at 2000 MiB/s and data left to
        * settle at 1990 MiB/s, but the 9 GiB written after the settled data never
        * slowed down (3000 MiB/s at its start, 2950 MiB/s at its end): …" */
-      details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
-                                   "at %s, but the %s written after the settled data never "
-                                   "slowed down (%s at its start, %s at its end): the cache "
-                                   "was not seen to fill, so it may still hold the settled "
-                                   "data, and these reads are not proven free of it. The "
-                                   "write-fill test measures how large the cache is; Quick "
-                                   "then writes past it."), c->test, fresh, settled, since,
-                                 start, end);
+      *details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
+                                    "at %s, but the %s written after the settled data never "
+                                    "slowed down (%s at its start, %s at its end): the cache "
+                                    "was not seen to fill, so it may still hold the settled "
+                                    "data, and these reads are not proven free of it. The "
+                                    "write-fill test measures how large the cache is; Quick "
+                                    "then writes past it."), c->test, fresh, settled, since,
+                                  start, end);
     }
   else if (g_strcmp0 (w->subject, "fresh-not-in-cache") == 0 && isfinite (w->bps_fresh))
     {
@@ -751,35 +735,31 @@ describe_read_inflation_not_verified (const Ctx   *c,
       /* Translators: "SEQ1M Q8T1 read data just written at 112 MiB/s and data left to
        * settle at 110 MiB/s, but the fresh data was written at 40 MiB/s, slower than
        * the cache's 1500 MiB/s: …" */
-      details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
-                                   "at %s, but the fresh data was written at %s, slower than "
-                                   "the cache's %s: the cache had no room for it after the "
-                                   "pause, so its reads do not show what reads right after "
-                                   "writing show. The cache-recovery test measures how long "
-                                   "this drive needs to empty its cache."),
-                                 c->test, fresh, settled, written, cache);
-      settle = "cache-recovery";
+      *details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
+                                    "at %s, but the fresh data was written at %s, slower than "
+                                    "the cache's %s: the cache had no room for it after the "
+                                    "pause, so its reads do not show what reads right after "
+                                    "writing show. The cache-recovery test measures how long "
+                                    "this drive needs to empty its cache."),
+                                  c->test, fresh, settled, written, cache);
+      *settle = "cache-recovery";
     }
   else if (isfinite (w->bps_fresh))
-    details = g_strdup_printf (_("%s read data just written at %s, and data with %s written "
-                                 "after it at %s. The cache may hold both, so these reads "
-                                 "are not proven free of it. The write-fill test measures "
-                                 "how large the cache is."), c->test, fresh, since, settled);
-  if (settle == NULL)
-    settle = "write-fill";
-  *details_out = g_steal_pointer (&details);
-  *settle_out = settle;
+    *details = g_strdup_printf (_("%s read data just written at %s, and data with %s written "
+                                  "after it at %s. The cache may hold both, so these reads "
+                                  "are not proven free of it. The write-fill test measures "
+                                  "how large the cache is."), c->test, fresh, since, settled);
+  if (*settle == NULL)
+    *settle = "write-fill";
   return title;
 }
 
 static char *
 describe_fresh_reads (const Ctx   *c,
-                      char       **details_out,
-                      const char **settle_out)
+                      char       **details,
+                      const char **settle)
 {
   const NscWarning *w = c->w;
-  g_autofree char *details = NULL;
-  const char *settle = NULL;
   char *title = NULL;
 
   title = g_strdup_printf (_("The read speed of %s may be inflated by the drive's cache"),
@@ -787,54 +767,46 @@ describe_fresh_reads (const Ctx   *c,
   if (isfinite (w->seconds))
     {
       g_autofree char *age = nsc_words_duration (w->seconds);
-      details = g_strdup_printf (_("It read data written %s before, with no pause since: "
-                                   "the cache may still hold it, and older files are often "
-                                   "read more slowly."), age);
+      *details = g_strdup_printf (_("It read data written %s before, with no pause since: "
+                                    "the cache may still hold it, and older files are often "
+                                    "read more slowly."), age);
     }
-  *details_out = g_steal_pointer (&details);
-  *settle_out = settle;
   return title;
 }
 
 static char *
 describe_unverified_contents (const Ctx   *c,
-                              char       **details_out,
-                              const char **settle_out)
+                              char       **details,
+                              const char **settle)
 {
   const NscWarning *w = c->w;
-  g_autofree char *details = NULL;
-  const char *settle = NULL;
   char *title = NULL;
 
   if (g_strcmp0 (w->subject, "surface") == 0)
     {
       title = g_strdup (_("The surface scan may have read empty parts of the drive"));
-      details = g_strdup (_("Parts never written are answered by the controller without "
-                            "reading flash, so on an empty drive the scan shows the "
-                            "controller's speed. The scan that writes first shows the "
-                            "flash."));
-      settle = "surface-write";
+      *details = g_strdup (_("Parts never written are answered by the controller without "
+                             "reading flash, so on an empty drive the scan shows the "
+                             "controller's speed. The scan that writes first shows the "
+                             "flash."));
+      *settle = "surface-write";
     }
   else
     {
       title = g_strdup_printf (_("%s may have read empty parts of the drive"), c->test);
-      details = g_strdup (_("The drive was opened for reading only, so the test could not "
-                            "write its own data first. Empty or trimmed parts read faster "
-                            "than real data."));
+      *details = g_strdup (_("The drive was opened for reading only, so the test could not "
+                             "write its own data first. Empty or trimmed parts read faster "
+                             "than real data."));
     }
-  *details_out = g_steal_pointer (&details);
-  *settle_out = settle;
   return title;
 }
 
 static char *
 describe_block_size_unsupported (const Ctx   *c,
-                                 char       **details_out,
-                                 const char **settle_out)
+                                 char       **details,
+                                 const char **settle)
 {
   const NscWarning *w = c->w;
-  g_autofree char *details = NULL;
-  const char *settle = NULL;
   char *title = NULL;
 
   g_autofree char *unit_size = size (w->bytes);
@@ -842,90 +814,70 @@ describe_block_size_unsupported (const Ctx   *c,
   title = g_strdup_printf (_("%s was skipped: the drive cannot use blocks that small"),
                            c->test);
   if (w->bytes > 0)
-    details = g_strdup_printf (_("Direct reads and writes on %s take blocks of at least %s."),
-                               w->subject ? w->subject : _("this drive"), unit_size);
-  *details_out = g_steal_pointer (&details);
-  *settle_out = settle;
+    *details = g_strdup_printf (_("Direct reads and writes on %s take blocks of at least %s."),
+                                w->subject ? w->subject : _("this drive"), unit_size);
   return title;
 }
 
 static char *
 describe_backend_fallback (const Ctx   *c,
-                           char       **details_out,
-                           const char **settle_out)
+                           char       **details,
+                           const char **settle)
 {
-  g_autofree char *details = NULL;
-  const char *settle = NULL;
   char *title = NULL;
 
   title = g_strdup (_("The fast input/output interface was not available, so a slower "
                       "one was used"));
-  details = g_strdup (_("The system refused io_uring, so threads doing plain reads and "
-                        "writes ran the tests. Results at deep queues may be lower than "
-                        "the drive can do."));
-  *details_out = g_steal_pointer (&details);
-  *settle_out = settle;
+  *details = g_strdup (_("The system refused io_uring, so threads doing plain reads and "
+                         "writes ran the tests. Results at deep queues may be lower than "
+                         "the drive can do."));
   return title;
 }
 
 static char *
 describe_trim_not_passed_down (const Ctx   *c,
-                               char       **details_out,
-                               const char **settle_out)
+                               char       **details,
+                               const char **settle)
 {
-  g_autofree char *details = NULL;
-  const char *settle = NULL;
   char *title = NULL;
 
   title = g_strdup (_("The drive was not told at once which space was freed"));
-  details = g_strdup (_("The test freed parts of its file, but the filesystem is not "
-                        "mounted with the discard option: the drive learns of the freed "
-                        "space only at the next scheduled TRIM (fstrim)."));
-  *details_out = g_steal_pointer (&details);
-  *settle_out = settle;
+  *details = g_strdup (_("The test freed parts of its file, but the filesystem is not "
+                         "mounted with the discard option: the drive learns of the freed "
+                         "space only at the next scheduled TRIM (fstrim)."));
   return title;
 }
 
 static char *
 describe_strict_skipped (const Ctx   *c,
-                         char       **details_out,
-                         const char **settle_out)
+                         char       **details,
+                         const char **settle)
 {
-  g_autofree char *details = NULL;
-  const char *settle = NULL;
   char *title = NULL;
 
   title = g_strdup_printf (_("%s ran without the pause and TRIM of the chosen conditions"),
                            c->test);
-  details = g_strdup (_("Its test set measures the drive without them on purpose."));
-  *details_out = g_steal_pointer (&details);
-  *settle_out = settle;
+  *details = g_strdup (_("Its test set measures the drive without them on purpose."));
   return title;
 }
 
 static char *
 describe_not_direct_to_drive (const Ctx   *c,
-                              char       **details_out,
-                              const char **settle_out)
+                              char       **details,
+                              const char **settle)
 {
-  g_autofree char *details = NULL;
-  const char *settle = NULL;
   char *title = NULL;
 
-  title = describe_filesystem (c, &details);
-  *details_out = g_steal_pointer (&details);
-  *settle_out = settle;
+  title = describe_filesystem (c, details);
   return title;
 }
 
 static char *
 describe_system_cache (const Ctx   *c,
-                       char       **details_out,
-                       const char **settle_out)
+                       char       **details,
+                       const char **settle)
 {
   const NscWarning *w = c->w;
-  g_autofree char *details = NULL;
-  const char *settle = NULL;
   char *title = NULL;
 
   g_autofree char *via = warning_cache_phrase (w);
@@ -937,84 +889,68 @@ describe_system_cache (const Ctx   *c,
                                  "drive's SLC cache"), c->test);
       /* Translators: %s is "loop0, a loop device over /var/tmp/disk.img without direct
        * I/O" or "a folder in memory (tmpfs)" */
-      details = g_strdup_printf (_("Its writes went through %s: the system kept them in "
-                                   "memory before the drive. Test the drive itself, or a "
-                                   "folder on it, to measure its cache."), via);
+      *details = g_strdup_printf (_("Its writes went through %s: the system kept them in "
+                                    "memory before the drive. Test the drive itself, or a "
+                                    "folder on it, to measure its cache."), via);
     }
   else
     {
       title = g_strdup_printf (_("The SLC cache that %s found is not verified as the "
                                  "drive's"), c->test);
       /* Translators: %s is "vda, a virtual disk (virtio)" */
-      details = g_strdup_printf (_("Its writes went through %s, which may keep writes in "
-                                   "memory before the drive: a fast start may be that "
-                                   "memory."), via);
+      *details = g_strdup_printf (_("Its writes went through %s, which may keep writes in "
+                                    "memory before the drive: a fast start may be that "
+                                    "memory."), via);
     }
-  *details_out = g_steal_pointer (&details);
-  *settle_out = settle;
   return title;
 }
 
 static char *
 describe_encryption_measured (const Ctx   *c,
-                              char       **details_out,
-                              const char **settle_out)
+                              char       **details,
+                              const char **settle)
 {
-  g_autofree char *details = NULL;
-  const char *settle = NULL;
   char *title = NULL;
 
   title = g_strdup (_("The results include the work of encryption"));
-  details = g_strdup (_("The test file lies on an encrypted volume (dm-crypt): the "
-                        "processor encrypts everything written, which the drive alone "
-                        "does not do."));
-  *details_out = g_steal_pointer (&details);
-  *settle_out = settle;
+  *details = g_strdup (_("The test file lies on an encrypted volume (dm-crypt): the "
+                         "processor encrypts everything written, which the drive alone "
+                         "does not do."));
   return title;
 }
 
 static char *
 describe_raid_measured (const Ctx   *c,
-                        char       **details_out,
-                        const char **settle_out)
+                        char       **details,
+                        const char **settle)
 {
-  g_autofree char *details = NULL;
-  const char *settle = NULL;
   char *title = NULL;
 
   title = g_strdup (_("The results are those of a software RAID array, not of one drive"));
-  details = g_strdup (_("The test file lies on several drives joined by the system "
-                        "(md RAID)."));
-  *details_out = g_steal_pointer (&details);
-  *settle_out = settle;
+  *details = g_strdup (_("The test file lies on several drives joined by the system "
+                         "(md RAID)."));
   return title;
 }
 
 static char *
 describe_write_cache_off (const Ctx   *c,
-                          char       **details_out,
-                          const char **settle_out)
+                          char       **details,
+                          const char **settle)
 {
-  g_autofree char *details = NULL;
-  const char *settle = NULL;
   char *title = NULL;
 
   title = g_strdup (_("The drive's write cache is off, so writes are slower than usual"));
-  details = g_strdup (_("The drive reports its write cache as “write through”; drives "
-                        "usually come with it on."));
-  *details_out = g_steal_pointer (&details);
-  *settle_out = settle;
+  *details = g_strdup (_("The drive reports its write cache as “write through”; drives "
+                         "usually come with it on."));
   return title;
 }
 
 static char *
 describe_compressing_controller (const Ctx   *c,
-                                 char       **details_out,
-                                 const char **settle_out)
+                                 char       **details,
+                                 const char **settle)
 {
   const NscWarning *w = c->w;
-  g_autofree char *details = NULL;
-  const char *settle = NULL;
   char *title = NULL;
 
   g_autofree char *random = speed (c, w->bps_random);
@@ -1023,35 +959,29 @@ describe_compressing_controller (const Ctx   *c,
 
   title = g_strdup (_("The drive writes easily compressed data faster"));
   if (isfinite (w->bps_random))
-    details = g_strdup_printf (_("Random data: %s; half compressible: %s; zeros: %s. Its "
-                                 "controller compresses data or skips zeros, so benchmarks "
-                                 "that write such data overstate it."), random, half, zeros);
-  *details_out = g_steal_pointer (&details);
-  *settle_out = settle;
+    *details = g_strdup_printf (_("Random data: %s; half compressible: %s; zeros: %s. Its "
+                                  "controller compresses data or skips zeros, so benchmarks "
+                                  "that write such data overstate it."), random, half, zeros);
   return title;
 }
 
 static char *
 describe_pcie_link_below_max (const Ctx   *c,
-                              char       **details_out,
-                              const char **settle_out)
+                              char       **details,
+                              const char **settle)
 {
   const NscWarning *w = c->w;
-  g_autofree char *details = NULL;
-  const char *settle = NULL;
   char *title = NULL;
 
   title = g_strdup (_("The drive's connection is slower than the drive supports"));
   if (w->link_generation > 0)
-    details = g_strdup_printf (_("It runs at PCIe %d.0 x%d, but the drive supports PCIe "
-                                 "%d.0 x%d, so sequential speeds may be capped. Check "
-                                 "which slot it sits in (an M.2 slot attached to the "
-                                 "processor, the PCIe setting of the firmware); an idle "
-                                 "drive may also slow its link to save power."),
-                               w->link_generation, w->link_width, w->link_max_generation,
-                               w->link_max_width);
-  *details_out = g_steal_pointer (&details);
-  *settle_out = settle;
+    *details = g_strdup_printf (_("It runs at PCIe %d.0 x%d, but the drive supports PCIe "
+                                  "%d.0 x%d, so sequential speeds may be capped. Check "
+                                  "which slot it sits in (an M.2 slot attached to the "
+                                  "processor, the PCIe setting of the firmware); an idle "
+                                  "drive may also slow its link to save power."),
+                                w->link_generation, w->link_width, w->link_max_generation,
+                                w->link_max_width);
   return title;
 }
 
