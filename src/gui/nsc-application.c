@@ -27,6 +27,7 @@ struct _NscApplication
   gint64    time_ns;
   gint64    max_idle_ns;
   guint64   file_size;
+  guint64   span;
   gboolean  run_at_start;
   gboolean  quit_when_done;
   char     *open_path;
@@ -63,6 +64,8 @@ static const GOptionEntry option_entries[] = {
   { "size", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Test file size, e.g. 1g or 512m"), N_("SIZE") },
   { "max-idle", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Cut the pauses of a test set to at most this long, e.g. 1s"), N_("DURATION") },
+  { "span", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Cover at most this much of the target in every test, e.g. 64m"), N_("SIZE") },
   { "run", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Start the test at once"), NULL },
   { "quit-when-done", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Quit after the run: exit status 0 on success, 1 on failure"), NULL },
@@ -167,6 +170,14 @@ nsc_application_handle_local_options (GApplication *app,
     {
       if (!nsc_parse_size (text, &self->file_size, &error))
         return usage_error (error->message);
+      scripted = TRUE;
+    }
+  if (g_variant_dict_lookup (options, "span", "&s", &text))
+    {
+      if (!nsc_parse_size (text, &self->span, &error))
+        return usage_error (error->message);
+      if (self->span == 0)
+        return usage_error (_("--span must be larger than zero"));
       scripted = TRUE;
     }
   if (g_variant_dict_contains (options, "run"))
@@ -454,6 +465,7 @@ nsc_application_activate (GApplication *app)
 {
   NscApplication *self = NSC_APPLICATION (app);
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+  NscRunOptions overrides = NSC_RUN_OPTIONS_INIT;
   NscWindow *win;
 
   if (window != NULL)
@@ -467,7 +479,12 @@ nsc_application_activate (GApplication *app)
 
   if (self->target)
     nsc_window_set_target (win, self->target);
-  nsc_window_set_overrides (win, self->runs, self->time_ns, self->max_idle_ns, self->file_size);
+  overrides.file_size = self->file_size;
+  overrides.runs = self->runs;
+  overrides.time_ns = self->time_ns;
+  overrides.max_idle_ns = self->max_idle_ns;
+  overrides.span_cap = self->span;
+  nsc_window_set_overrides (win, &overrides);
 
   gtk_window_present (GTK_WINDOW (win));
   if (self->script_path != NULL)

@@ -370,6 +370,7 @@ nsc_prefs_run_options (NscPrefs            *prefs,
                                     : prefs->custom ? prefs->duration_seconds * G_GINT64_CONSTANT (1000000000) : 0;
   opts.idle_ns = prefs->idle_seconds * G_GINT64_CONSTANT (1000000000);
   opts.max_idle_ns = overrides->max_idle_ns;
+  opts.span_cap = overrides->span_cap;
   opts.strict = prefs->strict;
   opts.cdm = prefs->cdm;
   opts.backend = NSC_BACKEND_AUTO;

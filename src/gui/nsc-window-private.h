@@ -63,10 +63,9 @@ struct _NscWindow
   NscDeviceInfo        *folder_device;  /* the drive behind a folder target, when known */
   guint64               history_cache;  /* that drive's SLC cache from its saved results */
   gboolean              fake_devices;   /* NANDSCOPE_SYSFS_ROOT: a captured tree, never opened */
-  guint                 runs;           /* overrides; 0: the preset's */
-  gint64                time_ns;
-  gint64                max_idle_ns;    /* 0: the preset's pauses in full */
-  guint64               file_size;
+  /* The command line's: file_size, runs, time_ns, max_idle_ns and span_cap; 0 keeps
+   * the preset's (or the preferences') value. */
+  NscRunOptions         overrides;
 
   /* Run state: between Run and the runner, the erase dialog, then UDisks2 and polkit */
   gboolean              pending;

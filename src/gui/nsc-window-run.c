@@ -20,14 +20,9 @@ static void
 user_options (NscWindow     *self,
               NscRunOptions *user)
 {
-  NscRunOptions overrides = NSC_RUN_OPTIONS_INIT;
   NscRunOptions opts;
 
-  overrides.file_size = self->file_size;
-  overrides.runs = self->runs;
-  overrides.time_ns = self->time_ns;
-  overrides.max_idle_ns = self->max_idle_ns;
-  nsc_prefs_run_options (self->prefs, &overrides, &opts);
+  nsc_prefs_run_options (self->prefs, &self->overrides, &opts);
   /* The drive's history sizes Quick's settled control: the start page's promise and
    * the run read the same. */
   opts.cache_bytes = self->history_cache;

@@ -546,18 +546,19 @@ nsc_window_set_preset (NscWindow   *self,
 }
 
 void
-nsc_window_set_overrides (NscWindow *self,
-                          guint      runs,
-                          gint64     time_ns,
-                          gint64     max_idle_ns,
-                          guint64    file_size)
+nsc_window_set_overrides (NscWindow           *self,
+                          const NscRunOptions *overrides)
 {
-  g_return_if_fail (NSC_IS_WINDOW (self));
+  NscRunOptions kept = NSC_RUN_OPTIONS_INIT;
 
-  self->runs = runs;
-  self->time_ns = time_ns;
-  self->max_idle_ns = max_idle_ns;
-  self->file_size = file_size;
+  g_return_if_fail (NSC_IS_WINDOW (self) && overrides != NULL);
+
+  kept.file_size = overrides->file_size;
+  kept.runs = overrides->runs;
+  kept.time_ns = overrides->time_ns;
+  kept.max_idle_ns = overrides->max_idle_ns;
+  kept.span_cap = overrides->span_cap;
+  self->overrides = kept;
   update_info (self);
 }
 
@@ -734,6 +735,9 @@ nsc_window_class_init (NscWindowClass *klass)
 static void
 nsc_window_init (NscWindow *self)
 {
+  NscRunOptions none = NSC_RUN_OPTIONS_INIT;
+
+  self->overrides = none;
   gtk_widget_init_template (GTK_WIDGET (self));
   self->warnings_list = NSC_WARNINGS_LIST (nsc_warnings_list_new ());
   gtk_box_append (GTK_BOX (self->warnings_box), GTK_WIDGET (self->warnings_list));

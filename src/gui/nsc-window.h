@@ -4,6 +4,7 @@
 #include <adwaita.h>
 
 #include "nsc-application.h"
+#include "nsc-runner.h"
 
 G_BEGIN_DECLS
 
@@ -20,12 +21,10 @@ void       nsc_window_set_target    (NscWindow      *self,
 gboolean   nsc_window_set_preset    (NscWindow      *self,
                                      const char     *name,
                                      GError        **error);
-/* 0 keeps the preset's own value. */
-void       nsc_window_set_overrides (NscWindow      *self,
-                                     guint           runs,
-                                     gint64          time_ns,
-                                     gint64          max_idle_ns,
-                                     guint64         file_size);
+/* The command line's file_size, runs, time_ns, max_idle_ns and span_cap; 0 keeps
+ * the preset's own value. The rest of @overrides is not read. */
+void       nsc_window_set_overrides (NscWindow           *self,
+                                     const NscRunOptions *overrides);
 void       nsc_window_run           (NscWindow      *self);
 void       nsc_window_cancel        (NscWindow      *self);
 gboolean   nsc_window_get_running   (NscWindow      *self);

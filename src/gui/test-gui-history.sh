@@ -91,7 +91,7 @@ PY
 }
 
 # 1. A scripted run, its chart exported through the export menu's code.
-app "$tmp/run.log" --target "$target" --preset quick --runs 1 --time 200ms --size 64m --max-idle 1s \
+app "$tmp/run.log" --target "$target" --preset quick --runs 1 --time 200ms --size 64m --span 64m --max-idle 1s \
     --run --quit-when-done --export-chart "$out/run.png" --export-size 800x450
 [ "$status" -eq 0 ] || fail "the run exited with status $status"
 check_png "$out/run.png" 800 450 || fail "the run's chart"

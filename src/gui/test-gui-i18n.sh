@@ -59,7 +59,7 @@ app () {
 
 # 1. A run in Russian, saved.
 app ru_RU.UTF-8 "$tmp/run.out" --target "$target" --preset quick --runs 1 --time 200ms --max-idle 1s \
-    --size 64m --run --quit-when-done || fail "the run in Russian exited with status $?"
+    --size 64m --span 64m --run --quit-when-done || fail "the run in Russian exited with status $?"
 result=$(ls "$data"/nandscope/results/*.json 2>/dev/null | head -1)
 [ -n "$result" ] || fail "the run saved no result"
 

@@ -20,7 +20,7 @@ cli=${2:?usage: test-gui-same-as-cli.sh NANDSCOPE NANDSCOPE-CLI}
 gui_setup same 70
 
 # The same scaled-down Quick for both.
-run_options=(--target "$target" --preset quick --runs 1 --time 200ms --size 64m --max-idle 1s)
+run_options=(--target "$target" --preset quick --runs 1 --time 200ms --size 64m --span 64m --max-idle 1s)
 
 # as_cli LOG ARGS…
 as_cli () {

@@ -26,7 +26,7 @@ shot $shots/running-800.png
 wait-run
 dump done
 shot $shots/done-800.png
-" --target "$target" --runs 1 --time 300ms --size 32m --max-idle 1s
+" --target "$target" --runs 1 --time 300ms --size 32m --span 32m --max-idle 1s
 
 # window_width LOG TAG: the main window's width in that dump.
 window_width () {
@@ -78,7 +78,7 @@ wait-sample
 dump running
 shot $shots/running-360.png
 wait-run
-" --target "$target" --runs 1 --time 300ms --size 32m --max-idle 1s
+" --target "$target" --runs 1 --time 300ms --size 32m --span 32m --max-idle 1s
 
 for tag in start result fast running; do
   w=$(window_width "$tmp/narrow.log" "$tag")

@@ -32,7 +32,7 @@ dump finished
 preset quick-random
 dump after-result
 shot $shots/after-result.png
-" --runs 1 --time 100ms --size 16m --max-idle 1s
+" --runs 1 --time 100ms --size 16m --span 16m --max-idle 1s
 
 expect "$tmp/walk.log" failed 'GtkStack#stack.* page=results' "a failed start shows the results page"
 expect "$tmp/walk.log" failed 'error_label' "with its error"

@@ -94,7 +94,7 @@ ru_err 'Набора тестов «nope» нет' 'There is no preset' run --ta
 ru_err 'chart нужен --out' 'chart needs --out' chart "$work/none.json"
 
 # A run in Russian: its warnings in the app's words, not the result's English.
-if ru run --target "$work/target" --preset quick --runs 1 --time 200ms --max-idle 20ms --size 64m --quiet \
+if ru run --target "$work/target" --preset quick --runs 1 --time 200ms --max-idle 20ms --size 64m --span 64m --quiet \
      --json "$work/quick.json" >"$work/run.ru" 2>&1; then
   ok "a Quick run in Russian"
 else
@@ -113,7 +113,7 @@ else
 fi
 # Every word of the run's report: the table's headings and tests ("settled"), the
 # backends' notes, the sizes; and the same check finds English words in English.
-en run --target "$work/target" --preset quick --runs 1 --time 200ms --max-idle 20ms --size 64m --quiet \
+en run --target "$work/target" --preset quick --runs 1 --time 200ms --max-idle 20ms --size 64m --span 64m --quiet \
   >"$work/run.en" 2>&1
 no_latin "the run's report" "$work/run.ru"
 [ -n "$(latin "$work/run.en")" ] && ok "the check finds the English report's words" \

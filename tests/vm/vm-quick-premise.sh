@@ -15,7 +15,8 @@
 # served settled data faster or both alike (these are emulated drives: alike reads
 # may be the host's), never "not inflated". The write-fill's cache against the model's.
 #
-# NSC_VM_SEED picks the drives (printed; a failure names it), NSC_VM_DRIVES how many (6).
+# NSC_VM_SEED picks the drives (printed; a failure names it), NSC_VM_DRIVES how many (4: the first three
+# fold while writing, only while idle, and both; the fourth is drawn).
 # Exit 77 (skip) when QEMU, the kernel, busybox-static or nbdkit's Python plugin is missing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,7 +26,7 @@ command -v nbdkit >/dev/null || skip "nbdkit is missing (apt install nbdkit nbdk
 nbdkit python --version >/dev/null 2>&1 || skip "nbdkit's Python plugin is missing (apt install nbdkit-plugin-python)"
 
 seed=${NSC_VM_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-count=${NSC_VM_DRIVES:-6}
+count=${NSC_VM_DRIVES:-4}
 echo "# seed $seed (NSC_VM_SEED=$seed repeats these drives)"
 
 vm_prepare vm-quick-premise
