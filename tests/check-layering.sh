@@ -41,5 +41,15 @@ for k in $kinds; do
   fi
 done
 
-[ "$status" -eq 0 ] && echo "ok: engine ← device ← session ← cli, gui; chart ← cli, gui; no GTK below the app; every warning raised"
+# The window's private half (nsc-window-private.h, _nsc_window_*) is the window's own:
+# another widget that reached into it would make the include circle this rule broke.
+hits=$(grep -lE '_nsc_window_[a-z_]+ \(|nsc-window-private\.h' "$src"/gui/*.c "$src"/gui/*.h 2>/dev/null \
+       | grep -vE '/nsc-window(-[a-z]+)?\.[ch]$')
+if [ -n "$hits" ]; then
+  echo "FAIL: outside the window, these reach into its private half:"
+  echo "$hits"
+  status=1
+fi
+
+[ "$status" -eq 0 ] && echo "ok: engine ← device ← session ← cli, gui; chart ← cli, gui; no GTK below the app; every warning raised; the window's private half its own"
 exit "$status"

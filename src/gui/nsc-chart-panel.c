@@ -7,7 +7,7 @@
 #include "nsc-chart-panel.h"
 #include "nsc-engine.h"
 #include "nsc-sheet.h"
-#include "nsc-window-private.h"
+#include "nsc-display.h"
 
 /* Exports are made at this size: sharp in a review, readable on a phone. */
 #define EXPORT_WIDTH  1600
@@ -654,7 +654,7 @@ saved_toast (NscChartPanel *self,
              const char    *path)
 {
   GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
-  g_autofree char *where = _nsc_window_display_path (path);
+  g_autofree char *where = nsc_display_path (path);
   g_autofree char *text = g_strdup_printf (_("Saved to %s"), where);
   GtkWidget *box, *label, *open, *show;
   AdwToast *toast;

@@ -613,6 +613,17 @@ run_line (Script  *script,
     }
   else if (g_str_equal (cmd, "dump") && argc <= 2)
     {
+      /* What the window shows once it has read the drive's saved results (a thread
+       * does, after every change of target): at most 30 s. */
+      if (script->wait_until_us == 0)
+        script->wait_until_us = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+      if (nsc_window_get_reading_history (script->window))
+        {
+          if (g_get_monotonic_time () < script->wait_until_us)
+            return -1;
+          fail (script, "the drive's saved results were not read within 30 s");
+        }
+      script->wait_until_us = 0;
       if (!painted_since (script))
         return -1;
       dump (script, argc == 2 ? argv[1] : NULL);

@@ -4,7 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "nsc-start-page.h"
-#include "nsc-window-private.h"
+#include "nsc-display.h"
 
 /* Where no result of the drive says how fast it writes, the time is given at a pace
  * most SSDs keep after their cache, a round number in the user's units, and said. */
@@ -31,11 +31,7 @@ paced_bytes (const NscStartFacts *f)
 static double
 history_bps (const NscStartFacts *f)
 {
-  const NscDeviceInfo *dev = f->device ? f->device : f->under_folder;
-
-  if (dev == NULL || f->history_dir == NULL)
-    return 0;
-  return nsc_result_history_write_bps (f->history_dir, dev->serial, dev->devnode, NULL);
+  return f->history_write_bps;
 }
 
 gint64
@@ -70,7 +66,7 @@ char *
 nsc_start_page_target_markup (const NscPreset     *preset,
                               const NscStartFacts *f)
 {
-  g_autofree char *path = _nsc_window_display_path (f->target);
+  g_autofree char *path = nsc_display_path (f->target);
   guint64 file_size = f->plan->budget_target.file_size;
 
   g_return_val_if_fail (f->device == NULL, NULL);
@@ -101,7 +97,7 @@ nsc_start_page_preset_markup (const NscPreset     *preset,
   GString *out = g_string_new (NULL);
   gboolean from_history = FALSE;
   gint64 est = nsc_start_page_estimate_ns (preset, f, &from_history);
-  g_autofree char *duration = _nsc_window_duration_words (est);
+  g_autofree char *duration = nsc_words_duration (est / 1e9);
   guint64 bytes = paced_bytes (f);
 
   {

@@ -17,7 +17,8 @@ typedef struct
   const char          *target;        /* a folder, or a drive's node */
   const NscDeviceInfo *device;        /* the target drive; NULL for a folder */
   const NscDeviceInfo *under_folder;  /* the drive behind a folder, when known */
-  const char          *history_dir;   /* saved results, for the drive's last speed */
+  double               history_write_bps; /* the drive's last write speed from its saved
+                                           * results (read off the main thread); 0: none */
   const NscPlan       *plan;          /* the run's plan: what Run will run */
   NscUnits             units;
 } NscStartFacts;

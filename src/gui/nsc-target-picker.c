@@ -8,7 +8,7 @@
 #include "nsc-device-safety.h"
 #include "nsc-target-picker.h"
 #include "nsc-udisks.h"
-#include "nsc-window-private.h"
+#include "nsc-display.h"
 
 struct _NscTargetPicker
 {
@@ -281,7 +281,7 @@ populate (NscTargetPicker *self)
   if (self->other_folder != NULL)
     {
       g_autofree char *name = g_filename_display_basename (self->other_folder);
-      g_autofree char *where = _nsc_window_display_path (self->other_folder);
+      g_autofree char *where = nsc_display_path (self->other_folder);
 
       row = folder_row (name, where, "folder-symbolic",
                         g_strcmp0 (self->target, self->other_folder) == 0);

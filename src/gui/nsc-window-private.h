@@ -62,6 +62,8 @@ struct _NscWindow
   NscDeviceInfo        *target_device;  /* set when the target is a block device */
   NscDeviceInfo        *folder_device;  /* the drive behind a folder target, when known */
   guint64               history_cache;  /* that drive's SLC cache from its saved results */
+  double                history_write_bps; /* and its last write speed; 0: none */
+  GCancellable         *history_cancellable; /* the read of them, while it runs */
   gboolean              fake_devices;   /* NANDSCOPE_SYSFS_ROOT: a captured tree, never opened */
   /* The command line's: file_size, runs, time_ns, max_idle_ns and span_cap; 0 keeps
    * the preset's (or the preferences') value. */
@@ -91,10 +93,6 @@ struct _NscWindow
   guint                 chart_steps;    /* steps that had a live chart */
 };
 
-/* "about 40 seconds", "3 minutes": the window's way of saying an estimate. */
-char            *_nsc_window_duration_words   (gint64           ns);
-/* "~/Pictures/chart.png": a path as people recognise it. */
-char            *_nsc_window_display_path     (const char      *path);
 
 /* nsc-window.c */
 const NscPreset *_nsc_window_get_preset       (NscWindow       *self);
@@ -126,7 +124,10 @@ void             _nsc_window_actions_init     (NscWindow       *self);
 void             _nsc_window_apply_prefs      (NscWindow       *self);
 
 /* nsc-window-run.c */
-void      _nsc_window_update_history_cache (NscWindow *self);
+/* Reads the drive's saved results in a thread: its SLC cache and its last write speed,
+ * when the target changes and after every run (a write-fill may have measured them).
+ * The start page and the plan use them once read. */
+void      _nsc_window_read_history     (NscWindow *self);
 
 /* The plan of @preset on the target with the command line's overrides and the
  * preferences: what the start page promises and what Run runs. */

@@ -9,6 +9,7 @@
 
 #include "nsc-device-row.h"
 #include "nsc-udisks.h"
+#include "nsc-display.h"
 #include "nsc-window-private.h"
 
 /* The run controller: Run, the erase confirmation and UDisks2 for a drive, the runner's
@@ -31,15 +32,6 @@ user_options (NscWindow     *self,
   if (nsc_udisks_is_sandboxed ())
     opts.check_device = nsc_udisks_check_func;
   *user = opts;
-}
-
-/* The drive's SLC cache from its saved results, read when the target changes and
- * after every run (a write-fill may have measured it). */
-void
-_nsc_window_update_history_cache (NscWindow *self)
-{
-  self->history_cache = nsc_session_history_cache (self->target_device ? self->target_device
-                                                                        : self->folder_device);
 }
 
 /* The plan of @preset on the target with what the user chose: what the start page
@@ -281,7 +273,7 @@ show_summary (NscWindow    *self,
               const char   *saved)
 {
   g_autoptr(GString) text = g_string_new (NULL);
-  g_autofree char *took = _nsc_window_duration_words (r->duration_ns);
+  g_autofree char *took = nsc_words_duration (r->duration_ns / 1e9);
   const char *backend = NULL;
 
   for (guint i = 0; i < r->steps->len && backend == NULL; i++)
@@ -317,7 +309,7 @@ show_summary (NscWindow    *self,
     g_string_append_printf (text, " · %s", backend);
   if (saved)
     {
-      g_autofree char *where = _nsc_window_display_path (saved);
+      g_autofree char *where = nsc_display_path (saved);
       g_string_append_c (text, '\n');
       g_string_append_printf (text, _("Saved to %s"), where);
     }
@@ -368,7 +360,7 @@ on_run_done (GObject      *source,
     return;
 
   if (saved != NULL)
-    _nsc_window_update_history_cache (self);
+    _nsc_window_read_history (self);
   nsc_results_grid_stop (self->results_grid);
   update_warnings (self, r);
   /* For the GUI test: the live chart was fed. */
@@ -685,7 +677,8 @@ nsc_window_run (NscWindow *self)
 
     user_options (self, &user);
     g_clear_pointer (&self->session, nsc_session_free);
-    self->session = nsc_session_new (self->target, &user);
+    /* The history read in its thread gave the cache; until it has, the session reads it. */
+    self->session = nsc_session_new_full (self->target, &user, self->history_cancellable == NULL);
   }
 
   if (self->target_device == NULL)

@@ -8,6 +8,7 @@
 #include "nsc-chart-panel.h"
 #include "nsc-device.h"
 #include "nsc-device-row.h"
+#include "nsc-display.h"
 #include "nsc-engine.h"
 #include "nsc-history.h"
 #include "nsc-preferences.h"
@@ -76,8 +77,6 @@ _nsc_window_preset_offered (NscWindow        *self,
   return TRUE;
 }
 
-static char *target_display_name (const char *path);
-
 /* The target changed: offer what can run on it, keeping the choice where it can. */
 static void
 refilter_presets (NscWindow *self)
@@ -91,7 +90,7 @@ refilter_presets (NscWindow *self)
   if (before != NULL && now != NULL && now != before)
     {
       g_autofree char *where = self->target_device ? nsc_device_row_title (self->target_device)
-                                                   : target_display_name (self->target);
+                                                   : nsc_display_folder_name (self->target);
       /* TRANSLATORS: "Quick cannot run on Samsung 980 PRO; Surface scan is chosen instead" */
       g_autofree char *text = g_strdup_printf (_("%s cannot run on %s; %s is chosen instead"),
                                                before->title, where, now->title);
@@ -108,19 +107,18 @@ _nsc_window_effective_runs (NscWindow       *self,
   return plan->timing.runs;
 }
 
-/* What the start page knows before anything runs: the plan Run will run. The caller
- * owns @history_dir and @plan. */
+/* What the start page knows before anything runs: the plan Run will run, and the
+ * drive's history as last read. The caller owns @plan. */
 static void
 start_facts (NscWindow       *self,
              const NscPlan   *plan,
-             char            *history_dir,
              NscStartFacts   *f)
 {
   *f = (NscStartFacts) { 0 };
   f->target = self->target;
   f->device = self->target_device;
   f->under_folder = self->folder_device;
-  f->history_dir = history_dir;
+  f->history_write_bps = self->history_write_bps;
   f->plan = plan;
   f->units = self->prefs->units;
 }
@@ -130,50 +128,10 @@ static gint64
 start_estimate_ns (NscWindow     *self,
                    const NscPlan *plan)
 {
-  g_autofree char *dir = nsc_session_results_dir ();
   NscStartFacts f;
 
-  start_facts (self, plan, dir, &f);
+  start_facts (self, plan, &f);
   return nsc_start_page_estimate_ns (plan->preset, &f, NULL);
-}
-
-/* "about 40 seconds", "about 3 minutes": the estimate, not a promise. */
-static char *
-format_duration_words (gint64 ns)
-{
-  guint s = (guint) ((ns + 500000000) / 1000000000);
-
-  if (s < 90)
-    {
-      s = MAX (s, 1u);
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u second", "%u seconds", s), s);
-    }
-  s = (s + 30) / 60;
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u minute", "%u minutes", s), s);
-}
-
-/* ~/… for paths in the home folder: shorter, and what people recognise. */
-static char *
-display_path (const char *path)
-{
-  const char *home = g_get_home_dir ();
-  g_autofree char *display = g_filename_display_name (path);
-  gsize len = strlen (home);
-
-  if (g_str_has_prefix (path, home) && (path[len] == '/' || path[len] == '\0'))
-    {
-      g_autofree char *rest = g_filename_display_name (path + len);
-      return g_strconcat ("~", rest, NULL);
-    }
-  return g_steal_pointer (&display);
-}
-
-static char *
-target_display_name (const char *path)
-{
-  if (g_strcmp0 (path, g_get_home_dir ()) == 0)
-    return g_strdup (_("Home"));
-  return g_filename_display_basename (path);
 }
 
 void
@@ -216,10 +174,9 @@ update_info (NscWindow *self)
 {
   const NscPreset *preset = _nsc_window_get_preset (self);
   g_autofree char *name = NULL;
-  g_autofree char *path = display_path (self->target);
+  g_autofree char *path = nsc_display_path (self->target);
   g_autofree char *tooltip = NULL;
   g_autofree char *description = NULL;
-  g_autofree char *history = nsc_session_results_dir ();
   NscDeviceInfo *dev = self->target_device;
   g_autoptr(NscPlan) plan = NULL;
   NscStartFacts sf;
@@ -234,7 +191,7 @@ update_info (NscWindow *self)
     }
   else
     {
-      name = target_display_name (self->target);
+      name = nsc_display_folder_name (self->target);
       tooltip = g_strdup_printf (_("Test in %s"), path);
       gtk_image_set_from_icon_name (self->target_icon,
                                     g_strcmp0 (self->target, g_get_home_dir ()) == 0
@@ -246,7 +203,7 @@ update_info (NscWindow *self)
   if (preset == NULL)
     return;
   plan = _nsc_window_plan (self, preset);
-  start_facts (self, plan, history, &sf);
+  start_facts (self, plan, &sf);
 
   if (dev != NULL)
     {
@@ -440,7 +397,7 @@ show_result (NscWindow  *self,
   g_string_append_printf (text, _("%s · %s"), nsc_result_info_status (result), conditions);
   if (path != NULL)
     {
-      g_autofree char *where = display_path (path);
+      g_autofree char *where = nsc_display_path (path);
       g_string_append_c (text, '\n');
       g_string_append_printf (text, _("Opened from %s"), where);
     }
@@ -513,7 +470,7 @@ nsc_window_set_target (NscWindow  *self,
   g_clear_pointer (&self->folder_device, nsc_device_info_free);
   if (self->target_device == NULL && nsc_target_picker_captured_root () == NULL)
     self->folder_device = nsc_device_info_for_path (path, NSC_DISCOVER_DEFAULT, NULL);
-  _nsc_window_update_history_cache (self);
+  _nsc_window_read_history (self);
   nsc_target_picker_set_current (self->target_popover, path,
                                  self->target_device ? self->target_device->devnode : NULL);
   refilter_presets (self);
@@ -643,6 +600,11 @@ nsc_window_dispose (GObject *object)
       g_clear_object (&self->runner);
     }
   g_clear_object (&self->cancellable);
+  if (self->history_cancellable != NULL)
+    {
+      g_cancellable_cancel (self->history_cancellable);
+      g_clear_object (&self->history_cancellable);
+    }
   if (self->history != NULL)
     gtk_window_destroy (self->history);
   if (self->preferences != NULL)
@@ -771,22 +733,104 @@ nsc_window_init (NscWindow *self)
   _nsc_window_apply_prefs (self);
 }
 
-char *
-_nsc_window_duration_words (gint64 ns)
-{
-  return format_duration_words (ns);
-}
-
-char *
-_nsc_window_display_path (const char *path)
-{
-  return display_path (path);
-}
-
 void
 _nsc_window_update_info (NscWindow *self)
 {
   update_info (self);
+}
+
+/* ---- the drive's history, read off the main thread ---------------------------- */
+
+typedef struct
+{
+  char          *serial;
+  char          *devnode;
+  char          *dir;
+  guint64        cache_bytes;
+  double         write_bps;
+} HistoryRead;
+
+static void
+history_read_free (gpointer data)
+{
+  HistoryRead *h = data;
+
+  g_free (h->serial);
+  g_free (h->devnode);
+  g_free (h->dir);
+  g_free (h);
+}
+
+static void
+history_read_thread (GTask        *task,
+                     gpointer      source,
+                     gpointer      data,
+                     GCancellable *cancellable)
+{
+  HistoryRead *h = data;
+
+  h->cache_bytes = nsc_result_history_cache_bytes (h->dir, h->serial, NULL);
+  if (!g_cancellable_is_cancelled (cancellable))
+    h->write_bps = nsc_result_history_write_bps (h->dir, h->serial, h->devnode, NULL);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+history_read_done (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  NscWindow *self = NSC_WINDOW (source);
+  GTask *task = G_TASK (result);
+  HistoryRead *h = g_task_get_task_data (task);
+
+  /* A newer read (another target, another run) replaced this one. */
+  if (g_task_get_cancellable (task) != self->history_cancellable)
+    return;
+  g_clear_object (&self->history_cancellable);
+  if (!g_task_propagate_boolean (task, NULL))
+    return;
+  self->history_cache = h->cache_bytes;
+  self->history_write_bps = h->write_bps;
+  nsc_preset_chooser_refilter (self->preset_chooser);
+  update_info (self);
+}
+
+void
+_nsc_window_read_history (NscWindow *self)
+{
+  const NscDeviceInfo *dev = self->target_device ? self->target_device : self->folder_device;
+  g_autoptr(GTask) task = NULL;
+  HistoryRead *h;
+
+  if (self->history_cancellable != NULL)
+    {
+      g_cancellable_cancel (self->history_cancellable);
+      g_clear_object (&self->history_cancellable);
+    }
+  self->history_cache = 0;
+  self->history_write_bps = 0;
+  if (dev == NULL || dev->serial == NULL || dev->serial[0] == '\0')
+    return;
+
+  h = g_new0 (HistoryRead, 1);
+  h->serial = g_strdup (dev->serial);
+  h->devnode = g_strdup (dev->devnode);
+  h->dir = nsc_session_results_dir ();
+  self->history_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->history_cancellable, history_read_done, NULL);
+  g_task_set_source_tag (task, _nsc_window_read_history);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_set_task_data (task, h, history_read_free);
+  g_task_run_in_thread (task, history_read_thread);
+}
+
+gboolean
+nsc_window_get_reading_history (NscWindow *self)
+{
+  g_return_val_if_fail (NSC_IS_WINDOW (self), FALSE);
+
+  return self->history_cancellable != NULL;
 }
 
 void

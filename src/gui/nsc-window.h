@@ -26,6 +26,9 @@ gboolean   nsc_window_set_preset    (NscWindow      *self,
 void       nsc_window_set_overrides (NscWindow           *self,
                                      const NscRunOptions *overrides);
 void       nsc_window_run           (NscWindow      *self);
+/* Whether the drive's saved results are being read (the start page's estimate and
+ * Quick's flush size follow once they are). */
+gboolean   nsc_window_get_reading_history (NscWindow *self);
 void       nsc_window_cancel        (NscWindow      *self);
 gboolean   nsc_window_get_running   (NscWindow      *self);
 /* During a run: the tests finished so far, and the samples drawn on the live chart

@@ -107,7 +107,6 @@ test_start_page (void)
   g_assert_nonnull (preset);
   plan = nsc_plan_new (preset, "/srv/bench-folder", FALSE, 0, &user);
   facts.target = "/srv/bench-folder";
-  facts.history_dir = "/nonexistent";
   facts.plan = plan;
   markup = nsc_start_page_target_markup (preset, &facts);
   /* The sentence names the folder the test file goes in. */
@@ -163,7 +162,6 @@ test_plan_promise (void)
 
           facts.target = target;
           facts.device = d ? &drive : NULL;
-          facts.history_dir = "/nonexistent";
           facts.plan = plan;
           facts.units = NSC_UNITS_MIB;
           promised = nsc_start_page_estimate_ns (preset, &facts, &from_history);
@@ -175,6 +173,20 @@ test_plan_promise (void)
           markup = nsc_start_page_preset_markup (preset, &facts);
           budget = g_markup_escape_text (nsc_write_budget_describe (preset, &plan->budget_target), -1);
           g_assert_nonnull (strstr (markup, budget));
+
+          /* The drive's last speed, once its history was read, paces the same bytes. */
+          if (plan->total_bytes > 0)
+            {
+              g_autofree char *known = NULL;
+
+              facts.history_write_bps = 100e6;
+              g_assert_cmpint (nsc_start_page_estimate_ns (preset, &facts, &from_history), ==,
+                               plan->timed_ns + (gint64) ((double) plan->total_bytes / 100e6 * 1e9));
+              g_assert_true (from_history);
+              known = nsc_start_page_preset_markup (preset, &facts);
+              g_assert_nonnull (strstr (known, "at the speed this drive showed last time"));
+              facts.history_write_bps = 0;
+            }
 
           /* What Run starts: nsc_session_new () completes the same choice. */
           nsc_session_options (&opts, target, &user);

@@ -77,6 +77,14 @@ NscSession *
 nsc_session_new (const char          *target,
                  const NscRunOptions *user)
 {
+  return nsc_session_new_full (target, user, FALSE);
+}
+
+NscSession *
+nsc_session_new_full (const char          *target,
+                      const NscRunOptions *user,
+                      gboolean             history_read)
+{
   NscSession *s;
   g_autofree char *where = NULL;
 
@@ -103,7 +111,7 @@ nsc_session_new (const char          *target,
     }
   /* The drive's SLC cache from its saved results, to label results and size Quick's
    * settled control when this run measures none. */
-  if (s->options.cache_bytes == 0)
+  if (s->options.cache_bytes == 0 && !history_read)
     s->options.cache_bytes = nsc_session_history_cache (s->device);
   return s;
 }

@@ -43,6 +43,12 @@ void        nsc_session_options       (NscRunOptions        *out,
  * saved results. A target that does not exist yet is looked up by its folder. */
 NscSession *nsc_session_new           (const char           *target,
                                        const NscRunOptions  *user);
+/* As nsc_session_new (), but with @history_read the caller has read the drive's saved
+ * results already (off the main thread, as the app does): @user's cache_bytes is what
+ * they say, 0 included, and they are not read again. */
+NscSession *nsc_session_new_full      (const char           *target,
+                                       const NscRunOptions  *user,
+                                       gboolean              history_read);
 void        nsc_session_free          (NscSession           *session);
 
 /* Whether the run changes the block device that is the target, and so needs consent
