@@ -6,17 +6,16 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <fcntl.h>
-#include <linux/loop.h>
 #include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <sys/ioctl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "nsc-copy.h"
 #include "nsc-engine.h"
 #include "test-util.h"
+#include "test-loop.h"
 
 #define MiB (G_GUINT64_CONSTANT (1) << 20)
 #define MS  G_GINT64_CONSTANT (1000000)
@@ -633,43 +632,6 @@ test_null_backend (void)
 
 /* ---- a device handed over as a descriptor (UDisks2 OpenDevice) ---------------------- */
 
-static char *
-attach_loop (const char *backing)
-{
-  int ctl = open ("/dev/loop-control", O_RDWR | O_CLOEXEC);
-  int n, lfd, ffd;
-  char *path;
-
-  if (ctl < 0 || (n = ioctl (ctl, LOOP_CTL_GET_FREE)) < 0)
-    {
-      if (ctl >= 0)
-        close (ctl);
-      return NULL;
-    }
-  close (ctl);
-  path = g_strdup_printf ("/dev/loop%d", n);
-  lfd = open (path, O_RDWR | O_CLOEXEC);
-  ffd = open (backing, O_RDWR | O_CLOEXEC);
-  if (lfd < 0 || ffd < 0 || ioctl (lfd, LOOP_SET_FD, ffd) != 0)
-    g_clear_pointer (&path, g_free);
-  if (lfd >= 0)
-    close (lfd);
-  if (ffd >= 0)
-    close (ffd);
-  return path;
-}
-
-static void
-detach_loop (const char *path)
-{
-  int lfd = open (path, O_RDWR | O_CLOEXEC);
-
-  if (lfd >= 0)
-    {
-      ioctl (lfd, LOOP_CLR_FD, 0);
-      close (lfd);
-    }
-}
 
 /* ---- I/O threads ask for a short scheduler slice ---- */
 
@@ -897,7 +859,7 @@ test_device_fd (void)
     }
   g_assert_true (g_file_set_contents (backing, "", 0, NULL));
   g_assert_cmpint (truncate (backing, 8 * MiB), ==, 0);
-  if (!(dev = attach_loop (backing)))
+  if (!(dev = nsc_test_attach_loop (backing)))
     {
       g_unlink (backing);
       g_test_skip ("no loop device available");
@@ -949,7 +911,7 @@ test_device_fd (void)
 
   g_clear_pointer (&t, nsc_target_free);
   g_assert_cmpint (fcntl (fd, F_GETFD), ==, -1);
-  detach_loop (dev);
+  nsc_test_detach_loop (dev);
   g_unlink (backing);
 }
 

@@ -8,13 +8,12 @@
 #include <fcntl.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
-#include <linux/loop.h>
-#include <sys/ioctl.h>
 #include <gio/gunixfdlist.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "nsc-udisks.h"
+#include "test-loop.h"
 
 static const char introspection[] =
   "<node>"
@@ -106,43 +105,6 @@ on_opened (GObject      *source,
   f->done = TRUE;
 }
 
-static char *
-attach_loop (const char *backing)
-{
-  int ctl = open ("/dev/loop-control", O_RDWR | O_CLOEXEC);
-  int n, lfd, ffd;
-  char *path;
-
-  if (ctl < 0 || (n = ioctl (ctl, LOOP_CTL_GET_FREE)) < 0)
-    {
-      if (ctl >= 0)
-        close (ctl);
-      return NULL;
-    }
-  close (ctl);
-  path = g_strdup_printf ("/dev/loop%d", n);
-  lfd = open (path, O_RDWR | O_CLOEXEC);
-  ffd = open (backing, O_RDWR | O_CLOEXEC);
-  if (lfd < 0 || ffd < 0 || ioctl (lfd, LOOP_SET_FD, ffd) != 0)
-    g_clear_pointer (&path, g_free);
-  if (lfd >= 0)
-    close (lfd);
-  if (ffd >= 0)
-    close (ffd);
-  return path;
-}
-
-static void
-detach_loop (const char *path)
-{
-  int lfd = open (path, O_RDWR | O_CLOEXEC);
-
-  if (lfd >= 0)
-    {
-      ioctl (lfd, LOOP_CLR_FD, 0);
-      close (lfd);
-    }
-}
 
 /* Descriptors of this process open on @rdev. */
 static guint
@@ -201,7 +163,7 @@ run_case (gconstpointer data)
   backing = g_build_filename (g_get_tmp_dir (), "nsc-test-udisks-XXXXXX", NULL);
   g_close (g_mkstemp (backing), NULL);
   g_assert_cmpint (truncate (backing, 1 << 20), ==, 0);
-  if ((loop = attach_loop (backing)) == NULL)
+  if ((loop = nsc_test_attach_loop (backing)) == NULL)
     {
       g_unlink (backing);
       g_test_skip ("no loop device available");
@@ -262,7 +224,7 @@ run_case (gconstpointer data)
   g_bus_unown_name (owner);
   g_dbus_connection_close_sync (service, NULL, NULL);
   g_clear_object (&service);
-  detach_loop (loop);
+  nsc_test_detach_loop (loop);
   g_unlink (backing);
 }
 
