@@ -4,15 +4,17 @@
 #include <glib/gi18n.h>
 
 #include "nsc-application.h"
+#include <locale.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "nsc-chart.h"
 #include "nsc-engine.h"
 #include "nsc-history.h"
 #include "nsc-sheet.h"
 #include "nsc-widget-text.h"
-#include "nsc-script.h"
 #include "nsc-window.h"
+#include "nsc-words.h"
 
 #define EXIT_USAGE 2
 
@@ -47,6 +49,7 @@ struct _NscApplication
   guint     cancel_source;
   gint64    cancelled_at_us;  /* monotonic time the cancel was pressed; 0: not yet */
   char     *script_path;      /* --script */
+  NscScriptFunc script;       /* what takes it (a test build), or NULL */
 
   int       exit_status;
 };
@@ -95,9 +98,6 @@ static const GOptionEntry option_entries[] = {
   { "cancel-after-steps", 0, 0, G_OPTION_ARG_INT, NULL,
     N_("With --run: press Cancel once this many tests have finished, then report as "
        "--cancel-after does"), N_("N") },
-  { "script", 0, 0, G_OPTION_ARG_FILENAME, NULL,
-    N_("Take the steps in FILE (for tests: see nsc-script.c), print what is shown, and quit"),
-    N_("FILE") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and quit"), NULL },
   { NULL }
 };
@@ -487,8 +487,8 @@ nsc_application_activate (GApplication *app)
   nsc_window_set_overrides (win, &overrides);
 
   gtk_window_present (GTK_WINDOW (win));
-  if (self->script_path != NULL)
-    nsc_script_run (app, win, self->script_path, &self->exit_status);
+  if (self->script_path != NULL && self->script != NULL)
+    self->script (app, GTK_WINDOW (win), self->script_path, &self->exit_status);
 
   if (!open_results (self, win))
     {
@@ -662,4 +662,42 @@ nsc_application_get_exit_status (NscApplication *self)
 {
   g_return_val_if_fail (NSC_IS_APPLICATION (self), 1);
   return self->exit_status;
+}
+
+int
+nsc_application_main (int            argc,
+                      char         **argv,
+                      NscScriptFunc  script)
+{
+  g_autoptr(NscApplication) app = NULL;
+  int status;
+
+  setlocale (LC_ALL, "");
+  nsc_bind_text_domain ();
+  textdomain (GETTEXT_PACKAGE);
+
+  /* A desktop app running as root could write anywhere with nobody asking; raw
+   * devices are for the command line (as root) or, in the app, through UDisks2. */
+  if (geteuid () == 0)
+    {
+      g_printerr ("%s\n", _("Nandscope does not run as root. Start it as your own user; to test "
+                             "a raw device as root, use nandscope-cli."));
+      return 1;
+    }
+
+  app = nsc_application_new ();
+  if (script != NULL)
+    {
+      app->script = script;
+      /* A test build's option: not translated. */
+      g_application_add_main_option (G_APPLICATION (app), "script", 0, 0, G_OPTION_ARG_FILENAME,
+                                     "Take the steps in FILE (tests/gui/nsc-script.c), print "
+                                     "what is shown, and quit", "FILE");
+    }
+  status = g_application_run (G_APPLICATION (app), argc, argv);
+
+  /* --quit-when-done reports the run's outcome as the exit status. */
+  if (status == 0)
+    status = nsc_application_get_exit_status (app);
+  return status;
 }

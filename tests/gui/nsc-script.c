@@ -701,7 +701,7 @@ schedule (Script *script,
 
 void
 nsc_script_run (GApplication *app,
-                NscWindow    *window,
+                GtkWindow    *window,
                 const char   *path,
                 int          *out_status)
 {
@@ -720,7 +720,7 @@ nsc_script_run (GApplication *app,
     }
   script = g_new0 (Script, 1);
   script->app = app;
-  script->window = g_object_ref (window);
+  script->window = NSC_WINDOW (g_object_ref (window));
   script->lines = g_strsplit (text, "\n", -1);
   script->out_status = out_status;
   /* The window is shown and laid out first. */

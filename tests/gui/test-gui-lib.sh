@@ -12,7 +12,7 @@
 #   fail MESSAGE…         says FAIL and what the app said in $log (its own lines, not
 #                         the bus's), and exits 1; a script may define its own
 #   walk_setup EXE NAME   gui_setup, and $shots for the walk's screenshots
-#   walk LOG SCRIPT ARGS… the app with --script (see src/gui/nsc-script.c), as a user would
+#   walk LOG SCRIPT ARGS… the app with --script (nandscope-test; see tests/gui/nsc-script.c), as a user would
 #   section LOG TAG       the lines of the "dump TAG" in LOG
 #   expect / expect_not LOG TAG REGEX WHAT   an assertion on a dump, counted in $failed
 #   expect_line LOG PATTERN WHAT              a line of the whole LOG matches (grep BRE)

@@ -11,7 +11,7 @@ G_BEGIN_DECLS
  * mouse, and prints what the windows show (for the gui suite). Quits the application
  * when done; @out_status gets 1 when a command could not be carried out. */
 void nsc_script_run (GApplication *app,
-                     NscWindow    *window,
+                     GtkWindow    *window,
                      const char   *path,
                      int          *out_status);
 
