@@ -322,6 +322,23 @@ test_mountinfo (void)
     g_assert_null (nsc_mountinfo_find (mounts, 7, 1));
     g_ptr_array_unref (nsc_mountinfo_parse (NULL));
   }
+
+  /* Shown as one list: the filesystem's options that the mount repeats, once. */
+  {
+    static const char *cases[][3] = {
+      { "rw,relatime", "rw", "rw,relatime" },
+      { "rw,noatime", "rw,errors=remount-ro", "rw,noatime,errors=remount-ro" },
+      { "ro", NULL, "ro" },
+      { NULL, "rw,discard", "rw,discard" },
+      { "", "", "" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_autofree char *joined = nsc_mount_options_join (cases[i][0], cases[i][1]);
+        g_assert_cmpstr (joined, ==, cases[i][2]);
+      }
+  }
 }
 
 static void

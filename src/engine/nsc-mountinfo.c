@@ -64,3 +64,20 @@ nsc_mountinfo_find (GPtrArray *entries,
     }
   return NULL;
 }
+
+char *
+nsc_mount_options_join (const char *mount_options,
+                        const char *super_options)
+{
+  g_auto(GStrv) mount = g_strsplit (mount_options ? mount_options : "", ",", -1);
+  g_auto(GStrv) super = g_strsplit (super_options ? super_options : "", ",", -1);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; mount[i]; i++)
+    if (mount[i][0] != '\0')
+      g_string_append_printf (out, "%s%s", out->len ? "," : "", mount[i]);
+  for (guint i = 0; super[i]; i++)
+    if (super[i][0] != '\0' && !g_strv_contains ((const char * const *) mount, super[i]))
+      g_string_append_printf (out, "%s%s", out->len ? "," : "", super[i]);
+  return g_string_free (out, FALSE);
+}

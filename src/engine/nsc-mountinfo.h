@@ -28,6 +28,12 @@ typedef struct
  * facts, the in-use checks and the test bench all read the table through it. */
 GPtrArray *nsc_mountinfo_parse (const char *text);
 
+/* The mount's options, then the filesystem's own (super) options it does not repeat,
+ * comma-separated: "rw,relatime" and "rw,errors=remount-ro" give
+ * "rw,relatime,errors=remount-ro". Either may be NULL. */
+char *nsc_mount_options_join (const char *mount_options,
+                              const char *super_options);
+
 /* The first entry mounted from @dev_major:@dev_minor, or NULL. */
 const NscMountEntry *nsc_mountinfo_find (GPtrArray *entries,
                                          guint      dev_major,

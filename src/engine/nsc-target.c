@@ -198,8 +198,7 @@ mounted_with_discard (dev_t dev)
 
       if (m->major != major (dev) || m->minor != minor (dev))
         continue;
-      /* The mount's options, then the filesystem's own (super) options. */
-      all = g_strconcat (m->mount_options, ",", m->super_options ? m->super_options : "", NULL);
+      all = nsc_mount_options_join (m->mount_options, m->super_options);
       opts = g_strsplit (all, ",", -1);
       for (guint o = 0; opts[o]; o++)
         if (g_str_equal (opts[o], "discard") || g_str_has_prefix (opts[o], "discard="))

@@ -6,6 +6,7 @@
 
 #include "nsc-bench-group.h"
 #include "nsc-json.h"
+#include "nsc-mountinfo.h"
 #include "nsc-words.h"
 #include "nsc-result-info.h"
 
@@ -327,7 +328,8 @@ nsc_bench_group_new (JsonNode *result)
       const char *source = nsc_json_get_string (fs, "source");
       const char *mountpoint = nsc_json_get_string (fs, "mountpoint");
       g_autoptr(GString) text = g_string_new (type ? type : "?");
-      g_autoptr(GString) options = g_string_new (nsc_json_get_string (fs, "mount_options"));
+      g_autofree char *options = nsc_mount_options_join (nsc_json_get_string (fs, "mount_options"),
+                                                         nsc_json_get_string (fs, "super_options"));
 
       if (source)
         /* TRANSLATORS: "ext4 on /dev/nvme0n1p2" */
@@ -336,14 +338,8 @@ nsc_bench_group_new (JsonNode *result)
         /* TRANSLATORS: "ext4 on /dev/nvme0n1p2, mounted at /home" */
         g_string_append_printf (text, _(", mounted at %s"), mountpoint);
       add_row (group, _("Filesystem"), text->str, NULL);
-      if (nsc_json_get_string (fs, "super_options"))
-        {
-          if (options->len)
-            g_string_append_c (options, ',');
-          g_string_append (options, nsc_json_get_string (fs, "super_options"));
-        }
-      if (options->len)
-        add_row (group, _("Mount Options"), options->str, NULL);
+      if (options[0] != '\0')
+        add_row (group, _("Mount Options"), options, NULL);
     }
   else if (g_strcmp0 (nsc_json_get_string (target, "kind"), "file") == 0 && nsc_json_get_string (target, "filesystem"))
     add_row (group, _("Filesystem"), nsc_json_get_string (target, "filesystem"), NULL);

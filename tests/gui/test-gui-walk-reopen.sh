@@ -45,6 +45,9 @@ expect "$tmp/walk.log" scrolled 'summary_label.*\\nCancelled · normal condition
 expect "$tmp/walk.log" reopened 'results_scroller.* scroll=0/' "the next result starts at its top"
 expect "$tmp/walk.log" reopened 'summary_label.*\\nComplete · normal conditions · 2 runs per test, the median shown' \
   "a complete one says so"
+expect "$tmp/walk.log" reopened '"Mount Options"' "the test bench shows the mount options"
+expect_not "$tmp/walk.log" reopened 'subtitle.*"([^",]*,)*([^",]+),([^",]*,)*\2(,[^"]*)?"' \
+  "no option in a list said twice (the mount's and the filesystem's rw)"
 # The history's date of the newest row, on the result's page as it is in the list.
 date=$(section "$tmp/walk.log" history | grep -o '"Compressible data · [^"]*"' | head -2 | tail -1 \
        | sed 's/^"Compressible data · //; s/"$//')
