@@ -205,6 +205,19 @@ bind (NscPrefs   *prefs,
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
 }
 
+/* The expander's subtitle says what its switch does now. */
+static gboolean
+custom_to_subtitle (GBinding     *binding,
+                    const GValue *from,
+                    GValue       *to,
+                    gpointer      user_data)
+{
+  g_value_set_string (to, g_value_get_boolean (from)
+                          ? _("On: every preset uses these settings")
+                          : _("Off: each preset uses its own"));
+  return TRUE;
+}
+
 static GtkWidget *
 spin_row (const char     *title,
           const char     *subtitle,
@@ -262,10 +275,11 @@ nsc_preferences_window_new (GtkWindow *parent,
                                            "number of runs; here they can be set for all"));
   custom = adw_expander_row_new ();
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (custom), _("Same Settings for Every Preset"));
-  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (custom),
-                                 _("Off: each preset uses its own"));
+  gtk_widget_set_name (custom, "same_settings_row");
   adw_expander_row_set_show_enable_switch (ADW_EXPANDER_ROW (custom), TRUE);
   bind (prefs, "custom-test-settings", custom, "enable-expansion");
+  g_object_bind_property_full (prefs, "custom-test-settings", custom, "subtitle",
+                               G_BINDING_SYNC_CREATE, custom_to_subtitle, NULL, NULL, NULL);
   /* Open when on, as the window opens; the user folds it after. */
   adw_expander_row_set_expanded (ADW_EXPANDER_ROW (custom), prefs->custom);
 

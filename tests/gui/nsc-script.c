@@ -15,7 +15,8 @@
  *   wait-sample (until the running test has drawn its first sample on the live chart)
  *   resize W H · wait MS · action NAME [STRING] · popup ID · popdown ID
  *   widget-action ID ACTION (an action of the widget ID, e.g. chart.export-png)
- *   select ID N (the Nth item of the drop-down ID) · activate ID (as Enter would) · activate-row ID N (the Nth row of the list box ID,
+ *   select ID N (the Nth item of the drop-down ID) · toggle ID (flip its switch: a
+ *   GtkSwitch, a check button or an expander row's enable switch) · activate ID (as Enter would) · activate-row ID N (the Nth row of the list box ID,
  *   from 0) · scroll-end
  *   chooser FOLDER NAME (accept the open file dialog there) · close-top
  *   accels ACTION (its keyboard shortcuts) · dump [TAG] (every window's shown widgets) · shot FILE (the main window as PNG)
@@ -529,6 +530,21 @@ run_line (Script  *script,
         fail (script, "no drop-down %s", argv[1]);
       else
         gtk_drop_down_set_selected (GTK_DROP_DOWN (w), (guint) atoi (argv[2]));
+    }
+  else if (g_str_equal (cmd, "toggle") && argc == 2)
+    {
+      GtkWidget *w = find_widget (argv[1]);
+
+      if (ADW_IS_EXPANDER_ROW (w))
+        adw_expander_row_set_enable_expansion (ADW_EXPANDER_ROW (w),
+                                               !adw_expander_row_get_enable_expansion (ADW_EXPANDER_ROW (w)));
+      else if (GTK_IS_SWITCH (w))
+        gtk_switch_set_active (GTK_SWITCH (w), !gtk_switch_get_active (GTK_SWITCH (w)));
+      else if (GTK_IS_CHECK_BUTTON (w))
+        gtk_check_button_set_active (GTK_CHECK_BUTTON (w),
+                                     !gtk_check_button_get_active (GTK_CHECK_BUTTON (w)));
+      else
+        fail (script, "no switch %s", argv[1]);
     }
   else if (g_str_equal (cmd, "activate") && argc == 2)
     {

@@ -24,6 +24,11 @@ wait 1000
 dump mib
 action win.preferences
 wait 500
+dump prefs-off
+toggle same_settings_row
+wait 300
+dump prefs-on
+toggle same_settings_row
 select units 1
 wait 300
 close-top
@@ -33,6 +38,10 @@ shot-top $shots/compare-mb.png
 " --compare "$first" --compare "$second"
 
 expect "$tmp/walk.log" mib 'NscChartView.*texts=.*Speed, MiB/s' "charts start in MiB/s"
+# Preferences → Same Settings for Every Preset: its subtitle says what the switch does now.
+expect "$tmp/walk.log" prefs-off '"Off: each preset uses its own"' "Same Settings off says so"
+expect "$tmp/walk.log" prefs-on '"On: every preset uses these settings"' "Same Settings on says so"
+expect_not "$tmp/walk.log" prefs-on '"Off: each preset uses its own"' "and no longer says Off"
 # The comparison is the newest window: its chart and its table.
 compare_part () { section "$tmp/walk.log" "$1" | sed -n '/^window AdwWindow .*title="Compare"/,/^window /p'; }
 if compare_part mb | grep -q 'NscChartView.*texts=.*Speed, MB/s'; then
