@@ -141,6 +141,29 @@ test_every_code (void)
 
 /* Russian, from the compiled catalogue: sentences, units and the three plural forms
  * ("около 61 секунды", "Около 3 минут", "около 5 минут", "около 21 минуты"). */
+/* One way to say when a result was taken: local time, the day unpadded. */
+static void
+test_date (void)
+{
+  g_autoptr(GDateTime) when = NULL;
+  g_autofree char *minutes = NULL;
+  g_autofree char *seconds = NULL;
+  g_autofree char *iso = NULL;
+  g_autofree char *none = NULL;
+
+  g_setenv ("TZ", "UTC", TRUE);
+  nsc_test_use_language (NULL);
+  when = g_date_time_new_utc (2026, 12, 2, 20, 3, 41);
+  minutes = nsc_words_date (when, FALSE);
+  seconds = nsc_words_date (when, TRUE);
+  iso = nsc_words_date_iso ("2026-12-02T20:03:41.5Z", FALSE);
+  none = nsc_words_date_iso ("yesterday", FALSE);
+  g_assert_cmpstr (minutes, ==, "2 Dec 2026, 20:03");
+  g_assert_cmpstr (seconds, ==, "2 Dec 2026, 20:03:41");
+  g_assert_cmpstr (iso, ==, minutes);
+  g_assert_null (none);
+}
+
 static void
 test_russian (void)
 {
@@ -256,5 +279,6 @@ main (int    argc,
   g_test_add_func ("/nsc/words/warning-units", test_warning_units);
   g_test_add_func ("/nsc/words/every-code", test_every_code);
   g_test_add_func ("/nsc/words/russian", test_russian);
+  g_test_add_func ("/nsc/words/date", test_date);
   return g_test_run ();
 }

@@ -839,7 +839,7 @@ default_legend (JsonNode *result)
   JsonObject *root = json_node_get_object (result);
   JsonObject *dev = nsc_json_get_object (root, "device");
   const char *model = nsc_json_get_string (dev, "model");
-  const char *started = nsc_json_get_string (root, "started");
+  g_autofree char *date = nsc_words_date_iso (nsc_json_get_string (root, "started"), FALSE);
   GString *s = g_string_new (NULL);
 
   if (model == NULL)
@@ -848,8 +848,8 @@ default_legend (JsonNode *result)
     model = nsc_json_get_string (nsc_json_get_object (root, "target"), "description");
   /* Translators: the legend of a result without a drive model */
   g_string_append (s, model ? model : _("Result"));
-  if (started && strlen (started) >= 16)
-    g_string_append_printf (s, ", %.10s %.5s", started, started + 11);
+  if (date)
+    g_string_append_printf (s, " · %s", date);
   return g_string_free (s, FALSE);
 }
 

@@ -125,10 +125,11 @@ drive_name (JsonNode *result)
 static char *
 default_legend (JsonNode *result)
 {
-  const char *started = nsc_json_get_string (root_of (result), "started");
+  g_autofree char *date = nsc_words_date_iso (nsc_json_get_string (root_of (result), "started"), FALSE);
   g_autofree char *name = drive_name (result);
-  if (started && strlen (started) >= 16)
-    return g_strdup_printf ("%s, %.10s %.5s", name, started, started + 11);
+
+  if (date)
+    return g_strdup_printf ("%s · %s", name, date);
   return g_steal_pointer (&name);
 }
 
@@ -870,12 +871,12 @@ header_block (Page    *p,
       g_autofree char *name = sheet->results->len > 1
                               ? g_strdup_printf ("%u  %s", d + 1, (char *) g_ptr_array_index (sheet->legends, d))
                               : drive_name (r);
-      const char *started = nsc_json_get_string (root_of (r), "started");
+      g_autofree char *date = nsc_words_date_iso (nsc_json_get_string (root_of (r), "started"), FALSE);
       g_autofree char *line = NULL;
       double indent = 0;
 
-      if (sheet->results->len == 1 && started && strlen (started) >= 16)
-        line = g_strdup_printf ("%s · %.10s %.5s", facts, started, started + 11);
+      if (sheet->results->len == 1 && date)
+        line = g_strdup_printf ("%s · %s", facts, date);
       else
         line = g_strdup (facts);
       if (nsc_json_get_bool (root_of (r), "cancelled") && sheet->results->len > 1)

@@ -86,6 +86,34 @@ nsc_words_duration (double seconds)
 }
 
 char *
+nsc_words_date (GDateTime *when,
+                gboolean   seconds)
+{
+  g_autoptr(GDateTime) local = NULL;
+
+  g_return_val_if_fail (when != NULL, NULL);
+
+  local = g_date_time_to_local (when);
+  return g_date_time_format (local, seconds
+                             /* Translators: when a result was taken, to the second: see
+                              * strftime; %-d is the day without padding */
+                             ? _("%-d %b %Y, %H:%M:%S")
+                             /* Translators: when a result was taken, in the history, on
+                              * its page, in legends: see strftime; %-d is the day
+                              * without padding */
+                             : _("%-d %b %Y, %H:%M"));
+}
+
+char *
+nsc_words_date_iso (const char *iso8601,
+                    gboolean    seconds)
+{
+  g_autoptr(GDateTime) when = iso8601 ? g_date_time_new_from_iso8601 (iso8601, NULL) : NULL;
+
+  return when ? nsc_words_date (when, seconds) : NULL;
+}
+
+char *
 nsc_words_clock (gint64 ns)
 {
   gint64 s = ns / G_GINT64_CONSTANT (1000000000);

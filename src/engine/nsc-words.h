@@ -29,6 +29,12 @@ char *nsc_words_speed          (double             bps,
 char *nsc_words_size           (guint64            bytes);
 /* "200 ms", "40 seconds", "3 minutes", "2 hours" */
 char *nsc_words_duration       (double             seconds);
+/* When a result was taken, in local time: "2 Dec 2026, 20:03" (with @seconds
+ * "2 Dec 2026, 20:03:41"). From an ISO 8601 "started": NULL when it cannot be read. */
+char *nsc_words_date           (GDateTime         *when,
+                                gboolean           seconds);
+char *nsc_words_date_iso       (const char        *iso8601,
+                                gboolean           seconds);
 /* To the second, as a clock would: "2 min 05 s", "4.5 s", "1 h 05 min" */
 char *nsc_words_clock          (gint64             ns);
 /* "about 3 minutes", or "About 3 minutes" to start a line (the whole phrase, so that

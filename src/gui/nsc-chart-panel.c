@@ -197,9 +197,7 @@ make_legends (NscChartPanel *self)
           JsonNode *result = g_ptr_array_index (self->results, i);
           g_autofree char *drive = nsc_result_info_drive (result);
           g_autoptr(GDateTime) started = nsc_result_info_started (result);
-          g_autofree char *date = started ? g_date_time_format (started, pass ? "%Y-%m-%d %H:%M:%S"
-                                                                              : "%Y-%m-%d %H:%M")
-                                          : g_strdup ("");
+          g_autofree char *date = started ? nsc_words_date (started, pass == 1) : g_strdup ("");
           g_autofree char *marks = nsc_result_info_marks (result);
           char *legend = marks ? g_strdup_printf ("%s · %s (%s)", drive, date, marks)
                                : g_strdup_printf ("%s · %s", drive, date);

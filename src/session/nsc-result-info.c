@@ -436,8 +436,7 @@ nsc_result_info_marks (JsonNode *result)
 char *
 nsc_result_info_format_date (GDateTime *started)
 {
-  /* TRANSLATORS: date and time of a result in the history and on its page, see strftime */
-  return started ? g_date_time_format (started, _("%e %b %Y, %H:%M")) : g_strdup (_("Unknown date"));
+  return started ? nsc_words_date (started, FALSE) : g_strdup (_("Unknown date"));
 }
 
 const char *

@@ -49,5 +49,9 @@ expect "$tmp/walk.log" compare 'GtkLabel.*test-name.*"SEQ1M Q8T1 zeros write"' "
 expect "$tmp/walk.log" compare 'GtkLabel.*"[0-9.]+ \([+−][0-9]+ %\)"' "the differences from the first result"
 expect "$tmp/walk.log" compare 'marked-result.*\(cancelled\)' "the cancelled result is marked"
 expect "$tmp/walk.log" compare 'marked-result.*\(strict\)' "the strict result is marked"
+# Dates as the history says them ("1 Jan 2000, 00:00", local time), not ISO, no padding.
+expect "$tmp/walk.log" compare 'marked-result.*· [1-9][0-9]? [A-Z][a-z]{2} [0-9]{4}, [0-9]{2}:[0-9]{2} \(strict\)' \
+  "each result's date as the history says it"
+expect_not "$tmp/walk.log" compare 'marked-result.*([0-9]{4}-[0-9]{2}-[0-9]{2}|·  )' "no ISO date, no padded day"
 expect "$tmp/walk.log" compare 'GtkDropDown.*tooltip="Which test to show"' "the chart has a test picker"
 walk_done

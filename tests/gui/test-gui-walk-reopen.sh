@@ -48,6 +48,7 @@ expect "$tmp/walk.log" reopened 'summary_label.*\\nComplete · normal conditions
 expect "$tmp/walk.log" reopened '"Mount Options"' "the test bench shows the mount options"
 expect_not "$tmp/walk.log" reopened 'subtitle.*"([^",]*,)*([^",]+),([^",]*,)*\2(,[^"]*)?"' \
   "no option in a list said twice (the mount's and the filesystem's rw)"
+expect_not "$tmp/walk.log" history '·  ' "the history's dates are not padded (\"Quick ·   2 Dec\")"
 # The history's date of the newest row, on the result's page as it is in the list.
 date=$(section "$tmp/walk.log" history | grep -o '"Compressible data · [^"]*"' | head -2 | tail -1 \
        | sed 's/^"Compressible data · //; s/"$//')
