@@ -278,7 +278,7 @@ return_to_start (NscWindow *self)
   gtk_stack_set_visible_child_name (self->stack, "idle");
 }
 
-/* One Run: the start page has its Start button, the header's Run (and Cancel) is
+/* One Run: the start page has its own Run button, the header's Run (and Cancel) is
  * for the other pages. */
 static void
 on_page_changed (NscWindow *self)
