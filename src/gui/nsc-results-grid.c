@@ -175,6 +175,26 @@ add_header (NscResultsGrid *self)
   gtk_grid_attach (GTK_GRID (self->grid), make_column_header (self, 1, _("Write")), 2, 0, 1, 1);
 }
 
+/* A column no test of the set can fill (reads in write-fill) is left out, not shown
+ * empty; with neither known (no rows), both stay. */
+static void
+show_columns (NscResultsGrid *self,
+              const gboolean  used[2])
+{
+  gboolean any = used[0] || used[1];
+
+  for (guint d = 0; d < 2; d++)
+    {
+      gboolean show = !any || used[d];
+      GtkWidget *header = gtk_grid_get_child_at (GTK_GRID (self->grid), 1 + d, 0);
+
+      if (header)
+        gtk_widget_set_visible (header, show);
+      for (guint i = 0; i < self->rows->len; i++)
+        gtk_widget_set_visible (g_array_index (self->rows, Row, i).cell[d], show);
+    }
+}
+
 static Row *
 add_row (NscResultsGrid *self,
          const char     *label,
@@ -221,6 +241,7 @@ nsc_results_grid_show_result (NscResultsGrid *self,
   g_autoptr(GPtrArray) rows = NULL;
   guint runs = 1;
   gboolean best = FALSE;
+  gboolean used[2] = { FALSE, FALSE };
 
   g_return_if_fail (NSC_IS_RESULTS_GRID (self));
   g_return_if_fail (result != NULL);
@@ -242,6 +263,8 @@ nsc_results_grid_show_result (NscResultsGrid *self,
       NscResultRow *info = g_ptr_array_index (rows, i);
       Row *row = add_row (self, info->label, info->description);
 
+      used[0] |= info->has[0];
+      used[1] |= info->has[1];
       for (guint d = 0; d < 2; d++)
         {
           g_autofree char *text = NULL;
@@ -263,6 +286,7 @@ nsc_results_grid_show_result (NscResultsGrid *self,
           set_cell (row, d, text, info->completed ? NULL : "partial", tooltip);
         }
     }
+  show_columns (self, used);
 }
 
 void
@@ -294,6 +318,8 @@ void
 nsc_results_grid_set_preset (NscResultsGrid  *self,
                              const NscPreset *preset)
 {
+  gboolean used[2] = { FALSE, FALSE };
+
   g_return_if_fail (NSC_IS_RESULTS_GRID (self));
   g_return_if_fail (preset != NULL);
 
@@ -315,7 +341,10 @@ nsc_results_grid_set_preset (NscResultsGrid  *self,
         continue;
       tooltip = describe_job (&step->job);
       add_row (self, label, tooltip);
+      used[0] |= nsc_job_has_reads (&step->job);
+      used[1] |= nsc_job_has_writes (&step->job);
     }
+  show_columns (self, used);
 }
 
 void

@@ -38,12 +38,19 @@ timeout 120 "${as_user[@]}" dbus-run-session -- env "${gui_base_env[@]}" LANG=C.
   "$exe" --target "$target" --preset write-fill --size 64m --max-idle 1s --run --quit-when-done \
   >"$tmp/run.log" 2>&1 || { echo "FAIL: the write-fill run failed:"; cat "$tmp/run.log"; failed=1; }
 
+fill_result=$(ls "$data"/nandscope/results/*-write-fill.json 2>/dev/null | head -1)
 walk "$tmp/second.log" "
 preset write-fill
 dump fill
 shot $shots/write-fill-known-speed.png
+open $fill_result
+wait 1000
+dump fill-result
 " --target "$target"
 expect "$tmp/second.log" fill 'preset_label.*Takes about [0-9]+ (minutes?|hours?|seconds?) at the speed this drive showed last time \([0-9.]+ MiB/s\)' \
   "after a run the time comes from the drive's measured speed"
+# Write-fill only writes: its result has a Write column and no empty Read column.
+expect "$tmp/second.log" fill-result 'column-title.*"Write"' "the write-fill result has its Write column"
+expect_not "$tmp/second.log" fill-result 'column-title.*"Read"' "and no Read column that nothing could fill"
 
 walk_done
