@@ -117,6 +117,31 @@ test_every_code (void)
         g_error ("%s has no words of its own: %s", code, title);
     }
   {
+    /* Two kinds, or two variants of one, never share a title: the list shows titles. */
+    g_autoptr(GHashTable) titles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+    static const char *positions[] = { NULL, "inside", "across" };
+
+    for (int k = 0; k < NSC_N_WARNING_KINDS; k++)
+      for (guint p = 0; p < G_N_ELEMENTS (positions); p++)
+        {
+          g_autoptr(NscWarning) w = nsc_warning_new (k, 0);
+          g_autofree char *title = NULL;
+          g_autofree char *who = g_strdup_printf ("%s/%s", nsc_warning_kind_code (k),
+                                                  positions[p] ? positions[p] : "-");
+          const char *other;
+
+          g_free (w->position);
+          w->position = g_strdup (positions[p]);
+          title = nsc_warning_describe (w, NSC_SPEED_UNIT_MIB, NULL, NULL);
+          other = g_hash_table_lookup (titles, title);
+          /* The same kind may keep its title whatever the position. */
+          if (other != NULL && !g_str_has_prefix (other, nsc_warning_kind_code (k)))
+            g_error ("%s and %s share the title \"%s\"", other, who, title);
+          if (other == NULL)
+            g_hash_table_insert (titles, g_steal_pointer (&title), g_steal_pointer (&who));
+        }
+  }
+  {
     /* An unknown code (a newer result) keeps its own words. */
     g_autoptr(JsonNode) n = json_from_string ("{\"code\": \"from-the-future\", \"step\": null, "
                                               "\"message\": \"Something new\"}", NULL);

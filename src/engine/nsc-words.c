@@ -631,8 +631,9 @@ describe_cache_exhausted_during_test (const Ctx   *c,
   g_autofree char *to = speed (c, w->bps_after);
   g_autofree char *at = size (w->bytes);
 
-  title = g_strdup_printf (_("The write speed of %s mixes the drive's fast cache and the "
-                             "slower speed after it"), c->test);
+  /* Translators: %s is a test, "SEQ1M Q8T1" */
+  title = g_strdup_printf (_("The drive's fast cache filled up during %s: its write speed "
+                             "mixes the cache and the slower speed after it"), c->test);
   if (isfinite (w->bps_before))
     *details = g_strdup_printf (_("The speed fell from %s to %s after %s: the cache filled "
                                   "up during the test. The write-fill test measures both "
