@@ -74,6 +74,23 @@ format_tooltip (Row      *row,
                           row->lat[d] / 1e3);
 }
 
+/* A cell's tooltip: its numbers, and for a test stopped before its end (greyed)
+ * why it is greyed. The same live and reopened. */
+static char *
+cell_tooltip (Row      *row,
+              guint     d,
+              guint     runs,
+              gboolean  best,
+              gboolean  completed)
+{
+  g_autofree char *numbers = format_tooltip (row, d, runs, best);
+
+  if (completed)
+    return g_steal_pointer (&numbers);
+  /* TRANSLATORS: a greyed result cell's tooltip: its numbers, then why it is greyed */
+  return g_strdup_printf (_("%s\nStopped before the end: a partial measurement"), numbers);
+}
+
 static char *
 describe_job (const NscJob *job)
 {
@@ -282,7 +299,7 @@ nsc_results_grid_show_result (NscResultsGrid *self,
           row->lat[d] = info->lat_mean_ns[d];
           row->valued[d] = row->final[d] = TRUE;
           text = format_value (self, row, d);
-          tooltip = format_tooltip (row, d, runs, best);
+          tooltip = cell_tooltip (row, d, runs, best, info->completed);
           set_cell (row, d, text, info->completed ? NULL : "partial", tooltip);
         }
     }
@@ -453,13 +470,8 @@ nsc_results_grid_step_finished (NscResultsGrid      *self,
       row->lat[d] = head->dir[d].latency ? nsc_histogram_mean (head->dir[d].latency) : 0;
       row->valued[d] = TRUE;
       text = format_value (self, row, d);
-      if (result->completed)
-        {
-          tooltip = format_tooltip (row, d, result->runs->len, result->headline_best);
-          set_cell (row, d, text, NULL, tooltip);
-        }
-      else
-        set_cell (row, d, text, "partial", _("Stopped before the end: a partial measurement"));
+      tooltip = cell_tooltip (row, d, result->runs->len, result->headline_best, result->completed);
+      set_cell (row, d, text, result->completed ? NULL : "partial", tooltip);
       row->final[d] = TRUE;
     }
 }

@@ -57,6 +57,9 @@ struct _NscWindow
   GtkWindow            *preferences;    /* weak */
   GtkNativeDialog      *chooser;
   char                 *shown_path;     /* the saved result on the results page */
+  char                 *result_subtitle; /* the title bar's while a result is shown:
+                                          * its preset and date; NULL while a run or
+                                          * the start page is */
 
   char                 *target;
   NscDeviceInfo        *target_device;  /* set when the target is a block device */
@@ -122,6 +125,11 @@ void             _nsc_window_emit_run_finished (NscWindow      *self,
 /* nsc-window-actions.c */
 void             _nsc_window_actions_init     (NscWindow       *self);
 void             _nsc_window_apply_prefs      (NscWindow       *self);
+
+/* The title bar says which result the results page shows (@result NULL: none, the
+ * chosen preset and its estimate again). */
+void             _nsc_window_set_result_subtitle (NscWindow *self,
+                                                  JsonNode  *result);
 
 /* nsc-window-run.c */
 /* Reads the drive's saved results in a thread: its SLC cache and its last write speed,

@@ -267,58 +267,23 @@ count_measured_steps (NscRunResult *r)
   return n;
 }
 
+/* The result just run, said as a reopened one is (nsc_result_info_header), and
+ * where it was saved. */
 static void
-show_summary (NscWindow    *self,
-              NscRunResult *r,
-              const char   *saved)
+show_summary (NscWindow  *self,
+              JsonNode   *node,
+              const char *saved)
 {
-  g_autoptr(GString) text = g_string_new (NULL);
-  g_autofree char *took = nsc_words_duration (r->duration_ns / 1e9);
-  const char *backend = NULL;
+  g_autofree char *header = nsc_result_info_header (node);
+  g_autoptr(GString) text = g_string_new (header);
 
-  for (guint i = 0; i < r->steps->len && backend == NULL; i++)
-    {
-      const NscJobResult *head = nsc_step_result_headline (g_ptr_array_index (r->steps, i));
-      if (head)
-        backend = nsc_backend_to_string (head->backend);
-    }
-
-  if (r->cancelled)
-    g_string_append_printf (text, _("Cancelled after %s"), took);
-  else if (r->error)
-    g_string_append_printf (text, _("Stopped after %s"), took);
-  else
-    g_string_append_printf (text, _("Finished in %s"), took);
-
-  g_string_append (text, " · ");
-  {
-    g_autofree char *runs = nsc_session_describe_runs (r);
-    g_string_append (text, runs);
-  }
-
-  if (g_strcmp0 (r->target_kind, "file") == 0)
-    {
-      g_autofree char *size = nsc_words_size (r->file_size);
-      g_string_append (text, " · ");
-      if (r->filesystem)
-        g_string_append_printf (text, _("%s test file on %s"), size, r->filesystem);
-      else
-        g_string_append_printf (text, _("%s test file"), size);
-    }
-  if (backend)
-    g_string_append_printf (text, " · %s", backend);
   if (saved)
     {
       g_autofree char *where = nsc_display_path (saved);
       g_string_append_c (text, '\n');
       g_string_append_printf (text, _("Saved to %s"), where);
     }
-  if (r->smart_before && r->smart_after)
-    {
-      g_autoptr(JsonNode) json = nsc_run_result_to_json (r);
-      _nsc_window_append_wear_line (text, json);
-    }
-
+  _nsc_window_append_wear_line (text, node);
   gtk_label_set_text (self->summary_label, text->str);
   gtk_widget_set_visible (GTK_WIDGET (self->summary_label), TRUE);
 }
@@ -365,15 +330,10 @@ on_run_done (GObject      *source,
   update_warnings (self, r);
   /* For the GUI test: the live chart was fed. */
   g_debug ("Live chart: %u samples in %u steps", self->chart_samples, self->chart_steps);
-  /* A run that failed before measuring anything (a target that does not exist)
-   * is only its error message; an empty table would say nothing more. */
-  if (count_measured_steps (r) > 0)
-    show_summary (self, r, saved);
-  else if (error != NULL && !cancelled)
-    gtk_widget_set_visible (GTK_WIDGET (self->results_grid), FALSE);
-
-  /* The live chart gives way to every chart of the finished run, read back
-   * from the file as the history would (so what is shown is what was saved). */
+  /* The summary and every chart of the finished run, read back from the file as
+   * the history would (so what is shown is what was saved). A run that failed
+   * before measuring anything (a target that does not exist) is only its error
+   * message; an empty table would say nothing more. */
   {
     g_autoptr(JsonNode) node = NULL;
     g_autoptr(GError) load_error = NULL;
@@ -384,6 +344,13 @@ on_run_done (GObject      *source,
       node = nsc_run_result_to_json (r);
     if (load_error != NULL)
       g_warning ("The result just saved does not read back: %s", load_error->message);
+    if (node != NULL)
+      {
+        show_summary (self, node, saved);
+        _nsc_window_set_result_subtitle (self, node);
+      }
+    else if (error != NULL && !cancelled)
+      gtk_widget_set_visible (GTK_WIDGET (self->results_grid), FALSE);
     _nsc_window_show_bench (self, node);
     if (node != NULL)
       _nsc_window_show_charts (self, node, saved);
@@ -485,6 +452,7 @@ start_runner (NscWindow       *self,
   }
   _nsc_window_set_running (self, TRUE);
   gtk_stack_set_visible_child_name (self->stack, "results");
+  _nsc_window_set_result_subtitle (self, NULL);
 
   /* A suspend in the middle would make every number after it meaningless. */
   app = g_application_get_default ();

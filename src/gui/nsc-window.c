@@ -259,7 +259,8 @@ update_info (NscWindow *self)
       }
 
     gtk_label_set_markup (self->preset_label, markup);
-    adw_window_title_set_subtitle (self->window_title, subtitle);
+    adw_window_title_set_subtitle (self->window_title,
+                                   self->result_subtitle ? self->result_subtitle : subtitle);
     /* Translators: a preset's description, then "About 3 minutes" */
     dd_tooltip = g_strdup_printf (C_("tooltip", "%s\n%s"),
                                   nsc_preset_get_display_description (preset), about);
@@ -278,13 +279,36 @@ return_to_start (NscWindow *self)
   gtk_stack_set_visible_child_name (self->stack, "idle");
 }
 
+void
+_nsc_window_set_result_subtitle (NscWindow *self,
+                                 JsonNode  *result)
+{
+  g_clear_pointer (&self->result_subtitle, g_free);
+  if (result != NULL)
+    {
+      const char *preset = nsc_result_info_preset_title (result);
+      g_autoptr(GDateTime) started = nsc_result_info_started (result);
+      g_autofree char *date = nsc_result_info_format_date (started);
+
+      /* Translators: the window's subtitle while a result is shown: "Quick · 2 Dec
+       * 2026, 20:03" */
+      self->result_subtitle = g_strdup_printf (C_("subtitle", "%s · %s"),
+                                               preset ? preset : _("Result"), date);
+    }
+  update_info (self);
+}
+
 /* One Run: the start page has its own Run button, the header's Run (and Cancel) is
  * for the other pages. */
 static void
 on_page_changed (NscWindow *self)
 {
-  gtk_widget_set_visible (GTK_WIDGET (self->run_button),
-                          g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "idle") != 0);
+  gboolean idle = g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "idle") == 0;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->run_button), !idle);
+  /* Back on the start page, the title bar speaks of the preset chosen again. */
+  if (idle && self->result_subtitle != NULL)
+    _nsc_window_set_result_subtitle (self, NULL);
 }
 
 static void
@@ -376,12 +400,8 @@ show_result (NscWindow  *self,
              JsonNode   *result,
              const char *path)
 {
-  g_autofree char *drive = nsc_result_info_drive_facts (result);
-  g_autoptr(GDateTime) started = nsc_result_info_started (result);
-  g_autofree char *date = nsc_result_info_format_date (started);
-  g_autofree char *conditions = nsc_result_info_conditions (result);
-  const char *preset = nsc_result_info_preset_title (result);
-  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *header = nsc_result_info_header (result);
+  g_autoptr(GString) text = g_string_new (header);
 
   _nsc_window_clear_warnings (self);
   gtk_widget_set_visible (self->error_box, FALSE);
@@ -390,11 +410,6 @@ show_result (NscWindow  *self,
   gtk_widget_set_visible (GTK_WIDGET (self->results_grid), TRUE);
   show_json_warnings (self, result);
 
-  /* TRANSLATORS: "Quick · Samsung 980 PRO · 1.00 TB · 30 Nov 2026, 06:18" */
-  g_string_append_printf (text, _("%s · %s · %s"), preset ? preset : _("Result"), drive, date);
-  g_string_append_c (text, '\n');
-  /* TRANSLATORS: "Cancelled · strict conditions · 3 runs per test, the median shown" */
-  g_string_append_printf (text, _("%s · %s"), nsc_result_info_status (result), conditions);
   if (path != NULL)
     {
       g_autofree char *where = nsc_display_path (path);
@@ -408,6 +423,7 @@ show_result (NscWindow  *self,
   _nsc_window_show_charts (self, result, path);
   _nsc_window_show_bench (self, result);
   gtk_stack_set_visible_child_name (self->stack, "results");
+  _nsc_window_set_result_subtitle (self, result);
   /* Another result starts at its top, not where the last one was left. */
   gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->results_scroller), 0);
 }
@@ -635,6 +651,7 @@ nsc_window_finalize (GObject *object)
 
   g_clear_pointer (&self->target, g_free);
   g_clear_pointer (&self->shown_path, g_free);
+  g_clear_pointer (&self->result_subtitle, g_free);
   g_clear_pointer (&self->target_device, nsc_device_info_free);
   g_clear_pointer (&self->folder_device, nsc_device_info_free);
   /* In finalize, not dispose: a run in progress holds a reference to the window and

@@ -451,6 +451,90 @@ nsc_result_info_status (JsonNode *result)
   return _("Complete");
 }
 
+/* The backends the result's tests ran on, in the order they first ran: "io_uring,
+ * psync"; NULL when none says. */
+static char *
+backends_used (JsonNode *result)
+{
+  JsonArray *steps = nsc_json_get_array (root_object (result), "steps");
+  g_autoptr(GPtrArray) seen = g_ptr_array_new ();
+
+  for (guint i = 0; steps && i < json_array_get_length (steps); i++)
+    {
+      JsonObject *step = json_array_get_object_element (steps, i);
+      const char *backend = nsc_json_get_string (step, "backend");
+
+      if (backend && !g_ptr_array_find_with_equal_func (seen, backend, g_str_equal, NULL))
+        g_ptr_array_add (seen, (gpointer) backend);
+    }
+  if (seen->len == 0)
+    return NULL;
+  g_ptr_array_add (seen, NULL);
+  return g_strjoinv (", ", (char **) seen->pdata);
+}
+
+char *
+nsc_result_info_header (JsonNode *result)
+{
+  JsonObject *root = root_object (result);
+  JsonObject *target = nsc_json_get_object (root, "target");
+  g_autofree char *drive = nsc_result_info_drive_facts (result);
+  g_autoptr(GDateTime) started = nsc_result_info_started (result);
+  g_autofree char *date = nsc_result_info_format_date (started);
+  g_autofree char *conditions = nsc_result_info_conditions (result);
+  g_autofree char *backends = backends_used (result);
+  const char *preset = nsc_result_info_preset_title (result);
+  double duration_ns = nsc_json_get_number (root, "duration_ns", -1);
+  GString *text = g_string_new (NULL);
+  g_autoptr(GPtrArray) last = g_ptr_array_new_with_free_func (g_free);
+
+  /* TRANSLATORS: "Quick · Samsung 980 PRO · 1.00 TB · 30 Nov 2026, 06:18" */
+  g_string_append_printf (text, _("%s · %s · %s"), preset ? preset : _("Result"), drive, date);
+  g_string_append_c (text, '\n');
+  if (duration_ns >= 0)
+    {
+      g_autofree char *took = nsc_words_duration (duration_ns / 1e9);
+
+      g_string_append_printf (text, nsc_result_info_cancelled (result) ? _("Cancelled after %s")
+                                    : json_object_has_member (root, "error") ? _("Stopped after %s")
+                                    : _("Finished in %s"), took);
+    }
+  else
+    g_string_append (text, nsc_result_info_status (result));
+  /* TRANSLATORS: how a result ended, then its conditions: "Finished in 3 minutes ·
+   * normal conditions · 3 runs per test, the median shown" */
+  g_string_append_printf (text, _(" · %s"), conditions);
+
+  if (g_strcmp0 (nsc_json_get_string (target, "kind"), "file") == 0)
+    {
+      double size = nsc_json_get_number (target, "size", 0);
+      const char *fs = nsc_json_get_string (target, "filesystem");
+      /* A size the free space stood for (write-fill's "all of it") is no size. */
+      g_autofree char *words = size > 0 && size < 0x1p60 ? nsc_words_size ((guint64) size) : NULL;
+
+      if (words && fs)
+        /* TRANSLATORS: "2 GiB test file on ext4" */
+        g_ptr_array_add (last, g_strdup_printf (_("%s test file on %s"), words, fs));
+      else if (words)
+        g_ptr_array_add (last, g_strdup_printf (_("%s test file"), words));
+      else if (fs)
+        /* TRANSLATORS: "test file on ext4" */
+        g_ptr_array_add (last, g_strdup_printf (_("test file on %s"), fs));
+    }
+  if (backends)
+    g_ptr_array_add (last, g_steal_pointer (&backends));
+  if (last->len > 0)
+    {
+      g_autofree char *joined = NULL;
+
+      g_ptr_array_add (last, NULL);
+      joined = g_strjoinv (" · ", (char **) last->pdata);
+      g_string_append_c (text, '\n');
+      g_string_append (text, joined);
+    }
+  return g_string_free (text, FALSE);
+}
+
 char *
 nsc_result_info_conditions (JsonNode *result)
 {

@@ -68,6 +68,10 @@ gboolean     nsc_result_info_cancelled      (JsonNode   *result);
 gboolean     nsc_result_info_strict         (JsonNode   *result);
 /* The date as the history and the result's page show it: "30 Nov 2026, 20:03". */
 char        *nsc_result_info_format_date    (GDateTime  *started);
+/* What the results page says above a result, the same just run or reopened: its
+ * preset, drive and date; how it ended and after how long, its conditions; the
+ * test file and the I/O backends its tests ran on. Lines separated by "\n". */
+char        *nsc_result_info_header         (JsonNode   *result);
 /* "Complete", "Cancelled", "Stopped by an error". */
 const char  *nsc_result_info_status         (JsonNode   *result);
 /* "strict conditions · 3 runs per test, the median shown · drive erased first" */
