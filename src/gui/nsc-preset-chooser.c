@@ -21,6 +21,9 @@ struct _NscPresetChooser
   NscPresetOfferedFunc  offered;
   NscPresetCaptionFunc  caption;
   gpointer              user_data;
+
+  GPtrArray            *bound;          /* the popup's rows bound now (GtkListItem,
+                                         * not owned): their captions follow changes */
 };
 
 G_DEFINE_FINAL_TYPE (NscPresetChooser, nsc_preset_chooser, GTK_TYPE_WIDGET)
@@ -181,6 +184,24 @@ update_preset_heading (GtkListItem      *item,
   update_preset_check (self->preset_dropdown, NULL, item);
 }
 
+/* A row's caption ("About 3 minutes") from the owner, as things are now. */
+static void
+update_preset_caption (NscPresetChooser *self,
+                       GtkListItem      *item)
+{
+  GtkStringObject *name = gtk_list_item_get_item (item);
+  GtkWidget *outer = gtk_list_item_get_child (item);
+  const NscPreset *preset = name ? nsc_preset_chooser_find (self, gtk_string_object_get_string (name))
+                                 : NULL;
+  g_autofree char *text = NULL;
+
+  if (preset == NULL || outer == NULL)
+    return;
+  if (self->caption != NULL)
+    text = self->caption (preset, self->user_data);
+  gtk_label_set_text (g_object_get_data (G_OBJECT (outer), "caption"), text ? text : "");
+}
+
 static void
 bind_preset_row (GtkSignalListItemFactory *factory,
                  GtkListItem              *item,
@@ -189,14 +210,14 @@ bind_preset_row (GtkSignalListItemFactory *factory,
   GtkStringObject *name = gtk_list_item_get_item (item);
   const NscPreset *preset = nsc_preset_chooser_find (self, gtk_string_object_get_string (name));
   GtkWidget *outer = gtk_list_item_get_child (item);
-  g_autofree char *text = NULL;
 
   if (preset == NULL)
     return;
-  if (self->caption != NULL)
-    text = self->caption (preset, self->user_data);
   gtk_label_set_text (g_object_get_data (G_OBJECT (outer), "title"), nsc_preset_get_display_title (preset));
-  gtk_label_set_text (g_object_get_data (G_OBJECT (outer), "caption"), text ? text : "");
+  /* Rows are bound when the list is built, before the owner may have given its
+   * caption function or its facts: refilter and set_funcs update the bound ones. */
+  g_ptr_array_add (self->bound, item);
+  update_preset_caption (self, item);
   gtk_widget_set_tooltip_text (outer, nsc_preset_get_display_description (preset));
 
   /* The heading, and the check mark with it. */
@@ -219,6 +240,7 @@ unbind_preset_row (GtkSignalListItemFactory *factory,
   gulong handler = GPOINTER_TO_SIZE (g_object_steal_data (G_OBJECT (item), "check-handler"));
   gulong moved = GPOINTER_TO_SIZE (g_object_steal_data (G_OBJECT (item), "position-handler"));
 
+  g_ptr_array_remove_fast (self->bound, item);
   if (handler != 0)
     g_signal_handler_disconnect (self->preset_dropdown, handler);
   if (moved != 0)
@@ -333,6 +355,7 @@ nsc_preset_chooser_finalize (GObject *object)
   g_clear_object (&self->preset_filter);
   g_clear_object (&self->preset_names);
   g_clear_pointer (&self->presets, g_ptr_array_unref);
+  g_clear_pointer (&self->bound, g_ptr_array_unref);
 
   G_OBJECT_CLASS (nsc_preset_chooser_parent_class)->finalize (object);
 }
@@ -364,6 +387,7 @@ nsc_preset_chooser_class_init (NscPresetChooserClass *klass)
 static void
 nsc_preset_chooser_init (NscPresetChooser *self)
 {
+  self->bound = g_ptr_array_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
   load_presets (self);
   g_signal_connect_swapped (self->preset_dropdown, "notify::selected",
@@ -459,4 +483,7 @@ nsc_preset_chooser_refilter (NscPresetChooser *self)
   gtk_filter_changed (GTK_FILTER (self->preset_filter), GTK_FILTER_CHANGE_DIFFERENT);
   if (name == NULL || !nsc_preset_chooser_select (self, name))
     gtk_drop_down_set_selected (self->preset_dropdown, 0);
+  /* Rows the filter kept are not bound again: their captions are brought up to date. */
+  for (guint i = 0; i < self->bound->len; i++)
+    update_preset_caption (self, g_ptr_array_index (self->bound, i));
 }

@@ -34,7 +34,8 @@ const char      *nsc_preset_chooser_get_preset_name (NscPresetChooser     *self)
 /* FALSE, choosing nothing, when @name is not offered. */
 gboolean         nsc_preset_chooser_select          (NscPresetChooser     *self,
                                                      const char           *name);
-/* What is offered changed: keeps the choice where it can, else the first preset. */
+/* What is offered, or the captions, changed: keeps the choice where it can, else the
+ * first preset; every row shown asks for its caption again. */
 void             nsc_preset_chooser_refilter        (NscPresetChooser     *self);
 
 G_END_DECLS

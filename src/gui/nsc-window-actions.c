@@ -205,6 +205,8 @@ _nsc_window_apply_prefs (NscWindow *self)
   /* An open history and its comparisons speak the same units. */
   if (self->history != NULL)
     nsc_history_window_set_units (NSC_HISTORY_WINDOW (self->history), self->prefs->units);
+  /* The preset list's durations follow Same Settings for Every Preset. */
+  nsc_preset_chooser_refilter (self->preset_chooser);
   _nsc_window_update_info (self);
 }
 

@@ -25,6 +25,9 @@ expect_line "$tmp/folder.log" "preset refused: Erase the drive needs a drive: ch
 expect_line "$tmp/folder.log" "preset refused: Surface scan needs a drive" \
   "Surface scan is refused for a folder"
 expect "$tmp/folder.log" list '"Quick"' "the preset list is shown"
+# Every row says how long its preset takes, on the list's first opening.
+expect "$tmp/folder.log" list 'caption.*"About [0-9]+ [a-z]+"' "the rows have their durations"
+expect_not "$tmp/folder.log" list 'dim-label.caption.* ""$' "no row is blank under its title"
 expect_not "$tmp/folder.log" list '"(Erase the drive|Surface scan|Surface scan, write and read)"' \
   "no drive-only preset is offered for a folder"
 
