@@ -331,6 +331,31 @@ test_wear_lines (void)
   g_assert_null (amp);
 }
 
+/* The one rule for a folder's test file, which the run applies and the plan says
+ * before it: room left beside it (2 % of the filesystem, at most 256 MiB). */
+static void
+test_file_fits (void)
+{
+  const guint64 MiB = 1 << 20, GiB = G_GUINT64_CONSTANT (1) << 30;
+  guint64 size = 0, largest = 0;
+
+  /* 1.46 GiB free of a 1.46 GiB filesystem: 2 GiB does not fit, 1.43 GiB would. */
+  g_assert_false (nsc_target_file_size (2 * GiB, 1500 * MiB, 1500 * MiB, 4096, &size, &largest));
+  g_assert_cmpuint (size, ==, 2 * GiB);
+  g_assert_cmpuint (largest, ==, 1500 * MiB - 30 * MiB);
+  g_assert_true (nsc_target_file_size (largest, 1500 * MiB, 1500 * MiB, 4096, &size, NULL));
+  g_assert_false (nsc_target_file_size (largest + 4096, 1500 * MiB, 1500 * MiB, 4096, &size, NULL));
+  /* A large filesystem keeps 256 MiB at most; sizes in the alignment's multiples. */
+  g_assert_true (nsc_target_file_size (100 * GiB + 1000, 200 * GiB, 1000 * GiB, 4096, &size, &largest));
+  g_assert_cmpuint (size, ==, 100 * GiB);
+  g_assert_cmpuint (largest, ==, 200 * GiB - 256 * MiB);
+  /* The free space (write-fill): all but the floor, always "fits" when anything is left. */
+  g_assert_true (nsc_target_file_size (NSC_TARGET_SIZE_FREE, 200 * GiB, 1000 * GiB, 4096, &size, NULL));
+  g_assert_cmpuint (size, ==, 200 * GiB - 20 * GiB);
+  g_assert_false (nsc_target_file_size (NSC_TARGET_SIZE_FREE, GiB / 2, 1000 * GiB, 4096, &size, NULL));
+  g_assert_cmpuint (size, ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -347,5 +372,6 @@ main (int    argc,
   g_test_add_func ("/budget/flush", test_budget_flush);
   g_test_add_func ("/budget/times", test_budget_times);
   g_test_add_func ("/budget/wear-lines", test_wear_lines);
+  g_test_add_func ("/budget/file-fits", test_file_fits);
   return g_test_run ();
 }

@@ -29,6 +29,15 @@ print_budget_line (const char *step,
           label, (int) MAX (0, 36 - (glong) g_utf8_strlen (label, -1)), "", amount, note);
 }
 
+/* A size as --size takes it: "1g", "448m". */
+static char *
+size_arg (guint64 bytes)
+{
+  if (bytes % (G_GUINT64_CONSTANT (1) << 30) == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT "g", bytes >> 30);
+  return g_strdup_printf ("%" G_GUINT64_FORMAT "m", bytes >> 20);
+}
+
 /* One state's budget, from its plan: the steps, the total, and the drive's wear. */
 static void
 print_plan (const NscPlan       *plan,
@@ -55,6 +64,22 @@ print_plan (const NscPlan       *plan,
     /* Translators: the dry run, before a drive state's budget: "Drive state: empty
      * (erased first)" */
     printf (_("Drive state: %s\n"), state->label);
+  {
+    g_autofree char *fit = nsc_plan_describe_fit (plan);
+
+    if (fit != NULL && plan->fitting_file > 0)
+      {
+        g_autofree char *size = nsc_words_size (plan->fitting_file);
+        g_autofree char *arg = size_arg (plan->fitting_file);
+
+        /* Translators: the dry run when the test file does not fit: the sentence
+         * above, then a size that fits and the option that asks for it */
+        printf (_("%s A %s one would: --size %s\n"), fit, size, arg);
+      }
+    else if (fit != NULL)
+      /* Translators: the dry run when not even a small test file fits */
+      printf (_("%s Choose another folder.\n"), fit);
+  }
   for (guint i = 0; i < plan->budget->len; i++)
     {
       const NscBudgetItem *it = &g_array_index (plan->budget, NscBudgetItem, i);

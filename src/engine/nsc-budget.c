@@ -453,10 +453,13 @@ nsc_write_budget_folder (const char *dir,
                          guint64     file_size,
                          guint64    *out_free,
                          guint64    *out_file_size,
+                         gboolean   *out_fits,
+                         guint64    *out_largest,
                          GError    **error)
 {
   struct statvfs vfs;
   guint64 free_bytes, size = file_size;
+  gboolean fits;
 
   if (statvfs (dir, &vfs) != 0)
     {
@@ -464,16 +467,13 @@ nsc_write_budget_folder (const char *dir,
       return FALSE;
     }
   free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
-  if (size == NSC_TARGET_SIZE_FREE)
-    {
-      /* As the target does it: all but 2 % of the filesystem, at least 1 GiB (a
-       * quarter of a tiny one). */
-      guint64 keep = MAX ((guint64) vfs.f_blocks * vfs.f_frsize / 50, G_GUINT64_CONSTANT (1) << 30);
-      keep = MIN (keep, (guint64) vfs.f_blocks * vfs.f_frsize / 4);
-      size = free_bytes > keep ? free_bytes - keep : 0;
-    }
+  /* As the target sizes it (its direct-I/O alignment is not known here: 4 KiB). */
+  fits = nsc_target_file_size (file_size, free_bytes, (guint64) vfs.f_blocks * vfs.f_frsize, 4096,
+                               &size, out_largest);
   *out_free = free_bytes;
   *out_file_size = size;
+  if (out_fits)
+    *out_fits = fits;
   return TRUE;
 }
 

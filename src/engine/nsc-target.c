@@ -216,6 +216,36 @@ nsc_target_free_space_floor (guint64 fs_bytes)
   return MIN (keep, fs_bytes / 4);
 }
 
+gboolean
+nsc_target_file_size (guint64  requested,
+                      guint64  free_bytes,
+                      guint64  fs_bytes,
+                      guint    align,
+                      guint64 *out_size,
+                      guint64 *out_largest)
+{
+  guint64 reserve = MIN (fs_bytes / 50, G_GUINT64_CONSTANT (256) << 20);
+  guint64 size = requested, largest;
+
+  align = MAX (align, 4096u);
+  largest = free_bytes > reserve ? free_bytes - reserve : 0;
+  largest -= largest % align;
+  if (out_largest)
+    *out_largest = largest;
+  if (size == NSC_TARGET_SIZE_FREE)
+    {
+      guint64 keep = nsc_target_free_space_floor (fs_bytes);
+
+      size = free_bytes > keep ? free_bytes - keep : 0;
+      size -= size % align;
+      *out_size = size;
+      return size > 0;
+    }
+  size -= size % align;
+  *out_size = size;
+  return size > 0 && size <= largest;
+}
+
 static int
 open_new_file (const char *dir,
                const char *name,
@@ -275,7 +305,8 @@ open_file_target (const char              *path,
   g_autofree char *name = NULL;
   struct stat st;
   struct statvfs vfs;
-  guint64 free_bytes, reserve, size;
+  guint64 free_bytes, size;
+  gboolean fits;
   int errsv = 0;
 
   if (stat (path, &st) == 0)
@@ -351,16 +382,8 @@ open_file_target (const char              *path,
       return NULL;
     }
   free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
-  reserve = MIN ((guint64) vfs.f_blocks * vfs.f_frsize / 50, G_GUINT64_CONSTANT (256) << 20);
-
-  size = options->file_size;
-  if (size == NSC_TARGET_SIZE_FREE)
-    {
-      guint64 keep = nsc_target_free_space_floor ((guint64) vfs.f_blocks * vfs.f_frsize);
-      size = free_bytes > keep ? free_bytes - keep : 0;
-      reserve = 0;
-    }
-  size -= size % MAX (self->dio_offset_align, 4096u);
+  fits = nsc_target_file_size (options->file_size, free_bytes, (guint64) vfs.f_blocks * vfs.f_frsize,
+                               self->dio_offset_align, &size, NULL);
   if (size == 0)
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
@@ -370,7 +393,7 @@ open_file_target (const char              *path,
       return NULL;
     }
 
-  if (size > free_bytes || free_bytes - size < reserve)
+  if (!fits)
     {
       g_autofree char *need = nsc_format_size (size);
       g_autofree char *have = nsc_format_size (free_bytes);

@@ -39,6 +39,18 @@ typedef struct _NscTarget NscTarget;
  * most a quarter of it. */
 guint64        nsc_target_free_space_floor (guint64 fs_bytes);
 
+/* The test file a folder gets, the one rule for the run and its plan: @requested
+ * (NSC_TARGET_SIZE_FREE: the free space but the floor above) in multiples of
+ * @align, into *out_size. FALSE when it does not fit beside the room a run leaves
+ * (2 % of the filesystem, at most 256 MiB); *out_largest (may be NULL) is the largest
+ * test file that fits, 0 for none. */
+gboolean       nsc_target_file_size        (guint64  requested,
+                                            guint64  free_bytes,
+                                            guint64  fs_bytes,
+                                            guint    align,
+                                            guint64 *out_size,
+                                            guint64 *out_largest);
+
 /* @path: a folder (a hidden test file is made in it), a file name that does not
  * exist yet (made, then unlinked at once), or a block device. */
 NscTarget     *nsc_target_open            (const char             *path,

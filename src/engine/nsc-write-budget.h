@@ -46,6 +46,8 @@ gboolean nsc_write_budget_folder (const char *dir,
                                   guint64     file_size,
                                   guint64    *out_free,
                                   guint64    *out_file_size,
+                                  gboolean   *out_fits,
+                                  guint64    *out_largest,
                                   GError    **error);
 
 /* One line for people: "Writes at most 6.0 GiB (2 steps stop once their speed

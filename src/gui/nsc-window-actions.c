@@ -283,6 +283,22 @@ select_preset_action (GSimpleAction *action,
     _nsc_window_add_toast (self, error->message, NULL, NULL);
 }
 
+/* The start page's offer when the preset's test file does not fit the folder: this
+ * preset, here, with the size that fits. */
+static void
+use_fitting_size_action (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  NscWindow *self = NSC_WINDOW (user_data);
+
+  if (nsc_window_get_running (self) || self->fit_offer == 0)
+    return;
+  self->fit_preset = _nsc_window_get_preset (self);
+  self->fit_size = self->fit_offer;
+  _nsc_window_update_info (self);
+}
+
 static const GActionEntry win_actions[] = {
   { "run", run_action },
   { "cancel", cancel_action },
@@ -292,6 +308,7 @@ static const GActionEntry win_actions[] = {
   { "preferences", preferences_action },
   { "open-file", open_file_action },
   { "select-preset", select_preset_action, "s" },
+  { "use-fitting-size", use_fitting_size_action },
 };
 
 void

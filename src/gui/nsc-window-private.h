@@ -38,6 +38,7 @@ struct _NscWindow
   GtkScrolledWindow    *results_scroller;
   AdwStatusPage        *status_page;
   GtkLabel             *preset_label;
+  GtkButton            *fit_button;
   GtkWidget            *progress_box;
   GtkLabel             *status_label;
   GtkLabel             *time_left_label;
@@ -71,6 +72,11 @@ struct _NscWindow
   /* The command line's: file_size, runs, time_ns, max_idle_ns and span_cap; 0 keeps
    * the preset's (or the preferences') value. */
   NscRunOptions         overrides;
+  /* The smaller test file the start page offered when the preset's did not fit the
+   * folder, once the user took it: for that preset and target only. */
+  const NscPreset      *fit_preset;
+  guint64               fit_size;
+  guint64               fit_offer;      /* the size the start page offers now, or 0 */
 
   /* Run state: between Run and the runner, the erase dialog, then UDisks2 and polkit */
   gboolean              pending;

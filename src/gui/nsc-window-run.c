@@ -18,12 +18,16 @@
 /* What the user chose for a run: the command line's overrides first, then the
  * preferences. The session adds strict's and CrystalDiskMark's defaults. */
 static void
-user_options (NscWindow     *self,
-              NscRunOptions *user)
+user_options (NscWindow       *self,
+              const NscPreset *preset,
+              NscRunOptions   *user)
 {
   NscRunOptions opts;
 
   nsc_prefs_run_options (self->prefs, &self->overrides, &opts);
+  /* The smaller test file the start page offered for this preset, when taken. */
+  if (self->fit_size > 0 && preset == self->fit_preset && self->overrides.file_size == 0)
+    opts.file_size = self->fit_size;
   /* The drive's history sizes Quick's settled control: the start page's promise and
    * the run read the same. */
   opts.cache_bytes = self->history_cache;
@@ -42,7 +46,7 @@ _nsc_window_plan (NscWindow       *self,
 {
   NscRunOptions user;
 
-  user_options (self, &user);
+  user_options (self, preset, &user);
   return nsc_plan_new (preset, self->target, self->target_device != NULL,
                        self->target_device ? self->target_device->capacity : 0, &user);
 }
@@ -643,7 +647,7 @@ nsc_window_run (NscWindow *self)
   {
     NscRunOptions user;
 
-    user_options (self, &user);
+    user_options (self, preset, &user);
     g_clear_pointer (&self->session, nsc_session_free);
     /* The history read in its thread gave the cache; until it has, the session reads it. */
     self->session = nsc_session_new_full (self->target, &user, self->history_cancellable == NULL);

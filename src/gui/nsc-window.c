@@ -238,6 +238,34 @@ update_info (NscWindow *self)
     }
   else
     description = nsc_start_page_target_markup (preset, &sf);
+
+  /* A test file that cannot fit is said now, with a size that would, not after Run. */
+  {
+    g_autofree char *fit = nsc_plan_describe_fit (plan);
+
+    self->fit_offer = fit != NULL ? plan->fitting_file : 0;
+    if (fit != NULL)
+      {
+        g_autofree char *escaped = g_markup_escape_text (fit, -1);
+        char *with = g_strdup_printf (self->fit_offer > 0 ? "%s\n\n<b>%s</b>"
+                                      /* Translators: the start page, when not even a small
+                                       * test file fits: the sentence about it, in bold */
+                                      : _("%s\n\n<b>%s</b> Choose another folder."),
+                                      description, escaped);
+        g_free (description);
+        description = with;
+      }
+    if (self->fit_offer > 0)
+      {
+        g_autofree char *size = nsc_words_size (self->fit_offer);
+        /* Translators: the start page's button when the preset's test file does not
+         * fit the folder: "Use a 1 GiB Test File" */
+        g_autofree char *label = g_strdup_printf (_("Use a %s Test File"), size);
+
+        gtk_button_set_label (self->fit_button, label);
+      }
+    gtk_widget_set_visible (GTK_WIDGET (self->fit_button), self->fit_offer > 0);
+  }
   adw_status_page_set_description (self->status_page, description);
 
   {
@@ -484,6 +512,8 @@ nsc_window_set_target (NscWindow  *self,
   g_clear_pointer (&self->target_device, nsc_device_info_free);
   self->target_device = nsc_target_picker_device_for_path (path);
   g_clear_pointer (&self->folder_device, nsc_device_info_free);
+  self->fit_preset = NULL;
+  self->fit_size = 0;
   if (self->target_device == NULL && nsc_target_picker_captured_root () == NULL)
     self->folder_device = nsc_device_info_for_path (path, NSC_DISCOVER_DEFAULT, NULL);
   _nsc_window_read_history (self);
@@ -698,6 +728,7 @@ nsc_window_class_init (NscWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NscWindow, results_scroller);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, status_page);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, preset_label);
+  gtk_widget_class_bind_template_child (widget_class, NscWindow, fit_button);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, progress_box);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, time_left_label);

@@ -28,18 +28,47 @@ nsc_plan_new (const NscPreset     *preset,
   t = &plan->budget_target;
   nsc_session_budget_target (&plan->options, t);
   t->is_device = is_device;
+  plan->file_fits = TRUE;
   if (is_device)
     {
       t->capacity = capacity;
       plan->budget_known = TRUE;
     }
   else
-    plan->budget_known = nsc_write_budget_folder (target, plan->options.file_size ? plan->options.file_size
-                                                                                  : preset->file_size,
-                                                  &t->capacity, &t->file_size, &plan->budget_error);
+    {
+      plan->budget_known = nsc_write_budget_folder (target, plan->options.file_size ? plan->options.file_size
+                                                                                    : preset->file_size,
+                                                    &t->capacity, &t->file_size, &plan->file_fits,
+                                                    &plan->largest_file, &plan->budget_error);
+      plan->free_bytes = t->capacity;
+      if (plan->budget_known && !plan->file_fits)
+        {
+          guint64 gib = G_GUINT64_CONSTANT (1) << 30, step = G_GUINT64_CONSTANT (64) << 20;
+
+          plan->fitting_file = plan->largest_file >= gib ? plan->largest_file / gib * gib
+                                                         : plan->largest_file / step * step;
+        }
+    }
   if (plan->budget_known)
     plan->budget = nsc_write_budget (preset, t, &plan->total_bytes, &plan->timed_writes);
   return plan;
+}
+
+char *
+nsc_plan_describe_fit (const NscPlan *plan)
+{
+  g_autofree char *need = NULL;
+  g_autofree char *have = NULL;
+
+  g_return_val_if_fail (plan != NULL, NULL);
+
+  if (plan->file_fits || !plan->budget_known)
+    return NULL;
+  need = nsc_words_size (plan->budget_target.file_size);
+  have = nsc_words_size (plan->free_bytes);
+  /* Translators: said before a run: the test file's size, the folder's free space */
+  return g_strdup_printf (_("The %s test file does not fit in this folder: %s are free, and a "
+                            "run leaves room beside it."), need, have);
 }
 
 void

@@ -19,6 +19,12 @@ typedef struct
   NscTiming        timing;       /* each step's length and runs, as the runner has them */
   NscBudgetTarget  budget_target;
   gboolean         budget_known; /* FALSE: a folder whose free space cannot be read */
+  gboolean         file_fits;    /* a folder's test file fits beside the room a run
+                                  * leaves (TRUE on a device, or when not known) */
+  guint64          free_bytes;   /* a folder's free space, when known */
+  guint64          largest_file; /* and the largest test file that would fit there */
+  guint64          fitting_file; /* a round size at most that (whole GiB, else 64 MiB
+                                  * steps) to offer instead; 0: none fits */
   GError          *budget_error; /* why, then */
   GArray          *budget;       /* NscBudgetItem, or NULL when not known */
   guint64          total_bytes;  /* the writes bounded by bytes, at most: at the
@@ -37,6 +43,10 @@ NscPlan *nsc_plan_new  (const NscPreset     *preset,
                         guint64              capacity,
                         const NscRunOptions *user);
 void     nsc_plan_free (NscPlan             *plan);
+/* Why the folder's test file does not fit, in the user's words, before anything runs:
+ * "The 2 GiB test file does not fit in this folder: 1.46 GiB are free, and a run
+ * leaves room beside it." NULL when it fits. */
+char    *nsc_plan_describe_fit (const NscPlan *plan);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NscPlan, nsc_plan_free)
 

@@ -12,6 +12,7 @@ loop=
 fsloop=
 cleanup() {
   mountpoint -q "$work/mnt" 2>/dev/null && umount "$work/mnt"
+  mountpoint -q "$work/small" 2>/dev/null && umount "$work/small"
   [ -n "$fsloop" ] && losetup -d "$fsloop" 2>/dev/null
   [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
   rm -rf "$work"
@@ -159,5 +160,23 @@ else
   bad "could not make a filesystem on a loop device"
 fi
 [ -n "$fsloop" ] && losetup -d "$fsloop" && fsloop=
+
+# A folder too small for the test file: the plan says so before anything is written,
+# with a size that fits and the option for it; that size then fits.
+if [ "$(id -u)" -eq 0 ]; then
+  mkdir -p "$work/small"
+  mount -t tmpfs -o size=1500m nsc-budget-small "$work/small"
+  out=$("$cli" run --preset quick --target "$work/small" --dry-run 2>&1)
+  if grep -q "The 2 GiB test file does not fit in this folder: 1.46 GiB are free.* A 1 GiB one would: --size 1g" <<<"$out"; then
+    ok "dry run on a 1.46 GiB folder: Quick's 2 GiB does not fit, 1 GiB would"
+  else
+    bad "dry run on a small folder: $out"
+  fi
+  out=$("$cli" run --preset quick --target "$work/small" --size 1g --dry-run 2>&1)
+  grep -q "does not fit" <<<"$out" && bad "--size 1g still said not to fit: $out" \
+                                   || ok "with --size 1g the plan fits"
+  [ -z "$(ls -A "$work/small")" ] && ok "nothing written to the small folder" || bad "left: $(ls -A "$work/small")"
+  umount "$work/small"
+fi
 
 finish

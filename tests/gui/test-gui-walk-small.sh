@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# The small things: one Run on each page (the start page's Start, the header's Run
+# The small things: one Run on each page (the start page's own, the header's Run
 # elsewhere); a Keyboard Shortcuts window (Ctrl+?); About with the website, the issue
 # link and the app's icon, also when the app runs from the build folder.
 #   test-gui-walk-small.sh path/to/nandscope
