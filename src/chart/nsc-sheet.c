@@ -158,7 +158,7 @@ drive_facts (JsonNode *result)
 
   if (capacity > 0)
     {
-      g_autofree char *bin = nsc_format_size ((guint64) capacity);
+      g_autofree char *bin = nsc_words_size ((guint64) capacity);
       /* Drives are sold in decimal units: say both. */
       cap = capacity >= 1e12
             /* Translators: a drive's capacity in decimal terabytes, then in binary
@@ -281,7 +281,7 @@ conditions_text (JsonNode *result)
     state_text = g_strdup (_("erased first"));
   else if (left_free > 0)
     {
-      g_autofree char *free_text = nsc_format_size ((guint64) left_free);
+      g_autofree char *free_text = nsc_words_size ((guint64) left_free);
       /* Translators: the drive state of a run: filled but for %s */
       state_text = g_strdup_printf (_("filled, %s left free"), free_text);
     }

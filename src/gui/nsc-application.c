@@ -91,7 +91,8 @@ static const GOptionEntry option_entries[] = {
   { "print-text", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Print the result shown as text, as Copy as Text puts it on the clipboard"), NULL },
   { "print-page", 0, 0, G_OPTION_ARG_NONE, NULL,
-    N_("Print every text the window shows for the result, one per line"), NULL },
+    N_("Print every text the window shows for the result (without one, the start page), one "
+       "per line"), NULL },
   { "cancel-after", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("With --run: press Cancel after this long, then report on stderr how many "
        "milliseconds the window took to return to idle"), N_("DURATION") },
@@ -520,6 +521,20 @@ nsc_application_activate (GApplication *app)
               self->exit_status = 1;
               g_application_quit (app);
             }
+          return;
+        }
+    }
+
+  /* No result to show: --print-page prints the start page, as it is for the target
+   * and preset given. */
+  if (self->print_page && !self->open_path && !self->open_recent && !self->run_at_start)
+    {
+      g_autofree char *text = nsc_widget_get_visible_text (GTK_WIDGET (win));
+
+      g_print ("%s", text);
+      if (self->quit_when_done)
+        {
+          g_application_quit (app);
           return;
         }
     }

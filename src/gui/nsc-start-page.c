@@ -76,14 +76,14 @@ nsc_start_page_target_markup (const NscPreset     *preset,
                                     path);
   if (preset_file_size (preset, f) == NSC_TARGET_SIZE_FREE)
     {
-      g_autofree char *size = nsc_format_size (file_size);
+      g_autofree char *size = nsc_words_size (file_size);
       /* TRANSLATORS: "Fills the free space of ~/Videos: about 412 GiB, …" */
       return g_markup_printf_escaped (_("Fills the free space of <b>%s</b>: about <b>%s</b>, in "
                                         "a hidden test file that is deleted at the end. Nothing "
                                         "else in the folder is touched."), path, size);
     }
   {
-    g_autofree char *size = nsc_format_size (file_size);
+    g_autofree char *size = nsc_words_size (file_size);
     return g_markup_printf_escaped (_("Writes a hidden test file of <b>%s</b> in <b>%s</b>, "
                                       "measures on it and deletes it at the end. Nothing else "
                                       "in the folder is touched."), size, path);
@@ -101,8 +101,9 @@ nsc_start_page_preset_markup (const NscPreset     *preset,
   guint64 bytes = paced_bytes (f);
 
   {
-    g_autofree char *text = g_markup_printf_escaped ("<b>%s</b>: %s", preset->title,
-                                                     preset->description);
+    g_autofree char *text = g_markup_printf_escaped ("<b>%s</b>: %s",
+                                                     nsc_preset_get_display_title (preset),
+                                                     nsc_preset_get_display_description (preset));
     g_string_append (out, text);
   }
   g_string_append (out, "\n\n");
@@ -117,7 +118,7 @@ nsc_start_page_preset_markup (const NscPreset     *preset,
   else if (bytes > 0)
     {
       g_autofree char *speed = format_speed (assumed_bps (f->units), f->units);
-      g_autofree char *size = nsc_format_size (bytes);
+      g_autofree char *size = nsc_words_size (bytes);
       g_string_append_printf (out, _("Takes about %s if the drive writes %s at %s; no earlier "
                                      "result of this drive tells its speed."), duration, size,
                               speed);

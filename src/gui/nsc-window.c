@@ -52,7 +52,7 @@ _nsc_window_preset_offered (NscWindow        *self,
       if (preset->needs_device && why)
         /* TRANSLATORS: "Surface scan needs a drive: …" */
         *why = g_strdup_printf (_("%s needs a drive: choose one under Drives in the target "
-                                  "menu, a drive that nothing uses"), preset->title);
+                                  "menu, a drive that nothing uses"), nsc_preset_get_display_title (preset));
       return !preset->needs_device;
     }
 

@@ -128,7 +128,7 @@ nsc_drive_states_parse (const char  *spec,
                            s + 5);
               return NULL;
             }
-          size = nsc_format_size (state->leave_free);
+          size = nsc_words_size (state->leave_free);
           state->label = g_strdup_printf (_("filled, %s left free"), size);
           state->tag = g_strdelimit (g_strdup (s), ":", '-');
         }

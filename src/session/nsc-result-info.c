@@ -234,7 +234,7 @@ make_caption (JsonNode *result)
   if (capacity > 0)
     {
       /* Drives are sold in decimal units: say both. */
-      g_autofree char *bin = nsc_format_size ((guint64) capacity);
+      g_autofree char *bin = nsc_words_size ((guint64) capacity);
       g_ptr_array_add (parts, capacity >= 1e12
                               /* Translators: a drive's capacity in decimal terabytes, then
                                * in binary units ("1.00 TB (931 GiB)") */
@@ -555,7 +555,7 @@ nsc_result_info_conditions (JsonNode *result)
     g_ptr_array_add (parts, g_strdup (_("drive erased first")));
   if (nsc_json_get_number (state, "left_free", 0) > 0)
     {
-      g_autofree char *size = nsc_format_size ((guint64) nsc_json_get_number (state, "left_free", 0));
+      g_autofree char *size = nsc_words_size ((guint64) nsc_json_get_number (state, "left_free", 0));
       /* TRANSLATORS: the drive state of a run: "drive filled, 10 GiB left free" */
       g_ptr_array_add (parts, g_strdup_printf (_("drive filled, %s left free"), size));
     }

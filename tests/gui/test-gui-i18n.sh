@@ -69,7 +69,7 @@ app ru_RU.UTF-8 "$tmp/ru.txt" --open "$result" --print-page --quit-when-done \
 app C.UTF-8 "$tmp/en.txt" --open "$result" --print-page --quit-when-done \
   || fail "--print-page in English exited with status $?"
 
-python3 - "$tmp/ru.txt" "$tmp/en.txt" "$result" <<'PY' || fail "the results page is not in Russian"
+python3 - "$tmp/ru.txt" "$tmp/en.txt" "$result" "$(dirname "$0")" <<'PY' || fail "the results page is not in Russian"
 import json, re, sys
 
 ru_path, en_path, result_path = sys.argv[1:4]
@@ -77,33 +77,8 @@ ru = open(ru_path, encoding="utf-8").read().splitlines()
 en = open(en_path, encoding="utf-8").read().splitlines()
 result = json.load(open(result_path, encoding="utf-8"))
 
-# An English sentence: three Latin words or more in a row, one of them a word no
-# name, code or unit is ("the", "of", "is"…). Test labels (SEQ1M Q8T1), units,
-# device and file names pass; "may be the drive's fast cache" does not.
-STOP = {"a", "an", "the", "of", "is", "are", "was", "be", "to", "in", "on", "and", "or",
-        "for", "with", "from", "by", "at", "this", "that", "it", "its", "not", "may",
-        "no", "than", "as", "has", "have", "after", "before", "test", "drive", "speed"}
-WORD = r"[A-Za-z][A-Za-z'’]+"
-RUN = re.compile(WORD + r"(?:[ ,;:]+" + WORD + r"){2,}")
-
-def english(lines):
-    found = []
-    for line in lines:
-        # The kernel's names of CPU mitigations, after the app's own (translated) word.
-        if line.startswith(("Защита: ", "Уязвим: ")):
-            continue
-        for m in RUN.finditer(line):
-            if any(w.lower().strip("'’") in STOP for w in re.findall(WORD, m.group(0))):
-                found.append(line)
-                break
-    return found
-
-# The tests' names in the grid: their codes stay, their words do not ("SEQ1M Q8T1
-# settled").
-def label_words(lines):
-    return [l for l in lines
-            if re.match(r"(?:SEQ|RND)\d+[KM]? Q\d+T\d+\b", l)
-            and re.search(r"\b[a-z]{3,}\b", re.sub(r"^\S+ \S+", "", l))]
+sys.path.insert(0, sys.argv[4])
+from english_words import english, label_words
 
 bad = english(ru) + label_words(ru)
 if bad:
@@ -127,6 +102,41 @@ for w in warnings:
 cyrillic = [l for l in ru if re.search("[А-Яа-яЁё]{4,}", l)]
 print(f"ok: {len(ru)} texts on the Russian page, {len(cyrillic)} in Cyrillic, "
       f"{len(warnings)} warnings in the app's words, no English sentence")
+PY
+
+# 2b. Every preset's start page for a folder, in Russian: no English sentence, no
+# English unit ("2 GiB" beside "11 ГиБ"). The drive-only presets are refused for a
+# folder (exit 1) and skipped. The English start page of Quick proves the check can fail.
+presets_dir=$(cd "$(dirname "$0")/../../data/presets" && pwd)
+started=0
+for json in "$presets_dir"/*.json; do
+  p=$(basename "$json" .json)
+  if app ru_RU.UTF-8 "$tmp/start-$p.txt" --target "$target" --preset "$p" --print-page --quit-when-done; then
+    started=$((started + 1))
+  else
+    rm -f "$tmp/start-$p.txt"
+  fi
+done
+app C.UTF-8 "$tmp/start-en.txt" --target "$target" --preset quick --print-page --quit-when-done \
+  || fail "the English start page exited with status $?"
+python3 - "$(dirname "$0")" "$tmp/start-en.txt" "$tmp"/start-*.txt <<'PY' || fail "a start page is not in Russian"
+import os, sys
+sys.path.insert(0, sys.argv[1])
+from english_words import english
+
+en = open(sys.argv[2], encoding="utf-8").read().splitlines()
+if not english(en):
+    sys.exit("the check found no English on the English start page: it cannot fail")
+bad = 0
+pages = [p for p in sys.argv[3:] if not p.endswith("start-en.txt")]
+for path in pages:
+    found = english(open(path, encoding="utf-8").read().splitlines())
+    for line in found:
+        print(f"{os.path.basename(path)}: {line}")
+    bad += len(found)
+if bad or len(pages) < 20:
+    sys.exit(f"{bad} English lines on {len(pages)} Russian start pages")
+print(f"ok: {len(pages)} presets' start pages in Russian, no English sentence or unit")
 PY
 
 # 3. The chart exported from the app in Russian.
