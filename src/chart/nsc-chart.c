@@ -890,8 +890,18 @@ make_title (JsonNode    *result,
       what = _("Mixed reads and writes");
       break;
     case NSC_CHART_LATENCY:
-      /* Translators: a chart title */
-      what = _("Latency percentiles");
+      {
+        /* Which requests the percentiles are of, when the test did only one kind. */
+        gboolean reads = s && nsc_json_get_number (nsc_json_get_object (s, "read"), "ios", 0) > 0;
+        gboolean writes = s && nsc_json_get_number (nsc_json_get_object (s, "write"), "ios", 0) > 0;
+
+        /* Translators: a chart title */
+        what = reads && !writes ? _("Read latency percentiles")
+               /* Translators: a chart title */
+               : writes && !reads ? _("Write latency percentiles")
+               /* Translators: a chart title (a test that reads and writes) */
+               : _("Latency percentiles");
+      }
       break;
     case NSC_CHART_N_KINDS:
     default:
