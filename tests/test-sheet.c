@@ -642,6 +642,47 @@ test_sheet_write_fill_labels (void)
       }
 }
 
+/* A write-fill cancelled part-way has no finished test to give a number: no
+ * headline table, and the bench takes the whole width instead of leaving the page's
+ * upper-left quarter empty. */
+static void
+test_sheet_cancelled_fill (void)
+{
+  g_autoptr(JsonNode) result = load_review (NULL);
+  JsonObject *root = json_node_get_object (result);
+  JsonObject *slc = json_object_get_object_member (json_object_get_object_member (root, "analysis"), "slc");
+  JsonArray *steps = json_object_get_array_member (root, "steps");
+  JsonObject *fill = json_array_get_object_element (steps, (guint) json_object_get_int_member (slc, "step"));
+  JsonArray *only = json_array_new ();
+  g_autoptr(NscSheet) sheet = NULL;
+  GPtrArray *texts;
+  double w, h, bench_x = -1;
+  guint headline = 0;
+
+  json_object_set_boolean_member (fill, "completed", FALSE);
+  json_object_set_int_member (fill, "index", 0);
+  json_array_add_object_element (only, json_object_ref (fill));
+  json_object_set_array_member (root, "steps", only);
+  json_object_set_int_member (slc, "step", 0);
+  json_object_set_boolean_member (root, "cancelled", TRUE);
+
+  sheet = nsc_sheet_new (result, NULL);
+  draw_page (sheet, NSC_SHEET_LAYOUT_A4, NULL, &w, &h);
+  check_no_overlap (sheet, w, h, "a cancelled write-fill (A4)");
+  texts = _nsc_sheet_get_texts (sheet);
+  for (guint i = 0; i < texts->len; i++)
+    {
+      NscSheetText *t = g_ptr_array_index (texts, i);
+
+      headline += g_str_equal (t->element, "headline");
+      if (g_str_equal (t->element, "bench") && g_str_equal (t->text, "Test bench and conditions"))
+        bench_x = t->box.x;
+    }
+  g_assert_cmpuint (headline, ==, 0);
+  g_assert_cmpfloat (bench_x, >=, 0);
+  g_assert_cmpfloat (bench_x, <, w * 0.2);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -651,6 +692,7 @@ main (int    argc,
   g_test_add_func ("/nsc/sheet/results", test_sheet_results);
   g_test_add_func ("/nsc/sheet/overlap-caught", test_sheet_overlap_caught);
   g_test_add_func ("/nsc/sheet/write-fill-labels", test_sheet_write_fill_labels);
+  g_test_add_func ("/nsc/sheet/cancelled-fill", test_sheet_cancelled_fill);
   g_test_add_func ("/nsc/sheet/export", test_sheet_export);
   g_test_add_func ("/nsc/sheet/compare", test_sheet_compare);
   g_test_add_func ("/nsc/sheet/thermal", test_sheet_thermal);

@@ -1289,14 +1289,17 @@ draw_page (Page *p)
           y += headline_block (p, m, y, W - 2 * m, TRUE) + gap;
           y += bench_block (p, m, y, W - 2 * m, H * 0.15, TRUE) + gap;
         }
-      else
+      else if ((hh = headline_block (p, m, y, colw, FALSE)) > 0)
         {
-          hh = headline_block (p, m, y, colw, FALSE);
           bh = bench_block (p, m + colw + gap, y, colw, H * 0.2, FALSE);
           headline_block (p, m, y, colw, TRUE);
           bench_block (p, m + colw + gap, y, colw, H * 0.2, TRUE);
           y += MAX (hh, bh) + gap;
         }
+      else
+        /* No test finished with a number (a write-fill cancelled part-way): the bench
+         * takes the whole width, not the right half beside an empty quarter. */
+        y += bench_block (p, m, y, W - 2 * m, H * 0.2, TRUE) + gap;
       /* Warnings take what they need up to a fifth of the page; charts the rest. */
       wh = warnings_block (p, m, 0, W - 2 * m, warnings_h, FALSE);
       grid_h = bottom - y - (wh > 0 ? wh + gap : 0);
