@@ -327,6 +327,46 @@ test_lines_in_plot (void)
   cairo_surface_destroy (img.surface);
 }
 
+/* The write-fill's level labels ("722 MiB/s") sit over the data line on their own
+ * background: no coloured pixel of the line inside a label, on a real, noisy fill. */
+static void
+test_level_labels_on_top (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "review-loop.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) review = nsc_result_file_load (path, &error);
+  g_autoptr(NscChart) chart = NULL;
+  GPtrArray *texts;
+  GArray *boxes;
+  Image img;
+  guint labels = 0;
+
+  g_assert_no_error (error);
+  chart = nsc_chart_new_for_result (review, NSC_CHART_WRITE_FILL, NSC_CHART_STEP_AUTO, &error);
+  g_assert_no_error (error);
+  img = render (chart, 1000, 560, FALSE);
+  texts = _nsc_chart_get_texts (chart);
+  boxes = _nsc_chart_get_text_boxes (chart);
+  g_assert_cmpuint (texts->len, ==, boxes->len);
+  for (guint i = 0; i < texts->len; i++)
+    {
+      const char *t = g_ptr_array_index (texts, i);
+      const NscChartTextBox *b = &g_array_index (boxes, NscChartTextBox, i);
+      guint coloured = 0;
+
+      if (!g_regex_match_simple ("^[0-9.,]+ MiB/s$", t, 0, 0))
+        continue;
+      labels++;
+      for (int y = (int) ceil (b->y); y < (int) floor (b->y + b->height); y++)
+        for (int x = (int) ceil (b->x); x < (int) floor (b->x + b->width); x++)
+          coloured += chroma (&img, x, y) > 0.35;
+      if (coloured > 0)
+        g_error ("the level label \"%s\" has %u pixels of a coloured line in it", t, coloured);
+    }
+  g_assert_cmpuint (labels, >, 0);
+  cairo_surface_destroy (img.surface);
+}
+
 static void
 test_palettes (void)
 {
@@ -822,6 +862,7 @@ main (int    argc,
   g_test_add_func ("/nsc/chart/kinds", test_kinds);
   g_test_add_func ("/nsc/chart/cache-region", test_cache_region);
   g_test_add_func ("/nsc/chart/lines-in-plot", test_lines_in_plot);
+  g_test_add_func ("/nsc/chart/level-labels-on-top", test_level_labels_on_top);
   g_test_add_func ("/nsc/chart/palettes", test_palettes);
   g_test_add_func ("/nsc/chart/decimation", test_decimation);
   g_test_add_func ("/nsc/chart/export", test_export);

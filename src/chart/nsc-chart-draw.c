@@ -897,7 +897,8 @@ draw_cache_regions (Ctx *c)
 }
 
 static void
-draw_phases (Ctx *c)
+draw_phases (Ctx      *c,
+             gboolean  labels)
 {
   NscChart *chart = c->chart;
   cairo_t *cr = c->cr;
@@ -919,10 +920,13 @@ draw_phases (Ctx *c)
           cairo_set_dash (cr, dash, 2, 0);
           cairo_set_line_width (cr, 1.5);
           set_rgb (cr, &c->pal->phase, 0.9);
-          cairo_move_to (cr, xa, Y);
-          cairo_line_to (cr, xb, Y);
-          cairo_stroke (cr);
-          if (i > 0)
+          if (!labels)
+            {
+              cairo_move_to (cr, xa, Y);
+              cairo_line_to (cr, xb, Y);
+              cairo_stroke (cr);
+            }
+          if (i > 0 && !labels)
             {
               /* Phase boundaries: a short tick down from the top. */
               cairo_set_dash (cr, NULL, 0, 0);
@@ -933,7 +937,7 @@ draw_phases (Ctx *c)
               cairo_stroke (cr);
             }
           font (c, c->fs * 0.75, FALSE);
-          if (text_width (c, label) + c->fs * 0.5 < xb - xa)
+          if (labels && text_width (c, label) + c->fs * 0.5 < xb - xa)
             {
               double tw = text_width (c, label), lx = (xa + xb) / 2 - tw / 2 - 3;
               /* Above the line, else below it (inside the plot), never under
@@ -944,7 +948,7 @@ draw_phases (Ctx *c)
               if (!taken (c, lx, ly, tw + 6, c->fs * 1.05))
                 {
                   cairo_rectangle (cr, lx, ly, tw + 6, c->fs * 1.05);
-                  set_rgb (cr, &c->pal->bg, 0.8);
+                  set_rgb (cr, &c->pal->bg, 0.85);
                   cairo_fill (cr);
                   set_rgb (cr, &c->pal->text, 0.95);
                   show_text (c, label, (xa + xb) / 2, ly + c->fs * 0.8, 0.5);
@@ -1460,7 +1464,7 @@ draw_chart (Ctx *c)
       /* The summary box goes on top; the labels under it find other places. */
       draw_slc_summary (c, FALSE);
       draw_cache_regions (c);
-      draw_phases (c);
+      draw_phases (c, FALSE);
     }
   for (guint d = 0; d < chart->datasets->len; d++)
     {
@@ -1475,7 +1479,12 @@ draw_chart (Ctx *c)
           }
     }
   if (chart->kind == NSC_CHART_WRITE_FILL)
-    draw_slc_summary (c, TRUE);
+    {
+      /* The levels' speeds over the data line, on their own backgrounds: never
+       * struck through by it. */
+      draw_phases (c, TRUE);
+      draw_slc_summary (c, TRUE);
+    }
   if (empty)
     {
       font (c, fs, FALSE);
