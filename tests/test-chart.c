@@ -367,6 +367,28 @@ test_level_labels_on_top (void)
   cairo_surface_destroy (img.surface);
 }
 
+static gboolean texts_have (NscChart *chart, const char *text);
+
+/* No cache found, yet the speed changed: the box says so beside the levels drawn
+ * instead of a bare "No SLC cache seen" that they seem to contradict. */
+static void
+test_no_cache_levels (void)
+{
+  g_autoptr(JsonNode) wf = write_fill_result (300);
+  JsonObject *slc = json_object_get_object_member (
+    json_object_get_object_member (json_node_get_object (wf), "analysis"), "slc");
+  g_autoptr(NscChart) chart = NULL;
+  Image img;
+
+  json_object_set_boolean_member (slc, "has_cache", FALSE);
+  chart = nsc_chart_new_for_result (wf, NSC_CHART_WRITE_FILL, NSC_CHART_STEP_AUTO, NULL);
+  g_assert_nonnull (chart);
+  img = render (chart, 800, 480, FALSE);
+  g_assert_true (texts_have (chart, "No SLC cache seen"));
+  g_assert_true (texts_have (chart, "2 speed levels, none a cache's end"));
+  cairo_surface_destroy (img.surface);
+}
+
 static void
 test_palettes (void)
 {
@@ -693,7 +715,6 @@ test_compare (void)
   cairo_surface_destroy (img.surface);
 }
 
-static gboolean texts_have (NscChart *chart, const char *text);
 
 static void
 test_all_kinds_draw (void)
@@ -863,6 +884,7 @@ main (int    argc,
   g_test_add_func ("/nsc/chart/cache-region", test_cache_region);
   g_test_add_func ("/nsc/chart/lines-in-plot", test_lines_in_plot);
   g_test_add_func ("/nsc/chart/level-labels-on-top", test_level_labels_on_top);
+  g_test_add_func ("/nsc/chart/no-cache-levels", test_no_cache_levels);
   g_test_add_func ("/nsc/chart/palettes", test_palettes);
   g_test_add_func ("/nsc/chart/decimation", test_decimation);
   g_test_add_func ("/nsc/chart/export", test_export);

@@ -1058,8 +1058,18 @@ draw_slc_summary (Ctx     *c,
             }
         }
       else
-        /* Translators: the write-fill summary box */
-        g_ptr_array_add (lines, g_strdup (_("No SLC cache seen")));
+        {
+          guint n = ds->phases->len;
+
+          /* Translators: the write-fill summary box */
+          g_ptr_array_add (lines, g_strdup (_("No SLC cache seen")));
+          /* The levels drawn are not a cache: said beside them, not left to contradict. */
+          if (n > 1)
+            g_ptr_array_add (lines, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                                  /* Translators: the write-fill summary box of a drive without a cache whose speed still changed */
+                                                                  "%u speed level, none a cache's end",
+                                                                  "%u speed levels, none a cache's end", n), n));
+        }
       if (avg)
         /* Translators: the write-fill summary box; %s is a speed */
         g_ptr_array_add (lines, g_strdup_printf (_("Average: %s"), avg));
