@@ -105,4 +105,28 @@ if c[1] < g[1] + g[3]:
     sys.exit(f"FAIL: at 360 px the chart {c} is not below the grid {g}")
 print(f"ok: at 360 px the chart {c} is below the grid {g}")
 ' || failed=1
+
+# Three title-bar buttons (minimize, maximize, close: Ubuntu's, and others'): still
+# 360 px on the start page and with a result (whose header has Run, an icon there),
+# nothing clipped.
+printf '[Settings]\ngtk-decoration-layout=appmenu:minimize,maximize,close\n' >"$home/.config/gtk-4.0/settings.ini"
+walk "$tmp/three.log" "
+resize 360 720
+wait 500
+dump start
+shot $shots/start-360-three-buttons.png
+open $result
+dump result
+shot $shots/result-360-three-buttons.png
+" --target "$target"
+for tag in start result; do
+  w=$(window_width "$tmp/three.log" "$tag")
+  if [ -n "$w" ] && [ "$w" -le 360 ]; then
+    echo "ok: three buttons, at 360 px ($tag) the window is $w px wide"
+  else
+    echo "FAIL: three buttons, at 360 px ($tag) the window is ${w:-?} px wide"
+    failed=1
+  fi
+  expect_not "$tmp/three.log" "$tag" ' clipped ' "three buttons: no label clipped at 360 px ($tag)"
+done
 walk_done
