@@ -389,7 +389,8 @@ test_fill_dip (void)
 }
 
 /* A recorded series, with stalls (samples that completed nothing) whose time must
- * still count in the average. */
+ * still count in the average, and samples that took no measurable time (a starved
+ * sampler) whose bytes must count with the next sample's. */
 static void
 test_fill_series (void)
 {
@@ -419,6 +420,29 @@ test_fill_series (void)
           s.position = prev;
           nsc_series_append (series, &s);
           seconds += 2;
+        }
+      if (i % 100 == 70 && pos - prev > 8192)
+        {
+          /* Half of this sample's bytes, at the same instant as the sample before. */
+          NscSample z = { 0 };
+          guint64 half = prev + (pos - prev) / 2;
+
+          z.t_ns = t;
+          z.duration_ns = 0;
+          z.bytes[NSC_DIR_WRITE] = half - prev;
+          z.ios[NSC_DIR_WRITE] = 1;
+          z.position = half;
+          nsc_series_append (series, &z);
+          s.bytes[NSC_DIR_WRITE] = pos - half;
+          s.duration_ns = (gint64) llround ((pos - prev) / g_array_index (c->bps, double, i) * 1e9);
+          t += s.duration_ns;
+          s.t_ns = t;
+          s.ios[NSC_DIR_WRITE] = 1;
+          s.position = pos;
+          nsc_series_append (series, &s);
+          seconds += s.duration_ns / 1e9;
+          prev = pos;
+          continue;
         }
       s.duration_ns = (gint64) llround ((pos - prev) / g_array_index (c->bps, double, i) * 1e9);
       t += s.duration_ns;

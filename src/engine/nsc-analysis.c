@@ -1221,10 +1221,13 @@ nsc_analyze_write_fill_series_thermal (NscSeries     *series,
       const NscSample *s = nsc_series_get (series, i);
       gint64 ns = s->duration_ns + pending_ns;
 
-      /* A stall wrote nothing: its time belongs to the bytes that follow it. */
-      if (s->position == prev_pos && s->duration_ns >= 0)
+      /* A stall wrote nothing: its time belongs to the bytes that follow it. A sample
+       * that took no measurable time (a starved sampler) has no speed of its own: its
+       * bytes go with the next sample's time. */
+      if ((s->position == prev_pos && s->duration_ns >= 0)
+          || (ns <= 0 && i + 1 < len && s->position > prev_pos))
         {
-          pending_ns = ns;
+          pending_ns = MAX (ns, 0);
           continue;
         }
       position[n] = s->position;

@@ -65,7 +65,8 @@ if p.startswith("quick") and p != "quick-random":
 if p == "copy":
     cs = [s for s in steps if s["kind"] == "copy"]
     if len(cs) != 3 or cs[2]["files"] < 2 or "summary" not in a.get("copy", {}):
-        problems.append("copy: %s" % [(s["label"], s.get("files")) for s in cs])
+        problems.append("copy: %s, analysis %s" % ([(s["label"], s.get("files")) for s in cs],
+                                                   a.get("copy", {}).get("error") or a.get("copy")))
 if p == "erase" and steps[0].get("erase_method") not in ("punch hole", "BLKDISCARD"):
     problems.append("erase method %s" % steps[0].get("erase_method"))
 if p == "compressibility" and set(a.get("compressibility", {})) != {"random_bps", "compressible_bps", "zeros_bps"}:
