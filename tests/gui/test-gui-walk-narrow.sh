@@ -32,6 +32,19 @@ shot $shots/done-800.png
 window_width () {
   section "$1" "$2" | sed -n 's/^window NscWindow main \([0-9]*\)x.*/\1/p'
 }
+
+# fits_360 LOG TAG WHO: at 360 px the window stays within 360 px and clips no label.
+fits_360 () {
+  local w
+  w=$(window_width "$1" "$2")
+  if [ -n "$w" ] && [ "$w" -le 360 ]; then
+    echo "ok: ${3}at 360 px ($2) the window is $w px wide"
+  else
+    echo "FAIL: ${3}at 360 px ($2) the window is ${w:-?} px wide"
+    failed=1
+  fi
+  expect_not "$1" "$2" ' clipped ' "${3}no label is clipped at 360 px ($2)"
+}
 for tag in before running done; do
   w=$(window_width "$tmp/wide.log" "$tag")
   if [ -n "$w" ] && [ "$w" -le 800 ]; then
@@ -81,14 +94,7 @@ wait-run
 " --target "$target" --runs 1 --time 300ms --size 32m --span 32m --max-idle 1s
 
 for tag in start result fast running; do
-  w=$(window_width "$tmp/narrow.log" "$tag")
-  if [ -n "$w" ] && [ "$w" -le 360 ]; then
-    echo "ok: at 360 px ($tag) the window is $w px wide"
-  else
-    echo "FAIL: at 360 px ($tag) the window is ${w:-?} px wide"
-    failed=1
-  fi
-  expect_not "$tmp/narrow.log" "$tag" ' clipped ' "no label is clipped at 360 px ($tag)"
+  fits_360 "$tmp/narrow.log" "$tag" ""
 done
 # The grid above the chart: the chart starts below the grid's last row.
 section "$tmp/narrow.log" result | python3 -c '
@@ -120,13 +126,6 @@ dump result
 shot $shots/result-360-three-buttons.png
 " --target "$target"
 for tag in start result; do
-  w=$(window_width "$tmp/three.log" "$tag")
-  if [ -n "$w" ] && [ "$w" -le 360 ]; then
-    echo "ok: three buttons, at 360 px ($tag) the window is $w px wide"
-  else
-    echo "FAIL: three buttons, at 360 px ($tag) the window is ${w:-?} px wide"
-    failed=1
-  fi
-  expect_not "$tmp/three.log" "$tag" ' clipped ' "three buttons: no label clipped at 360 px ($tag)"
+  fits_360 "$tmp/three.log" "$tag" "three buttons: "
 done
 walk_done
