@@ -72,10 +72,13 @@ if p == "erase" and steps[0].get("erase_method") not in ("punch hole", "BLKDISCA
 if p == "compressibility" and set(a.get("compressibility", {})) != {"random_bps", "compressible_bps", "zeros_bps"}:
     problems.append("no compressibility analysis")
 if p == "hardcore" and ("summary" not in a.get("slc_second_pass", {}) or "summary" not in a.get("slc", {})):
-    problems.append("hardcore: both writes not analysed")
+    problems.append("hardcore: both writes not analysed: %s; samples %s" % (
+        {k: a.get(k, {}).get("error", "summary" in a.get(k, {})) for k in ("slc", "slc_second_pass")},
+        [len(s["series"]["t_ns"]) for s in steps if s["kind"] == "job" and "series" in s]))
 if p in ("write-fill", "write-fill-twice", "cache-recovery", "review"):
     if "summary" not in a.get("slc", {}): problems.append("no SLC analysis: %s" % a.get("slc"))
-if p == "write-fill-twice" and "summary" not in a.get("slc_second_pass", {}): problems.append("no second pass")
+if p == "write-fill-twice" and "summary" not in a.get("slc_second_pass", {}):
+    problems.append("no second pass: %s" % a.get("slc_second_pass"))
 if p == "cache-recovery" and len(a.get("cache_recovery", {}).get("points", [])) not in (0, 5):
     problems.append("recovery points")
 if p == "mixed":
