@@ -930,6 +930,16 @@ typedef struct
   GCancellable *cancel_after_first; /* cancelled when the first step has finished */
   GCancellable *cancel_at_progress; /* cancelled at the first progress report */
   guint64    cache_bytes;               /* the drive's cache from an earlier result, or 0 */
+  /* The progress reports: the bar never goes back, a write bounded by bytes never says
+   * "0 s left" with bytes still to write, and each pause says why. */
+  guint      progress;
+  gboolean   fraction_went_back;
+  guint      zero_left_while_writing;
+  guint      pauses_without_reason;
+  guint      pause_reasons;             /* 1 << NscPauseReason seen */
+  guint      phase_samples;
+  guint64    flush_phase_bytes;         /* the flush's phase samples: where the last ended */
+  guint64    flush_phase_total;
 } RunnerWatch;
 
 static void
@@ -956,11 +966,40 @@ on_sample (NscRunner *r, guint step, guint run, gpointer sample, RunnerWatch *w)
 }
 
 static void
-on_progress (NscRunner *r, double fraction, gint64 remaining, const char *status, RunnerWatch *w)
+on_phase_sample (NscRunner *r, const NscStatus *status, const NscSample *sample, RunnerWatch *w)
 {
+  w->phase_samples++;
+  g_assert_cmpuint (status->bytes_total, >, 0);
+  g_assert_cmpuint (sample->position, ==, status->bytes_done);
+  if (status->kind == NSC_STATUS_FLUSHING_CACHE)
+    {
+      w->flush_phase_bytes = sample->position;
+      w->flush_phase_total = status->bytes_total;
+    }
+}
+
+static void
+on_progress (NscRunner *r, double fraction, gint64 remaining, const NscStatus *status, RunnerWatch *w)
+{
+  g_autofree char *words = nsc_status_describe (status);
+
   g_assert_cmpfloat (fraction, >=, 0);
   g_assert_cmpfloat (fraction, <=, 1);
   g_assert_cmpint (remaining, >=, 0);
+  w->progress++;
+  w->fraction_went_back |= fraction < w->last_fraction;
+  if (status->bytes_total > 0 && status->bytes_done < status->bytes_total
+      && !status->time_left_open && remaining == 0)
+    w->zero_left_while_writing++;
+  if (status->kind == NSC_STATUS_IDLE || status->kind == NSC_STATUS_IDLE_BEFORE
+      || status->kind == NSC_STATUS_IDLE_BETWEEN)
+    {
+      w->pause_reasons |= 1u << status->reason;
+      /* "Pause: 30 seconds, so that …": a pause says why. */
+      if (!strstr (words, "so that") && !strstr (words, "measures how much")
+          && !strstr (words, "as asked"))
+        w->pauses_without_reason++;
+    }
   w->last_fraction = fraction;
   if (w->cancel_at_progress)
     g_cancellable_cancel (w->cancel_at_progress);
@@ -1000,6 +1039,7 @@ start_preset (RunnerWatch  *w,
   g_signal_connect (runner, "step-finished", G_CALLBACK (on_finished), w);
   g_signal_connect (runner, "sample", G_CALLBACK (on_sample), w);
   g_signal_connect (runner, "progress", G_CALLBACK (on_progress), w);
+  g_signal_connect (runner, "phase-sample", G_CALLBACK (on_phase_sample), w);
   nsc_runner_run_async (runner, cancellable, on_done, w);
   return runner;
 }
@@ -1057,12 +1097,43 @@ test_runner_quick (void)
   g_assert_cmpuint (((NscStepResult *) g_ptr_array_index (r->steps, 8))->bytes_written_since, >, 0);
   g_assert_cmpstr (((NscStepResult *) g_ptr_array_index (r->steps, 8))->flush_source, ==, "history");
   g_assert_cmpuint (((NscStepResult *) g_ptr_array_index (r->steps, 8))->flush_bytes, ==, 36 * MiB);
+  /* The flush was a phase of its own, drawn to its end; the test file before it too. */
+  g_assert_cmpuint (w.flush_phase_total, ==, 36 * MiB);
+  g_assert_cmpuint (w.flush_phase_bytes, ==, 36 * MiB);
+  g_assert_cmpuint (w.phase_samples, >, 2);
+  g_assert_false (w.fraction_went_back);
+  g_assert_cmpuint (w.zero_left_while_writing, ==, 0);
+  g_assert_cmpuint (w.pauses_without_reason, ==, 0);
+  g_assert_true (w.pause_reasons & (1u << NSC_PAUSE_SETTLE));
   g_assert_true (json_object_has_member (json_object_get_object_member (root, "analysis"),
                                          "read_inflation"));
   g_assert_cmpfloat (json_object_get_double_member (
                        json_object_get_object_member (
                          json_array_get_object_element (json_object_get_array_member (root, "steps"), 0),
                          "read"), "bw_bps"), >, 0);
+}
+
+/* A write-fill: a pause after the erase that says why, then a write bounded by bytes
+ * whose time left is its bytes at the speed measured, never "0 s left" before its
+ * end, and a bar that never goes back. */
+static void
+test_runner_progress_fill (void)
+{
+  RunnerWatch w = { 0 };
+  g_autoptr(NscRunner) runner = start_preset (&w, "write-fill", NULL);
+  NscRunResult *r;
+
+  g_main_loop_run (w.loop);
+  g_main_loop_unref (w.loop);
+  g_assert_no_error (w.error);
+  r = nsc_runner_get_result (runner);
+  g_assert_cmpuint (r->steps->len, ==, 3);
+  g_assert_cmpuint (w.progress, >, 3);
+  g_assert_false (w.fraction_went_back);
+  g_assert_cmpfloat (w.last_fraction, ==, 1.0);
+  g_assert_cmpuint (w.zero_left_while_writing, ==, 0);
+  g_assert_cmpuint (w.pauses_without_reason, ==, 0);
+  g_assert_true (w.pause_reasons & (1u << NSC_PAUSE_AFTER_TRIM));
 }
 
 /* Runs the runner to its end, which must be a cancel: a cancelled run without error,
@@ -1190,6 +1261,7 @@ main (int    argc,
   g_test_add_data_func ("/nsc/io/wake-promptly/psync", GINT_TO_POINTER (NSC_BACKEND_PSYNC), test_wake_promptly);
   g_test_add_data_func ("/nsc/io/wake-promptly/copy", GINT_TO_POINTER (COPY_JOB), test_wake_promptly);
   g_test_add_func ("/nsc/runner/quick", test_runner_quick);
+  g_test_add_func ("/nsc/runner/progress-fill", test_runner_progress_fill);
   g_test_add_func ("/nsc/runner/cancel", test_runner_cancel);
   g_test_add_func ("/nsc/runner/cancel-early", test_runner_cancel_early);
   g_test_add_func ("/nsc/runner/events-on-caller-thread", test_runner_events_on_caller_thread);

@@ -162,6 +162,20 @@ test_every_code (void)
 
       g_assert_cmpuint (strlen (line), >, 3);
     }
+  /* Every pause says its own reason. */
+  {
+    g_autoptr(GHashTable) said = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+    for (int reason = NSC_PAUSE_REST; reason <= NSC_PAUSE_OPTION; reason++)
+      {
+        NscStatus st = { .kind = NSC_STATUS_IDLE, .reason = reason, .ns = 30 * G_GINT64_CONSTANT (1000000000) };
+        char *line = nsc_status_describe (&st);
+
+        g_assert_nonnull (strstr (line, "30 seconds"));
+        g_assert_false (g_hash_table_contains (said, line));
+        g_hash_table_add (said, line);
+      }
+  }
 }
 
 /* Russian, from the compiled catalogue: sentences, units and the three plural forms
@@ -197,7 +211,7 @@ test_russian (void)
   g_autofree char *title = NULL, *details = NULL, *about1 = NULL, *about3 = NULL;
   g_autofree char *about5 = NULL, *about21 = NULL, *secs = NULL, *size = NULL;
   g_autofree char *status = NULL;
-  NscStatus st = { .kind = NSC_STATUS_IDLE_BEFORE, .ns = G_GINT64_CONSTANT (900000000000) };
+  NscStatus st = { .kind = NSC_STATUS_IDLE_BEFORE, .reason = NSC_PAUSE_STRICT, .ns = G_GINT64_CONSTANT (900000000000) };
 
   g_assert_nonnull (localedir);
   g_assert_nonnull (bindtextdomain (GETTEXT_PACKAGE, localedir));
@@ -224,7 +238,17 @@ test_russian (void)
   size = nsc_words_size (G_GUINT64_CONSTANT (3) << 30);
   g_assert_cmpstr (size, ==, "3 ГиБ");
   status = nsc_status_describe (&st);
-  g_assert_cmpstr (status, ==, "Пауза перед тестом: 15 минут");
+  g_assert_cmpstr (status, ==, "Пауза перед тестом: 15 минут, как в обзорах, чтобы накопитель "
+                               "закончил фоновую работу");
+  /* A phase written at the drive's pace says how far it is. */
+  {
+    NscStatus flush = { .kind = NSC_STATUS_FLUSHING_CACHE, .bytes_done = G_GUINT64_CONSTANT (3) << 30,
+                        .bytes_total = G_GUINT64_CONSTANT (9) << 30 };
+    g_autofree char *text = nsc_status_describe (&flush);
+
+    g_assert_cmpstr (text, ==, "Запись сверх кеша накопителя, чтобы записанные ранее данные "
+                               "покинули его · 3 ГиБ из 9 ГиБ");
+  }
 
   /* The write-fill's summary, from a result's JSON. */
   {

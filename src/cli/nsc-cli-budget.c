@@ -116,6 +116,12 @@ print_plan (const NscPlan       *plan,
     /* Translators: the dry run: the time the clock bounds (tests, pauses), "12:30" */
     printf (_("  time by the clock: %s, plus the writes bounded by bytes\n"), clock);
   }
+  {
+    g_autofree char *flush = nsc_plan_describe_flush (plan);
+
+    if (flush)
+      printf ("%s\n", flush);
+  }
 
   /* The drive's own counts: NVMe SMART, as root. */
   if (dev && dev->nvme && dev->nvme->have_smart)

@@ -124,21 +124,32 @@ on_progress (NscRunner       *runner,
 
   if (cli->quiet || !cli->is_tty)
     return;
-  left = nsc_words_clock (remaining_ns);
+  if (status->time_left_open && remaining_ns < G_GINT64_CONSTANT (1000000000))
+    /* Translators: the live progress line's time left, before any write's speed is known */
+    left = g_strdup (_("time left not known yet"));
+  else
+    {
+      g_autofree char *clock = nsc_words_clock (remaining_ns);
+
+      if (status->time_left_open)
+        /* Translators: the live progress line's time left when writes of a speed not
+         * known yet follow: "over 1 min 05 s left" */
+        left = g_strdup_printf (_("over %s left"), clock);
+      else
+        /* Translators: the live progress line's time left: "1 min 05 s left" */
+        left = g_strdup_printf (_("%s left"), clock);
+    }
   what = nsc_status_describe (status);
+  fputs ("\r\033[K", stderr);
   if (cli->last_bps > 0)
     {
       g_autofree char *speed = nsc_words_speed (cli->last_bps, cli->unit);
       /* Translators: the live progress line: "42 %  SEQ1M Q8T1  1234 MiB/s  · 1 min 05 s left" */
-      fputs ("\r\033[K", stderr);
-      fprintf (stderr, _("%3.0f %%  %s  %s  · %s left"), fraction * 100, what, speed, left);
+      fprintf (stderr, _("%3.0f %%  %s  %s  · %s"), fraction * 100, what, speed, left);
     }
   else
-    {
-      fputs ("\r\033[K", stderr);
-      /* Translators: the live progress line: "42 %  Preparing the test file  · 1 min 05 s left" */
-      fprintf (stderr, _("%3.0f %%  %s  · %s left"), fraction * 100, what, left);
-    }
+    /* Translators: the live progress line: "42 %  Preparing the test file  · 1 min 05 s left" */
+    fprintf (stderr, _("%3.0f %%  %s  · %s"), fraction * 100, what, left);
   cli->progress_shown = TRUE;
 }
 

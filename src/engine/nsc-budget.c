@@ -346,9 +346,11 @@ nsc_write_budget (const NscPreset       *preset,
             {
               guint64 flush = cache_bound ? cache_bound + cache_bound / 8 : NSC_SETTLED_FLUSH_DEFAULT;
 
-              /* Then the pause, then the fresh half written again. */
               add_item (items, (int) i, N_("Writing past the SLC cache after the settled data"),
                         t->span_cap ? MIN (flush, t->span_cap) : flush);
+              g_array_index (items, NscBudgetItem, items->len - 1).flush = TRUE;
+              g_array_index (items, NscBudgetItem, items->len - 1).flush_capped = t->span_cap && flush > t->span_cap;
+              /* Then the pause, then the fresh half written again. */
               add_item (items, (int) i, N_("Writing the fresh data again after the pause"),
                         step_region (t, fresh, size));
             }

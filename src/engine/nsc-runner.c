@@ -3,6 +3,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include <math.h>
 #include <poll.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -14,6 +15,11 @@
 #include "nsc-run-analysis.h"
 #include "nsc-runner.h"
 #include "nsc-units.h"
+#include "nsc-write-budget.h"
+
+/* The pace the progress bar assumes for writes bounded by bytes until one is
+ * measured: what most SSDs keep after their cache. */
+#define ASSUMED_PACE_BPS 500e6
 
 /* CrystalDiskMark's pause between runs. */
 #define CDM_INTERVAL_NS (G_GINT64_CONSTANT (5) * 1000000000)
@@ -31,6 +37,7 @@ typedef enum
   EVENT_WARNING,
   EVENT_STEP_STARTED,
   EVENT_SAMPLE,
+  EVENT_PHASE_SAMPLE,
   EVENT_STEP_FINISHED,
   EVENT_PROGRESS,
   EVENT_DONE,
@@ -89,10 +96,24 @@ struct _NscRunner
   gboolean       dispatch_queued;
 
   /* Worker thread only. */
-  gint64        *budgets;
-  gint64         budget_total;
-  gint64         budget_done;
+  gint64        *budgets;        /* per step: its time bounded by the clock, idles included */
   gint64         step_started_ns;
+  /* The time left: the steps' clock-bound time, and the bytes written at the drive's
+   * pace (nsc_write_budget's), at the speed this run measured them (or the hint). */
+  guint64       *paced;          /* per step */
+  guint64        paced_setup;    /* before the steps: a drive state, the test file */
+  gboolean       in_setup;
+  gboolean       paced_planned;  /* the target is open and the bytes above known */
+  guint          clock_step;     /* the step whose time runs, G_MAXUINT: none yet */
+  gint64         clock_started_ns; /* its idle before included */
+  guint64        paced_done;     /* bytes written at pace in the setup or the clock step */
+  gint64         paced_ns;       /* and the time they took */
+  gboolean       job_paced;      /* the job running is bounded by bytes */
+  double         pace_bps;       /* 0: not known */
+  gboolean       pace_measured;  /* by this run, not the hint */
+  gint64         phase_started_ns;
+  double         last_fraction;
+  gint64         last_idle_progress_ns;
   guint          current_step;
   guint          current_run;
   NscStatus      phase_status;
@@ -121,6 +142,7 @@ G_DEFINE_FINAL_TYPE (NscRunner, nsc_runner, G_TYPE_OBJECT)
 enum {
   SIGNAL_STEP_STARTED,
   SIGNAL_SAMPLE,
+  SIGNAL_PHASE_SAMPLE,
   SIGNAL_STEP_FINISHED,
   SIGNAL_PROGRESS,
   N_SIGNALS
@@ -175,6 +197,7 @@ nsc_runner_finalize (GObject *object)
   if (self->device_fd >= 0)
     close (self->device_fd);  /* handed over, but never run */
   g_free (self->budgets);
+  g_free (self->paced);
   g_clear_pointer (&self->idles, g_array_unref);
   g_clear_pointer (&self->result, nsc_run_result_free);
   g_clear_object (&self->cancellable);
@@ -197,6 +220,9 @@ nsc_runner_class_init (NscRunnerClass *klass)
   signals[SIGNAL_SAMPLE] =
     g_signal_new ("sample", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_POINTER);
+  signals[SIGNAL_PHASE_SAMPLE] =
+    g_signal_new ("phase-sample", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_POINTER, G_TYPE_POINTER);
   signals[SIGNAL_STEP_FINISHED] =
     g_signal_new ("step-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
@@ -211,6 +237,7 @@ nsc_runner_init (NscRunner *self)
   g_mutex_init (&self->lock);
   g_queue_init (&self->events);
   self->fill_cache_bytes = G_MAXUINT64;
+  self->clock_step = G_MAXUINT;
 }
 
 NscRunner *
@@ -229,6 +256,7 @@ nsc_runner_new (const NscPreset     *preset,
   self->file_size = options->file_size ? options->file_size : preset->file_size;
   nsc_timing_init (&self->timing, preset, options);
   self->history_cache = options->cache_bytes;
+  self->pace_bps = options->write_bps_hint > 0 ? options->write_bps_hint : 0;
   nsc_system_cache_info_copy (&self->system_cache, options->system_cache);
   self->span_cap = options->span_cap;
   self->device_fd = options->device_fd;
@@ -351,36 +379,48 @@ nsc_timing_step_budget_ns (const NscTiming *t,
 }
 
 gint64
+nsc_timing_step_total_ns (const NscTiming *t,
+                          const NscPreset *preset,
+                          guint            index)
+{
+  const NscStep *s;
+  gboolean head, first_job = TRUE;
+  gint64 total = 0;
+
+  g_return_val_if_fail (t != NULL && preset != NULL && index < preset->steps->len, 0);
+
+  s = &g_array_index (preset->steps, NscStep, index);
+  head = index == 0 || s->group != g_array_index (preset->steps, NscStep, index - 1).group;
+  for (guint j = 0; j < index && first_job; j++)
+    first_job = g_array_index (preset->steps, NscStep, j).kind != NSC_STEP_JOB;
+
+  /* Where a preset starts: strict's idle, or the preset's settle. */
+  if (head && t->strict && !s->no_strict)
+    total = nsc_duration_add (total, nsc_timing_cut_idle (t, NSC_STRICT_IDLE_NS));
+  else if (head && s->group_settle_ns > 0)
+    total = nsc_duration_add (total, nsc_timing_cut_idle (t, s->group_settle_ns));
+  if (s->kind == NSC_STEP_JOB)
+    {
+      guint runs = nsc_timing_step_runs (t, s);
+
+      if (!first_job && t->idle_ns > 0 && !s->no_strict)
+        total = nsc_duration_add (total, t->idle_ns);
+      if (t->cdm && runs > 1)
+        total = nsc_duration_add (total, nsc_duration_mul (nsc_timing_cut_idle (t, CDM_INTERVAL_NS), runs - 1));
+    }
+  return nsc_duration_add (total, nsc_timing_step_budget_ns (t, s));
+}
+
+gint64
 nsc_timing_estimate_ns (const NscTiming *t,
                         const NscPreset *preset)
 {
   gint64 total = 0;
-  gboolean first_job = TRUE;
 
   g_return_val_if_fail (t != NULL && preset != NULL, 0);
 
   for (guint i = 0; i < preset->steps->len; i++)
-    {
-      const NscStep *s = &g_array_index (preset->steps, NscStep, i);
-      gboolean head = i == 0 || s->group != g_array_index (preset->steps, NscStep, i - 1).group;
-
-      /* Where a preset starts: strict's idle, or the preset's settle. */
-      if (head && t->strict && !s->no_strict)
-        total = nsc_duration_add (total, nsc_timing_cut_idle (t, NSC_STRICT_IDLE_NS));
-      else if (head && s->group_settle_ns > 0)
-        total = nsc_duration_add (total, nsc_timing_cut_idle (t, s->group_settle_ns));
-      if (s->kind == NSC_STEP_JOB)
-        {
-          guint runs = nsc_timing_step_runs (t, s);
-
-          if (!first_job && t->idle_ns > 0 && !s->no_strict)
-            total = nsc_duration_add (total, t->idle_ns);
-          first_job = FALSE;
-          if (t->cdm && runs > 1)
-            total = nsc_duration_add (total, nsc_duration_mul (nsc_timing_cut_idle (t, CDM_INTERVAL_NS), runs - 1));
-        }
-      total = nsc_duration_add (total, nsc_timing_step_budget_ns (t, s));
-    }
+    total = nsc_duration_add (total, nsc_timing_step_total_ns (t, preset, i));
   return total;
 }
 
@@ -484,6 +524,9 @@ dispatch_events (gpointer data)
           break;
         case EVENT_SAMPLE:
           g_signal_emit (self, signals[SIGNAL_SAMPLE], 0, ev->step, ev->run, &ev->sample);
+          break;
+        case EVENT_PHASE_SAMPLE:
+          g_signal_emit (self, signals[SIGNAL_PHASE_SAMPLE], 0, &ev->status, &ev->sample);
           break;
         case EVENT_STEP_FINISHED:
           g_ptr_array_add (self->result->steps, g_steal_pointer (&ev->step_result));
@@ -595,23 +638,100 @@ warning_new (int            step,
   return w;
 }
 
+/* What is left of the run: the clock-bound time of the steps not finished (of the
+ * running one, what its clock has not used: the time it spent writing at the drive's
+ * pace is not its clock's), and the bytes still to write at that pace, at the speed
+ * measured so far. With bytes left and no speed known, the time is what is known
+ * only (@open). */
+static gint64
+time_left (NscRunner *self,
+           gboolean  *open,
+           gint64    *for_bar)
+{
+  const GArray *steps = self->preset->steps;
+  gint64 left = 0;
+  guint64 bytes = 0;
+  guint first = self->clock_step == G_MAXUINT ? 0 : self->clock_step;
+
+  /* Before the steps, the phase running may be one the plan does not know yet (a
+   * folder's drive state is written before the target opens). */
+  if (self->in_setup)
+    {
+      const NscStatus *st = &self->phase_status;
+      guint64 phase = st->bytes_total > st->bytes_done ? st->bytes_total - st->bytes_done : 0;
+
+      bytes += MAX (self->paced_setup > self->paced_done ? self->paced_setup - self->paced_done : 0,
+                    phase);
+    }
+  for (guint i = first; i < steps->len; i++)
+    {
+      gint64 ns = self->budgets[i];
+      guint64 b = self->paced[i];
+
+      if (i == self->clock_step)
+        {
+          gint64 used = nsc_now_ns () - self->clock_started_ns - self->paced_ns;
+
+          ns = MAX (ns - MAX (used, (gint64) 0), (gint64) 0);
+          b = b > self->paced_done ? b - self->paced_done : 0;
+        }
+      left = nsc_duration_add (left, ns);
+      bytes += b;
+    }
+  *open = !self->paced_planned || (bytes > 0 && self->pace_bps <= 0);
+  /* The bar moves on a pace most SSDs keep after their cache where nothing measured
+   * one yet; the time said stays what is known. */
+  *for_bar = nsc_duration_add (left, (gint64) ((double) bytes / (self->pace_bps > 0 ? self->pace_bps
+                                                                                   : ASSUMED_PACE_BPS) * 1e9));
+  if (bytes > 0 && self->pace_bps > 0)
+    left = *for_bar;
+  return left;
+}
+
 static void
 post_progress (NscRunner       *self,
                const NscStatus *status)
 {
   Event *ev = event_new (EVENT_PROGRESS);
-  gint64 elapsed = 0, done;
+  gint64 elapsed = nsc_now_ns () - self->started_ns;
+  gboolean open = FALSE;
 
-  if (self->step_started_ns)
-    {
-      gint64 since = nsc_now_ns () - self->step_started_ns;
-      elapsed = MIN (since, self->budgets[self->current_step]);
-    }
-  done = self->budget_done + elapsed;
-  ev->fraction = self->budget_total > 0 ? CLAMP ((double) done / self->budget_total, 0.0, 1.0) : 0;
-  ev->remaining_ns = MAX (self->budget_total - done, (gint64) 0);
+  gint64 bar = 0;
+
+  ev->remaining_ns = self->budgets ? time_left (self, &open, &bar) : 0;
+  /* The share of the run's time gone, never back: a slower speed than thought
+   * stretches what is left, it does not undo what was done. */
+  if (elapsed + bar > 0)
+    self->last_fraction = MAX (self->last_fraction,
+                               CLAMP ((double) elapsed / (double) (elapsed + bar), 0.0, 1.0));
+  ev->fraction = self->last_fraction;
   ev->status = *status;
+  ev->status.time_left_open = open;
   post (self, ev);
+}
+
+/* A sample of a write bounded by bytes: its speed is what the time left of such
+ * writes is reckoned at, weighted over the last few seconds. */
+static void
+note_paced (NscRunner       *self,
+            const NscSample *sample)
+{
+  guint64 bytes = sample->bytes[NSC_DIR_WRITE];
+
+  self->paced_done += bytes;
+  self->phase_status.bytes_done += bytes;
+  if (sample->duration_ns <= 0)
+    return;
+  self->paced_ns += sample->duration_ns;
+  if (bytes > 0)
+    {
+      double bps = bytes * 1e9 / sample->duration_ns;
+      double keep = exp (-(double) sample->duration_ns / 3e9);
+
+      self->pace_bps = self->pace_bps > 0 && self->pace_measured ? keep * self->pace_bps + (1 - keep) * bps
+                                                                 : bps;
+      self->pace_measured = TRUE;
+    }
 }
 
 /* Sleeps, but wakes at once on cancel. */
@@ -633,6 +753,12 @@ idle_wait (NscRunner *self,
         g_poll (&pfd, 1, (int) MIN (left / 1000000 + 1, 250));
       else
         g_usleep (MIN (left / 1000 + 1, 50000));
+      /* The time left counts down through a pause too. */
+      if (nsc_now_ns () - self->last_idle_progress_ns >= 500 * G_GINT64_CONSTANT (1000000))
+        {
+          self->last_idle_progress_ns = nsc_now_ns ();
+          post_progress (self, &self->phase_status);
+        }
     }
   if (have_fd)
     g_cancellable_release_fd (self->cancellable);
@@ -789,18 +915,30 @@ on_job_sample (const NscSample *sample,
   post (self, ev);
   if (self->stop_active)
     nsc_stop_state_feed (&self->stop_state, sample);
+  if (self->job_paced)
+    note_paced (self, sample);
   sample_temperature (self);
   post_progress (self, &self->phase_status);
 }
 
+/* The writes between the tests (a test file, a drive state, the data reads read, the
+ * flush past the cache): bounded by bytes, shown as a phase of their own. */
 static void
 on_fill_sample (const NscSample *sample,
                 gpointer         data)
 {
   NscRunner *self = data;
+  Event *ev = event_new (EVENT_PHASE_SAMPLE);
 
   if (self->flush_samples)
     g_array_append_val (self->flush_samples, *sample);
+  note_paced (self, sample);
+  /* Its own clock and its own count of bytes, however many writes it takes. */
+  ev->sample = *sample;
+  ev->sample.position = self->phase_status.bytes_done;
+  ev->sample.t_ns = nsc_now_ns () - self->phase_started_ns;
+  ev->status = self->phase_status;
+  post (self, ev);
   sample_temperature (self);
   post_progress (self, &self->phase_status);
 }
@@ -810,6 +948,8 @@ set_status_full (NscRunner       *self,
                  const NscStatus *status)
 {
   self->phase_status = *status;
+  self->phase_status.bytes_done = 0;
+  self->phase_started_ns = nsc_now_ns ();
   post_progress (self, &self->phase_status);
 }
 
@@ -818,6 +958,17 @@ set_status (NscRunner     *self,
             NscStatusKind  kind)
 {
   NscStatus status = { .kind = kind };
+
+  set_status_full (self, &status);
+}
+
+/* A phase that writes at most @bytes at the drive's pace. */
+static void
+set_status_bytes (NscRunner     *self,
+                  NscStatusKind  kind,
+                  guint64        bytes)
+{
+  NscStatus status = { .kind = kind, .bytes_total = bytes };
 
   set_status_full (self, &status);
 }
@@ -836,13 +987,44 @@ set_status_test (NscRunner     *self,
 }
 
 static void
-set_status_idle (NscRunner     *self,
-                 NscStatusKind  kind,
-                 gint64         ns)
+set_status_idle (NscRunner      *self,
+                 NscStatusKind   kind,
+                 NscPauseReason  reason,
+                 gint64          ns)
 {
-  NscStatus status = { .kind = kind, .ns = ns };
+  NscStatus status = { .kind = kind, .reason = reason, .ns = ns };
 
   set_status_full (self, &status);
+}
+
+/* Why an idle step of the preset pauses: after an erase or a TRIM, the drive
+ * finishes it; before a write that measures the cache, the drive may free it; else
+ * it finishes what it was writing before the next test. */
+static NscPauseReason
+idle_reason (const GArray *steps,
+             guint         index)
+{
+  for (guint i = index + 1; i < steps->len; i++)
+    {
+      const NscStep *next = &g_array_index (steps, NscStep, i);
+
+      if (next->kind == NSC_STEP_IDLE)
+        continue;
+      if (next->kind == NSC_STEP_JOB && nsc_job_has_writes (&next->job)
+          && (g_str_equal (next->analysis, "cache-recovery")
+              || g_str_equal (next->analysis, "recovery-idle")
+              || g_str_equal (next->analysis, "write-fill-second")))
+        return NSC_PAUSE_RECOVERY;
+      break;
+    }
+  if (index > 0)
+    {
+      const NscStep *prev = &g_array_index (steps, NscStep, index - 1);
+
+      if (prev->kind == NSC_STEP_ERASE || prev->kind == NSC_STEP_TRIM)
+        return NSC_PAUSE_AFTER_TRIM;
+    }
+  return NSC_PAUSE_REST;
 }
 
 /* Puts the step's region, block size and duration in terms of this target and these
@@ -998,7 +1180,7 @@ prepare_reads (NscRunner      *self,
 
       if (!nsc_extents_covers (nsc_target_get_written (target), job->region_offset,
                                job->region_length))
-        set_status (self, NSC_STATUS_WRITING_STEP_DATA);
+        set_status_bytes (self, NSC_STATUS_WRITING_STEP_DATA, job->region_length);
       ok = nsc_target_fill (target, job->region_offset, job->region_length, self->backend,
                             on_fill_sample, self, self->cancellable, &filled, error);
 
@@ -1168,6 +1350,16 @@ run_job_step (NscRunner      *self,
     return FALSE;
 
   set_status_test (self, NSC_STATUS_TEST, sr->step.job.label, 0, 0);
+  /* A write bounded by bytes (a write-fill): its time is the drive's pace. */
+  self->job_paced = nsc_job_has_writes (&job) && nsc_timing_step_budget_ns (&self->timing, step) == 0;
+  if (self->job_paced)
+    {
+      guint64 bound = job.once ? job.region_length : G_MAXUINT64;
+
+      if (job.bytes)
+        bound = MIN (bound, job.bytes);
+      self->phase_status.bytes_total = bound == G_MAXUINT64 ? 0 : bound * step_runs (self, step);
+    }
   sr->written_before_bytes = self->written_since_quiet;
   sr->headline_best = self->timing.cdm;
   for (guint r = 0; r < step_runs (self, step); r++)
@@ -1255,6 +1447,9 @@ run_surface_step (NscRunner      *self,
       point.bytes = 0;
       point.once = TRUE;
       set_status_test (self, NSC_STATUS_SURFACE_POINT, sr->step.job.label, p, step->points);
+      self->job_paced = nsc_job_has_writes (&point) && nsc_timing_step_budget_ns (&self->timing, step) == 0;
+      if (self->job_paced)
+        self->phase_status.bytes_total = point.bytes;
       self->current_run = p;
       ok = nsc_job_run (target, &point, self->backend, on_job_sample, self, self->cancellable,
                         &res, error);
@@ -1297,7 +1492,7 @@ run_region_step (NscRunner      *self,
     }
   else
     {
-      set_status (self, NSC_STATUS_FILLING);
+      set_status_bytes (self, NSC_STATUS_FILLING, job.region_length);
       ok = nsc_target_fill (target, job.region_offset, job.region_length, self->backend,
                             on_fill_sample, self, self->cancellable, &sr->prefilled_bytes, error);
     }
@@ -1401,10 +1596,13 @@ run_copy_step (NscRunner      *self,
   sr->idle_before_ns += spec.settle_ns;
   g_strlcpy (sr->step.job.label, step->job.label[0] ? step->job.label : "Copy",
              sizeof sr->step.job.label);
-  set_status (self, spec.files > 1 ? NSC_STATUS_WRITING_COPY_FOLDER : NSC_STATUS_WRITING_COPY_FILE);
+  set_status_bytes (self, spec.files > 1 ? NSC_STATUS_WRITING_COPY_FOLDER : NSC_STATUS_WRITING_COPY_FILE,
+                    2 * spec.bytes);
 
   self->current_run = 0;
+  self->job_paced = TRUE;
   ok = nsc_copy_run (self->target, &spec, on_job_sample, self, self->cancellable, &copy, error);
+  self->job_paced = FALSE;
   if (copy == NULL)
     return ok;
 
@@ -1524,7 +1722,8 @@ settle (NscRunner      *self,
   idle = nsc_timing_cut_idle (&self->timing, idle);
   if (idle <= 0)
     return TRUE;
-  set_status_idle (self, NSC_STATUS_IDLE_BEFORE, idle);
+  set_status_idle (self, NSC_STATUS_IDLE_BEFORE,
+                   sr->strict_applied ? NSC_PAUSE_STRICT : NSC_PAUSE_SETTLE, idle);
   if (!rest (self, idle))
     return !g_cancellable_set_error_if_cancelled (self->cancellable, error);
   sr->idle_before_ns += idle;
@@ -1574,7 +1773,7 @@ fill_read_data (NscRunner      *self,
 
       if (g_strcmp0 (data_expected (s), want) != 0 || !read_data_job (self, target, s, &job))
         continue;
-      set_status (self, NSC_STATUS_WRITING_READ_DATA);
+      set_status_bytes (self, NSC_STATUS_WRITING_READ_DATA, job.region_length);
       ok = nsc_target_fill (target, job.region_offset, job.region_length, self->backend,
                             on_fill_sample, self, self->cancellable, &filled, error);
       sr->prefilled_bytes += filled;
@@ -1640,7 +1839,7 @@ flush_cache (NscRunner      *self,
       want = self->span_cap;
       self->flush_capped = TRUE;
     }
-  set_status (self, NSC_STATUS_FLUSHING_CACHE);
+  set_status_bytes (self, NSC_STATUS_FLUSHING_CACHE, want);
   self->flush_samples = samples;
   while (done < want)
     {
@@ -1762,7 +1961,7 @@ start_group (NscRunner      *self,
       guint64 done = 0;
       gint64 t0 = nsc_now_ns ();
 
-      set_status (self, NSC_STATUS_WRITING_READ_DATA);
+      set_status_bytes (self, NSC_STATUS_WRITING_READ_DATA, fresh_len);
       if (!rewrite_region (self, target, fresh_off, fresh_len, &done, error))
         return FALSE;
       /* Its data is there: the fills below leave it be. */
@@ -1810,6 +2009,51 @@ note_step_done (NscRunner           *self,
       if (slc && slc->has_cache)
         self->measured_cache = slc->cache_bytes;
     }
+}
+
+/* The bytes each step writes at the drive's pace, as the write budget has them for
+ * this target: the time left reckons them at the speed measured. */
+static void
+plan_paced (NscRunner *self,
+            NscTarget *target)
+{
+  NscBudgetTarget bt = { 0 };
+  g_autoptr(GArray) items = NULL;
+
+  bt.is_device = nsc_target_get_kind (target) == NSC_TARGET_DEVICE;
+  bt.file_size = nsc_target_get_size (target);
+  bt.capacity = bt.file_size;
+  if (!bt.is_device)
+    {
+      struct statvfs vfs;
+      g_autofree char *dir = g_file_test (self->target, G_FILE_TEST_IS_DIR)
+                             ? g_strdup (self->target) : g_path_get_dirname (self->target);
+
+      if (statvfs (dir, &vfs) == 0)
+        bt.capacity = (guint64) vfs.f_bavail * vfs.f_frsize + bt.file_size;
+    }
+  bt.runs = self->timing.runs_override ? self->timing.runs : 0;
+  bt.time_ns = self->timing.time_override ? self->timing.time_ns : 0;
+  bt.default_time_ns = self->timing.default_time_ns;
+  bt.time_scale = self->timing.time_scale;
+  bt.span_cap = self->span_cap;
+  bt.strict = self->timing.strict;
+  bt.leave_free = self->leave_free;
+  bt.cache_bytes = self->history_cache;
+  items = nsc_write_budget (self->preset, &bt, NULL, NULL);
+  self->paced_setup = 0;
+  for (guint i = 0; i < items->len; i++)
+    {
+      const NscBudgetItem *it = &g_array_index (items, NscBudgetItem, i);
+
+      if (it->timed)
+        continue;
+      if (it->step < 0)
+        self->paced_setup += it->bytes;
+      else if ((guint) it->step < self->preset->steps->len)
+        self->paced[it->step] += it->bytes;
+    }
+  self->paced_planned = TRUE;
 }
 
 static gpointer
@@ -1880,7 +2124,7 @@ runner_thread (gpointer data)
       filler = nsc_target_open (self->target, &fopts, &error);
       if (filler == NULL)
         goto out;
-      set_status (self, NSC_STATUS_FILLING_STATE);
+      set_status_bytes (self, NSC_STATUS_FILLING_STATE, nsc_target_get_size (filler));
       setup_ok = nsc_target_fill (filler, 0, nsc_target_get_size (filler), self->backend, on_fill_sample,
                             self, self->cancellable, &filled, &error);
       self->setup_bytes += filled;
@@ -1899,6 +2143,7 @@ runner_thread (gpointer data)
       && !self->check_device (self->check_data, self->target, &error))
     goto out;
   post_target_info (self, target);
+  plan_paced (self, target);
 
   if (nsc_target_get_caveat (target))
     {
@@ -1915,7 +2160,7 @@ runner_thread (gpointer data)
   if (nsc_target_get_kind (target) == NSC_TARGET_FILE && self->backend != NSC_BACKEND_NULL
       && preset->prepare)
     {
-      set_status (self, NSC_STATUS_PREPARING_FILE);
+      set_status_bytes (self, NSC_STATUS_PREPARING_FILE, nsc_target_get_size (target));
       setup_ok = nsc_target_fill (target, 0, nsc_target_get_size (target), self->backend,
                             on_fill_sample, self, self->cancellable, &filled, &error);
       self->setup_bytes += filled;
@@ -1938,7 +2183,7 @@ runner_thread (gpointer data)
           goto out;
         }
       self->region_base = (size - self->leave_free) / align * align;
-      set_status (self, NSC_STATUS_FILLING_STATE);
+      set_status_bytes (self, NSC_STATUS_FILLING_STATE, self->region_base);
       setup_ok = nsc_target_fill (target, 0, self->region_base, self->backend, on_fill_sample, self,
                             self->cancellable, &filled, &error);
       self->setup_bytes += filled;
@@ -1961,7 +2206,7 @@ runner_thread (gpointer data)
   if (self->timing.strict && nsc_target_get_writable (target) && self->backend != NSC_BACKEND_NULL
       && nsc_target_get_kind (target) == NSC_TARGET_DEVICE)
     {
-      set_status (self, NSC_STATUS_PRECONDITIONING);
+      set_status_bytes (self, NSC_STATUS_PRECONDITIONING, nsc_target_get_size (target));
       filled = 0;
       setup_ok = nsc_target_fill (target, 0, nsc_target_get_size (target), self->backend,
                                   on_fill_sample, self, self->cancellable, &filled, &error);
@@ -1986,9 +2231,15 @@ runner_thread (gpointer data)
       if (g_cancellable_set_error_if_cancelled (self->cancellable, &error))
         break;
 
+      self->in_setup = FALSE;
+      self->clock_step = i;
+      self->clock_started_ns = nsc_now_ns ();
+      self->paced_done = 0;
+      self->paced_ns = 0;
+      self->job_paced = FALSE;
       if (step->kind == NSC_STEP_JOB && !first_job && self->timing.idle_ns > 0 && !step->no_strict)
         {
-          set_status (self, NSC_STATUS_IDLE_BETWEEN);
+          set_status_idle (self, NSC_STATUS_IDLE_BETWEEN, NSC_PAUSE_OPTION, self->timing.idle_ns);
           if (!rest (self, self->timing.idle_ns))
             continue;
           idle_before += self->timing.idle_ns;
@@ -2027,7 +2278,7 @@ runner_thread (gpointer data)
           {
             gint64 ns = nsc_timing_cut_idle (&self->timing, step->idle_ns);
 
-            set_status_idle (self, NSC_STATUS_IDLE, ns);
+            set_status_idle (self, NSC_STATUS_IDLE, idle_reason (preset->steps, i), ns);
             sr->duration_ns = ns;
             ok = rest (self, ns);
             if (!ok)
@@ -2060,7 +2311,13 @@ runner_thread (gpointer data)
       if (!ok && error)
         sr->error = g_strdup (error->message);
       note_write_fill (self, sr);
-      self->budget_done = nsc_duration_add (self->budget_done, self->budgets[i]);
+      self->clock_step = i + 1;
+      self->clock_started_ns = nsc_now_ns ();
+      /* Done: no "of" left to say (a short last interval joins the one before it
+       * without a sample of its own). */
+      self->phase_status.bytes_done = self->phase_status.bytes_total = 0;
+      self->paced_done = 0;
+      self->paced_ns = 0;
       self->step_started_ns = 0;
 
       ev = event_new (EVENT_STEP_FINISHED);
@@ -2133,13 +2390,10 @@ nsc_runner_run_async (NscRunner           *self,
   r->started = g_date_time_new_now_local ();
 
   self->budgets = g_new0 (gint64, self->preset->steps->len);
+  self->paced = g_new0 (guint64, self->preset->steps->len);
   for (guint i = 0; i < self->preset->steps->len; i++)
-    {
-      const NscStep *s = &g_array_index (self->preset->steps, NscStep, i);
-
-      self->budgets[i] = nsc_timing_step_budget_ns (&self->timing, s);
-      self->budget_total = nsc_duration_add (self->budget_total, self->budgets[i]);
-    }
+    self->budgets[i] = nsc_timing_step_total_ns (&self->timing, self->preset, i);
+  self->in_setup = TRUE;
 
   self->thread = g_thread_try_new ("nsc-runner", runner_thread, self, &error);
   if (self->thread == NULL)

@@ -55,6 +55,9 @@ typedef struct
   gboolean    strict;        /* the reviews' conditions: see nsc_run_options_set_strict () */
   gboolean    cdm;           /* CrystalDiskMark's way: see nsc_run_options_set_cdm () */
   guint64     cache_bytes;   /* 0, or this drive's SLC cache from an earlier result */
+  double      write_bps_hint; /* 0, or this drive's write speed from an earlier result:
+                               * the time left of writes bounded by bytes, until this
+                               * run has measured its own */
   const NscSystemCacheInfo *system_cache; /* NULL, or what may hold writes in memory
                                            * before the drive */
   NscTemperatureFunc read_temperature;  /* NULL: no temperature series */
@@ -112,6 +115,12 @@ gint64 nsc_timing_cut_idle       (const NscTiming     *timing,
  * for steps bounded by bytes. */
 gint64 nsc_timing_step_budget_ns (const NscTiming     *timing,
                                   const NscStep       *step);
+/* Step @index's time bounded by the clock, with the idle before it (strict's or the
+ * preset's settle where a group starts, the idle between tests, CrystalDiskMark's
+ * pauses between its runs), each cut to max idle. */
+gint64 nsc_timing_step_total_ns  (const NscTiming     *timing,
+                                  const NscPreset     *preset,
+                                  guint                index);
 /* The whole preset's time bounded by the clock: its steps, the idle before each job
  * step, CrystalDiskMark's pauses between runs, strict's idle and the preset's settle
  * where a group starts (each cut to max idle). Byte-bounded writes take what the
@@ -126,10 +135,17 @@ G_DECLARE_FINAL_TYPE (NscRunner, nsc_runner, NSC, RUNNER, GObject)
  * that was the thread default when nsc_runner_run_async() was called:
  *   ::step-started (guint step)
  *   ::sample (guint step, guint run, gpointer NscSample*)   valid during emission
+ *   ::phase-sample (gpointer NscStatus*, gpointer NscSample*) a write between the tests
+ *                                                           (a test file, the data reads
+ *                                                           read, the flush past the
+ *                                                           cache): its position counts
+ *                                                           from the phase's start
  *   ::step-finished (guint step)                            its result is in get_result()
  *   ::progress (double fraction, gint64 remaining_ns, gpointer NscStatus*)  valid during
  *                                                           emission; nsc_status_describe ()
- *                                                           makes its words */
+ *                                                           makes its words; with the
+ *                                                           status's time_left_open, the
+ *                                                           time is a lower bound */
 NscRunner    *nsc_runner_new            (const NscPreset     *preset,
                                          const NscRunOptions *options);
 void          nsc_runner_run_async      (NscRunner           *self,

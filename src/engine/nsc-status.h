@@ -31,9 +31,25 @@ typedef enum
   NSC_STATUS_WRITING_COPY_FOLDER,
 } NscStatusKind;
 
+/* Why the runner leaves the drive alone (the idle kinds). */
+typedef enum
+{
+  NSC_PAUSE_REST,          /* before the next test, the drive finishes what it was doing */
+  NSC_PAUSE_AFTER_TRIM,    /* after an erase or a TRIM, so that the drive finishes it */
+  NSC_PAUSE_RECOVERY,      /* the drive may free its cache meanwhile: the next write measures it */
+  NSC_PAUSE_SETTLE,        /* the data just written settles before it is read */
+  NSC_PAUSE_STRICT,        /* the reviews' idle before a test */
+  NSC_PAUSE_OPTION,        /* the idle between tests the user asked for */
+} NscPauseReason;
+
 typedef struct
 {
   NscStatusKind kind;
+  NscPauseReason reason;     /* the idle kinds */
+  guint64       bytes_done;  /* what this phase wrote at the drive's pace so far, of */
+  guint64       bytes_total; /* at most this much (0: not such a phase) */
+  gboolean      time_left_open; /* the time left counts only what is known: writes whose
+                                 * speed nothing has told yet come on top */
   char          label[64];   /* NSC_STATUS_TEST, NSC_STATUS_SURFACE_POINT */
   char          method[16];  /* NSC_STATUS_ERASE_NVME */
   guint         index;       /* from 0 */

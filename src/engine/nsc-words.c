@@ -1134,11 +1134,61 @@ nsc_warnings_group_also (GPtrArray *group)
 
 /* ---- status ---------------------------------------------------------------------- */
 
+/* "3.1 GiB of 9.0 GiB": how far a phase written at the drive's pace is, once it has
+ * written something. */
 char *
-nsc_status_describe (const NscStatus *st)
+nsc_status_describe_bytes (const NscStatus *st)
 {
+  g_autofree char *done = NULL;
+  g_autofree char *total = NULL;
+
   g_return_val_if_fail (st != NULL, NULL);
 
+  if (st->bytes_total == 0 || st->bytes_done == 0)
+    return NULL;
+  done = nsc_words_size (MIN (st->bytes_done, st->bytes_total));
+  total = nsc_words_size (st->bytes_total);
+  /* Translators: how much of a write is done, "3.1 GiB of 9.0 GiB" */
+  return g_strdup_printf (_("%s of %s"), done, total);
+}
+
+static char *
+describe_pause (const NscStatus *st)
+{
+  g_autofree char *d = nsc_words_duration (st->ns / 1e9);
+
+  switch (st->reason)
+    {
+    case NSC_PAUSE_STRICT:
+      /* Translators: %s is a duration, "15 minutes" */
+      return g_strdup_printf (_("Pause before the test: %s, as the reviews do, so that the drive "
+                                "finishes its background work"), d);
+    case NSC_PAUSE_SETTLE:
+      /* Translators: %s is a duration, "30 seconds" */
+      return g_strdup_printf (_("Pause: %s, so that the data just written settles before it is "
+                                "read"), d);
+    case NSC_PAUSE_OPTION:
+      /* Translators: %s is a duration, "5 seconds" */
+      return g_strdup_printf (_("Pause between tests: %s, as asked"), d);
+    case NSC_PAUSE_AFTER_TRIM:
+      /* Translators: %s is a duration, "30 seconds" */
+      return g_strdup_printf (_("Pause: %s, so that the drive finishes the TRIM before the next "
+                                "test"), d);
+    case NSC_PAUSE_RECOVERY:
+      /* Translators: %s is a duration, "30 seconds" */
+      return g_strdup_printf (_("Idle for %s: the drive may free its cache meanwhile, and the "
+                                "next write measures how much"), d);
+    case NSC_PAUSE_REST:
+    default:
+      /* Translators: %s is a duration, "30 seconds" */
+      return g_strdup_printf (_("Pause: %s, so that the drive finishes what it was writing "
+                                "before the next test"), d);
+    }
+}
+
+static char *
+describe_kind (const NscStatus *st)
+{
   switch (st->kind)
     {
     case NSC_STATUS_STARTING:
@@ -1156,21 +1206,12 @@ nsc_status_describe (const NscStatus *st)
     case NSC_STATUS_WRITING_STEP_DATA:
       return g_strdup (_("Writing the data that the test reads"));
     case NSC_STATUS_FLUSHING_CACHE:
-      return g_strdup (_("Writing past the drive's cache after the settled data"));
+      return g_strdup (_("Writing past the drive's cache, so that the data written before "
+                         "leaves it"));
     case NSC_STATUS_IDLE_BEFORE:
-      {
-        g_autofree char *d = nsc_words_duration (st->ns / 1e9);
-        /* Translators: %s is a duration, "15 minutes" */
-        return g_strdup_printf (_("Pause before the test: %s"), d);
-      }
     case NSC_STATUS_IDLE_BETWEEN:
-      return g_strdup (_("Pause between tests"));
     case NSC_STATUS_IDLE:
-      {
-        g_autofree char *d = nsc_words_duration (st->ns / 1e9);
-        /* Translators: %s is a duration, "30 seconds" */
-        return g_strdup_printf (_("Pause: %s"), d);
-      }
+      return describe_pause (st);
     case NSC_STATUS_TEST:
       return g_strdup (nsc_words_test_label (st->label));
     case NSC_STATUS_SURFACE_POINT:
@@ -1196,4 +1237,55 @@ nsc_status_describe (const NscStatus *st)
     default:
       g_return_val_if_reached (g_strdup (""));
     }
+}
+
+char *
+nsc_status_title (const NscStatus *st)
+{
+  g_return_val_if_fail (st != NULL, NULL);
+
+  switch (st->kind)
+    {
+    case NSC_STATUS_FLUSHING_CACHE:
+      return g_strdup (_("Writing past the drive's cache"));
+    case NSC_STATUS_PRECONDITIONING:
+      return g_strdup (_("Preconditioning"));
+    case NSC_STATUS_WRITING_READ_DATA:
+    case NSC_STATUS_WRITING_STEP_DATA:
+      return g_strdup (_("Writing the data to read"));
+    case NSC_STATUS_STARTING:
+    case NSC_STATUS_PREPARING_FILE:
+    case NSC_STATUS_FILLING_STATE:
+    case NSC_STATUS_STRICT_TRIM:
+    case NSC_STATUS_IDLE_BEFORE:
+    case NSC_STATUS_IDLE_BETWEEN:
+    case NSC_STATUS_IDLE:
+    case NSC_STATUS_TEST:
+    case NSC_STATUS_SURFACE_POINT:
+    case NSC_STATUS_TRIM:
+    case NSC_STATUS_FILLING:
+    case NSC_STATUS_ERASE_TRIM_FREE:
+    case NSC_STATUS_ERASE_TRIM_ALL:
+    case NSC_STATUS_ERASE_NVME:
+    case NSC_STATUS_WRITING_COPY_FILE:
+    case NSC_STATUS_WRITING_COPY_FOLDER:
+    default:
+      return describe_kind (st);
+    }
+}
+
+char *
+nsc_status_describe (const NscStatus *st)
+{
+  g_autofree char *what = NULL;
+  g_autofree char *bytes = NULL;
+
+  g_return_val_if_fail (st != NULL, NULL);
+
+  what = describe_kind (st);
+  /* A surface point's bytes are the point's: the place says how far it is. */
+  if (st->kind == NSC_STATUS_SURFACE_POINT || (bytes = nsc_status_describe_bytes (st)) == NULL)
+    return g_steal_pointer (&what);
+  /* Translators: "Writing the data that the tests read · 1.2 GiB of 2.0 GiB" */
+  return g_strdup_printf (_("%s · %s"), what, bytes);
 }

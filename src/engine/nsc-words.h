@@ -73,5 +73,10 @@ char *nsc_words_backend_note   (const NscJobResult *result);
 
 /* The runner's status line. */
 char *nsc_status_describe      (const NscStatus   *status);
+/* The phase in a few words, for a chart's title: "Writing past the drive's cache". */
+char *nsc_status_title         (const NscStatus   *status);
+/* "3.1 GiB of 9.0 GiB" for a phase written at the drive's pace; NULL for others and
+ * before it wrote anything. */
+char *nsc_status_describe_bytes (const NscStatus  *status);
 
 G_END_DECLS

@@ -29,6 +29,8 @@ typedef struct
   gboolean    timed;     /* bounded by time, not by bytes */
   gint64      time_ns;
   gboolean    stops_early; /* stops when its drop has held: @bytes is its cap's bound */
+  gboolean    flush;       /* written past the SLC cache after a settled control's data */
+  gboolean    flush_capped; /* and cut to the span */
 } NscBudgetItem;
 
 /* The writes of @preset on @target, step by step (NscBudgetItem; steps that write

@@ -978,6 +978,7 @@ nsc_chart_panel_init (NscChartPanel *self)
   frame = gtk_frame_new (NULL);
   gtk_widget_add_css_class (frame, "chart-frame");
   self->view = NSC_CHART_VIEW (nsc_chart_view_new ());
+  gtk_widget_set_name (GTK_WIDGET (self->view), "chart-view");
   gtk_widget_set_hexpand (GTK_WIDGET (self->view), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self->view), TRUE);
   gtk_frame_set_child (GTK_FRAME (frame), GTK_WIDGET (self->view));

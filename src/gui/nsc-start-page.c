@@ -133,6 +133,16 @@ nsc_start_page_preset_markup (const NscPreset     *preset,
       g_autofree char *escaped = g_markup_escape_text (line, -1);
       g_string_append_printf (out, " %s.", escaped);
     }
+  /* Why Quick writes past the cache, and how to write less. */
+  {
+    g_autofree char *flush = nsc_plan_describe_flush (f->plan);
+
+    if (flush)
+      {
+        g_autofree char *escaped = g_markup_escape_text (flush, -1);
+        g_string_append_printf (out, " %s", escaped);
+      }
+  }
 
   /* What it leaves. */
   g_string_append_c (out, ' ');

@@ -98,6 +98,10 @@ struct _NscWindow
   gboolean              close_when_done;
   guint                 chart_step;     /* the live chart's step and run */
   guint                 chart_run;
+  gboolean              chart_fill;     /* the step's live chart: speed against data written */
+  char                 *chart_title;
+  int                   chart_phase;    /* -1, or the NscStatusKind of the write between the
+                                         * tests the live chart shows */
   guint                 chart_samples;  /* fed to live charts during this run */
   guint                 chart_steps;    /* steps that had a live chart */
 };

@@ -31,6 +31,7 @@ user_options (NscWindow       *self,
   /* The drive's history sizes Quick's settled control: the start page's promise and
    * the run read the same. */
   opts.cache_bytes = self->history_cache;
+  opts.write_bps_hint = self->history_write_bps;
   /* Sandboxed (Flatpak), /dev and mountinfo are the sandbox's: UDisks2 says what uses
    * the drive, before the confirmation and again once the drive is held. */
   if (nsc_udisks_is_sandboxed ())
@@ -62,16 +63,25 @@ _nsc_window_run_writes (NscWindow       *self,
   return plan->writes;
 }
 
+/* "2 min left"; with @open (writes of a speed nothing has told yet remain), what is
+ * known is a lower bound: "over 2 min left", or nothing known yet. */
 static char *
-format_time_left (gint64 ns)
+format_time_left (gint64   ns,
+                  gboolean open)
 {
   guint s = (guint) ((ns + 999999999) / 1000000000);
 
+  if (open && s == 0)
+    return g_strdup (_("time left: known once writing starts"));
   if (s >= 60)
     {
       guint m = (s + 59) / 60;
+      if (open)
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "over %u min left", "over %u min left", m), m);
       return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u min left", "%u min left", m), m);
     }
+  if (open)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "over %u s left", "over %u s left", s), s);
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u s left", "%u s left", s), s);
 }
 
@@ -160,7 +170,41 @@ on_step_started (NscRunner *runner,
       self->chart_step = step;
       self->chart_run = 0;
       self->chart_steps++;
+      self->chart_fill = fill;
+      g_free (self->chart_title);
+      self->chart_title = g_steal_pointer (&title);
+      self->chart_phase = -1;
     }
+}
+
+/* A write between the tests (the test file, the data reads read, the flush past the
+ * drive's cache): drawn as what it is, speed against data written, until the test's
+ * own samples come. */
+static void
+show_phase_chart (NscWindow       *self,
+                  const NscStatus *status)
+{
+  g_autofree char *what = NULL;
+  g_autofree char *title = NULL;
+
+  if (self->chart_phase == (int) status->kind)
+    return;
+  what = nsc_status_title (status);
+  /* TRANSLATORS: "Preparing the test file · speed against data written" */
+  title = g_strdup_printf (_("%s · %s"), what, _("speed against data written"));
+  nsc_chart_panel_show_live (self->chart_panel, NSC_CHART_WRITE_FILL, title);
+  self->chart_phase = (int) status->kind;
+}
+
+static void
+on_phase_sample (NscRunner       *runner,
+                 const NscStatus *status,
+                 const NscSample *sample,
+                 NscWindow       *self)
+{
+  show_phase_chart (self, status);
+  nsc_chart_panel_append (self->chart_panel, sample);
+  self->chart_samples++;
 }
 
 static void
@@ -174,6 +218,15 @@ on_sample (NscRunner       *runner,
   self->measuring = TRUE;
   nsc_results_grid_add_sample (self->results_grid, runner_step (runner, step), run, sample);
 
+  /* Back from a write between the tests to the test's own chart. */
+  if (step == self->chart_step && self->chart_phase >= 0)
+    {
+      nsc_chart_panel_show_live (self->chart_panel,
+                                 self->chart_fill ? NSC_CHART_WRITE_FILL : NSC_CHART_TIME,
+                                 self->chart_title);
+      self->chart_phase = -1;
+      self->chart_run = run;
+    }
   /* A new run of the step starts its chart afresh: its clock starts at zero. */
   if (step == self->chart_step && run != self->chart_run)
     {
@@ -216,7 +269,7 @@ on_progress (NscRunner       *runner,
              const NscStatus *status,
              NscWindow       *self)
 {
-  g_autofree char *left = format_time_left (remaining_ns);
+  g_autofree char *left = format_time_left (remaining_ns, status->time_left_open);
   g_autofree char *text = NULL;
 
   /* The file is prepared before the first step; that part has no estimate. */
@@ -237,6 +290,8 @@ on_progress (NscRunner       *runner,
                                                             : _("reading"))
                          : _("writing");
 
+      g_autofree char *bytes = status->kind == NSC_STATUS_TEST ? nsc_status_describe_bytes (status) : NULL;
+
       if (self->run_runs > 1)
         /* TRANSLATORS: "SEQ1M Q8T1 · reading · run 2 of 3" */
         text = g_strdup_printf (_("%s · %s · run %u of %u"), label, what,
@@ -244,10 +299,22 @@ on_progress (NscRunner       *runner,
       else
         /* TRANSLATORS: "SEQ1M Q8T1 · reading" */
         text = g_strdup_printf (_("%s · %s"), label, what);
+      /* A write bounded by bytes (a write-fill) says how far it is. */
+      if (bytes)
+        {
+          char *with = g_strdup_printf (_("%s · %s"), text, bytes);
+
+          g_free (text);
+          text = with;
+        }
     }
 
   if (text == NULL)
     text = nsc_status_describe (status);
+  /* A write between the tests has its chart from its start, not the next test's. */
+  if (!self->measuring && status->bytes_total > 0 && status->kind != NSC_STATUS_TEST
+      && status->kind != NSC_STATUS_SURFACE_POINT)
+    show_phase_chart (self, status);
   /* Progress comes with every sample: set only what changed. */
   if (g_strcmp0 (gtk_label_get_text (self->status_label), text) != 0)
     gtk_label_set_text (self->status_label, text);
@@ -435,6 +502,7 @@ start_runner (NscWindow       *self,
 
   g_signal_connect_object (self->runner, "step-started", G_CALLBACK (on_step_started), self, 0);
   g_signal_connect_object (self->runner, "sample", G_CALLBACK (on_sample), self, 0);
+  g_signal_connect_object (self->runner, "phase-sample", G_CALLBACK (on_phase_sample), self, 0);
   g_signal_connect_object (self->runner, "step-finished", G_CALLBACK (on_step_finished), self, 0);
   g_signal_connect_object (self->runner, "progress", G_CALLBACK (on_progress), self, 0);
 
@@ -444,6 +512,7 @@ start_runner (NscWindow       *self,
   gtk_widget_set_visible (GTK_WIDGET (self->chart_panel), FALSE);
   g_clear_pointer (&self->shown_path, g_free);
   self->chart_step = G_MAXUINT;
+  self->chart_phase = -1;
   self->chart_samples = self->chart_steps = 0;
   _nsc_window_clear_warnings (self);
   gtk_widget_set_visible (self->error_box, FALSE);
@@ -451,7 +520,8 @@ start_runner (NscWindow       *self,
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
   gtk_label_set_text (self->status_label, _("Starting"));
   {
-    g_autofree char *left = format_time_left (nsc_runner_get_estimate_ns (self->runner));
+    /* Writes bounded by bytes come on top, at a speed the run tells. */
+    g_autofree char *left = format_time_left (nsc_runner_get_estimate_ns (self->runner), TRUE);
     gtk_label_set_text (self->time_left_label, left);
   }
   _nsc_window_set_running (self, TRUE);

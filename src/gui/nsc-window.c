@@ -681,6 +681,7 @@ nsc_window_finalize (GObject *object)
 
   g_clear_pointer (&self->target, g_free);
   g_clear_pointer (&self->shown_path, g_free);
+  g_clear_pointer (&self->chart_title, g_free);
   g_clear_pointer (&self->result_subtitle, g_free);
   g_clear_pointer (&self->target_device, nsc_device_info_free);
   g_clear_pointer (&self->folder_device, nsc_device_info_free);
@@ -759,6 +760,7 @@ nsc_window_init (NscWindow *self)
 
   self->fake_devices = nsc_target_picker_captured_root () != NULL;
   self->chart_step = G_MAXUINT;
+  self->chart_phase = -1;
   {
     g_autoptr(GSettings) settings = nsc_prefs_settings_new ();
 

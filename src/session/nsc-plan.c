@@ -71,6 +71,49 @@ nsc_plan_describe_fit (const NscPlan *plan)
                             "run leaves room beside it."), need, have);
 }
 
+char *
+nsc_plan_describe_flush (const NscPlan *plan)
+{
+  const NscBudgetItem *flush = NULL;
+  g_autofree char *size = NULL;
+  g_autofree char *why = NULL;
+
+  g_return_val_if_fail (plan != NULL, NULL);
+
+  for (guint i = 0; plan->budget && i < plan->budget->len && !flush; i++)
+    if (g_array_index (plan->budget, NscBudgetItem, i).flush)
+      flush = &g_array_index (plan->budget, NscBudgetItem, i);
+  if (flush == NULL)
+    return NULL;
+  size = nsc_words_size (flush->bytes);
+  if (flush->flush_capped)
+    /* Translators: said before Quick runs: why it writes that much; %s is a size */
+    why = g_strdup_printf (_("Before its settled reads it writes %s past the drive's cache (the "
+                             "test size limits it), so that the data they read has left the "
+                             "cache, as data does in daily use."), size);
+  else if (plan->budget_target.cache_bytes > 0)
+    {
+      g_autofree char *cache = nsc_words_size (plan->budget_target.cache_bytes);
+      /* Translators: said before Quick runs: the bytes it writes past the cache, and
+       * the cache an earlier write-fill of the drive found */
+      why = g_strdup_printf (_("Before its settled reads it writes %s past the drive's cache (an "
+                               "eighth more than the %s cache an earlier write-fill found), so "
+                               "that the data they read has left the cache, as data does in "
+                               "daily use."), size, cache);
+    }
+  else
+    /* Translators: said before Quick runs: why it writes that much; %s is a size */
+    why = g_strdup_printf (_("Before its settled reads it writes %s past the drive's cache, so "
+                             "that the data they read has left it, as data does in daily use: "
+                             "no earlier write-fill of this drive tells how large its cache "
+                             "is."), size);
+  /* Translators: follows the sentence above */
+  return g_strdup_printf (_("%s To write less, run Write-fill once first (then only a little "
+                            "more than the cache it finds is written), or choose Quick random, "
+                            "which writes none of it but cannot tell whether its reads are "
+                            "inflated by the cache."), why);
+}
+
 void
 nsc_plan_free (NscPlan *plan)
 {

@@ -48,6 +48,11 @@ void     nsc_plan_free (NscPlan             *plan);
  * leaves room beside it." NULL when it fits. */
 char    *nsc_plan_describe_fit (const NscPlan *plan);
 
+/* Why a preset with settled reads beside fresh ones (Quick) writes past the drive's
+ * cache, how much, and how to write less (and what is lost then). NULL for presets
+ * without. */
+char    *nsc_plan_describe_flush (const NscPlan *plan);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NscPlan, nsc_plan_free)
 
 /* A drive state to run in (review 002: empty, and nearly full). */

@@ -40,6 +40,7 @@ nsc_session_options (NscRunOptions       *out,
       opts.erase_first = user->erase_first;
       opts.leave_free = user->leave_free;
       opts.cache_bytes = user->cache_bytes;
+      opts.write_bps_hint = user->write_bps_hint;
     }
   opts.target = target;
   /* The reviews' conditions, where the user did not say otherwise. */
@@ -113,6 +114,15 @@ nsc_session_new_full (const char          *target,
    * settled control when this run measures none. */
   if (s->options.cache_bytes == 0 && !history_read)
     s->options.cache_bytes = nsc_session_history_cache (s->device);
+  /* And its write speed: the time left of writes bounded by bytes until this run
+   * measures its own. */
+  if (s->options.write_bps_hint <= 0 && !history_read && s->device)
+    {
+      g_autofree char *history = nsc_session_results_dir ();
+
+      s->options.write_bps_hint = nsc_result_history_write_bps (history, s->device->serial,
+                                                                s->device->devnode, NULL);
+    }
   return s;
 }
 

@@ -12,6 +12,8 @@
 /* --script FILE: the gui suite walks the app through the steps a person would take
  * and reads back what is on screen. One command a line, '#' starts a comment:
  *   target PATH · preset NAME · open PATH · run (does not wait) · wait-run
+ *   watch-run (wait-run, printing "progress: FRACTION | STATUS | TIME LEFT | CHART
+ *   TITLE" each time one of them changes)
  *   wait-sample (until the running test has drawn its first sample on the live chart)
  *   resize W H · wait MS · action NAME [STRING] · popup ID · popdown ID
  *   widget-action ID ACTION (an action of the widget ID, e.g. chart.export-png)
@@ -41,6 +43,7 @@ typedef struct
   gulong        paint_handler;  /* dump: waiting for the window's next frame */
   gboolean      painted;
   guint         paint_tries;
+  char         *last_progress;  /* watch-run: the line printed last */
 } Script;
 
 static void schedule (Script *script, guint ms);
@@ -413,6 +416,22 @@ scroll_end (GtkWidget *widget)
     scroll_end (c);
 }
 
+/* Until the run ends (at most 300 s): -1 to poll again, then the pause after it. */
+static int
+wait_run_end (Script *script)
+{
+  if (script->wait_until_us == 0)
+    script->wait_until_us = g_get_monotonic_time () + 300 * G_USEC_PER_SEC;
+  if (nsc_window_get_running (script->window))
+    {
+      if (g_get_monotonic_time () < script->wait_until_us)
+        return -1;
+      fail (script, "the run did not end within 300 s");
+    }
+  script->wait_until_us = 0;
+  return 500;
+}
+
 /* Runs one line; returns the milliseconds to wait before the next, or -1 to poll
  * the same line again (wait-run). */
 static int
@@ -438,17 +457,32 @@ run_line (Script  *script,
   else if (g_str_equal (cmd, "run") && argc == 1)
     nsc_window_run (script->window);
   else if (g_str_equal (cmd, "wait-run") && argc == 1)
+    return wait_run_end (script);
+  else if (g_str_equal (cmd, "watch-run") && argc == 1)
     {
-      if (script->wait_until_us == 0)
-        script->wait_until_us = g_get_monotonic_time () + 300 * G_USEC_PER_SEC;
-      if (nsc_window_get_running (script->window))
+      /* Like wait-run, printing what the progress line and the live chart say each
+       * time it changes: "progress: <fraction> | <status> | <time left> | <chart>". */
+      GtkWidget *status = find_widget ("status_label");
+      GtkWidget *left = find_widget ("time_left_label");
+      GtkWidget *bar = find_widget ("progress_bar");
+      GtkWidget *view = find_widget ("chart-view");
+      NscChart *chart = view && NSC_IS_CHART_VIEW (view) ? nsc_chart_view_get_chart (NSC_CHART_VIEW (view)) : NULL;
+      g_autofree char *line = NULL;
+
+      if (status == NULL || left == NULL || bar == NULL)
+        fail (script, "watch-run: no progress line");
+      line = g_strdup_printf ("progress: %.2f | %s | %s | %s",
+                              gtk_progress_bar_get_fraction (GTK_PROGRESS_BAR (bar)),
+                              gtk_label_get_text (GTK_LABEL (status)),
+                              gtk_label_get_text (GTK_LABEL (left)),
+                              chart && nsc_chart_get_title (chart) ? nsc_chart_get_title (chart) : "");
+      if (g_strcmp0 (line, script->last_progress) != 0)
         {
-          if (g_get_monotonic_time () < script->wait_until_us)
-            return -1;
-          fail (script, "the run did not end within 300 s");
+          g_print ("%s\n", line);
+          g_free (script->last_progress);
+          script->last_progress = g_steal_pointer (&line);
         }
-      script->wait_until_us = 0;
-      return 500;
+      return wait_run_end (script);
     }
   else if (g_str_equal (cmd, "wait-sample") && argc == 1)
     {
@@ -703,6 +737,7 @@ step (gpointer user_data)
   g_print ("script: done\n");
   g_application_quit (script->app);
   g_strfreev (script->lines);
+  g_free (script->last_progress);
   g_object_unref (script->window);
   g_free (script);
   return G_SOURCE_REMOVE;
