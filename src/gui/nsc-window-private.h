@@ -26,6 +26,8 @@ struct _NscWindow
 
   /* Template widgets */
   AdwToastOverlay      *toast_overlay;
+  AdwHeaderBar         *header_bar;
+  GtkWidget            *pickers_bar;    /* the pickers' place on a narrow window */
   GtkWidget            *target_button;
   GtkImage             *target_icon;
   GtkLabel             *target_label;
@@ -103,6 +105,8 @@ struct _NscWindow
   int                   chart_phase;    /* -1, or the NscStatusKind of the write between the
                                          * tests the live chart shows */
   guint                 chart_samples;  /* fed to live charts during this run */
+  gboolean              narrow;         /* the pickers belong in pickers_bar */
+  guint                 narrow_idle;
   guint                 chart_steps;    /* steps that had a live chart */
 };
 

@@ -634,10 +634,70 @@ nsc_window_close_request (GtkWindow *window)
   return GTK_WINDOW_CLASS (nsc_window_parent_class)->close_request (window);
 }
 
+/* Below this width (a phone, or 360 px beside three title-bar buttons) the target
+ * and preset pickers would shrink to "…" in the header: they move to a bar at the
+ * bottom, where they keep their names, and the header keeps Run, the menu and the
+ * window's buttons. A fixed width, as libadwaita's breakpoints are. */
+#define NARROW_WIDTH 520
+
+static void
+apply_narrow (gpointer data)
+{
+  NscWindow *self = data;
+  GtkWidget *preset = GTK_WIDGET (self->preset_chooser);
+  gboolean in_bar = gtk_widget_get_parent (self->target_button) == self->pickers_bar;
+
+  self->narrow_idle = 0;
+  if (self->narrow == in_bar)
+    return;
+  g_object_ref (self->target_button);
+  g_object_ref (preset);
+  if (self->narrow)
+    {
+      adw_header_bar_remove (self->header_bar, self->target_button);
+      adw_header_bar_remove (self->header_bar, preset);
+      gtk_box_append (GTK_BOX (self->pickers_bar), self->target_button);
+      gtk_box_append (GTK_BOX (self->pickers_bar), preset);
+    }
+  else
+    {
+      gtk_box_remove (GTK_BOX (self->pickers_bar), self->target_button);
+      gtk_box_remove (GTK_BOX (self->pickers_bar), preset);
+      adw_header_bar_pack_start (self->header_bar, self->target_button);
+      adw_header_bar_pack_start (self->header_bar, preset);
+    }
+  gtk_widget_set_hexpand (self->target_button, self->narrow);
+  gtk_widget_set_hexpand (preset, self->narrow);
+  gtk_widget_set_visible (self->pickers_bar, self->narrow);
+  g_object_unref (preset);
+  g_object_unref (self->target_button);
+}
+
+static void
+nsc_window_size_allocate (GtkWidget *widget,
+                          int        width,
+                          int        height,
+                          int        baseline)
+{
+  NscWindow *self = NSC_WINDOW (widget);
+  gboolean narrow = width < NARROW_WIDTH;
+
+  GTK_WIDGET_CLASS (nsc_window_parent_class)->size_allocate (widget, width, height, baseline);
+  /* Not while allocating: the move asks for a new layout. */
+  if (narrow != self->narrow)
+    {
+      self->narrow = narrow;
+      if (self->narrow_idle == 0)
+        self->narrow_idle = g_idle_add_once (apply_narrow, self);
+    }
+}
+
 static void
 nsc_window_dispose (GObject *object)
 {
   NscWindow *self = NSC_WINDOW (object);
+
+  g_clear_handle_id (&self->narrow_idle, g_source_remove);
 
   if (self->runner != NULL)
     {
@@ -703,6 +763,7 @@ nsc_window_class_init (NscWindowClass *klass)
   object_class->dispose = nsc_window_dispose;
   object_class->finalize = nsc_window_finalize;
   window_class->close_request = nsc_window_close_request;
+  widget_class->size_allocate = nsc_window_size_allocate;
 
   signals[SIGNAL_RUN_FINISHED] =
     g_signal_new ("run-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -717,6 +778,8 @@ nsc_window_class_init (NscWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/nandscope/Nandscope/nsc-window.ui");
   gtk_widget_class_bind_template_child (widget_class, NscWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, NscWindow, header_bar);
+  gtk_widget_class_bind_template_child (widget_class, NscWindow, pickers_bar);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, target_button);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, target_icon);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, target_label);

@@ -3,7 +3,8 @@
 #
 # The window adapts and never resizes itself: 800 px wide before a run, 800 during and
 # after it; at 360 px (a phone) the start page, a live run and a result fit without a
-# clipped label, the results grid above the chart.
+# clipped label, the results grid above the chart, and the target and preset pickers
+# keep their names (in a bar at the bottom).
 #   test-gui-walk-narrow.sh path/to/nandscope
 # GNOME's own title bar buttons (close only: gtk-decoration-layout=appmenu:close).
 
@@ -44,6 +45,31 @@ fits_360 () {
     failed=1
   fi
   expect_not "$1" "$2" ' clipped ' "${3}no label is clipped at 360 px ($2)"
+}
+# pickers_named LOG TAG WHO: the target and preset pickers' labels have room for their
+# names (about 7 px a character, up to 12 of them), not shrunk to "…" (at 360 px they
+# are in the bar at the bottom).
+pickers_named () {
+  section "$1" "$2" | python3 -c '
+import re, sys
+tag, who = sys.argv[1], sys.argv[2]
+seen, inside = {}, None
+for line in sys.stdin:
+    depth = len(line) - len(line.lstrip())
+    if inside is not None and depth <= inside[1]:
+        inside = None
+    if "NscPresetChooser#preset_chooser" in line:
+        inside = ("preset", depth)
+    m = re.search(r"GtkLabel(#target_label)?\S* @-?\d+,-?\d+ (\d+)x\d+ min=\d+[^\"]* \"(.*)\"", line)
+    if m and (m.group(1) or inside):
+        name = "target" if m.group(1) else inside[0]
+        seen.setdefault(name, (int(m.group(2)), m.group(3)))
+short = {k: v for k, v in seen.items() if v[0] < 7 * min(len(v[1]), 12)}
+if len(seen) == 2 and not short:
+    print(f"ok: {who}the pickers show their names ({tag}: {seen})")
+else:
+    sys.exit(f"FAIL: {who}a picker has no room for its name ({tag}: {seen})")
+' "$2" "$3" || failed=1
 }
 for tag in before running done; do
   w=$(window_width "$tmp/wide.log" "$tag")
@@ -95,7 +121,11 @@ wait-run
 
 for tag in start result fast running; do
   fits_360 "$tmp/narrow.log" "$tag" ""
+  pickers_named "$tmp/narrow.log" "$tag" ""
 done
+expect "$tmp/narrow.log" start 'GtkBox#pickers_bar' "at 360 px the pickers are in the bar at the bottom"
+pickers_named "$tmp/wide.log" before "at 800 px: "
+expect_not "$tmp/wide.log" before 'GtkBox#pickers_bar' "at 800 px the pickers stay in the header"
 # The grid above the chart: the chart starts below the grid's last row.
 section "$tmp/narrow.log" result | python3 -c '
 import re, sys
@@ -127,5 +157,6 @@ shot $shots/result-360-three-buttons.png
 " --target "$target"
 for tag in start result; do
   fits_360 "$tmp/three.log" "$tag" "three buttons: "
+  pickers_named "$tmp/three.log" "$tag" "three buttons: "
 done
 walk_done
