@@ -76,6 +76,32 @@ test_warning_units (void)
   g_assert_cmpstr (settle, ==, "write-fill");
 }
 
+/* A fill through memory in front of the drive: a found fast start is "not the drive's
+ * cache"; with none found, the words do not speak of a cache found. */
+static void
+test_warning_system_cache (void)
+{
+  nsc_test_use_language (NULL);
+  for (int k = NSC_WARNING_SYSTEM_CACHE_MEMORY; k <= NSC_WARNING_SYSTEM_CACHE_POSSIBLE; k++)
+    {
+      g_autoptr(NscWarning) found = nsc_warning_new (k, 2);
+      g_autoptr(NscWarning) none = nsc_warning_new (k, 2);
+      g_autofree char *with = NULL, *without = NULL;
+
+      g_assert_true (k == NSC_WARNING_SYSTEM_CACHE_MEMORY || k == NSC_WARNING_SYSTEM_CACHE_POSSIBLE);
+      found->test = g_strdup ("Write-fill");
+      none->test = g_strdup ("Write-fill");
+      found->bytes = G_GINT64_CONSTANT (3) << 30;
+      with = nsc_warning_describe (found, NSC_SPEED_UNIT_MIB, NULL, NULL);
+      without = nsc_warning_describe (none, NSC_SPEED_UNIT_MIB, NULL, NULL);
+      g_test_message ("%s / %s", with, without);
+      g_assert_true (strstr (with, "cache") != NULL);
+      g_assert_null (strstr (without, "found"));
+      g_assert_null (strstr (without, "fast start"));
+      g_assert_cmpstr (with, !=, without);
+    }
+}
+
 /* Every kind of warning the registry declares (NSC_WARNING_KINDS) has a code of its
  * own that reads back to it, a sentence of its own (not its English message), and
  * every status a line. */
@@ -326,6 +352,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/nsc/words/warning-json", test_warning_json);
   g_test_add_func ("/nsc/words/warning-units", test_warning_units);
+  g_test_add_func ("/nsc/words/warning-system-cache", test_warning_system_cache);
   g_test_add_func ("/nsc/words/every-code", test_every_code);
   g_test_add_func ("/nsc/words/russian", test_russian);
   g_test_add_func ("/nsc/words/date", test_date);

@@ -174,6 +174,9 @@ analyze_fill (NscRunResult *r,
                                                      "is not verified",
                                             s->step.job.label, via);
             w->test = g_strdup (s->step.job.label);
+            /* The fast start the fill found (0: none): the words differ. */
+            w->bytes = slc->has_cache || slc->drop_cause == NSC_DROP_SYSTEM_CACHE
+                       ? (gint64) slc->cache_bytes : 0;
             warning_set_cache (w, &cache);
           }
         nsc_system_cache_info_clear (&cache);

@@ -911,7 +911,16 @@ describe_system_cache (const Ctx   *c,
 
   g_autofree char *via = warning_cache_phrase (w);
 
-  if (w->kind == NSC_WARNING_SYSTEM_CACHE_MEMORY)
+  if (w->kind == NSC_WARNING_SYSTEM_CACHE_MEMORY && w->bytes <= 0)
+    {
+      /* Translators: %s is a test, "Write fill": it found no fast start */
+      title = g_strdup_printf (_("%s measured through this machine's memory, not the drive "
+                                 "alone"), c->test);
+      *details = g_strdup_printf (_("Its writes went through %s: the system kept them in "
+                                    "memory before the drive. Test the drive itself, or a "
+                                    "folder on it, to measure its cache."), via);
+    }
+  else if (w->kind == NSC_WARNING_SYSTEM_CACHE_MEMORY)
     {
       /* Translators: %s is a test, "Write fill" */
       title = g_strdup_printf (_("The fast start of %s was this machine's memory, not the "
@@ -924,8 +933,13 @@ describe_system_cache (const Ctx   *c,
     }
   else
     {
-      title = g_strdup_printf (_("The SLC cache that %s found is not verified as the "
-                                 "drive's"), c->test);
+      if (w->bytes > 0)
+        title = g_strdup_printf (_("The SLC cache that %s found is not verified as the "
+                                   "drive's"), c->test);
+      else
+        /* Translators: %s is a test, "Write fill": it found no cache */
+        title = g_strdup_printf (_("The speeds %s measured are not verified as the drive's"),
+                                 c->test);
       /* Translators: %s is "vda, a virtual disk (virtio)" */
       *details = g_strdup_printf (_("Its writes went through %s, which may keep writes in "
                                     "memory before the drive: a fast start may be that "
