@@ -104,6 +104,7 @@ struct _NscRunner
   guint64        paced_setup;    /* before the steps: a drive state, the test file */
   gboolean       in_setup;
   gboolean       paced_planned;  /* the target is open and the bytes above known */
+  NscBudgetTarget budget_target; /* the options' part, from nsc_runner_new () */
   guint          clock_step;     /* the step whose time runs, G_MAXUINT: none yet */
   gint64         clock_started_ns; /* its idle before included */
   guint64        paced_done;     /* bytes written at pace in the setup or the clock step */
@@ -256,6 +257,7 @@ nsc_runner_new (const NscPreset     *preset,
   self->file_size = options->file_size ? options->file_size : preset->file_size;
   nsc_timing_init (&self->timing, preset, options);
   self->history_cache = options->cache_bytes;
+  nsc_run_options_budget_target (options, &self->budget_target);
   self->pace_bps = options->write_bps_hint > 0 ? options->write_bps_hint : 0;
   nsc_system_cache_info_copy (&self->system_cache, options->system_cache);
   self->span_cap = options->span_cap;
@@ -274,6 +276,22 @@ nsc_runner_new (const NscPreset     *preset,
   self->result = nsc_run_result_new ();
   self->idles = g_array_new (FALSE, FALSE, sizeof (IdleSpan));
   return self;
+}
+
+void
+nsc_run_options_budget_target (const NscRunOptions *options,
+                               NscBudgetTarget     *t)
+{
+  g_return_if_fail (options != NULL && t != NULL);
+
+  t->runs = options->runs;
+  t->time_ns = options->time_ns;
+  t->default_time_ns = options->default_time_ns;
+  t->time_scale = options->time_scale;
+  t->span_cap = options->span_cap;
+  t->strict = options->strict;
+  t->leave_free = options->leave_free;
+  t->cache_bytes = options->cache_bytes;
 }
 
 void
@@ -2017,7 +2035,7 @@ static void
 plan_paced (NscRunner *self,
             NscTarget *target)
 {
-  NscBudgetTarget bt = { 0 };
+  NscBudgetTarget bt = self->budget_target;
   g_autoptr(GArray) items = NULL;
 
   bt.is_device = nsc_target_get_kind (target) == NSC_TARGET_DEVICE;
@@ -2032,14 +2050,6 @@ plan_paced (NscRunner *self,
       if (statvfs (dir, &vfs) == 0)
         bt.capacity = (guint64) vfs.f_bavail * vfs.f_frsize + bt.file_size;
     }
-  bt.runs = self->timing.runs_override ? self->timing.runs : 0;
-  bt.time_ns = self->timing.time_override ? self->timing.time_ns : 0;
-  bt.default_time_ns = self->timing.default_time_ns;
-  bt.time_scale = self->timing.time_scale;
-  bt.span_cap = self->span_cap;
-  bt.strict = self->timing.strict;
-  bt.leave_free = self->leave_free;
-  bt.cache_bytes = self->history_cache;
   items = nsc_write_budget (self->preset, &bt, NULL, NULL);
   self->paced_setup = 0;
   for (guint i = 0; i < items->len; i++)

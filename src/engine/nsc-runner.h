@@ -7,6 +7,7 @@
 #include "nsc-preset.h"
 #include "nsc-result.h"
 #include "nsc-status.h"
+#include "nsc-write-budget.h"
 
 G_BEGIN_DECLS
 
@@ -74,6 +75,13 @@ typedef struct
   NscDeviceCheckFunc check_device;   /* NULL: the front end checked before the open only */
   gpointer    check_data;
 } NscRunOptions;
+
+/* What nsc_write_budget () needs of @options: runs, lengths (strict's default length
+ * for steps without their own, the time scale), span, strict, the state's free space,
+ * the drive's cache from history. The size of the target (is_device, capacity,
+ * file_size) is the caller's. */
+void nsc_run_options_budget_target (const NscRunOptions *options,
+                                    NscBudgetTarget     *target);
 
 /* Options with nothing set: no descriptor handed over. */
 #define NSC_RUN_OPTIONS_INIT { .device_fd = -1 }

@@ -153,16 +153,7 @@ void
 nsc_session_budget_target (const NscRunOptions *options,
                            NscBudgetTarget     *t)
 {
-  g_return_if_fail (options != NULL && t != NULL);
-
-  t->runs = options->runs;
-  t->time_ns = options->time_ns;
-  t->default_time_ns = options->default_time_ns;
-  t->time_scale = options->time_scale;
-  t->span_cap = options->span_cap;
-  t->strict = options->strict;
-  t->leave_free = options->leave_free;
-  t->cache_bytes = options->cache_bytes;
+  nsc_run_options_budget_target (options, t);
 }
 
 static gboolean

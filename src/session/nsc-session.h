@@ -101,9 +101,8 @@ char       *nsc_session_save          (NscRunResult         *result,
                                        GError              **error);
 
 /* What nsc_write_budget () needs of @options (the session's, or one drive state's):
- * runs, lengths (strict's default length for steps without their own, the time
- * scale), span, strict's preconditioning, the state's free space. The size of the
- * target (is_device, capacity, file_size) is the caller's. */
+ * nsc_run_options_budget_target (), which the runner reckons its time left with too.
+ * The size of the target (is_device, capacity, file_size) is the caller's. */
 void        nsc_session_budget_target (const NscRunOptions  *options,
                                        NscBudgetTarget      *target);
 
