@@ -4,7 +4,10 @@
 # nandscope-cli meets a drive whose behaviour the test chose and knows.
 #
 # The model, per 64 KiB chunk: never written, in the cache, or in TLC.
-# - A write goes to the cache while it has room, at cache_write bytes/s.
+# - A write goes to the cache while it has room, at cache_write bytes/s. The room is
+#   `cache` bytes (static), or with dynamic=R (a dynamic cache, carved from free
+#   space) the lesser of `cache` and R times the bytes never written (or trimmed)
+#   since: it shrinks as the drive fills, and a nearly full drive has a small one.
 # - Once the cache is full:
 #     fold=write|both  the drive folds while it writes: the oldest chunks in the cache
 #                      move to TLC to make room, and the new data goes to the cache,
@@ -19,12 +22,14 @@
 # the one before it ended, so the speeds hold whatever this process's own overhead.
 # Data is not stored: reads return zeros (the benchmark never checks contents).
 #
-# With log=PATH, every read is a line "R OFFSET LENGTH CACHE_BYTES", every write
-# "W OFFSET LENGTH" and every idle fold "F BYTES", for the check to compare what the
-# drive did with the verdicts.
+# With log=PATH, every read is a line "R OFFSET LENGTH CACHE_BYTES SECONDS", every
+# write "W OFFSET LENGTH FAST_BYTES SECONDS" (FAST_BYTES: what went in at the cache's
+# speed), every idle fold "F BYTES SECONDS" and every trim "T OFFSET LENGTH SECONDS"
+# (SECONDS: when the request came, from the model's start), for the check to compare
+# what the drive did with the verdicts.
 #
-# Parameters (nbdkit key=value): size, cache, cache_write, tlc_write, cache_read,
-# tlc_read, fold, idle_after, fold_rate, log.
+# Parameters (nbdkit key=value): size, cache, dynamic, cache_write, tlc_write,
+# cache_read, tlc_read, fold, idle_after, fold_rate, log.
 
 import collections
 import io
@@ -36,7 +41,7 @@ API_VERSION = 2
 CHUNK = 64 * 1024
 UNWRITTEN, CACHE, TLC = 0, 1, 2
 
-params = {"size": 512 << 20, "cache": 128 << 20, "cache_write": 150e6, "tlc_write": 30e6,
+params = {"size": 512 << 20, "cache": 128 << 20, "dynamic": 0.0, "cache_write": 150e6, "tlc_write": 30e6,
           "cache_read": 180e6, "tlc_read": 50e6, "fold": "idle", "idle_after": 2.0,
           "fold_rate": 100e6, "log": ""}
 
@@ -54,9 +59,20 @@ class Drive:
         self.seq = [0] * (self.size // CHUNK)
         self.fifo = collections.deque()   # (chunk, seq), oldest first; stale ones skipped
         self.in_cache = 0                  # chunks
+        self.unwritten = len(self.state)   # chunks never written, or trimmed since
         self.cache_chunks = int(params["cache"]) // CHUNK
         self.busy_until = time.monotonic()
+        self.t0 = self.busy_until
         self.log = io.open(params["log"], "a", buffering=1) if params["log"] else None
+
+    def room(self):
+        """The cache's size in chunks now."""
+        if params["dynamic"] <= 0:
+            return self.cache_chunks
+        return min(self.cache_chunks, int(params["dynamic"] * self.unwritten))
+
+    def when(self, now):
+        return now - self.t0
 
     def fold_oldest(self, chunks):
         folded = 0
@@ -78,7 +94,7 @@ class Drive:
             return
         folded = self.fold_oldest(int(idle * params["fold_rate"]) // CHUNK)
         if folded and self.log:
-            self.log.write("F %d\n" % (folded * CHUNK))
+            self.log.write("F %d %.3f\n" % (folded * CHUNK, self.when(now)))
 
     def serve(self, seconds):
         now = time.monotonic()
@@ -92,18 +108,22 @@ class Drive:
         return range(offset // CHUNK, min((offset + count + CHUNK - 1) // CHUNK, len(self.state)))
 
     def write(self, offset, count):
-        self.idle_fold(time.monotonic())
-        if self.log:
-            self.log.write("W %d %d\n" % (offset, count))
+        now = time.monotonic()
+        self.idle_fold(now)
         seconds = 0.0
+        fast = 0
         for c in self.chunks(offset, count):
             if self.state[c] == CACHE:
                 self.in_cache -= 1
+            elif self.state[c] == UNWRITTEN:
+                self.unwritten -= 1
             self.seq[c] += 1
-            if self.in_cache < self.cache_chunks:
+            room = self.room()
+            if self.in_cache < room:
                 self.state[c] = CACHE
                 seconds += CHUNK / params["cache_write"]
-            elif params["fold"] in ("write", "both") and self.fold_oldest(1):
+                fast += 1
+            elif params["fold"] in ("write", "both") and self.fold_oldest(self.in_cache - room + 1):
                 self.state[c] = CACHE
                 seconds += CHUNK / params["tlc_write"]
             else:
@@ -112,26 +132,35 @@ class Drive:
                 continue
             self.in_cache += 1
             self.fifo.append((c, self.seq[c]))
-        self.serve(seconds * count / max(1, len(self.chunks(offset, count)) * CHUNK))
+        share = count / max(1, len(self.chunks(offset, count)) * CHUNK)
+        if self.log:
+            self.log.write("W %d %d %d %.3f\n" % (offset, count, int(fast * CHUNK * share), self.when(now)))
+        self.serve(seconds * share)
 
     def read(self, offset, count):
-        self.idle_fold(time.monotonic())
+        now = time.monotonic()
+        self.idle_fold(now)
         cached = 0
         for c in self.chunks(offset, count):
             if self.state[c] != TLC:
                 cached += 1
         cached_bytes = min(count, cached * CHUNK)
         if self.log:
-            self.log.write("R %d %d %d\n" % (offset, count, cached_bytes))
+            self.log.write("R %d %d %d %.3f\n" % (offset, count, cached_bytes, self.when(now)))
         self.serve(cached_bytes / params["cache_read"] + (count - cached_bytes) / params["tlc_read"])
 
     def trim(self, offset, count):
-        self.idle_fold(time.monotonic())
+        now = time.monotonic()
+        self.idle_fold(now)
+        if self.log:
+            self.log.write("T %d %d %.3f\n" % (offset, count, self.when(now)))
         first = (offset + CHUNK - 1) // CHUNK
         last = (offset + count) // CHUNK
         for c in range(first, min(last, len(self.state))):
             if self.state[c] == CACHE:
                 self.in_cache -= 1
+            if self.state[c] != UNWRITTEN:
+                self.unwritten += 1
             self.state[c] = UNWRITTEN
             self.seq[c] += 1
 

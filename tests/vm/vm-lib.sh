@@ -127,8 +127,10 @@ ns_of() {
 
 section() {
   name=\$1; shift
+  t0=\$(cut -d' ' -f1 /proc/uptime)
   "\$@" > /tmp/out 2> /tmp/err
   rc=\$?
+  echo "@@NSC-TIME \$name \$t0 \$(cut -d' ' -f1 /proc/uptime)@@"
   echo "@@NSC-BEGIN \$name@@"
   cat /tmp/out
   echo "@@NSC-END \$name@@"

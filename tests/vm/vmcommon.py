@@ -2,7 +2,7 @@
 """Reads the console of a vm suite guest (see vm-lib.sh) and counts checks.
 
 Sections are printed between "@@NSC-BEGIN name@@" and "@@NSC-END name@@", with
-"@@NSC-RC name N@@" after each and the command's stderr as "@@NSC-STDERR name@@ …".
+"@@NSC-TIME name START END@@" (the guest's uptime) before and "@@NSC-RC name N@@" after each and the command's stderr as "@@NSC-STDERR name@@ …".
 check() prints "ok - …" / "FAIL - …"; finish() prints the tally and exits 1 when any
 check failed."""
 import json
@@ -24,6 +24,9 @@ class Console:
             self.rcs[m.group(1)] = int(m.group(2))
         for m in re.finditer(r'@@NSC-STDERR (\S+)@@ (.*)', self.text):
             self.stderr.setdefault(m.group(1), []).append(m.group(2))
+        # A section's guest seconds (its command's), from the guest's uptime.
+        self.seconds = {m.group(1): float(m.group(3)) - float(m.group(2))
+                        for m in re.finditer(r'@@NSC-TIME (\S+) ([\d.]+) ([\d.]+)@@', self.text)}
         self.fails = 0
         self.checks = 0
 
