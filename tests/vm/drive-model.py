@@ -112,7 +112,8 @@ class Drive:
         self.idle_fold(now)
         seconds = 0.0
         fast = 0
-        for c in self.chunks(offset, count):
+        chunks = self.chunks(offset, count)
+        for c in chunks:
             if self.state[c] == CACHE:
                 self.in_cache -= 1
             elif self.state[c] == UNWRITTEN:
@@ -132,7 +133,7 @@ class Drive:
                 continue
             self.in_cache += 1
             self.fifo.append((c, self.seq[c]))
-        share = count / max(1, len(self.chunks(offset, count)) * CHUNK)
+        share = count / max(1, len(chunks) * CHUNK)
         if self.log:
             self.log.write("W %d %d %d %.3f\n" % (offset, count, int(fast * CHUNK * share), self.when(now)))
         self.serve(seconds * share)

@@ -17,7 +17,6 @@ from vmcommon import Console  # noqa: E402
 
 MIB = 1 << 20
 SIZE = 768 * MIB          # the namespace
-FREE = 512 * MIB          # write-fill's second state: free:512m
 FOLDS = ('write', 'idle', 'both')
 MARK = 12288              # the guest's marker reads: 12 KiB at N × 12 KiB
 RUNS = ('fill-empty', 'quick', 'fill-free', 'recovery')
@@ -103,21 +102,22 @@ def fast_run(writes):
     return fast, 0
 
 
-def fill_truth(ops):
-    """A write-fill's writes: those after its last trim (the erase before it)."""
+def writes_after_erase(ops):
+    """A run's writes after its last trim (the erase before its write-fill)."""
     last_t = max((i for i, o in enumerate(ops) if o[0] == 'T'), default=-1)
-    return fast_run([o for o in ops[last_t + 1:] if o[0] == 'W'])
+    return [o for o in ops[last_t + 1:] if o[0] == 'W']
+
+
+def fill_truth(ops):
+    return fast_run(writes_after_erase(ops))
 
 
 def recovery_truth(ops):
     """The fast bytes and all bytes of each write group after the exhaust: groups part
     where the drive sat idle (a second or more between requests)."""
-    last_t = max((i for i, o in enumerate(ops) if o[0] == 'T'), default=-1)
     groups = []
     prev = None
-    for o in ops[last_t + 1:]:
-        if o[0] != 'W':
-            continue
+    for o in writes_after_erase(ops):
         if prev is None or o[4] - prev >= 1.0:
             groups.append([])
         groups[-1].append(o)
@@ -285,9 +285,8 @@ def check(args):
                 f"folds {p['fold']} (idle after {p['idle_after']:.2f} s at {p['fold_rate'] / 1e6:.0f} MB/s)")
         print('# ' + told)
         runs = read_log(os.path.join(args.logs, name + '.log'))
-        for run in RUNS:
-            con.check(run in runs, f'{name}: the model\'s log has the {run} run (its marker read)')
         for r in RUNS:
+            con.check(r in runs, f'{name}: the model\'s log has the {r} run (its marker read)')
             ops = runs.get(r) or []
             w = sum(o[2] for o in ops if o[0] == 'W')
             fast = sum(o[3] for o in ops if o[0] == 'W')
@@ -326,12 +325,10 @@ def check(args):
         print(f'# write-fill cache against the model: {len(e)} fills, median error {100 * e[len(e) // 2]:.1f} %, '
               f'worst {100 * e[-1]:.1f} %')
     # A rig that misses its premise on most drives tests nothing.
-    con.check(len(premise_missed) * 2 <= len(drives),
-              f'the guest saw the models\' read speeds on most drives (missed on {len(premise_missed)} '
-              f'of {len(drives)}: {" ".join(premise_missed)})')
-    con.check(len(recovery_missed) * 2 <= len(drives),
-              f'the guest saw the models\' write speeds in cache-recovery on most drives (missed on '
-              f'{len(recovery_missed)} of {len(drives)}: {" ".join(recovery_missed)})')
+    for what, missed in (('read speeds', premise_missed), ('write speeds in cache-recovery', recovery_missed)):
+        con.check(len(missed) * 2 <= len(drives),
+                  f'the guest saw the models\' {what} on most drives (missed on {len(missed)} '
+                  f'of {len(drives)}: {" ".join(missed)})')
     print(f'{con.checks - con.fails} passed, {con.fails} failed')
     if con.fails:
         print(f'# NSC_VM_SEED={args.seed} repeats these drives')

@@ -2,7 +2,8 @@
 """Reads the console of a vm suite guest (see vm-lib.sh) and counts checks.
 
 Sections are printed between "@@NSC-BEGIN name@@" and "@@NSC-END name@@", with
-"@@NSC-TIME name START END@@" (the guest's uptime) before and "@@NSC-RC name N@@" after each and the command's stderr as "@@NSC-STDERR name@@ …".
+"@@NSC-TIME name START END@@" (the guest's uptime) before and "@@NSC-RC name N@@"
+after each, and the command's stderr as "@@NSC-STDERR name@@ …".
 check() prints "ok - …" / "FAIL - …"; finish() prints the tally and exits 1 when any
 check failed."""
 import json
