@@ -55,7 +55,7 @@ resolve (NscTarget    *t,
 {
   g_autoptr(GError) error = NULL;
   gboolean fallback = TRUE;
-  NscBackend b = nsc_backend_resolve (t, job, requested, note, NULL, NULL, &fallback, &error);
+  NscBackend b = nsc_backend_resolve (t, job, requested, note, NULL, NULL, &fallback, NULL, &error);
 
   g_assert_no_error (error);
   g_assert_false (fallback);
@@ -362,11 +362,98 @@ test_zram (void)
   zram_remove (node, id);
 }
 
+/* A cgroup of the test's own holding the process to one CPU's time (version 1's cpu
+ * controller or version 2's), entered and left whole; removed on leaving. */
+static char *quota_dir;
+static char *quota_home;   /* the process's cgroup before, to go back to */
+
+static gboolean
+write_text (const char *path,
+            const char *text)
+{
+  return g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_NONE, 0644, NULL);
+}
+
+static gboolean
+cgroup_enter_quota (void)
+{
+  g_autofree char *self = NULL, *procs = NULL, *pid = g_strdup_printf ("%d", getpid ());
+  g_auto(GStrv) lines = NULL;
+  const char *root = NULL, *path = NULL;
+  gboolean v2 = FALSE;
+
+  if (!g_file_get_contents ("/proc/self/cgroup", &self, NULL, NULL))
+    return FALSE;
+  lines = g_strsplit (self, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && root == NULL; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], ":", 3);
+
+      if (g_strv_length (f) != 3)
+        continue;
+      if ((strcmp (f[1], "cpu") == 0 || strcmp (f[1], "cpu,cpuacct") == 0)
+          && g_file_test ("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", G_FILE_TEST_EXISTS))
+        {
+          root = "/sys/fs/cgroup/cpu";
+          path = g_intern_string (f[2]);
+        }
+      else if (f[1][0] == '\0' && g_file_test ("/sys/fs/cgroup/cgroup.subtree_control",
+                                                G_FILE_TEST_EXISTS))
+        {
+          root = "/sys/fs/cgroup";
+          path = g_intern_string (f[2]);
+          v2 = TRUE;
+        }
+    }
+  if (root == NULL)
+    return FALSE;
+  quota_home = g_build_filename (root, path, "cgroup.procs", NULL);
+  quota_dir = g_build_filename (root, path, "nsc-test-quota", NULL);
+  procs = g_build_filename (quota_dir, "cgroup.procs", NULL);
+  if (g_mkdir (quota_dir, 0755) != 0)
+    goto fail;
+  if (v2)
+    {
+      g_autofree char *max = g_build_filename (quota_dir, "cpu.max", NULL);
+
+      if (!write_text (max, "100000 100000"))
+        goto fail;
+    }
+  else
+    {
+      g_autofree char *period = g_build_filename (quota_dir, "cpu.cfs_period_us", NULL);
+      g_autofree char *quota = g_build_filename (quota_dir, "cpu.cfs_quota_us", NULL);
+
+      if (!write_text (period, "100000") || !write_text (quota, "100000"))
+        goto fail;
+    }
+  if (!write_text (procs, pid))
+    goto fail;
+  return TRUE;
+
+fail:
+  g_rmdir (quota_dir);
+  g_clear_pointer (&quota_dir, g_free);
+  g_clear_pointer (&quota_home, g_free);
+  return FALSE;
+}
+
+static void
+cgroup_leave_quota (void)
+{
+  g_autofree char *pid = g_strdup_printf ("%d", getpid ());
+
+  g_assert_true (write_text (quota_home, pid));
+  g_assert_cmpint (g_rmdir (quota_dir), ==, 0);
+  g_clear_pointer (&quota_dir, g_free);
+  g_clear_pointer (&quota_home, g_free);
+}
+
 /* A file on ext4 on a zram device of the test's own: a filesystem in RAM. zram
  * completes every request within the call that submits it, and so does a file on it,
  * though the file takes non-blocking I/O. io_uring would then do a whole queue's work
  * on the submitting CPU; auto runs psync threads instead while there are more CPUs
- * than workers. */
+ * than workers, unless they read no faster than one ring in its untimed probe. */
 static void
 test_ram_filesystem (void)
 {
@@ -422,18 +509,52 @@ test_ram_filesystem (void)
   g_assert_cmpint (nsc_fd_probe_nowait (nsc_target_get_fd (t), 0, 4096, 4096), ==, 1);
   g_assert_cmpint (nsc_fd_probe_inline (nsc_target_get_fd (t), 0, 4096, 8, 4096), ==, 1);
 
-  /* Reads at QD8: psync threads, and the note says why. */
+  /* Reads at QD8: the two paths are timed, psync threads run where they read a
+   * quarter faster than one ring, and the note says why with both figures. */
   job_for (&job, "randread", 8);
-  g_assert_cmpint (resolve (t, &job, NSC_BACKEND_AUTO, &note), ==, NSC_BACKEND_PSYNC);
-  g_assert_nonnull (strstr (note, "within the call that submits it"));
-  /* Overwrites too, and the run records it; every I/O is counted. */
+  {
+    gboolean fallback = FALSE;
+    double probe[2] = { -1, -1 };
+    NscBackend b = nsc_backend_resolve (t, &job, NSC_BACKEND_AUTO, &note, NULL, NULL,
+                                        &fallback, probe, &error);
+
+    g_assert_no_error (error);
+    g_test_message ("probe: one ring %.0f MiB/s, psync threads %.0f MiB/s",
+                    probe[0] / MiB, probe[1] / MiB);
+    g_assert_cmpfloat (probe[0], >, 0);
+    g_assert_cmpfloat (probe[1], >, 0);
+    g_assert_nonnull (strstr (note, "within the call that submits it"));
+    g_assert_nonnull (strstr (note, "untimed probe"));
+    g_assert_cmpint (b, ==, probe[1] >= 1.25 * probe[0] ? NSC_BACKEND_PSYNC
+                                                        : NSC_BACKEND_IO_URING);
+  }
+  /* Overwrites too, and the run records which path and why; every I/O is counted. */
   job_for (&job, "randwrite", 8);
   res = run_ok (t, &job);
-  g_assert_cmpint (res->backend, ==, NSC_BACKEND_PSYNC);
-  g_assert_cmpint (res->backend_why, ==, NSC_BACKEND_WHY_INLINE);
+  if (res->backend == NSC_BACKEND_PSYNC)
+    g_assert_cmpint (res->backend_why, ==, NSC_BACKEND_WHY_INLINE);
+  else
+    g_assert_cmpint (res->backend_why, ==, NSC_BACKEND_WHY_INLINE_ONE_RING);
+  g_assert_cmpfloat (res->backend_probe_bps[0], >, 0);
+  g_assert_cmpfloat (res->backend_probe_bps[1], >, 0);
   g_assert_false (res->backend_fallback);
   g_assert_cmpuint (res->dir[NSC_DIR_WRITE].ios, >, 0);
   nsc_job_result_free (res);
+  /* Held to one CPU's time by its cgroup, as in a container or a limited service: one
+   * ring, whatever the affinity mask says. */
+  if (cgroup_enter_quota ())
+    {
+      g_assert_cmpuint (nsc_usable_cpus (), ==, 1);
+      job_for (&job, "randwrite", 8);
+      res = run_ok (t, &job);
+      cgroup_leave_quota ();
+      g_assert_cmpint (res->backend, ==, NSC_BACKEND_IO_URING);
+      g_assert_cmpint (res->backend_why, ==, NSC_BACKEND_WHY_NOWAIT);
+      nsc_job_result_free (res);
+      g_assert_cmpuint (nsc_usable_cpus (), ==, cpus_usable ());
+    }
+  else
+    g_test_message ("no writable cgroup CPU controller: the quota was not tried");
   /* As many workers as CPUs: each worker's ring has a CPU already; io_uring stays. */
   job_for (&job, "randread", 8);
   job.workers = cpus_usable ();

@@ -553,15 +553,127 @@ keep_punts_near (struct io_uring *ring,
     io_uring_register_iowq_aff (ring, sizeof set, &set);
 }
 
-/* The CPUs this process may run on (1 when that cannot be read). */
+/* The quota of one cgroup directory, in CPUs (rounded up); 0: none or unreadable.
+ * Version 2 says "max 100000" or "150000 100000" in cpu.max; version 1 says -1 or the
+ * microseconds per period in cpu.cfs_quota_us beside cpu.cfs_period_us. */
 static guint
-usable_cpus (void)
+cgroup_dir_quota (const char *dir,
+                  gboolean    v2)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *period_text = NULL;
+  g_autofree char *path = NULL;
+  gint64 quota, period;
+  char *end;
+
+  path = g_build_filename (dir, v2 ? "cpu.max" : "cpu.cfs_quota_us", NULL);
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return 0;
+  quota = g_ascii_strtoll (text, &end, 10);
+  if (end == text || quota <= 0)  /* "max", -1 */
+    return 0;
+  if (v2)
+    period = g_ascii_strtoll (end, NULL, 10);
+  else
+    {
+      g_free (path);
+      path = g_build_filename (dir, "cpu.cfs_period_us", NULL);
+      if (!g_file_get_contents (path, &period_text, NULL, NULL))
+        return 0;
+      period = g_ascii_strtoll (period_text, NULL, 10);
+    }
+  if (period <= 0)
+    return 0;
+  return (guint) MAX ((quota + period - 1) / period, 1);
+}
+
+/* The least quota along a cgroup's path up to the hierarchy's root, in CPUs; 0: none. */
+static guint
+cgroup_path_quota (const char *root,
+                   const char *cgroup,
+                   gboolean    v2)
+{
+  g_autofree char *rel = g_strdup (cgroup);
+  guint least = 0;
+
+  for (;;)
+    {
+      g_autofree char *dir = g_build_filename (root, rel, NULL);
+      guint q = cgroup_dir_quota (dir, v2);
+      char *slash;
+
+      if (q > 0 && (least == 0 || q < least))
+        least = q;
+      slash = strrchr (rel, '/');
+      if (slash == NULL || rel[0] == '\0' || strcmp (rel, "/") == 0)
+        break;
+      if (slash == rel)
+        slash[1] = '\0';   /* "/a" → "/" */
+      else
+        *slash = '\0';
+    }
+  return least;
+}
+
+/* The CPU time this process's cgroup grants, in whole CPUs (rounded up); 0: no
+ * quota, or it cannot be read. A container or a service held to one CPU's time on a
+ * machine of two has both in its affinity mask, and its threads take turns on them. */
+static guint
+cgroup_cpu_quota (void)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint least = 0;
+
+  if (!g_file_get_contents ("/proc/self/cgroup", &text, NULL, NULL))
+    return 0;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], ":", 3);
+      g_auto(GStrv) controllers = NULL;
+      guint q = 0;
+
+      if (g_strv_length (f) != 3)
+        continue;
+      if (f[1][0] == '\0')   /* "0::/path": version 2 */
+        q = cgroup_path_quota ("/sys/fs/cgroup", f[2], TRUE);
+      else
+        {
+          controllers = g_strsplit (f[1], ",", -1);
+          if (g_strv_contains ((const char * const *) controllers, "cpu"))
+            {
+              g_autofree char *mount = g_build_filename ("/sys/fs/cgroup", f[1], NULL);
+
+              q = cgroup_path_quota (g_file_test (mount, G_FILE_TEST_IS_DIR)
+                                       ? mount : "/sys/fs/cgroup/cpu", f[2], FALSE);
+            }
+        }
+      if (q > 0 && (least == 0 || q < least))
+        least = q;
+    }
+  return least;
+}
+
+guint
+nsc_usable_cpus (void)
 {
   cpu_set_t set;
+  guint cpus, quota;
 
   if (sched_getaffinity (0, sizeof set, &set) != 0)
     return 1;
-  return (guint) CPU_COUNT (&set);
+  cpus = (guint) CPU_COUNT (&set);
+  quota = cgroup_cpu_quota ();
+  if (quota > 0 && quota < cpus)
+    cpus = quota;
+  return MAX (cpus, 1u);
+}
+
+static guint
+usable_cpus (void)
+{
+  return nsc_usable_cpus ();
 }
 
 /* At queue depth > 1 on such a target, the kernel worker that ran a request posts
@@ -1051,6 +1163,194 @@ nsc_fd_probe_inline (int      fd,
   return result;
 }
 
+/* ---- the paths compared: one io_uring thread against psync threads -------- */
+
+#define PATH_PROBE_ROUNDS  3
+#define PATH_PROBE_NS      (30 * G_GINT64_CONSTANT (1000000))
+#define PATH_PROBE_SPAN    (G_GUINT64_CONSTANT (64) << 20)
+#define PATH_PROBE_MAX_DEPTH 32u
+#define PATH_PROBE_MARGIN  1.25
+
+typedef struct
+{
+  int      fd;
+  guint64  offset;
+  guint64  block;
+  guint64  blocks;      /* in the probed span */
+  guint    align;
+  gint64   deadline;
+  guint64  next;        /* the next block, shared by the psync threads */
+  guint64  bytes;       /* read by all of them */
+  gboolean failed;
+} PathProbe;
+
+static gpointer
+path_probe_psync (gpointer data)
+{
+  PathProbe *p = data;
+  void *buf = NULL;
+  guint64 bytes = 0;
+
+  if (posix_memalign (&buf, MAX (p->align, 4096u), p->block) != 0)
+    {
+      __atomic_store_n (&p->failed, TRUE, __ATOMIC_RELAXED);
+      return NULL;
+    }
+  while (nsc_now_ns () < p->deadline)
+    {
+      guint64 n = __atomic_fetch_add (&p->next, 1, __ATOMIC_RELAXED) % p->blocks;
+      ssize_t r;
+
+      do
+        r = pread (p->fd, buf, p->block, (off_t) (p->offset + n * p->block));
+      while (r < 0 && errno == EINTR);
+      if (r != (ssize_t) p->block)
+        {
+          __atomic_store_n (&p->failed, TRUE, __ATOMIC_RELAXED);
+          break;
+        }
+      bytes += p->block;
+    }
+  __atomic_fetch_add (&p->bytes, bytes, __ATOMIC_RELAXED);
+  free (buf);
+  return NULL;
+}
+
+/* @depth psync threads reading for PATH_PROBE_NS: the bytes they read, or -1. */
+static gint64
+path_probe_psync_round (PathProbe *p,
+                        guint      depth)
+{
+  g_autofree GThread **threads = g_new0 (GThread *, depth);
+
+  p->bytes = 0;
+  p->failed = FALSE;
+  p->deadline = nsc_now_ns () + PATH_PROBE_NS;
+  for (guint i = 0; i < depth; i++)
+    threads[i] = g_thread_try_new ("nsc-probe", path_probe_psync, p, NULL);
+  for (guint i = 0; i < depth; i++)
+    if (threads[i] != NULL)
+      g_thread_join (threads[i]);
+    else
+      p->failed = TRUE;
+  return p->failed ? -1 : (gint64) p->bytes;
+}
+
+/* One ring keeping @depth reads in flight for PATH_PROBE_NS: the bytes, or -1. */
+static gint64
+path_probe_uring_round (PathProbe       *p,
+                        struct io_uring *ring,
+                        guint8          *bufs,
+                        guint            depth)
+{
+  guint64 bytes = 0;
+  guint inflight = 0;
+  gboolean failed = FALSE;
+
+  p->deadline = nsc_now_ns () + PATH_PROBE_NS;
+  for (guint i = 0; i < depth; i++)
+    {
+      struct io_uring_sqe *sqe = io_uring_get_sqe (ring);
+      guint64 n = p->next++ % p->blocks;
+
+      io_uring_prep_read (sqe, p->fd, bufs + i * p->block, (unsigned) p->block,
+                          p->offset + n * p->block);
+      io_uring_sqe_set_data64 (sqe, i);
+    }
+  if (io_uring_submit (ring) != (int) depth)
+    return -1;   /* the ring's reads are not all in flight: nothing to reap reliably */
+  inflight = depth;
+  while (inflight > 0)
+    {
+      struct io_uring_cqe *cqe;
+      guint64 slot;
+      int ret = io_uring_wait_cqe (ring, &cqe);
+
+      if (ret == -EINTR)
+        continue;
+      if (ret < 0)
+        return -2;   /* cannot drain: the caller must not reuse the buffers */
+      slot = io_uring_cqe_get_data64 (cqe);
+      if (cqe->res != (int) p->block)
+        failed = TRUE;
+      else
+        bytes += p->block;
+      io_uring_cqe_seen (ring, cqe);
+      inflight--;
+      if (!failed && nsc_now_ns () < p->deadline)
+        {
+          struct io_uring_sqe *sqe = io_uring_get_sqe (ring);
+          guint64 n = p->next++ % p->blocks;
+
+          io_uring_prep_read (sqe, p->fd, bufs + slot * p->block, (unsigned) p->block,
+                              p->offset + n * p->block);
+          io_uring_sqe_set_data64 (sqe, slot);
+          if (io_uring_submit (ring) == 1)
+            inflight++;
+          else
+            failed = TRUE;
+        }
+    }
+  return failed ? -1 : (gint64) bytes;
+}
+
+gboolean
+nsc_fd_probe_paths (int      fd,
+                    guint64  offset,
+                    guint64  length,
+                    guint64  block,
+                    guint    depth,
+                    guint    align,
+                    double   out_bps[2])
+{
+  PathProbe p = { 0 };
+  struct io_uring ring;
+  void *bufs = NULL;
+  gint64 sum[2] = { 0, 0 }, spent[2] = { 0, 0 };
+  gboolean ok = TRUE;
+
+  out_bps[0] = out_bps[1] = 0;
+  if (block == 0 || depth < 2 || length / block < depth)
+    return FALSE;
+  p.fd = fd;
+  p.offset = offset;
+  p.block = block;
+  p.blocks = MIN (length, MAX (PATH_PROBE_SPAN, block * depth)) / block;
+  p.align = align;
+  if (io_uring_queue_init (depth, &ring, 0) != 0)
+    return FALSE;
+  if (posix_memalign (&bufs, MAX (align, 4096u), block * depth) != 0)
+    {
+      io_uring_queue_exit (&ring);
+      return FALSE;
+    }
+  /* Alternating rounds, so that whatever else the machine does falls on both alike. */
+  for (guint round = 0; round < PATH_PROBE_ROUNDS && ok; round++)
+    for (guint side = 0; side < 2 && ok; side++)
+      {
+        gint64 t0 = nsc_now_ns ();
+        gint64 got = side == 0 ? path_probe_uring_round (&p, &ring, bufs, depth)
+                               : path_probe_psync_round (&p, depth);
+
+        if (got == -2)
+          {
+            /* Leave the buffers to the kernel rather than free memory it may still write. */
+            io_uring_queue_exit (&ring);
+            return FALSE;
+          }
+        ok = got >= 0;
+        sum[side] += got;
+        spent[side] += nsc_now_ns () - t0;
+      }
+  io_uring_queue_exit (&ring);
+  free (bufs);
+  if (!ok || spent[0] <= 0 || spent[1] <= 0)
+    return FALSE;
+  for (guint side = 0; side < 2; side++)
+    out_bps[side] = (double) sum[side] * 1e9 / (double) spent[side];
+  return TRUE;
+}
+
 /* Whether a job's target completes I/O within the submitting call
  * (nsc_fd_probe_inline ()): untimed, at the region's start, up to 8 reads of 4 KiB
  * (or the job's smaller block) in flight, three times; never a write. Small I/Os are
@@ -1081,6 +1381,26 @@ probe_job_inline (NscTarget    *target,
                               nsc_target_get_dio_mem_align (target));
 }
 
+/* Where the paths can be timed (nsc_fd_probe_paths ()): from the region's start, at
+ * most PATH_PROBE_SPAN, and in a file only what this run wrote; 0: nowhere. */
+static guint64
+probe_job_span (NscTarget    *target,
+                const NscJob *job)
+{
+  guint64 size = nsc_target_get_size (target);
+  guint64 length = job->region_length;
+  guint64 least = job->block_size * MIN (job->queue_depth, PATH_PROBE_MAX_DEPTH);
+
+  if (length == 0)
+    length = size > job->region_offset ? size - job->region_offset : 0;
+  length = MIN (length, PATH_PROBE_SPAN);
+  if (nsc_target_get_kind (target) == NSC_TARGET_FILE)
+    while (length >= least
+           && !nsc_extents_covers (nsc_target_get_written (target), job->region_offset, length))
+      length /= 2;
+  return length >= least ? length : 0;
+}
+
 NscBackend
 nsc_backend_resolve (NscTarget     *target,
                      const NscJob  *job,
@@ -1089,9 +1409,12 @@ nsc_backend_resolve (NscTarget     *target,
                      NscBackendWhy *out_why,
                      int           *out_errno,
                      gboolean      *out_fallback,
+                     double        *out_probe_bps,
                      GError       **error)
 {
   NscBackendWhy why_scratch;
+  double probe_scratch[2];
+  guint64 span;
   int errno_scratch;
   int probe;
   int nowait;
@@ -1101,6 +1424,9 @@ nsc_backend_resolve (NscTarget     *target,
     out_why = &why_scratch;
   if (out_errno == NULL)
     out_errno = &errno_scratch;
+  if (out_probe_bps == NULL)
+    out_probe_bps = probe_scratch;
+  out_probe_bps[0] = out_probe_bps[1] = 0;
   *out_note = NULL;
   *out_why = NSC_BACKEND_WHY_NONE;
   *out_errno = 0;
@@ -1153,12 +1479,47 @@ nsc_backend_resolve (NscTarget     *target,
   if (cpus >= 2 && job->workers < cpus
       && probe_job_inline (target, job) == 1)
     {
-      *out_note = g_strdup_printf ("queue depth %u: %s completes every request within the "
-                                   "call that submits it, so io_uring would do the whole "
-                                   "queue's work on one CPU; %u psync threads per worker "
-                                   "spread it over the CPUs",
-                                   job->queue_depth, nsc_target_get_description (target),
-                                   job->queue_depth);
+      /* Whether the other CPUs give psync threads their time is the machine's to say:
+       * a host that runs this one's CPUs by turns, or other work on them, can make
+       * the threads slower than one ring. Both are timed, reading where the inline
+       * probe read. Reads gain more from the threads than writes do (ext4 on zram,
+       * 128 KiB at QD8, 2 vCPUs: 2.0 × through 8 threads for reads, 1.75 × for
+       * writes; with one CPU taken by other work, 1.0 × for reads and 0.9 × for
+       * writes), so the threads run only where they read PATH_PROBE_MARGIN × faster. */
+      if (job->workers == 1
+          && (span = probe_job_span (target, job)) > 0
+          && nsc_fd_probe_paths (nsc_target_get_fd (target), job->region_offset, span,
+                                 MIN (job->block_size, G_GUINT64_CONSTANT (1) << 20),
+                                 MIN (job->queue_depth, PATH_PROBE_MAX_DEPTH),
+                                 nsc_target_get_dio_mem_align (target), out_probe_bps)
+          && out_probe_bps[1] < PATH_PROBE_MARGIN * out_probe_bps[0])
+        {
+          *out_note = g_strdup_printf ("queue depth %u: %s completes every request within the "
+                                       "call that submits it, and one io_uring thread read "
+                                       "%.0f MiB/s in an untimed probe against %.0f MiB/s "
+                                       "through psync threads, so io_uring ran",
+                                       job->queue_depth, nsc_target_get_description (target),
+                                       out_probe_bps[0] / 1048576.0,
+                                       out_probe_bps[1] / 1048576.0);
+          *out_why = NSC_BACKEND_WHY_INLINE_ONE_RING;
+          return NSC_BACKEND_IO_URING;
+        }
+      if (out_probe_bps[1] > 0)
+        *out_note = g_strdup_printf ("queue depth %u: %s completes every request within the "
+                                     "call that submits it, so io_uring would do the whole "
+                                     "queue's work on one CPU; %u psync threads per worker "
+                                     "spread it over the CPUs (an untimed probe read "
+                                     "%.0f MiB/s through them, %.0f MiB/s through one ring)",
+                                     job->queue_depth, nsc_target_get_description (target),
+                                     job->queue_depth, out_probe_bps[1] / 1048576.0,
+                                     out_probe_bps[0] / 1048576.0);
+      else
+        *out_note = g_strdup_printf ("queue depth %u: %s completes every request within the "
+                                     "call that submits it, so io_uring would do the whole "
+                                     "queue's work on one CPU; %u psync threads per worker "
+                                     "spread it over the CPUs",
+                                     job->queue_depth, nsc_target_get_description (target),
+                                     job->queue_depth);
       *out_why = NSC_BACKEND_WHY_INLINE;
       return NSC_BACKEND_PSYNC;
     }
@@ -1326,6 +1687,7 @@ nsc_job_run_until (NscTarget      *target,
   g_autofree char *note = NULL;
   NscBackendWhy why = NSC_BACKEND_WHY_NONE;
   int why_errno = 0;
+  double probe_bps[2] = { 0, 0 };
   GThreadFunc func;
   Run run;
   Totals base = { 0 }, prev = { 0 }, final;
@@ -1371,7 +1733,7 @@ nsc_job_run_until (NscTarget      *target,
     }
 
   run.backend = nsc_backend_resolve (target, &run.job, backend, &note, &why, &why_errno,
-                                     &fallback, error);
+                                     &fallback, probe_bps, error);
   if (run.backend == NSC_BACKEND_AUTO)
     return FALSE;
   run.fd = nsc_target_get_fd (target);
@@ -1416,6 +1778,8 @@ nsc_job_run_until (NscTarget      *target,
   result->backend = run.backend;
   result->backend_note = g_steal_pointer (&note);
   result->backend_why = why;
+  result->backend_probe_bps[0] = probe_bps[0];
+  result->backend_probe_bps[1] = probe_bps[1];
   result->backend_errno = why_errno;
   result->backend_fallback = fallback;
   result->series = nsc_series_new (SERIES_MAX);

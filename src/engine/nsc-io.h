@@ -33,6 +33,9 @@ typedef enum
                                     * polls briefly for their completions */
   NSC_BACKEND_WHY_INLINE,          /* the target completes requests within the submitting
                                     * call (zram, a filesystem on RAM): psync threads */
+  NSC_BACKEND_WHY_INLINE_ONE_RING, /* such a target, but one io_uring thread read faster
+                                    * than psync threads in the untimed probe (a machine
+                                    * whose other CPUs give them little time): io_uring */
 } NscBackendWhy;
 
 /* NSC_BACKEND_WHY_PUNTED_POLLED: how long an I/O thread polls before it sleeps. */
@@ -59,6 +62,9 @@ typedef struct
   char        *backend_note;     /* why this backend: auto's reason or a fallback's, or NULL */
   NscBackendWhy backend_why;     /* the same as a code, for the user's words */
   int          backend_errno;    /* NSC_BACKEND_WHY_NO_IO_URING: why io_uring was refused */
+  double       backend_probe_bps[2]; /* NSC_BACKEND_WHY_INLINE*: the untimed probe's reads
+                                      * through one ring [0] and through psync threads
+                                      * [1], bytes/s; 0: not timed */
   gboolean     backend_fallback; /* io_uring was refused: a backend other than intended ran */
   gboolean     registered_buffers;
   gint64       start_time_us;    /* wall clock, g_get_real_time () */
@@ -126,7 +132,9 @@ gboolean nsc_target_fill  (NscTarget      *target,
  * kernel workers. On a target that takes it, a few untimed reads at the region's start
  * (nsc_fd_probe_inline ()) tell whether the target completes requests inside the
  * submitting call: then io_uring would work on one CPU, and psync threads are used
- * while there are more CPUs than workers. Returns NSC_BACKEND_AUTO with @error set
+ * while there are more CPUs than workers (nsc_usable_cpus ()), unless one ring reads
+ * faster than they do in an untimed probe (nsc_fd_probe_paths ()), whose figures go to
+ * @out_probe_bps (two doubles, or NULL). Returns NSC_BACKEND_AUTO with @error set
  * when io_uring was asked for and is not available. */
 NscBackend nsc_backend_resolve (NscTarget     *target,
                                 const NscJob  *job,
@@ -135,6 +143,7 @@ NscBackend nsc_backend_resolve (NscTarget     *target,
                                 NscBackendWhy *out_why,
                                 int           *out_errno,
                                 gboolean      *out_fallback,
+                                double        *out_probe_bps,
                                 GError       **error);
 
 /* 1: @fd completes I/O within the call that submits it: @count reads of @block bytes
@@ -148,6 +157,23 @@ int      nsc_fd_probe_inline (int      fd,
                               guint64  block,
                               guint    count,
                               guint    align);
+
+/* Times reads from @offset (at most 64 MiB of @length, @block bytes each, cycling)
+ * through one io_uring thread keeping @depth in flight and through @depth psync
+ * threads, in three alternating rounds of 30 ms each: @out_bps gets their speeds
+ * (one ring [0], the threads [1]). FALSE: it could not tell (a read failed, or the
+ * span holds fewer than @depth blocks). In a file the span must hold data. */
+gboolean nsc_fd_probe_paths (int      fd,
+                             guint64  offset,
+                             guint64  length,
+                             guint64  block,
+                             guint    depth,
+                             guint    align,
+                             double   out_bps[2]);
+
+/* The CPUs this process may use at once: its affinity mask, bounded by its cgroup's
+ * CPU quota (version 1 or 2, the least along its path), rounded up; at least 1. */
+guint    nsc_usable_cpus     (void);
 
 /* 1: @fd takes non-blocking I/O, 0: it refuses it (EOPNOTSUPP), -1: unknown. */
 int      nsc_fd_probe_nowait (int      fd,

@@ -480,6 +480,18 @@ nsc_words_backend_note (const NscJobResult *r)
                                            "do the whole queue's work on one CPU; %u psync "
                                            "threads per worker spread it over the CPUs",
                                            qd), qd, qd);
+    case NSC_BACKEND_WHY_INLINE_ONE_RING:
+      {
+        g_autofree char *ring = nsc_words_speed (r->backend_probe_bps[0], NSC_SPEED_UNIT_MIB);
+        g_autofree char *threads = nsc_words_speed (r->backend_probe_bps[1], NSC_SPEED_UNIT_MIB);
+
+        /* Translators: why a test ran on the io_uring backend; io_uring and psync are
+         * the backends' names; %u the queue depth, then two speeds ("1520 MiB/s") */
+        return g_strdup_printf (_("queue depth %u: the target completes every request within "
+                                  "the call that submits it, and one io_uring thread read %s "
+                                  "in an untimed probe against %s through psync threads, so "
+                                  "io_uring ran"), qd, ring, threads);
+      }
     case NSC_BACKEND_WHY_NONE:
     default:
       return NULL;
