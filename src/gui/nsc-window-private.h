@@ -9,6 +9,7 @@
 #include "nsc-preferences.h"
 #include "nsc-preset-chooser.h"
 #include "nsc-results-grid.h"
+#include "nsc-run-control.h"
 #include "nsc-plan.h"
 #include "nsc-session.h"
 #include "nsc-target-picker.h"
@@ -19,7 +20,8 @@ G_BEGIN_DECLS
 
 /* The window is split by concern: nsc-window.c (the pages, the target and what the
  * start page says), nsc-window-actions.c (the win.* actions and what is behind the
- * menus) and nsc-window-run.c (a run, from Run to the saved result). */
+ * menus) and nsc-window-run.c (a run on the window's widgets; its state is an
+ * NscRunControl). */
 struct _NscWindow
 {
   AdwApplicationWindow  parent_instance;
@@ -80,34 +82,13 @@ struct _NscWindow
   guint64               fit_size;
   guint64               fit_offer;      /* the size the start page offers now, or 0 */
 
-  /* Run state: between Run and the runner, the erase dialog, then UDisks2 and polkit */
-  gboolean              pending;
-  const NscPreset      *pending_preset;
-  gboolean              pending_destroy;
-  AdwMessageDialog     *confirm_dialog;
+  /* The run: its state, and what only the window has of it */
+  NscRunControl        *run;
+  AdwMessageDialog     *confirm_dialog; /* the erase confirmation while it asks */
+  guint                 inhibit_cookie; /* suspend, while the runner runs */
 
-  /* Run state: while a run is in progress */
-  NscRunner            *runner;
-  NscSession           *session;      /* the run's options, drive and bench: from Run to the
-                                        * next Run (the temperature hook reads its drive) */
-  GCancellable         *cancellable;
-  guint                 inhibit_cookie;
-  guint                 current_step;   /* G_MAXUINT before the first step */
-  guint                 current_run;
-  guint                 run_runs;
-  gboolean              measuring;      /* samples arrive for the current step */
-  guint                 warnings_shown;
-  gboolean              close_when_done;
-  guint                 chart_step;     /* the live chart's step and run */
-  guint                 chart_run;
-  gboolean              chart_fill;     /* the step's live chart: speed against data written */
-  char                 *chart_title;
-  int                   chart_phase;    /* -1, or the NscStatusKind of the write between the
-                                         * tests the live chart shows */
-  guint                 chart_samples;  /* fed to live charts during this run */
   gboolean              narrow;         /* the pickers belong in pickers_bar */
   guint                 narrow_idle;
-  guint                 chart_steps;    /* steps that had a live chart */
 };
 
 
@@ -160,5 +141,11 @@ gboolean         _nsc_window_run_writes       (NscWindow       *self,
                                                const NscPreset *preset);
 void             _nsc_window_set_running      (NscWindow       *self,
                                                gboolean         running);
+/* The run's state (self->run) and its signals on the window's widgets. */
+void             _nsc_window_run_init         (NscWindow       *self);
+void             _nsc_window_run_dispose      (NscWindow       *self);
+/* The window closes: FALSE, or TRUE while a run winds down first (it closes the
+ * window once its result is saved). */
+gboolean         _nsc_window_run_close        (NscWindow       *self);
 
 G_END_DECLS

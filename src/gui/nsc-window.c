@@ -352,7 +352,6 @@ _nsc_window_clear_warnings (NscWindow *self)
   GtkWidget *child;
 
   nsc_warnings_list_clear (self->warnings_list);
-  self->warnings_shown = 0;
   /* The test bench goes with the warnings: a new run has none yet. */
   while ((child = gtk_widget_get_first_child (self->bench_box)))
     gtk_box_remove (GTK_BOX (self->bench_box), child);
@@ -615,18 +614,9 @@ nsc_window_close_request (GtkWindow *window)
   NscWindow *self = NSC_WINDOW (window);
 
   /* The test file must be deleted and the result saved: cancel, hide, and let
-   * the pending callback (which holds a reference) destroy the window. */
-  if (self->confirm_dialog != NULL)
+   * the run (which holds a reference to its state) destroy the window once it ended. */
+  if (_nsc_window_run_close (self))
     {
-      gtk_window_destroy (GTK_WINDOW (self->confirm_dialog));
-      self->confirm_dialog = NULL;
-      self->pending = FALSE;
-      self->pending_preset = NULL;
-    }
-  if (self->runner != NULL || self->pending)
-    {
-      self->close_when_done = TRUE;
-      g_cancellable_cancel (self->cancellable);
       gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
       return TRUE;
     }
@@ -699,13 +689,7 @@ nsc_window_dispose (GObject *object)
 
   g_clear_handle_id (&self->narrow_idle, g_source_remove);
 
-  if (self->runner != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->runner, self);
-      g_cancellable_cancel (self->cancellable);
-      g_clear_object (&self->runner);
-    }
-  g_clear_object (&self->cancellable);
+  _nsc_window_run_dispose (self);
   if (self->history_cancellable != NULL)
     {
       g_cancellable_cancel (self->history_cancellable);
@@ -718,11 +702,6 @@ nsc_window_dispose (GObject *object)
   /* The settings may change after the widgets are gone. */
   if (self->prefs != NULL)
     g_signal_handlers_disconnect_by_data (self->prefs, self);
-  if (self->confirm_dialog != NULL)
-    {
-      gtk_window_destroy (GTK_WINDOW (self->confirm_dialog));
-      self->confirm_dialog = NULL;
-    }
   if (self->chooser != NULL)
     {
       gtk_native_dialog_destroy (self->chooser);
@@ -741,13 +720,9 @@ nsc_window_finalize (GObject *object)
 
   g_clear_pointer (&self->target, g_free);
   g_clear_pointer (&self->shown_path, g_free);
-  g_clear_pointer (&self->chart_title, g_free);
   g_clear_pointer (&self->result_subtitle, g_free);
   g_clear_pointer (&self->target_device, nsc_device_info_free);
   g_clear_pointer (&self->folder_device, nsc_device_info_free);
-  /* In finalize, not dispose: a run in progress holds a reference to the window and
-   * reads the temperature through the device's node until it ends. */
-  g_clear_pointer (&self->session, nsc_session_free);
   g_clear_object (&self->prefs);
 
   G_OBJECT_CLASS (nsc_window_parent_class)->finalize (object);
@@ -819,11 +794,9 @@ nsc_window_init (NscWindow *self)
 
   _nsc_window_actions_init (self);
   self->target = g_strdup (g_get_home_dir ());
-  self->current_step = G_MAXUINT;
+  _nsc_window_run_init (self);
 
   self->fake_devices = nsc_target_picker_captured_root () != NULL;
-  self->chart_step = G_MAXUINT;
-  self->chart_phase = -1;
   {
     g_autoptr(GSettings) settings = nsc_prefs_settings_new ();
 
