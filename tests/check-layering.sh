@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The arrows of src/DESIGN.md: engine ← device ← session ← cli, gui (and chart under
-# cli and gui). No library includes GTK or libadwaita, and none includes a header of a
+# The arrows of src/DESIGN.md: engine ← device ← session ← cli, gui; engine ← words ←
+# chart, session (the user's language between the engine and its users); chart under
+# cli and gui. No library includes GTK or libadwaita, and none includes a header of a
 # front end or of a library above it.
 #   check-layering.sh SRCDIR
 src=${1:?usage: check-layering.sh SRCDIR}
@@ -21,21 +22,33 @@ front_ends=$(cd "$src" && ls cli/*.h gui/*.h 2>/dev/null | xargs -n1 basename | 
 session=$(cd "$src" && ls session/*.h | xargs -n1 basename | paste -sd'|')
 device=$(cd "$src" && ls device/*.h | xargs -n1 basename | paste -sd'|')
 chart=$(cd "$src" && ls chart/*.h | xargs -n1 basename | paste -sd'|')
+words=$(cd "$src" && ls words/*.h | xargs -n1 basename | paste -sd'|')
 
-for lib in engine device chart session; do
+for lib in engine words device chart session; do
   forbid "$lib" "gtk/|adwaita\.h|gdk/" "GTK"
   forbid "$lib" "$front_ends" "a front end's header"
 done
-forbid engine "$device|$chart|$session" "a library above the engine"
-forbid device "$chart|$session" "a library above the device library"
+forbid engine "$words|$device|$chart|$session" "a library above the engine"
+forbid words "$device|$chart|$session" "a library beside or above the words library"
+forbid device "$words|$chart|$session" "a library beside or above the device library"
 forbid chart "$device|$session" "a library beside or above the chart"
 
+# The user's words live in src/words, above the engine: the engine speaks in codes,
+# numbers and the result's English, and holds no file of words of its own.
+hits=$(cd "$src" && ls engine 2>/dev/null | grep -i 'words')
+if [ -n "$hits" ]; then
+  echo "FAIL: src/engine holds words, which belong in src/words:"
+  echo "$hits"
+  status=1
+fi
+
 # Every kind of warning the registry declares (nsc-warning.h) is raised somewhere in
-# the product: a kind nothing produces is a sentence no user can ever see.
+# the product (outside src/words, which describes them all): a kind nothing produces is
+# a sentence no user can ever see.
 kinds=$(sed -n 's/^ *X (\([A-Z_]*\), "[a-z-]*", [A-Z]*).*/\1/p' "$src/engine/nsc-warning.h")
 [ -n "$kinds" ] || { echo "FAIL: no warning kinds found in engine/nsc-warning.h"; status=1; }
 for k in $kinds; do
-  if ! grep -rlw "NSC_WARNING_$k" "$src" --include=*.c | grep -v -e '/nsc-words\.c$' -e '/test-' >/dev/null; then
+  if ! grep -rlw "NSC_WARNING_$k" "$src" --include=*.c | grep -v -e '/words/' -e '/test-' >/dev/null; then
     echo "FAIL: the warning NSC_WARNING_$k is declared but never raised"
     status=1
   fi
@@ -51,5 +64,5 @@ if [ -n "$hits" ]; then
   status=1
 fi
 
-[ "$status" -eq 0 ] && echo "ok: engine ← device ← session ← cli, gui; chart ← cli, gui; no GTK below the app; every warning raised; the window's private half its own"
+[ "$status" -eq 0 ] && echo "ok: engine ← device ← session ← cli, gui; engine ← words ← chart, session; chart ← cli, gui; no GTK below the app; every warning raised; the window's private half its own"
 exit "$status"

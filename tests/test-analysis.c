@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "nsc-engine.h"
+#include "nsc-words.h"
 
 #define MIB 1048576.0
 #define GIB 1073741824.0
@@ -124,7 +125,7 @@ analyze (Curve *c)
   {
     g_autoptr(JsonNode) node = nsc_slc_analysis_to_json (a);
     g_autofree char *words = nsc_words_slc_summary (json_node_get_object (node),
-                                                    NSC_SPEED_UNIT_MIB);
+                                                    NSC_UNITS_MIB);
     g_assert_cmpstr (words, ==, a->summary);
   }
   return a;
@@ -1867,7 +1868,7 @@ test_fill_system_cache (void)
       sc = json_object_get_object_member (o, "system_cache");
       g_assert_cmpstr (json_object_get_string_member (sc, "certainty"), ==, cases[i].memory ? "memory" : "possible");
       g_assert_cmpstr (json_object_get_string_member (sc, "device"), ==, cases[i].memory ? "loop3" : "vda");
-      words = nsc_words_slc_summary (o, NSC_SPEED_UNIT_MIB);
+      words = nsc_words_slc_summary (o, NSC_UNITS_MIB);
       g_assert_cmpstr (words, ==, a->summary);
     }
 }
@@ -2004,7 +2005,7 @@ test_read_inflation_premise (void)
       if (w != NULL)
         {
           g_autofree char *details = NULL;
-          g_autofree char *title = nsc_warning_describe (w, NSC_SPEED_UNIT_MIB, &details, NULL);
+          g_autofree char *title = nsc_warning_describe (w, NSC_UNITS_MIB, &details, NULL);
 
           g_test_message ("%s. %s", title, details);
           g_assert_nonnull (details);

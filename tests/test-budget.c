@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "nsc-engine.h"
+#include "nsc-words.h"
 
 #define MIB (G_GUINT64_CONSTANT (1) << 20)
 #define GIB (G_GUINT64_CONSTANT (1) << 30)

@@ -725,7 +725,7 @@ test_all_kinds_draw (void)
   NscChartStyle style;
 
   nsc_chart_style_init (&style, FALSE);
-  style.units = NSC_CHART_UNITS_MB;
+  style.units = NSC_UNITS_MB;
   style.caption = TRUE;
   for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
     {

@@ -14,6 +14,7 @@
 
 #include "nsc-copy.h"
 #include "nsc-engine.h"
+#include "nsc-words.h"
 #include "test-util.h"
 #include "test-loop.h"
 

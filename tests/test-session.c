@@ -200,7 +200,7 @@ test_run (void)
   g_assert_no_error (error);
   g_assert_true (g_file_test (named, G_FILE_TEST_IS_REGULAR));
 
-  table = nsc_session_table (r, "mb");
+  table = nsc_session_table (r, NSC_UNITS_MB);
   g_test_message ("%s", table);
   g_assert_nonnull (strstr (table, "Nandscope"));
   g_assert_nonnull (strstr (table, "Read MB/s"));
@@ -231,10 +231,10 @@ test_run (void)
 static void
 test_speed (void)
 {
-  g_autofree char *a = nsc_format_speed (3512.4 * 1048576, FALSE);
-  g_autofree char *b = nsc_format_speed (35.14e6, TRUE);
-  g_autofree char *c = nsc_format_speed (3.514 * 1048576, FALSE);
-  g_autofree char *z = nsc_format_speed (0, TRUE);
+  g_autofree char *a = nsc_format_speed (3512.4 * 1048576, NSC_UNITS_MIB);
+  g_autofree char *b = nsc_format_speed (35.14e6, NSC_UNITS_MB);
+  g_autofree char *c = nsc_format_speed (3.514 * 1048576, NSC_UNITS_MIB);
+  g_autofree char *z = nsc_format_speed (0, NSC_UNITS_MB);
 
   g_assert_cmpstr (a, ==, "3512");
   g_assert_cmpstr (b, ==, "35.1");
@@ -262,7 +262,7 @@ test_table_groups_warnings (void)
       w->test = g_strdup (tests[i]);
       w->seconds = i == 3 ? 90 : 4;
     }
-  table = nsc_session_table (r, "mib");
+  table = nsc_session_table (r, NSC_UNITS_MIB);
   g_test_message ("%s", table);
   for (p = table; (p = strstr (p, "Warning (fresh-reads)")) != NULL; p++)
     n++;

@@ -205,7 +205,7 @@ check_elements (NscSheet   *sheet,
        * nsc_warning_describe () makes (not the English message of the JSON). */
       {
         g_autoptr(NscWarning) parsed = nsc_warning_from_json (w);
-        g_autofree char *sentence = nsc_warning_describe (parsed, NSC_SPEED_UNIT_MIB, NULL, NULL);
+        g_autofree char *sentence = nsc_warning_describe (parsed, NSC_UNITS_MIB, NULL, NULL);
 
         start = g_strndup (sentence, 30);
       }

@@ -87,6 +87,21 @@ test_formatting (void)
   g_assert_cmpstr (f, ==, "512");
 }
 
+/* Numbers as sentences write them (the result's summary): one decimal below 10. */
+static void
+test_rounded (void)
+{
+  g_autofree char *a = nsc_format_rounded (1.94);
+  g_autofree char *b = nsc_format_rounded (9.96);
+  g_autofree char *c = nsc_format_rounded (35.14);
+  g_autofree char *d = nsc_format_rounded (2956.4);
+
+  g_assert_cmpstr (a, ==, "1.9");
+  g_assert_cmpstr (b, ==, "10");
+  g_assert_cmpstr (c, ==, "35");
+  g_assert_cmpstr (d, ==, "2956");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -95,5 +110,6 @@ main (int    argc,
   g_test_add_func ("/nsc/units/sizes", test_sizes);
   g_test_add_func ("/nsc/units/durations", test_durations);
   g_test_add_func ("/nsc/units/formatting", test_formatting);
+  g_test_add_func ("/nsc/units/rounded", test_rounded);
   return g_test_run ();
 }

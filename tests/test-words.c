@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "nsc-engine.h"
+#include "nsc-words.h"
 #include "test-util.h"
 
 /* A warning's fields go into the result's JSON and come back the same; its English
@@ -63,8 +64,8 @@ test_warning_units (void)
   w->test = g_strdup ("SEQ1M Q8T1");
   w->bps_fresh = 2000e6;
   w->bps_settled = 1000e6;
-  mib = nsc_warning_describe (w, NSC_SPEED_UNIT_MIB, &mib_details, &settle);
-  mb = nsc_warning_describe (w, NSC_SPEED_UNIT_MB, &mb_details, NULL);
+  mib = nsc_warning_describe (w, NSC_UNITS_MIB, &mib_details, &settle);
+  mb = nsc_warning_describe (w, NSC_UNITS_MB, &mb_details, NULL);
   g_test_message ("%s: %s", mib, mib_details);
   g_assert_cmpstr (mib, ==, "Read speeds may be inflated by the drive's cache");
   g_assert_cmpstr (mib, ==, mb);
@@ -92,8 +93,8 @@ test_warning_system_cache (void)
       found->test = g_strdup ("Write-fill");
       none->test = g_strdup ("Write-fill");
       found->bytes = G_GINT64_CONSTANT (3) << 30;
-      with = nsc_warning_describe (found, NSC_SPEED_UNIT_MIB, NULL, NULL);
-      without = nsc_warning_describe (none, NSC_SPEED_UNIT_MIB, NULL, NULL);
+      with = nsc_warning_describe (found, NSC_UNITS_MIB, NULL, NULL);
+      without = nsc_warning_describe (none, NSC_UNITS_MIB, NULL, NULL);
       g_test_message ("%s / %s", with, without);
       g_assert_true (strstr (with, "cache") != NULL);
       g_assert_null (strstr (without, "found"));
@@ -138,7 +139,7 @@ test_every_code (void)
       g_assert_cmpstr (w->code, ==, code);
       g_assert_cmpint (w->kind, ==, k);
       nsc_warning_set_message (w, "MESSAGE");
-      title = nsc_warning_describe (w, NSC_SPEED_UNIT_MIB, NULL, NULL);
+      title = nsc_warning_describe (w, NSC_UNITS_MIB, NULL, NULL);
       if (title == NULL || g_str_equal (title, "MESSAGE") || strlen (title) <= 10)
         g_error ("%s has no words of its own: %s", code, title);
     }
@@ -158,7 +159,7 @@ test_every_code (void)
 
           g_free (w->position);
           w->position = g_strdup (positions[p]);
-          title = nsc_warning_describe (w, NSC_SPEED_UNIT_MIB, NULL, NULL);
+          title = nsc_warning_describe (w, NSC_UNITS_MIB, NULL, NULL);
           other = g_hash_table_lookup (titles, title);
           /* The same kind may keep its title whatever the position. */
           if (other != NULL && !g_str_has_prefix (other, nsc_warning_kind_code (k)))
@@ -177,7 +178,7 @@ test_every_code (void)
     g_assert_cmpint (w->kind, ==, NSC_WARNING_UNKNOWN);
     g_assert_cmpint (nsc_warning_kind_from_code ("from-the-future"), ==, NSC_WARNING_UNKNOWN);
     g_assert_null (nsc_warning_kind_code (NSC_WARNING_UNKNOWN));
-    title = nsc_warning_describe (w, NSC_SPEED_UNIT_MIB, NULL, NULL);
+    title = nsc_warning_describe (w, NSC_UNITS_MIB, NULL, NULL);
     g_assert_cmpstr (title, ==, "Something new");
   }
   for (int k = NSC_STATUS_STARTING; k <= NSC_STATUS_WRITING_COPY_FOLDER; k++)
@@ -247,7 +248,7 @@ test_russian (void)
   w->test = g_strdup ("SEQ1M Q8T1");
   w->bps_fresh = 2000e6;
   w->bps_settled = 1000e6;
-  title = nsc_warning_describe (w, NSC_SPEED_UNIT_MB, &details, NULL);
+  title = nsc_warning_describe (w, NSC_UNITS_MB, &details, NULL);
   g_test_message ("%s. %s", title, details);
   g_assert_cmpstr (title, ==, "Скорость чтения может быть завышена кешем накопителя");
   g_assert_nonnull (strstr (details, "2000 МБ/с"));
@@ -285,7 +286,7 @@ test_russian (void)
                                                 "\"bps\": 2000000000}, {\"start_bytes\": 6979321856, "
                                                 "\"end_bytes\": 100000000000, \"bps\": 500000000}]}",
                                                 NULL);
-    g_autofree char *summary = nsc_words_slc_summary (json_node_get_object (slc), NSC_SPEED_UNIT_MB);
+    g_autofree char *summary = nsc_words_slc_summary (json_node_get_object (slc), NSC_UNITS_MB);
 
     /* C.UTF-8's decimal point: the separator follows LC_NUMERIC, not the language. */
     g_assert_cmpstr (summary, ==, "SLC-кеш около 6.5 ГиБ со скоростью 2000 МБ/с; после него 500 МБ/с");
@@ -314,7 +315,7 @@ test_russian (void)
           f->celsius_limit = 75;
           f->link_generation = 3, f->link_width = 4, f->link_max_generation = 4, f->link_max_width = 4;
           nsc_warning_set_message (f, "MESSAGE");
-          t = nsc_warning_describe (f, NSC_SPEED_UNIT_MIB, &d, NULL);
+          t = nsc_warning_describe (f, NSC_UNITS_MIB, &d, NULL);
           if (!has_cyrillic (t) || (d != NULL && !has_cyrillic (d)))
             g_error ("%s/%s is not Russian: %s / %s", f->code, subjects[k], t, d);
         }
@@ -344,6 +345,40 @@ test_russian (void)
   nsc_test_use_language (NULL);
 }
 
+/* One unit type: its names, labels and divisors; a speed's number and its label, in a
+ * table's figures or a sentence's, in English and Russian. */
+static void
+test_speed (void)
+{
+  g_autofree char *table = NULL, *label = NULL, *sentence = NULL, *small = NULL;
+  g_autofree char *iops = NULL, *ru = NULL;
+
+  for (NscUnits u = NSC_UNITS_MIB; u <= NSC_UNITS_US; u++)
+    g_assert_cmpint (nsc_units_from_string (nsc_units_to_string (u)), ==, u);
+  g_assert_cmpint (nsc_units_from_string (NULL), ==, NSC_UNITS_MIB);
+  g_assert_cmpint (nsc_units_from_string ("furlongs"), ==, NSC_UNITS_MIB);
+  g_assert_cmpfloat (nsc_units_divisor (NSC_UNITS_MB), ==, 1e6);
+  g_assert_cmpfloat (nsc_units_divisor (NSC_UNITS_MIB), ==, 1048576.0);
+  g_assert_cmpstr (nsc_units_label (NSC_UNITS_MB), ==, "MB/s");
+
+  table = nsc_format_speed (35.14e6, NSC_UNITS_MB);
+  label = nsc_words_speed_label (table, NSC_UNITS_MB);
+  sentence = nsc_words_speed (35.14e6, NSC_UNITS_MB);
+  small = nsc_words_speed (1.94 * 1048576, NSC_UNITS_MIB);
+  /* The grid's IOPS and latency columns leave the speeds in sentences in MiB/s. */
+  iops = nsc_words_speed (470 * 1048576.0, NSC_UNITS_IOPS);
+  g_assert_cmpstr (table, ==, "35.1");
+  g_assert_cmpstr (label, ==, "35.1 MB/s");
+  g_assert_cmpstr (sentence, ==, "35 MB/s");
+  g_assert_cmpstr (small, ==, "1.9 MiB/s");
+  g_assert_cmpstr (iops, ==, "470 MiB/s");
+
+  nsc_test_use_language ("ru");
+  ru = nsc_words_speed (2000e6, NSC_UNITS_MB);
+  g_assert_cmpstr (ru, ==, "2000 МБ/с");
+  nsc_test_use_language (NULL);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -356,5 +391,6 @@ main (int    argc,
   g_test_add_func ("/nsc/words/every-code", test_every_code);
   g_test_add_func ("/nsc/words/russian", test_russian);
   g_test_add_func ("/nsc/words/date", test_date);
+  g_test_add_func ("/nsc/words/speed", test_speed);
   return g_test_run ();
 }

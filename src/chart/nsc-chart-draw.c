@@ -138,7 +138,8 @@ typedef struct
   PangoFontDescription *font;    /* the style's family; sizes set per text */
   double               fs;       /* base text size, user units */
   double               width, height;
-  gboolean             binary;
+  NscUnits             units;    /* of speeds: MiB/s or MB/s */
+  gboolean             binary;   /* sizes in GiB, else GB: as the speeds */
   gboolean             have_secondary;
   gboolean             multi;    /* several datasets: colour by dataset */
   cairo_rectangle_t    box;      /* the write-fill's summary box; empty: none */
@@ -300,22 +301,21 @@ _nsc_chart_theme_color (NscChartTheme theme,
 static const char *
 speed_unit (Ctx *c)
 {
-  /* Translators: speed units, binary (mebibytes per second) and decimal */
-  return c->binary ? _("MiB/s") : _("MB/s");
+  return nsc_units_label (c->units);
 }
 
 static double
 speed_div (Ctx *c)
 {
-  return nsc_speed_divisor (!c->binary);
+  return nsc_units_divisor (c->units);
 }
 
 static char *
 format_speed (Ctx   *c,
               double bps)
 {
-  g_autofree char *n = nsc_format_speed (bps, !c->binary);
-  return g_strdup_printf ("%s %s", n, speed_unit (c));
+  g_autofree char *n = nsc_format_speed (bps, c->units);
+  return nsc_words_speed_label (n, c->units);
 }
 
 static char *
@@ -1250,7 +1250,7 @@ setup_axes (Ctx     *c,
     {
     case NSC_CHART_WRITE_FILL:
       {
-        double g = c->binary ? 1073741824.0 : 1e9, m = c->binary ? 1048576.0 : 1e6;
+        double g = c->binary ? 1073741824.0 : 1e9, m = nsc_units_divisor (c->units);
         gboolean small = xmax < g;
         linear_axis (&chart->ax, 0, MAX (xmax, 1), small ? m : g, tx, 0, xt);
         /* Translators: the x axis of the write-fill chart; %s is a unit, "GiB" */
@@ -1635,7 +1635,8 @@ nsc_chart_draw (NscChart            *chart,
   c.cr = cr;
   c.width = width;
   c.height = height;
-  c.binary = style->units != NSC_CHART_UNITS_MB;
+  c.units = style->units == NSC_UNITS_MB ? NSC_UNITS_MB : NSC_UNITS_MIB;
+  c.binary = c.units != NSC_UNITS_MB;
   c.multi = chart->datasets->len > 1;
 
   /* The text: the style's font at its size (points at the style's resolution,

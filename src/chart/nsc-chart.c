@@ -31,7 +31,7 @@ nsc_chart_style_init (NscChartStyle *style,
   g_return_if_fail (style != NULL);
   memset (style, 0, sizeof *style);
   style->theme = dark ? NSC_CHART_THEME_DARK : NSC_CHART_THEME_LIGHT;
-  style->units = NSC_CHART_UNITS_MIB;
+  style->units = NSC_UNITS_MIB;
   style->caption = FALSE;
   style->title = TRUE;
   style->font_scale = 1.0;

@@ -6,6 +6,7 @@
 #include <pango/pangocairo.h>
 
 #include "nsc-series.h"
+#include "nsc-words.h"
 
 G_BEGIN_DECLS
 
@@ -29,12 +30,6 @@ typedef enum
 
 typedef enum
 {
-  NSC_CHART_UNITS_MIB,    /* MiB/s, GiB: the reviews' binary units (default) */
-  NSC_CHART_UNITS_MB,     /* MB/s, GB: decimal, as CrystalDiskMark shows */
-} NscChartUnits;
-
-typedef enum
-{
   NSC_CHART_THEME_LIGHT,
   NSC_CHART_THEME_DARK,
   NSC_CHART_THEME_HIGH_CONTRAST,        /* black on white, strong colours, thicker lines */
@@ -50,7 +45,7 @@ typedef enum
 typedef struct
 {
   NscChartTheme  theme;
-  NscChartUnits  units;
+  NscUnits       units;        /* MiB/s and GiB (default), or MB/s and GB */
   gboolean       caption;      /* draw the caption line at the bottom (exports) */
   gboolean       title;        /* draw the title (TRUE by default) */
   double         font_scale;   /* multiplies the base text size (1.0) */

@@ -50,7 +50,7 @@ typedef struct
   PangoLayout         *layout;
   PangoFontDescription *font;
   NscChartTheme        theme;
-  gboolean             binary;
+  NscUnits             units;    /* MiB/s or MB/s */
   const LayoutInfo    *info;
   double               fs;
 } Page;
@@ -88,14 +88,13 @@ format_speed (Page  *p,
 {
   if (!isfinite (bps))
     return g_strdup ("—");
-  return nsc_format_speed (bps, !p->binary);
+  return nsc_format_speed (bps, p->units);
 }
 
 static const char *
 speed_unit (Page *p)
 {
-  /* Translators: speed units, binary (mebibytes per second) and decimal */
-  return p->binary ? _("MiB/s") : _("MB/s");
+  return nsc_units_label (p->units);
 }
 
 /* ---- what the result says ----------------------------------------------- */
@@ -197,7 +196,7 @@ drive_facts (JsonNode *result)
 /* The one place a warning becomes words on the sheet. */
 static char *
 warning_text (JsonObject *warning,
-              gboolean    binary)
+              NscUnits    units)
 {
   /* The sentence both front ends show, from the code and its fields, in the sheet's
    * units; the English message is for scripts. */
@@ -205,7 +204,7 @@ warning_text (JsonObject *warning,
 
   if (w == NULL)
     return g_strdup (nsc_json_get_string (warning, "message"));
-  return nsc_warning_describe (w, binary ? NSC_SPEED_UNIT_MIB : NSC_SPEED_UNIT_MB, NULL, NULL);
+  return nsc_warning_describe (w, units, NULL, NULL);
 }
 
 /* Warnings grouped by code, in order of first appearance: the first one's words
@@ -213,7 +212,7 @@ warning_text (JsonObject *warning,
 static GPtrArray *
 warning_lines (JsonNode   *result,
                const char *prefix,
-               gboolean    binary)
+               NscUnits    units)
 {
   JsonArray *warnings = nsc_json_get_array (root_of (result), "warnings");
   GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
@@ -244,7 +243,7 @@ warning_lines (JsonNode   *result,
     }
   for (guint k = 0; k < codes->len; k++)
     {
-      g_autofree char *text = warning_text (g_ptr_array_index (firsts, k), binary);
+      g_autofree char *text = warning_text (g_ptr_array_index (firsts, k), units);
       guint more = g_array_index (counts, guint, k) - 1;
       GString *s = g_string_new (NULL);
       if (prefix)
@@ -782,7 +781,7 @@ warnings_block (Page    *p,
     {
       g_autofree char *prefix = multi ? g_strdup_printf ("%u", d + 1) : NULL;
       g_autoptr(GPtrArray) one = warning_lines (g_ptr_array_index (sheet->results, d), prefix,
-                                                 p->binary);
+                                                 p->units);
       int color = multi ? (int) d : -1;
       for (guint i = 0; i < one->len; i++)
         {
@@ -977,7 +976,7 @@ footer_block (Page    *p,
    * test, then the unit of the speeds ("MiB/s = 1 048 576 bytes per second") */
   text = g_strdup_printf (_("Measured with %s %s · %s · %s"),
                           name ? name : "Nandscope", version ? version : PACKAGE_VERSION,
-                          p->binary ? _("MiB/s = 1 048 576 bytes per second")
+                          p->units != NSC_UNITS_MB ? _("MiB/s = 1 048 576 bytes per second")
                                     : _("MB/s = 1 000 000 bytes per second"),
                           "io.github.nandscope.Nandscope");
   set_font (p, p->fs * 0.85, FALSE);
@@ -1123,7 +1122,7 @@ charts_grid (Page  *p,
 
   nsc_chart_style_init (&style, FALSE);
   style.theme = p->theme;
-  style.units = p->binary ? NSC_CHART_UNITS_MIB : NSC_CHART_UNITS_MB;
+  style.units = p->units;
   style.title = FALSE;
   style.caption = FALSE;
   chart_font = pango_font_description_copy (p->font);
@@ -1477,7 +1476,7 @@ nsc_sheet_draw (NscSheet            *sheet,
   p.cr = cr;
   p.info = &layouts[layout];
   p.theme = (guint) style->theme < NSC_CHART_N_THEMES ? style->theme : NSC_CHART_THEME_LIGHT;
-  p.binary = style->units != NSC_CHART_UNITS_MB;
+  p.units = style->units == NSC_UNITS_MB ? NSC_UNITS_MB : NSC_UNITS_MIB;
   p.fs = p.info->font;
   p.font = pango_font_description_from_string (NSC_CHART_DEFAULT_FONT);
 

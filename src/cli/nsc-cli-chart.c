@@ -253,9 +253,9 @@ nsc_cli_chart_style_option (const char    *name,
   else if (g_str_equal (name, "--units"))
     {
       if (g_ascii_strcasecmp (value, "mib") == 0 || g_ascii_strcasecmp (value, "mib/s") == 0)
-        style->units = NSC_CHART_UNITS_MIB;
+        style->units = NSC_UNITS_MIB;
       else if (g_ascii_strcasecmp (value, "mb") == 0 || g_ascii_strcasecmp (value, "mb/s") == 0)
-        style->units = NSC_CHART_UNITS_MB;
+        style->units = NSC_UNITS_MB;
       else
         {
           nsc_cli_fail (_("--units “%s”: say mib (MiB/s, binary) or mb (MB/s, decimal)"), value);

@@ -34,7 +34,7 @@ typedef struct
   gboolean      progress_shown;
   char         *status;
   double        last_bps;
-  NscSpeedUnit  unit;
+  NscUnits      unit;
 } Cli;
 
 static void
@@ -287,8 +287,7 @@ run_one (const RunArgs   *args,
   cli.runner = runner;
   cli.quiet = args->quiet;
   cli.is_tty = isatty (STDERR_FILENO);
-  cli.unit = g_strcmp0 (args->units ? args->units : args->cdm ? "mb" : NULL, "mb") == 0
-             ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB;
+  cli.unit = nsc_units_from_string (args->units ? args->units : args->cdm ? "mb" : NULL);
 
   g_signal_connect (runner, "progress", G_CALLBACK (on_progress), &cli);
   g_signal_connect (runner, "sample", G_CALLBACK (on_sample), &cli);
@@ -305,8 +304,7 @@ run_one (const RunArgs   *args,
   for (guint i = 0; i < r->steps->len; i++)
     if (nsc_step_result_headline (g_ptr_array_index (r->steps, i)))
       {
-        g_autofree char *table = nsc_session_table (r, args->units ? args->units
-                                                                   : args->cdm ? "mb" : NULL);
+        g_autofree char *table = nsc_session_table (r, cli.unit);
         fputs (table, stdout);
         break;
       }

@@ -9,6 +9,7 @@
 
 #include "nsc-analysis.h"
 #include "nsc-error.h"
+#include "nsc-units.h"
 
 /* Isolated outliers (a sample at 10× or 0.1×) are replaced by the median of their
  * neighbourhood before segmenting; a real step survives because every sample is in
@@ -36,7 +37,7 @@
 #define THROTTLE_NEAR_MAX_C  2.0
 #define THROTTLE_MIN_SAMPLES 10
 
-#define MIB 1048576.0
+#define MIB NSC_BYTES_PER_MIB
 #define GIB 1073741824.0
 
 typedef struct
@@ -499,12 +500,14 @@ format_size_approx (guint64 bytes)
   return g_strdup_printf ("%.0f KiB", bytes / 1024.0);
 }
 
+/* The summary's English: "470 MiB/s", "1.9 MiB/s" (nsc_words_speed () says the same
+ * in the user's language and units). */
 static char *
 format_speed (double bps)
 {
-  double mibs = bps / MIB;
+  g_autofree char *n = nsc_format_rounded (bps / NSC_BYTES_PER_MIB);
 
-  return g_strdup_printf (mibs < 9.95 ? "%.1f MiB/s" : "%.0f MiB/s", mibs);
+  return g_strdup_printf ("%s MiB/s", n);
 }
 
 /* "; then 620 MiB/s for 40 GiB; then 590 MiB/s for the last 140 GiB" */

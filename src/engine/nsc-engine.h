@@ -21,5 +21,4 @@
 #include "nsc-target.h"
 #include "nsc-units.h"
 #include "nsc-warning.h"
-#include "nsc-words.h"
 #include "nsc-write-budget.h"

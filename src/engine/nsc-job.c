@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "nsc-error.h"
-#include "nsc-words.h"
 #include "nsc-job.h"
 #include "nsc-units.h"
 
@@ -126,7 +125,7 @@ nsc_job_validate (const NscJob  *job,
     }
   if ((guint64) job->queue_depth * job->workers * job->block_size > NSC_JOB_MAX_BUFFER_BYTES)
     {
-      g_autofree char *bs = nsc_words_size (job->block_size);
+      g_autofree char *bs = nsc_format_size (job->block_size);
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
                    _("%u workers × queue depth %u × %s blocks need more than 1 GiB of buffers; "
                      "lower the queue depth or the block size"),

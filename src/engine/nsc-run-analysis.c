@@ -33,7 +33,7 @@ is (const NscStepResult *s,
 static double
 mib (double bps)
 {
-  return bps / 1048576.0;
+  return bps / NSC_BYTES_PER_MIB;
 }
 
 static void

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "nsc-analysis.h"
-#include "nsc-words.h"
 #include "nsc-copy.h"
 #include "nsc-error.h"
 #include "nsc-run-analysis.h"
@@ -1074,7 +1073,7 @@ resolve_job (NscRunner      *self,
 
   if (job->region_offset >= size)
     {
-      g_autofree char *sz = nsc_words_size (size);
+      g_autofree char *sz = nsc_format_size (size);
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
                    _("The step starts past the end of %s (%s)"), nsc_target_get_description (target), sz);
       return FALSE;
@@ -2112,8 +2111,8 @@ runner_thread (gpointer data)
 
         if (self->leave_free < floor)
           {
-            g_autofree char *want = nsc_words_size (self->leave_free);
-            g_autofree char *need = nsc_words_size (floor);
+            g_autofree char *want = nsc_format_size (self->leave_free);
+            g_autofree char *need = nsc_format_size (floor);
             g_set_error (&error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
                          _("Leaving only %s free would leave the filesystem of %s nearly full; "
                            "leave at least %s free (what a write-fill leaves there)"),
@@ -2123,8 +2122,8 @@ runner_thread (gpointer data)
       }
       if (free_bytes <= self->leave_free)
         {
-          g_autofree char *want = nsc_words_size (self->leave_free);
-          g_autofree char *have = nsc_words_size (free_bytes);
+          g_autofree char *want = nsc_format_size (self->leave_free);
+          g_autofree char *have = nsc_format_size (free_bytes);
           g_set_error (&error, NSC_ERROR, NSC_ERROR_NO_SPACE,
                        _("%s has %s free, not more than the %s to leave free"), self->target, have, want);
           goto out;

@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "nsc-error.h"
-#include "nsc-words.h"
 #include "nsc-mountinfo.h"
 #include "nsc-target.h"
 #include "nsc-units.h"
@@ -396,8 +395,8 @@ open_file_target (const char              *path,
 
   if (!fits)
     {
-      g_autofree char *need = nsc_words_size (size);
-      g_autofree char *have = nsc_words_size (free_bytes);
+      g_autofree char *need = nsc_format_size (size);
+      g_autofree char *have = nsc_format_size (free_bytes);
       g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE,
                    _("Not enough free space in %s: the test file needs %s and %s are free; "
                      "choose a smaller test size or another folder"), dir, need, have);
@@ -408,7 +407,7 @@ open_file_target (const char              *path,
     {
       if (errno == ENOSPC || errno == EDQUOT)
         {
-          g_autofree char *need = nsc_words_size (size);
+          g_autofree char *need = nsc_format_size (size);
           g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE,
                        _("Not enough free space in %s for a %s test file; "
                          "choose a smaller test size or another folder"), dir, need);
@@ -624,7 +623,7 @@ nsc_target_check_io (NscTarget  *self,
 
   if (block_size % align != 0)
     {
-      g_autofree char *bs = nsc_words_size (block_size);
+      g_autofree char *bs = nsc_format_size (block_size);
       g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
                    _("%s cannot do direct I/O in %s blocks: its smallest unit is %u B%s; "
                      "use a block size that is a multiple of %u B"),
@@ -641,7 +640,7 @@ nsc_target_check_io (NscTarget  *self,
     }
   if (offset > self->size || length > self->size - offset || length < block_size)
     {
-      g_autofree char *sz = nsc_words_size (self->size);
+      g_autofree char *sz = nsc_format_size (self->size);
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
                    "The region (offset %" G_GUINT64_FORMAT ", length %" G_GUINT64_FORMAT
                    ") does not fit in %s (%s)", offset, length, self->description, sz);

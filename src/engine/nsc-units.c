@@ -212,15 +212,8 @@ nsc_format_significant (double v)
   return g_strdup_printf ("%.2f", v);
 }
 
-double
-nsc_speed_divisor (gboolean decimal)
-{
-  return decimal ? 1e6 : 1048576.0;
-}
-
 char *
-nsc_format_speed (double   bps,
-                  gboolean decimal)
+nsc_format_rounded (double v)
 {
-  return nsc_format_significant (bps / nsc_speed_divisor (decimal));
+  return g_strdup_printf (v < 9.95 ? "%.1f" : "%.0f", v);
 }

@@ -22,10 +22,13 @@ char    *nsc_format_duration (gint64      ns);
 /* A number as tables and axes show it: three significant figures at least, no more
  * decimals than that ("3512", "351", "35.1", "3.51", "0"). */
 char    *nsc_format_significant (double  v);
-/* What a speed in bytes/s is divided by: MB/s (@decimal, CrystalDiskMark's) or MiB/s. */
-double   nsc_speed_divisor  (gboolean     decimal);
-/* The number of a speed in MB/s or MiB/s, without the unit, as nsc_format_significant. */
-char    *nsc_format_speed   (double       bps,
-                             gboolean     decimal);
+/* A number as sentences write it: one decimal below 10, whole numbers from there
+ * ("5.2", "470"); the result's English summary writes its speeds so. */
+char    *nsc_format_rounded (double  v);
+
+/* Bytes in a MiB, what MiB/s (the engine's English, the default display) divide by. */
+#define NSC_BYTES_PER_MIB 1048576.0
+/* Bytes in an MB, for MB/s as CrystalDiskMark shows them. */
+#define NSC_BYTES_PER_MB  1e6
 
 G_END_DECLS

@@ -46,7 +46,7 @@ warning_message (JsonObject     *root,
         {
           g_autoptr(NscWarning) w = nsc_warning_from_json (o);
 
-          return w ? nsc_warning_describe (w, NSC_SPEED_UNIT_MIB, NULL, NULL) : NULL;
+          return w ? nsc_warning_describe (w, NSC_UNITS_MIB, NULL, NULL) : NULL;
         }
     }
   return NULL;

@@ -89,10 +89,10 @@ message (NscChartPanel *self,
   g_signal_emit (self, signals[SIGNAL_MESSAGE], 0, text);
 }
 
-static NscChartUnits
+static NscUnits
 chart_units (NscChartPanel *self)
 {
-  return self->units == NSC_UNITS_MB ? NSC_CHART_UNITS_MB : NSC_CHART_UNITS_MIB;
+  return self->units == NSC_UNITS_MB ? NSC_UNITS_MB : NSC_UNITS_MIB;
 }
 
 static void

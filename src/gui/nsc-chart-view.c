@@ -15,7 +15,7 @@ struct _NscChartView
   GtkWidget      parent_instance;
 
   NscChart      *chart;
-  NscChartUnits  units;
+  NscUnits       units;
   gulong         dark_handler;
   gulong         contrast_handler;
   guint          a11y_samples;    /* samples when the description was last set */
@@ -112,7 +112,7 @@ nsc_chart_view_append (NscChartView    *self,
 
 void
 nsc_chart_view_set_units (NscChartView  *self,
-                          NscChartUnits  units)
+                          NscUnits       units)
 {
   g_return_if_fail (NSC_IS_CHART_VIEW (self));
 
@@ -122,10 +122,10 @@ nsc_chart_view_set_units (NscChartView  *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-NscChartUnits
+NscUnits
 nsc_chart_view_get_units (NscChartView *self)
 {
-  g_return_val_if_fail (NSC_IS_CHART_VIEW (self), NSC_CHART_UNITS_MIB);
+  g_return_val_if_fail (NSC_IS_CHART_VIEW (self), NSC_UNITS_MIB);
   return self->units;
 }
 

@@ -20,8 +20,8 @@ NscChart  *nsc_chart_view_get_chart   (NscChartView   *self);
 void       nsc_chart_view_append      (NscChartView   *self,
                                        const NscSample *sample);
 void       nsc_chart_view_set_units   (NscChartView   *self,
-                                       NscChartUnits   units);
-NscChartUnits nsc_chart_view_get_units (NscChartView  *self);
+                                       NscUnits   units);
+NscUnits nsc_chart_view_get_units (NscChartView  *self);
 /* Light or dark, following the system unless forced. */
 gboolean   nsc_chart_view_get_dark    (NscChartView   *self);
 

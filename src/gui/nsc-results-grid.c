@@ -58,19 +58,22 @@ format_tooltip (Row      *row,
                 guint     runs,
                 gboolean  best)
 {
+  double mib = row->bw[d] / nsc_units_divisor (NSC_UNITS_MIB);
+  double mb = row->bw[d] / nsc_units_divisor (NSC_UNITS_MB);
+
   if (runs > 1 && best)
     /* TRANSLATORS: the best run is shown as CrystalDiskMark shows it */
     return g_strdup_printf (_("%.1f MiB/s, %.1f MB/s, %.0f IOPS, %.1f µs mean latency: "
                               "the best of %u runs, as CrystalDiskMark shows"),
-                            row->bw[d] / 1048576.0, row->bw[d] / 1e6, row->iops[d],
+                            mib, mb, row->iops[d],
                             row->lat[d] / 1e3, runs);
   if (runs > 1)
     return g_strdup_printf (_("%.1f MiB/s, %.1f MB/s, %.0f IOPS, %.1f µs mean latency: "
                               "the median of %u runs"),
-                            row->bw[d] / 1048576.0, row->bw[d] / 1e6, row->iops[d],
+                            mib, mb, row->iops[d],
                             row->lat[d] / 1e3, runs);
   return g_strdup_printf (_("%.1f MiB/s, %.1f MB/s, %.0f IOPS, %.1f µs mean latency"),
-                          row->bw[d] / 1048576.0, row->bw[d] / 1e6, row->iops[d],
+                          mib, mb, row->iops[d],
                           row->lat[d] / 1e3);
 }
 

@@ -11,7 +11,7 @@
 static double
 assumed_bps (NscUnits units)
 {
-  return units == NSC_UNITS_MB ? 500e6 : 500.0 * 1048576;
+  return 500 * nsc_units_divisor (units);
 }
 
 static guint64
@@ -55,11 +55,9 @@ nsc_start_page_estimate_ns (const NscPreset     *preset,
 static char *
 format_speed (double bps, NscUnits units)
 {
-  g_autofree char *number = nsc_units_format (units == NSC_UNITS_MB ? NSC_UNITS_MB : NSC_UNITS_MIB,
-                                              bps, 0, 0);
-  /* TRANSLATORS: a speed, "480 MB/s" */
-  return g_strdup_printf (_("%s %s"), number, nsc_units_label (units == NSC_UNITS_MB ? NSC_UNITS_MB
-                                                                                   : NSC_UNITS_MIB));
+  g_autofree char *number = nsc_format_speed (bps, units);
+
+  return nsc_words_speed_label (number, units);
 }
 
 char *

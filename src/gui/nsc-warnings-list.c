@@ -16,7 +16,7 @@ struct _NscWarningsList
   /* Owned */
   GPtrArray    *warnings;   /* NscWarning, as added */
   GPtrArray    *rows;       /* GtkWidget in the group: one per kind of warning */
-  NscSpeedUnit  unit;
+  NscUnits      unit;
 };
 
 G_DEFINE_FINAL_TYPE (NscWarningsList, nsc_warnings_list, GTK_TYPE_WIDGET)
@@ -189,7 +189,7 @@ nsc_warnings_list_get_count (NscWarningsList *self)
 
 void
 nsc_warnings_list_set_unit (NscWarningsList *self,
-                            NscSpeedUnit     unit)
+                            NscUnits         unit)
 {
   g_return_if_fail (NSC_IS_WARNINGS_LIST (self));
 
@@ -239,6 +239,6 @@ nsc_warnings_list_init (NscWarningsList *self)
 {
   self->warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) nsc_warning_free);
   self->rows = g_ptr_array_new ();
-  self->unit = NSC_SPEED_UNIT_MIB;
+  self->unit = NSC_UNITS_MIB;
   gtk_widget_init_template (GTK_WIDGET (self));
 }

@@ -4,6 +4,7 @@
 #include <adwaita.h>
 
 #include "nsc-engine.h"
+#include "nsc-words.h"
 
 G_BEGIN_DECLS
 
@@ -22,8 +23,9 @@ void       nsc_warnings_list_add       (NscWarningsList  *self,
 void       nsc_warnings_list_add_json  (NscWarningsList  *self,
                                         JsonNode         *result);
 guint      nsc_warnings_list_get_count (NscWarningsList  *self);
-/* Speeds in the sentences: MiB/s or MB/s, as the results grid shows them. */
+/* Speeds in the sentences: MB/s with NSC_UNITS_MB, else MiB/s, as the results grid
+ * shows them. */
 void       nsc_warnings_list_set_unit  (NscWarningsList  *self,
-                                        NscSpeedUnit      unit);
+                                        NscUnits          unit);
 
 G_END_DECLS

@@ -198,8 +198,7 @@ history_action (GSimpleAction *action,
 void
 _nsc_window_apply_prefs (NscWindow *self)
 {
-  nsc_warnings_list_set_unit (self->warnings_list, self->prefs->units == NSC_UNITS_MB
-                                                   ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB);
+  nsc_warnings_list_set_unit (self->warnings_list, self->prefs->units);
   nsc_results_grid_set_units (self->results_grid, self->prefs->units);
   nsc_chart_panel_set_units (self->chart_panel, self->prefs->units);
   /* An open history and its comparisons speak the same units. */

@@ -14,43 +14,6 @@ root_object (JsonNode *result)
   return result && JSON_NODE_HOLDS_OBJECT (result) ? json_node_get_object (result) : NULL;
 }
 
-NscUnits
-nsc_units_from_string (const char *name)
-{
-  if (g_strcmp0 (name, "mb") == 0)
-    return NSC_UNITS_MB;
-  if (g_strcmp0 (name, "iops") == 0)
-    return NSC_UNITS_IOPS;
-  if (g_strcmp0 (name, "us") == 0)
-    return NSC_UNITS_US;
-  return NSC_UNITS_MIB;
-}
-
-const char *
-nsc_units_to_string (NscUnits units)
-{
-  static const char *names[] = { "mib", "mb", "iops", "us" };
-  return names[units <= NSC_UNITS_US ? units : 0];
-}
-
-const char *
-nsc_units_label (NscUnits units)
-{
-  switch (units)
-    {
-    case NSC_UNITS_MB:
-      return _("MB/s");
-    case NSC_UNITS_IOPS:
-      return _("IOPS");
-    case NSC_UNITS_US:
-      /* TRANSLATORS: microseconds */
-      return _("µs");
-    case NSC_UNITS_MIB:
-    default:
-      return _("MiB/s");
-    }
-}
-
 char *
 nsc_units_format (NscUnits units,
                   double   bw_bps,
@@ -59,15 +22,14 @@ nsc_units_format (NscUnits units,
 {
   switch (units)
     {
-    case NSC_UNITS_MB:
-      return nsc_format_speed (bw_bps, TRUE);
     case NSC_UNITS_IOPS:
       return g_strdup_printf ("%.0f", iops);
     case NSC_UNITS_US:
       return nsc_format_significant (lat_mean_ns / 1e3);
     case NSC_UNITS_MIB:
+    case NSC_UNITS_MB:
     default:
-      return nsc_format_speed (bw_bps, FALSE);
+      return nsc_format_speed (bw_bps, units);
     }
 }
 
@@ -341,7 +303,7 @@ append_direction (GString   *text,
                   guint      d,
                   NscUnits   units)
 {
-  double scale = nsc_speed_divisor (units == NSC_UNITS_MB);
+  double scale = nsc_units_divisor (units);
   const char *unit = units == NSC_UNITS_MB ? "MB/s" : "MiB/s";
 
   for (guint i = 0; i < rows->len; i++)

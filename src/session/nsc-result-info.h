@@ -3,24 +3,15 @@
 
 #include <json-glib/json-glib.h>
 
+#include "nsc-words.h"
+
 G_BEGIN_DECLS
 
 /* What the app shows of a saved result (schema 1, validated by
  * nsc_result_file_load): names, dates, headline numbers, the text block. */
 
-typedef enum
-{
-  NSC_UNITS_MIB,   /* MiB/s (default) */
-  NSC_UNITS_MB,    /* MB/s, as CrystalDiskMark */
-  NSC_UNITS_IOPS,
-  NSC_UNITS_US,    /* mean latency, µs */
-} NscUnits;
-
-NscUnits     nsc_units_from_string          (const char *name);
-const char  *nsc_units_to_string            (NscUnits    units);
-/* "MiB/s", "MB/s", "IOPS", "µs" */
-const char  *nsc_units_label                (NscUnits    units);
-/* The number as the grid shows it: three significant figures at least. */
+/* The number as the grid shows it (NscUnits: nsc-words.h): three significant figures
+ * at least. */
 char        *nsc_units_format               (NscUnits    units,
                                              double      bw_bps,
                                              double      iops,

@@ -9,13 +9,6 @@
 /* The command line's report of a run: the table in CrystalDiskMark's layout, the
  * backends, the analysis's sentences and the warnings. */
 
-static char *
-format_rate (double      bps,
-             const char *units)
-{
-  return nsc_format_speed (bps, g_strcmp0 (units, "mb") == 0);
-}
-
 typedef struct
 {
   char label[64];
@@ -59,7 +52,7 @@ print_surface (GString             *out,
     }
   if (n)
     g_string_append_printf (out, _("\n%s: %u places, %.1f MiB/s lowest, %.1f average, %.1f highest\n"),
-            nsc_words_test_label (sr->step.job.label), n, min / 1048576.0, sum / n / 1048576.0, max / 1048576.0);
+            nsc_words_test_label (sr->step.job.label), n, min / NSC_BYTES_PER_MIB, sum / n / NSC_BYTES_PER_MIB, max / NSC_BYTES_PER_MIB);
 }
 
 /* The summary of a fill's analysis (@member of @a) in the user's words and units (the
@@ -67,7 +60,7 @@ print_surface (GString             *out,
 static char *
 fill_summary (JsonObject   *a,
               const char   *member,
-              NscSpeedUnit  unit)
+              NscUnits      unit)
 {
   JsonObject *o = json_object_get_object_member (a, member);
 
@@ -80,7 +73,7 @@ fill_summary (JsonObject   *a,
 static void
 print_analysis (GString      *out,
                 NscRunResult *r,
-                NscSpeedUnit  unit)
+                NscUnits      unit)
 {
   JsonObject *a;
 
@@ -115,11 +108,11 @@ print_analysis (GString      *out,
       if (json_object_has_member (m, "sequential"))
         g_string_append_printf (out, _("\nMixed, sequential: mean of the points %.1f MiB/s\n"),
                 json_object_get_double_member (json_object_get_object_member (m, "sequential"),
-                                               "mean_bps") / 1048576.0);
+                                               "mean_bps") / NSC_BYTES_PER_MIB);
       if (json_object_has_member (m, "random"))
         g_string_append_printf (out, _("Mixed, random: mean of the points %.1f MiB/s\n"),
                 json_object_get_double_member (json_object_get_object_member (m, "random"),
-                                               "mean_bps") / 1048576.0);
+                                               "mean_bps") / NSC_BYTES_PER_MIB);
     }
   if (json_object_has_member (a, "trim_latency"))
     {
@@ -161,13 +154,12 @@ append_cell (GString    *out,
 static void
 print_table (GString      *out,
              NscRunResult *r,
-             const char   *units)
+             NscUnits      units)
 {
   JsonObject *dev = r->device && JSON_NODE_HOLDS_OBJECT (r->device)
                   ? json_node_get_object (r->device) : NULL;
   g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (Row));
-  const char *unit = g_strcmp0 (units, "mb") == 0 ? _("MB/s") : _("MiB/s");
-  NscSpeedUnit speed_unit = g_strcmp0 (units, "mb") == 0 ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB;
+  const char *unit = nsc_units_label (units);
   g_autoptr(GPtrArray) groups = NULL;
   /* What the test really covered: a write-fill's "all the free space" is a size only
    * once the file is made. */
@@ -274,7 +266,7 @@ print_table (GString      *out,
               cells[4 + d] = g_strdup ("-");
               continue;
             }
-          cells[d] = format_rate (res->dir[d].bw_bps, units);
+          cells[d] = nsc_format_speed (res->dir[d].bw_bps, units);
           if (row->mark[d])
             {
               char *marked = g_strconcat (cells[d], "*", NULL);
@@ -298,10 +290,10 @@ print_table (GString      *out,
   for (guint j = 0; j < notes->len; j++)
     g_string_append_printf (out, "%s%s\n", j == 0 ? "\n" : "", (const char *) g_ptr_array_index (notes, j));
 
-  print_analysis (out, r, g_strcmp0 (units, "mb") == 0 ? NSC_SPEED_UNIT_MB : NSC_SPEED_UNIT_MIB);
+  print_analysis (out, r, units);
 
   /* Warnings that say the same of several tests are said once, as the app does. */
-  groups = nsc_warnings_group (r->warnings, speed_unit);
+  groups = nsc_warnings_group (r->warnings, units);
   for (guint i = 0; i < groups->len; i++)
     {
       GPtrArray *like = g_ptr_array_index (groups, i);
@@ -309,7 +301,7 @@ print_table (GString      *out,
       g_autofree char *details = NULL;
       g_autofree char *also = nsc_warnings_group_also (like);
       const char *settle = NULL;
-      g_autofree char *title = nsc_warning_describe (w, speed_unit, &details, &settle);
+      g_autofree char *title = nsc_warning_describe (w, units, &details, &settle);
 
       /* Translators: a warning under the results; %s: its code (kept for scripts), the
        * sentence */
@@ -334,7 +326,7 @@ print_table (GString      *out,
 
 char *
 nsc_session_table (NscRunResult *r,
-                   const char   *units)
+                   NscUnits      units)
 {
   GString *out = g_string_new (NULL);
 

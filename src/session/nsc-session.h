@@ -3,6 +3,7 @@
 
 #include "nsc-device.h"
 #include "nsc-engine.h"
+#include "nsc-words.h"
 
 G_BEGIN_DECLS
 
@@ -112,11 +113,11 @@ void        nsc_session_budget_target (const NscRunOptions  *options,
 char       *nsc_session_describe_runs (const NscRunResult   *result);
 
 /* The command line's report of @result: the header (preset, target, drive, backend,
- * runs), the table of tests (read and write speed in @units, "mb" or "mib" (NULL),
+ * runs), the table of tests (read and write speed in @units, MB/s or MiB/s,
  * IOPS, mean latency; "*" where a warning concerns the cell), the backends' notes,
  * the analysis's sentences and the warnings. */
 char       *nsc_session_table         (NscRunResult         *result,
-                                       const char           *units);
+                                       NscUnits              units);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NscSession, nsc_session_free)
 

@@ -89,7 +89,7 @@ test_warnings_list (void)
   g_assert_cmpuint (nsc_warnings_list_get_count (NSC_WARNINGS_LIST (list)), ==, 0);
   nsc_warnings_list_add_json (NSC_WARNINGS_LIST (list), result);
   g_assert_cmpuint (nsc_warnings_list_get_count (NSC_WARNINGS_LIST (list)), >, 1);
-  nsc_warnings_list_set_unit (NSC_WARNINGS_LIST (list), NSC_SPEED_UNIT_MB);
+  nsc_warnings_list_set_unit (NSC_WARNINGS_LIST (list), NSC_UNITS_MB);
   show_briefly (list);
   nsc_warning_free (warning);
   g_assert_finalize_object (list);
@@ -305,8 +305,8 @@ test_chart_view (void)
   g_assert_null (nsc_chart_view_get_chart (NSC_CHART_VIEW (view)));
   nsc_chart_view_set_chart (NSC_CHART_VIEW (view), nsc_chart_new_live (NSC_CHART_TIME, "live"));
   g_assert_nonnull (nsc_chart_view_get_chart (NSC_CHART_VIEW (view)));
-  nsc_chart_view_set_units (NSC_CHART_VIEW (view), NSC_CHART_UNITS_MB);
-  g_assert_cmpint (nsc_chart_view_get_units (NSC_CHART_VIEW (view)), ==, NSC_CHART_UNITS_MB);
+  nsc_chart_view_set_units (NSC_CHART_VIEW (view), NSC_UNITS_MB);
+  g_assert_cmpint (nsc_chart_view_get_units (NSC_CHART_VIEW (view)), ==, NSC_UNITS_MB);
   show_briefly (view);
   g_assert_finalize_object (view);
 }

@@ -6,6 +6,7 @@
 #include "nsc-io.h"
 #include "nsc-status.h"
 #include "nsc-warning.h"
+#include "nsc-words-budget.h"
 
 G_BEGIN_DECLS
 
@@ -16,15 +17,35 @@ G_BEGIN_DECLS
  * build folder when the program runs from there. Call after setlocale (). */
 void  nsc_bind_text_domain     (void);
 
+/* The units a speed is shown in: the one type for the preferences, --units, tables,
+ * charts, sheets and sentences. The results grid also shows IOPS or latency. */
 typedef enum
 {
-  NSC_SPEED_UNIT_MIB,   /* MiB/s: 1,048,576 bytes a second */
-  NSC_SPEED_UNIT_MB,    /* MB/s: 1,000,000, as CrystalDiskMark */
-} NscSpeedUnit;
+  NSC_UNITS_MIB,   /* MiB/s: 1,048,576 bytes a second (default) */
+  NSC_UNITS_MB,    /* MB/s: 1,000,000, as CrystalDiskMark */
+  NSC_UNITS_IOPS,
+  NSC_UNITS_US,    /* mean latency, µs */
+} NscUnits;
 
-/* "1234 MiB/s", "5.2 MB/s" */
-char *nsc_words_speed          (double             bps,
-                                NscSpeedUnit       unit);
+/* "mib", "mb", "iops", "us" (the settings key, --units); anything else is MiB/s. */
+NscUnits    nsc_units_from_string  (const char        *name);
+const char *nsc_units_to_string    (NscUnits           units);
+/* "MiB/s", "MB/s", "IOPS", "µs", in the user's language */
+const char *nsc_units_label        (NscUnits           units);
+/* What a speed in bytes/s is divided by: 1,000,000 for MB/s, else 1,048,576 (MiB/s,
+ * also for IOPS and µs, whose speeds are shown in MiB/s). */
+double      nsc_units_divisor      (NscUnits           units);
+/* A speed's number as tables and axes show it, in MB/s or MiB/s: three significant
+ * figures at least ("3512", "35.1", "3.51"). */
+char       *nsc_format_speed       (double             bps,
+                                    NscUnits           units);
+/* @number with the unit of @units, in the user's language: "3512 MiB/s" */
+char       *nsc_words_speed_label  (const char        *number,
+                                    NscUnits           units);
+/* A speed in a sentence: "1234 MiB/s", "5.2 MB/s" (whole numbers from 10 up, as the
+ * result's English summary writes them). */
+char       *nsc_words_speed        (double             bps,
+                                    NscUnits           units);
 /* "1.50 GiB", "512 B" */
 char *nsc_words_size           (guint64            bytes);
 /* "200 ms", "40 seconds", "3 minutes", "2 hours" */
@@ -45,20 +66,20 @@ char *nsc_words_about          (double             seconds,
 /* The write-fill analysis (a result's analysis.slc, slc_second_pass or copy) in a
  * sentence: the cache, its speed and what follows; NULL when it has no phases. */
 char *nsc_words_slc_summary    (JsonObject        *slc,
-                                NscSpeedUnit       unit);
+                                NscUnits           units);
 
 /* The warning as one plain sentence; @details (may be NULL) gets its numbers and the
  * explanation; @settle (may be NULL) the name of the preset whose test settles the
  * question, or NULL. */
 char *nsc_warning_describe     (const NscWarning  *warning,
-                                NscSpeedUnit       unit,
+                                NscUnits           units,
                                 char             **details,
                                 const char       **settle);
 /* @warnings (NscWarning) as the user reads them: those that say the same of different
  * tests (same code, position and subject, the same details) in one group, in the
  * order they came. An array of arrays of the same warnings (not owned). */
 GPtrArray *nsc_warnings_group    (GPtrArray         *warnings,
-                                  NscSpeedUnit       unit);
+                                  NscUnits           units);
 /* Under a group's first warning: "The same goes for 2 more tests: SEQ1M Q1T1,
  * RND4K Q32T1."; NULL for a group of one. */
 char     *nsc_warnings_group_also (GPtrArray        *group);

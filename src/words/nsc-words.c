@@ -8,6 +8,7 @@
 #include "nsc-words.h"
 #include "nsc-analysis.h"
 #include "nsc-json.h"
+#include "nsc-units.h"
 
 void
 nsc_bind_text_domain (void)
@@ -23,19 +24,79 @@ nsc_bind_text_domain (void)
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
 }
 
-char *
-nsc_words_speed (double       bps,
-                 NscSpeedUnit unit)
+NscUnits
+nsc_units_from_string (const char *name)
 {
-  double v = unit == NSC_SPEED_UNIT_MB ? bps / 1e6 : bps / 1048576.0;
+  if (g_strcmp0 (name, "mb") == 0)
+    return NSC_UNITS_MB;
+  if (g_strcmp0 (name, "iops") == 0)
+    return NSC_UNITS_IOPS;
+  if (g_strcmp0 (name, "us") == 0)
+    return NSC_UNITS_US;
+  return NSC_UNITS_MIB;
+}
 
-  if (!isfinite (v))
-    v = 0;
-  if (unit == NSC_SPEED_UNIT_MB)
-    /* Translators: a speed in decimal megabytes a second, "1234 MB/s" */
-    return g_strdup_printf (v < 9.95 ? _("%.1f MB/s") : _("%.0f MB/s"), v);
-  /* Translators: a speed in binary mebibytes a second, "1234 MiB/s" */
-  return g_strdup_printf (v < 9.95 ? _("%.1f MiB/s") : _("%.0f MiB/s"), v);
+const char *
+nsc_units_to_string (NscUnits units)
+{
+  static const char *names[] = { "mib", "mb", "iops", "us" };
+  return names[units <= NSC_UNITS_US ? units : 0];
+}
+
+const char *
+nsc_units_label (NscUnits units)
+{
+  switch (units)
+    {
+    case NSC_UNITS_MB:
+      return _("MB/s");
+    case NSC_UNITS_IOPS:
+      return _("IOPS");
+    case NSC_UNITS_US:
+      /* TRANSLATORS: microseconds */
+      return _("µs");
+    case NSC_UNITS_MIB:
+    default:
+      return _("MiB/s");
+    }
+}
+
+double
+nsc_units_divisor (NscUnits units)
+{
+  return units == NSC_UNITS_MB ? NSC_BYTES_PER_MB : NSC_BYTES_PER_MIB;
+}
+
+char *
+nsc_format_speed (double   bps,
+                  NscUnits units)
+{
+  return nsc_format_significant (bps / nsc_units_divisor (units));
+}
+
+/* The label of a speed's unit: IOPS and µs show their speeds in MiB/s. */
+static NscUnits
+speed_units (NscUnits units)
+{
+  return units == NSC_UNITS_MB ? NSC_UNITS_MB : NSC_UNITS_MIB;
+}
+
+char *
+nsc_words_speed_label (const char *number,
+                       NscUnits    units)
+{
+  /* TRANSLATORS: a speed, "480 MB/s": the number, then the unit */
+  return g_strdup_printf (_("%s %s"), number, nsc_units_label (speed_units (units)));
+}
+
+char *
+nsc_words_speed (double   bps,
+                 NscUnits units)
+{
+  double v = bps / nsc_units_divisor (units);
+  g_autofree char *number = nsc_format_rounded (isfinite (v) ? v : 0);
+
+  return nsc_words_speed_label (number, units);
 }
 
 char *
@@ -219,7 +280,7 @@ static void
 append_phases (GString      *s,
                JsonArray    *phases,
                guint         from,
-               NscSpeedUnit  unit)
+               NscUnits      unit)
 {
   guint n = phases ? json_array_get_length (phases) : 0;
 
@@ -242,7 +303,7 @@ append_phases (GString      *s,
 
 static char *
 drive_summary (JsonObject   *slc,
-               NscSpeedUnit  unit)
+               NscUnits      unit)
 {
   JsonArray *phases = member_array (slc, "phases");
   JsonArray *bursts = member_array (slc, "bursts");
@@ -375,7 +436,7 @@ system_cache_from_json (JsonObject         *o,
 
 char *
 nsc_words_slc_summary (JsonObject   *slc,
-                       NscSpeedUnit  unit)
+                       NscUnits      unit)
 {
   NscSystemCacheInfo cache;
   g_autofree char *via = NULL;
@@ -482,8 +543,8 @@ nsc_words_backend_note (const NscJobResult *r)
                                            qd), qd, qd);
     case NSC_BACKEND_WHY_INLINE_ONE_RING:
       {
-        g_autofree char *ring = nsc_words_speed (r->backend_probe_bps[0], NSC_SPEED_UNIT_MIB);
-        g_autofree char *threads = nsc_words_speed (r->backend_probe_bps[1], NSC_SPEED_UNIT_MIB);
+        g_autofree char *ring = nsc_words_speed (r->backend_probe_bps[0], NSC_UNITS_MIB);
+        g_autofree char *threads = nsc_words_speed (r->backend_probe_bps[1], NSC_UNITS_MIB);
 
         /* Translators: why a test ran on the io_uring backend; io_uring and psync are
          * the backends' names; %u the queue depth, then two speeds ("1520 MiB/s") */
@@ -503,7 +564,7 @@ nsc_words_backend_note (const NscJobResult *r)
 typedef struct
 {
   const NscWarning *w;
-  NscSpeedUnit      unit;
+  NscUnits          unit;
   const char       *test;  /* the test's label, or a word for "the test" */
 } Ctx;
 
@@ -1065,7 +1126,7 @@ static const Describer describers[NSC_N_WARNING_KINDS] = {
 
 char *
 nsc_warning_describe (const NscWarning  *w,
-                      NscSpeedUnit       unit,
+                      NscUnits           unit,
                       char             **details_out,
                       const char       **settle_out)
 {
@@ -1094,7 +1155,7 @@ nsc_warning_describe (const NscWarning  *w,
 static gboolean
 warnings_alike (const NscWarning *a,
                 const NscWarning *b,
-                NscSpeedUnit      unit)
+                NscUnits          unit)
 {
   g_autofree char *da = NULL, *db = NULL;
   g_autofree char *ta = NULL, *tb = NULL;
@@ -1111,7 +1172,7 @@ warnings_alike (const NscWarning *a,
 
 GPtrArray *
 nsc_warnings_group (GPtrArray    *warnings,
-                    NscSpeedUnit  unit)
+                    NscUnits      unit)
 {
   GPtrArray *groups = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
 
