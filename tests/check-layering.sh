@@ -64,5 +64,15 @@ if [ -n "$hits" ]; then
   status=1
 fi
 
-[ "$status" -eq 0 ] && echo "ok: engine ← device ← session ← cli, gui; engine ← words ← chart, session; chart ← cli, gui; no GTK below the app; every warning raised; the window's private half its own"
+# The engine speaks to every front end, so none of its strings names a flag or a
+# command of one ("--destroy-data", "nandscope-cli"): the front end adds its remedy.
+hits=$(grep -rnE '"[^"]*(--[a-z][a-z-]*|nandscope-cli)' "$src/engine" --include=*.c --include=*.h \
+       | grep -vE '^[^:]*:[0-9]+:[[:space:]]*(/?\*|//)')
+if [ -n "$hits" ]; then
+  echo "FAIL: src/engine names a front end's flags or commands in a string:"
+  echo "$hits"
+  status=1
+fi
+
+[ "$status" -eq 0 ] && echo "ok: engine ← device ← session ← cli, gui; engine ← words ← chart, session; chart ← cli, gui; no GTK below the app; every warning raised; the window's private half its own; no front end's flags in the engine"
 exit "$status"

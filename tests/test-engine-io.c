@@ -867,6 +867,18 @@ test_device_fd (void)
       return;
     }
 
+  /* Writing without consent that names the device: refused with the code each front
+   * end adds its own remedy to, in words that name none of their flags. */
+  fd = open (dev, O_RDONLY | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  opts.need_write = TRUE;
+  opts.device_fd = fd;
+  g_assert_null (nsc_target_open (dev, &opts, &error));
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_NOT_AGREED);
+  g_assert_null (strstr (error->message, "--"));
+  g_clear_error (&error);
+  g_assert_cmpint (fcntl (fd, F_GETFD), ==, -1);
+
   /* Read-only where writing was asked for: refused, and the descriptor is closed. */
   fd = open (dev, O_RDONLY | O_CLOEXEC);
   g_assert_cmpint (fd, >=, 0);

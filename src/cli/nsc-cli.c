@@ -231,6 +231,21 @@ target_is_block_device (const char *path)
   return stat (path, &st) == 0 && S_ISBLK (st.st_mode);
 }
 
+/* The engine says what is wrong; where the remedy is a flag or a command of ours,
+ * it is said here. @target is the path the run opened. */
+static void
+fail_with_remedy (const GError *error,
+                  const char   *target)
+{
+  if (g_error_matches (error, NSC_ERROR, NSC_ERROR_NOT_AGREED))
+    nsc_cli_fail (_("This test writes to %s and destroys everything on it; "
+                    "to agree, pass --destroy-data=%s"), target, target);
+  else if (g_error_matches (error, NSC_ERROR, NSC_ERROR_NEEDS_ROOT))
+    nsc_cli_fail (_("%s (run nandscope-cli with sudo) or choose a test folder"), error->message);
+  else
+    nsc_cli_fail ("%s", error->message);
+}
+
 /* Consent, then the in-use checks, for a run that writes, trims or erases the block
  * device @args->target: exit 2 (usage) without --destroy-data; 1 when it names
  * another device (as the engine has always refused it) or the device is in use; 0
@@ -328,7 +343,7 @@ run_one (const RunArgs   *args,
         nsc_cli_fail ("%s", json_path && r->steps->len ? _("Cancelled; the partial result was saved")
                                                       : _("Cancelled"));
       else
-        nsc_cli_fail ("%s", cli.error->message);
+        fail_with_remedy (cli.error, opts.target);
       status = g_error_matches (cli.error, NSC_ERROR, NSC_ERROR_CANCELLED) ? 130 : 1;
       g_clear_error (&cli.error);
     }

@@ -10,7 +10,9 @@ G_BEGIN_DECLS
 /**
  * NscError:
  * Errors of the engine. Messages are meant for people: they name what went
- * wrong and what to do about it.
+ * wrong and what to do about it. Where the remedy is a front end's own (a flag of
+ * the CLI, a dialog of the app), the message says only what is wrong and the code
+ * tells the front end to add its remedy.
  */
 typedef enum
 {
@@ -24,6 +26,8 @@ typedef enum
   NSC_ERROR_IO,                 /* the device answered an I/O with an error */
   NSC_ERROR_CANCELLED,
   NSC_ERROR_FAILED,
+  NSC_ERROR_NOT_AGREED,         /* a write to a device whose consent does not name it */
+  NSC_ERROR_NEEDS_ROOT,         /* a raw device the process may not open */
 } NscError;
 
 GQuark nsc_error_quark (void);

@@ -456,9 +456,9 @@ open_device_target (const char              *path,
           && (options->destroy_data == NULL || stat (options->destroy_data, &confirm) != 0
               || !S_ISBLK (confirm.st_mode) || confirm.st_rdev != st_path->st_rdev))
         {
-          g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
-                       _("This test writes to %s and destroys everything on it; "
-                         "to agree, pass --destroy-data=%s"), path, path);
+          g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_AGREED,
+                       _("This test writes to %s and destroys everything on it, but "
+                         "destroying its data was not agreed to"), path);
           return NULL;
         }
       flags |= O_RDWR | O_EXCL;
@@ -529,9 +529,9 @@ open_device_target (const char              *path,
                      _("%s is in use (mounted, used as swap or held by another device); "
                        "unmount it or choose a test file instead"), path);
       else if (errsv == EACCES || errsv == EPERM)
-        g_set_error (error, NSC_ERROR, NSC_ERROR_PERMISSION,
-                     _("Cannot open %s: permission denied; testing a raw device needs root "
-                       "(run nandscope-cli with sudo) or choose a test folder"), path);
+        g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_ROOT,
+                     _("Cannot open %s: permission denied; testing a raw device needs root"),
+                     path);
       else
         nsc_set_error_from_errno (error, errsv, _("Cannot open %s"), path);
       return NULL;

@@ -305,6 +305,20 @@ count_measured_steps (NscRunResult *r)
   return n;
 }
 
+/* The engine says what is wrong; where the way out is the app's own (consent comes
+ * from its dialog, privilege from UDisks2 asking through polkit), it is said here. */
+char *
+nsc_run_control_error_text (const GError *error)
+{
+  if (g_error_matches (error, NSC_ERROR, NSC_ERROR_NOT_AGREED))
+    return g_strdup_printf (_("%s; start the test again and confirm in the dialog that its "
+                              "data may be destroyed"), error->message);
+  if (g_error_matches (error, NSC_ERROR, NSC_ERROR_NEEDS_ROOT))
+    return g_strdup_printf (_("%s; start the test again and allow access when the system "
+                              "asks, or choose a test folder"), error->message);
+  return g_strdup (error->message);
+}
+
 static void
 on_run_done (GObject      *source,
              GAsyncResult *result,
@@ -349,7 +363,7 @@ on_run_done (GObject      *source,
   if (save_error != NULL)
     message = g_strdup (save_error->message);
   else if (error != NULL)
-    message = g_strdup (error->message);
+    message = nsc_run_control_error_text (error);
   else if (saved != NULL)
     message = g_strdup_printf (_("Result saved to %s"), saved);
 

@@ -92,4 +92,8 @@ guint          nsc_run_control_get_live_samples (NscRunControl     *self);
 char          *nsc_run_control_format_time_left (gint64             ns,
                                                  gboolean           open);
 
+/* A run's error as the app words it: the engine's sentence, and where the way out is
+ * the app's own (consent in its dialog, access through the system's prompt), that way. */
+char *nsc_run_control_error_text (const GError *error);
+
 G_END_DECLS

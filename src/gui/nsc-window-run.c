@@ -284,7 +284,9 @@ on_finished (NscRunControl       *run,
 
   if (failed)
     {
-      gtk_label_set_text (self->error_label, outcome->error->message);
+      g_autofree char *text = nsc_run_control_error_text (outcome->error);
+
+      gtk_label_set_text (self->error_label, text);
       gtk_widget_set_visible (self->error_box, TRUE);
     }
 
