@@ -1671,6 +1671,436 @@ nsc_job_run (NscTarget      *target,
                             cancellable, out_result, error);
 }
 
+/* The job fitted to @target: a region of 0 runs to its end, the region is whole
+ * blocks, the target takes I/O of that size there, and a job that writes has a
+ * target opened for writing. */
+static gboolean
+fit_job_to_target (Run           *run,
+                   NscTarget     *target,
+                   GError       **error)
+{
+  NscJob *job = &run->job;
+
+  if (job->region_length == 0)
+    {
+      if (job->region_offset >= nsc_target_get_size (target))
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       _("The region offset is past the end of %s"),
+                       nsc_target_get_description (target));
+          return FALSE;
+        }
+      job->region_length = nsc_target_get_size (target) - job->region_offset;
+    }
+  job->region_length -= job->region_length % job->block_size;
+  if (!nsc_target_check_io (target, job->block_size, job->region_offset,
+                            job->region_length, error))
+    return FALSE;
+  if (nsc_job_has_writes (job) && !nsc_target_get_writable (target))
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
+                   _("%s was opened read-only; this job writes"),
+                   nsc_target_get_description (target));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The backend @backend resolves to on @target, and why: the result's note. */
+typedef struct
+{
+  char          *note;
+  NscBackendWhy  why;
+  int            why_errno;
+  gboolean       fallback;
+  double         probe_bps[2];  /* auto's untimed probe of the two paths, or 0 */
+} BackendChoice;
+
+static gboolean
+choose_backend (Run            *run,
+                NscTarget      *target,
+                NscBackend      backend,
+                BackendChoice  *choice,
+                GError        **error)
+{
+  run->backend = nsc_backend_resolve (target, &run->job, backend, &choice->note, &choice->why,
+                                      &choice->why_errno, &choice->fallback,
+                                      choice->probe_bps, error);
+  if (run->backend == NSC_BACKEND_AUTO)
+    return FALSE;
+  run->fd = nsc_target_get_fd (target);
+  run->buffer_align = nsc_target_get_dio_mem_align (target);
+  return TRUE;
+}
+
+/* The workers' regions and tickets, and a slot for each I/O thread: one per worker,
+ * queue-depth per worker for psync. */
+static gboolean
+set_up_threads (Run        *run,
+                NscTarget  *target,
+                GError    **error)
+{
+  g_mutex_init (&run->lock);
+  g_cond_init (&run->cond);
+  if (!setup_workers (run, target, error))
+    {
+      g_free (run->workers);
+      g_mutex_clear (&run->lock);
+      g_cond_clear (&run->cond);
+      return FALSE;
+    }
+  run->n_threads = run->job.workers * (run->backend == NSC_BACKEND_PSYNC ? run->job.queue_depth : 1);
+  run->threads = g_new0 (IoThread, run->n_threads);
+  return TRUE;
+}
+
+/* io_uring on a target that refuses NOWAIT: kernel workers run every request, and
+ * the I/O threads may poll for their completions; a backend named was not probed
+ * (auto probed already and took io_uring only where NOWAIT is not refused). */
+static void
+decide_punts (Run           *run,
+              NscTarget     *target,
+              BackendChoice *choice)
+{
+  run->punted = choice->why == NSC_BACKEND_WHY_NONE
+                && probe_job_nowait (run->fd, &run->job, run->buffer_align) == 0;
+  run->poll_punts = want_poll_punts (run);
+  if (run->poll_punts && choice->why == NSC_BACKEND_WHY_NONE)
+    {
+      g_free (choice->note);
+      choice->note = g_strdup_printf ("io_uring as asked; %s refuses non-blocking I/O (NOWAIT), so "
+                                      "kernel workers run every request, and each I/O thread "
+                                      "polls for their completions for up to %u µs before it "
+                                      "sleeps",
+                                      nsc_target_get_description (target), NSC_IO_PUNT_POLL_US);
+      choice->why = NSC_BACKEND_WHY_PUNTED_POLLED;
+    }
+}
+
+/* The result before the run: the job as run, its backend and why, an empty series. */
+static NscJobResult *
+new_job_result (const Run     *run,
+                BackendChoice *choice)
+{
+  NscJobResult *result = g_new0 (NscJobResult, 1);
+
+  result->job = run->job;
+  result->backend = run->backend;
+  result->backend_note = g_steal_pointer (&choice->note);
+  result->backend_why = choice->why;
+  result->backend_errno = choice->why_errno;
+  result->backend_fallback = choice->fallback;
+  result->backend_probe_bps[0] = choice->probe_bps[0];
+  result->backend_probe_bps[1] = choice->probe_bps[1];
+  result->series = nsc_series_new (SERIES_MAX);
+  result->start_time_us = g_get_real_time ();
+  return result;
+}
+
+/* Called with the lock held; every thread it could create counts as running. On
+ * failure the threads already started are stopped and @local_error says why. */
+static void
+start_threads (Run          *run,
+               GThreadFunc   func,
+               GError      **local_error)
+{
+  guint per_worker = run->n_threads / run->job.workers;
+
+  for (guint i = 0; i < run->n_threads; i++)
+    {
+      IoThread *t = &run->threads[i];
+      g_autofree char *name = g_strdup_printf ("nsc-io-%u", i);
+
+      t->run = run;
+      t->worker = &run->workers[i / per_worker];
+      t->serial = i;
+      t->hist[0] = g_new (NscHistogram, 1);
+      t->hist[1] = g_new (NscHistogram, 1);
+      nsc_histogram_init (t->hist[0]);
+      nsc_histogram_init (t->hist[1]);
+      t->thread = g_thread_try_new (name, func, t, local_error);
+      if (t->thread == NULL)
+        {
+          g_mutex_unlock (&run->lock);
+          request_stop (run);
+          g_mutex_lock (&run->lock);
+          break;
+        }
+      run->running++;
+    }
+}
+
+/* The coordinator's clock and counters while the I/O threads run. */
+typedef struct
+{
+  Run           *run;
+  NscSeries     *series;
+  NscSampleFunc  on_sample;
+  gpointer       user_data;
+  NscStopFunc    should_stop;
+  gpointer       stop_data;
+  Totals         base;           /* counters when the measurement began */
+  Totals         prev;           /* counters at the last sample */
+  gint64         interval;
+  gint64         measure_start;
+  gint64         deadline;
+  gint64         next_sample;
+  gint64         prev_ns;
+  gboolean       measured;       /* the ramp ended (or there was none) */
+  gboolean       timed_out;
+} Coordinator;
+
+/* Called with the lock held: every thread set up (or failed), then the clock
+ * starts and they all go. */
+static void
+start_clock (Coordinator *c)
+{
+  Run *run = c->run;
+  gint64 start_ns;
+
+  while (run->ready < run->running)
+    g_cond_wait (&run->cond, &run->lock);
+  start_ns = nsc_now_ns ();
+  c->measure_start = start_ns + run->job.ramp_ns;
+  c->deadline = run->job.time_ns > 0 ? c->measure_start + run->job.time_ns : G_MAXINT64;
+  c->next_sample = c->measure_start + c->interval;
+  c->prev_ns = c->measure_start;
+  run->go = TRUE;
+  g_cond_broadcast (&run->cond);
+}
+
+/* The ramp is over: what it did is not counted, and the clock restarts now. */
+static void
+end_ramp (Coordinator *c,
+          gint64       now)
+{
+  Run *run = c->run;
+
+  g_atomic_int_set (&run->phase, PHASE_MEASURE);
+  c->measured = TRUE;
+  read_totals (run, &c->base);
+  for (guint i = 0; i < run->n_threads; i++)
+    __atomic_store_n (&run->threads[i].pub_lat_max, 0, __ATOMIC_RELAXED);
+  c->prev = c->base;
+  c->measure_start = c->prev_ns = now;
+  if (run->job.time_ns > 0)
+    c->deadline = now + run->job.time_ns;
+  c->next_sample = now + c->interval;
+}
+
+/* A write-fill wants a point per GiB as well as per interval: the bytes since the
+ * last sample, and since the measurement began. */
+static guint64
+bytes_since (Coordinator *c,
+             guint64     *all)
+{
+  Totals cur;
+  guint64 done = 0;
+
+  read_totals (c->run, &cur);
+  *all = 0;
+  for (guint d = 0; d < 2; d++)
+    {
+      done += cur.bytes[d] - c->prev.bytes[d];
+      *all += cur.bytes[d] - c->base.bytes[d];
+    }
+  return done;
+}
+
+/* Called with the lock held: one sample, then the next one's time. TRUE when the
+ * caller's stop rule says the job is done. */
+static gboolean
+sample_and_ask_stop (Coordinator *c,
+                     gint64       now)
+{
+  Run *run = c->run;
+
+  g_mutex_unlock (&run->lock);
+  take_sample (run, &c->prev, &c->base, &c->prev_ns, now, c->measure_start, TAIL_NONE,
+               c->interval, c->series, c->on_sample, c->user_data);
+  g_mutex_lock (&run->lock);
+  c->next_sample += c->interval;
+  if (c->next_sample <= now)
+    c->next_sample = now + c->interval;
+  return c->should_stop && c->should_stop (c->stop_data);
+}
+
+/* When the coordinator next has something to do: the ramp's end, the next sample
+ * or the deadline; a point's bytes as they should be done; a stopping job's threads
+ * every WAIT_SLICE_NS. */
+static gint64
+next_wake (Coordinator *c,
+           int          phase,
+           gint64       now)
+{
+  gint64 wake = phase == PHASE_RAMP ? c->measure_start : MIN (c->next_sample, c->deadline);
+
+  if (phase == PHASE_MEASURE && c->run->job.sample_bytes > 0)
+    {
+      /* On a fast small target a point's bytes take a few milliseconds: wake
+       * when, at the speed so far, they should be done, not a fixed 10 ms later. */
+      guint64 all;
+      guint64 done = bytes_since (c, &all);
+      gint64 byte_wake = 10 * G_GINT64_CONSTANT (1000000);
+
+      if (all > 0 && now > c->measure_start && done < c->run->job.sample_bytes)
+        {
+          double ns_per_byte = (double) (now - c->measure_start) / (double) all;
+          gint64 left = (gint64) (ns_per_byte * (double) (c->run->job.sample_bytes - done));
+
+          byte_wake = CLAMP (left, G_GINT64_CONSTANT (1000000), byte_wake);
+        }
+      wake = MIN (wake, now + byte_wake);
+    }
+  if (phase == PHASE_STOP)
+    wake = now + WAIT_SLICE_NS;
+  return wake;
+}
+
+/* Called with the lock held, until the last I/O thread has finished: the ramp's
+ * end, the samples, the stop rule and the deadline. */
+static void
+coordinate (Coordinator *c)
+{
+  Run *run = c->run;
+
+  while (run->running > 0)
+    {
+      gint64 now = nsc_now_ns ();
+      int phase = g_atomic_int_get (&run->phase);
+      guint64 all;
+
+      if (phase == PHASE_RAMP && now >= c->measure_start)
+        {
+          end_ramp (c, now);
+          phase = PHASE_MEASURE;
+        }
+      if (phase == PHASE_MEASURE && now < c->next_sample && run->job.sample_bytes > 0
+          && bytes_since (c, &all) >= run->job.sample_bytes)
+        c->next_sample = now;
+      if (phase == PHASE_MEASURE && now >= c->next_sample && sample_and_ask_stop (c, now))
+        {
+          g_mutex_unlock (&run->lock);
+          request_stop (run);
+          g_mutex_lock (&run->lock);
+          continue;
+        }
+      if (phase != PHASE_STOP && now >= c->deadline)
+        {
+          c->timed_out = TRUE;
+          g_mutex_unlock (&run->lock);
+          request_stop (run);
+          g_mutex_lock (&run->lock);
+          continue;
+        }
+      if (run->running > 0)
+        g_cond_wait_until (&run->cond, &run->lock, next_wake (c, phase, now) / 1000);
+    }
+}
+
+/* After the join: the last, partial interval, and each direction's totals over the
+ * measured time. */
+static void
+sum_up (Coordinator  *c,
+        NscJobResult *result)
+{
+  Run *run = c->run;
+  Totals final;
+  gint64 last_end = 0;
+
+  for (guint i = 0; i < run->n_threads; i++)
+    last_end = MAX (last_end, run->threads[i].end_ns);
+  if (g_atomic_int_get (&run->phase) != PHASE_RAMP && last_end > c->prev_ns)
+    take_sample (run, &c->prev, &c->base, &c->prev_ns, last_end, c->measure_start,
+                 c->timed_out ? TAIL_DRAIN : TAIL_LAST, c->interval,
+                 c->series, c->on_sample, c->user_data);
+  nsc_series_finish (c->series);
+
+  read_totals (run, &final);
+  /* Stopped in the ramp: nothing was measured, and what the ramp did is not kept. */
+  if (!c->measured)
+    c->base = final;
+  result->runtime_ns = last_end > c->measure_start ? last_end - c->measure_start : 0;
+  result->cancelled = run->cancelled;
+  result->drain_ns = run->stop_ns ? MAX (last_end - run->stop_ns, (gint64) 0) : 0;
+  result->registered_buffers = run->backend == NSC_BACKEND_IO_URING;
+  for (guint d = 0; d < 2; d++)
+    {
+      NscDirStats *ds = &result->dir[d];
+
+      ds->latency = g_new (NscHistogram, 1);
+      nsc_histogram_init (ds->latency);
+      ds->bytes = final.bytes[d] - c->base.bytes[d];
+      ds->ios = final.ios[d] - c->base.ios[d];
+      if (result->runtime_ns > 0)
+        {
+          ds->bw_bps = ds->bytes * 1e9 / result->runtime_ns;
+          ds->iops = ds->ios * 1e9 / result->runtime_ns;
+        }
+    }
+}
+
+/* A thread's failed I/O in the user's terms: a vanished drive answers EIO, ENODEV
+ * or, for writes past its new size of 0, ENOSPC. */
+static void
+set_io_error (const IoThread  *t,
+              NscTarget       *target,
+              GError         **local_error)
+{
+  g_autofree char *where = g_strdup_printf ("at offset %" G_GUINT64_FORMAT, t->error_offset);
+  const char *desc = nsc_target_get_description (target);
+
+  if (nsc_target_is_gone (target))
+    g_set_error (local_error, NSC_ERROR, NSC_ERROR_IO,
+                 _("%s disappeared during the test (removed or disconnected); what was "
+                   "measured before is kept"), desc);
+  else if (t->error_errno == ENODATA || t->error_errno == EILSEQ || t->error_errno == EBADMSG)
+    g_set_error (local_error, NSC_ERROR, NSC_ERROR_IO,
+                 _("I/O on %s failed %s: the drive reported a media error (a block it "
+                   "cannot read or write)"), desc, where);
+  else
+    g_set_error (local_error, NSC_ERROR,
+                 t->error_errno == ENOSPC && nsc_target_get_kind (target) == NSC_TARGET_FILE
+                 ? NSC_ERROR_NO_SPACE : NSC_ERROR_IO,
+                 _("I/O on %s failed %s: %s"), desc, where,
+                 t->error_message ? t->error_message : g_strerror (t->error_errno));
+}
+
+/* Each thread's latencies (when measured), late I/Os and buffers into @result; the
+ * first thread that failed names the error. Frees what the threads kept. */
+static void
+merge_threads (Run           *run,
+               NscJobResult  *result,
+               NscTarget     *target,
+               gboolean       measured,
+               GError       **local_error)
+{
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < run->n_threads; i++)
+    {
+      IoThread *t = &run->threads[i];
+
+      result->ios_after_stop += t->after_stop;
+      if (run->backend == NSC_BACKEND_IO_URING && !t->registered)
+        result->registered_buffers = FALSE;
+      for (guint d = 0; d < 2; d++)
+        {
+          if (measured)
+            nsc_histogram_merge (result->dir[d].latency, t->hist[d]);
+          g_free (t->hist[d]);
+        }
+      if (t->error_errno && ok)
+        {
+          result->error_errno = t->error_errno;
+          result->error_offset = t->error_offset;
+          set_io_error (t, target, local_error);
+          ok = FALSE;
+        }
+      g_free (t->error_message);
+    }
+}
+
 gboolean
 nsc_job_run_until (NscTarget      *target,
                    const NscJob   *job_in,
@@ -1684,19 +2114,12 @@ nsc_job_run_until (NscTarget      *target,
                    GError        **error)
 {
   g_autoptr(NscJobResult) result = NULL;
-  g_autofree char *note = NULL;
-  NscBackendWhy why = NSC_BACKEND_WHY_NONE;
-  int why_errno = 0;
-  double probe_bps[2] = { 0, 0 };
-  GThreadFunc func;
+  BackendChoice choice = { NULL, NSC_BACKEND_WHY_NONE, 0, FALSE, { 0, 0 } };
   Run run;
-  Totals base = { 0 }, prev = { 0 }, final;
+  Coordinator c = { 0 };
   GError *local_error = NULL;
   gulong cancel_id = 0;
-  guint per_worker;
-  gint64 start_ns, measure_start, deadline, next_sample, prev_ns, interval, last_end = 0;
-  gboolean timed_out = FALSE;
-  gboolean ok = TRUE, fallback = FALSE, sliced, measured;
+  gboolean sliced;
 
   g_return_val_if_fail (target != NULL, FALSE);
   g_return_val_if_fail (job_in != NULL, FALSE);
@@ -1709,212 +2132,37 @@ nsc_job_run_until (NscTarget      *target,
 
   memset (&run, 0, sizeof run);
   run.job = *job_in;
-  if (run.job.region_length == 0)
+  if (!fit_job_to_target (&run, target, error)
+      || !choose_backend (&run, target, backend, &choice, error)
+      || !set_up_threads (&run, target, error))
     {
-      if (run.job.region_offset >= nsc_target_get_size (target))
-        {
-          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       _("The region offset is past the end of %s"),
-                       nsc_target_get_description (target));
-          return FALSE;
-        }
-      run.job.region_length = nsc_target_get_size (target) - run.job.region_offset;
-    }
-  run.job.region_length -= run.job.region_length % run.job.block_size;
-  if (!nsc_target_check_io (target, run.job.block_size, run.job.region_offset,
-                            run.job.region_length, error))
-    return FALSE;
-  if (nsc_job_has_writes (&run.job) && !nsc_target_get_writable (target))
-    {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
-                   _("%s was opened read-only; this job writes"),
-                   nsc_target_get_description (target));
+      g_free (choice.note);
       return FALSE;
     }
-
-  run.backend = nsc_backend_resolve (target, &run.job, backend, &note, &why, &why_errno,
-                                     &fallback, probe_bps, error);
-  if (run.backend == NSC_BACKEND_AUTO)
-    return FALSE;
-  run.fd = nsc_target_get_fd (target);
-  run.buffer_align = nsc_target_get_dio_mem_align (target);
-  g_mutex_init (&run.lock);
-  g_cond_init (&run.cond);
-
-  if (!setup_workers (&run, target, error))
-    {
-      g_free (run.workers);
-      g_mutex_clear (&run.lock);
-      g_cond_clear (&run.cond);
-      return FALSE;
-    }
-
-  per_worker = run.backend == NSC_BACKEND_PSYNC ? run.job.queue_depth : 1;
-  run.n_threads = run.job.workers * per_worker;
-  run.threads = g_new0 (IoThread, run.n_threads);
   if (run.backend == NSC_BACKEND_IO_URING)
-    {
-      /* auto probed already and took io_uring only where NOWAIT is not refused; a
-       * backend named was not probed. */
-      run.punted = why == NSC_BACKEND_WHY_NONE
-                   && probe_job_nowait (run.fd, &run.job, run.buffer_align) == 0;
-      run.poll_punts = want_poll_punts (&run);
-      if (run.poll_punts && why == NSC_BACKEND_WHY_NONE)
-        {
-          g_free (note);
-          note = g_strdup_printf ("io_uring as asked; %s refuses non-blocking I/O (NOWAIT), so "
-                                  "kernel workers run every request, and each I/O thread polls "
-                                  "for their completions for up to %u µs before it sleeps",
-                                  nsc_target_get_description (target), NSC_IO_PUNT_POLL_US);
-          why = NSC_BACKEND_WHY_PUNTED_POLLED;
-        }
-    }
-  func = run.backend == NSC_BACKEND_PSYNC ? psync_thread
-       : run.backend == NSC_BACKEND_NULL ? null_thread
-       : uring_thread;
+    decide_punts (&run, target, &choice);
+  result = new_job_result (&run, &choice);
 
-  result = g_new0 (NscJobResult, 1);
-  result->job = run.job;
-  result->backend = run.backend;
-  result->backend_note = g_steal_pointer (&note);
-  result->backend_why = why;
-  result->backend_probe_bps[0] = probe_bps[0];
-  result->backend_probe_bps[1] = probe_bps[1];
-  result->backend_errno = why_errno;
-  result->backend_fallback = fallback;
-  result->series = nsc_series_new (SERIES_MAX);
-  result->start_time_us = g_get_real_time ();
-  interval = nsc_job_sample_interval (&run.job);
-
+  c.run = &run;
+  c.series = result->series;
+  c.on_sample = on_sample;
+  c.user_data = user_data;
+  c.should_stop = should_stop;
+  c.stop_data = stop_data;
+  c.interval = nsc_job_sample_interval (&run.job);
   run.phase = run.job.ramp_ns > 0 ? PHASE_RAMP : PHASE_MEASURE;
-  measured = run.phase == PHASE_MEASURE;
+  c.measured = run.phase == PHASE_MEASURE;
 
   if (cancellable)
     cancel_id = g_cancellable_connect (cancellable, G_CALLBACK (on_cancelled), &run, NULL);
 
   sliced = nsc_thread_wake_promptly_begin ();
   g_mutex_lock (&run.lock);
-  for (guint i = 0; i < run.n_threads; i++)
-    {
-      IoThread *t = &run.threads[i];
-      g_autofree char *name = g_strdup_printf ("nsc-io-%u", i);
-
-      t->run = &run;
-      t->worker = &run.workers[i / per_worker];
-      t->serial = i;
-      t->hist[0] = g_new (NscHistogram, 1);
-      t->hist[1] = g_new (NscHistogram, 1);
-      nsc_histogram_init (t->hist[0]);
-      nsc_histogram_init (t->hist[1]);
-      t->thread = g_thread_try_new (name, func, t, &local_error);
-      if (t->thread == NULL)
-        {
-          g_mutex_unlock (&run.lock);
-          request_stop (&run);
-          g_mutex_lock (&run.lock);
-          break;
-        }
-      run.running++;
-    }
-
-  /* Every thread set up (or failed), then the clock starts and they all go. */
-  while (run.ready < run.running)
-    g_cond_wait (&run.cond, &run.lock);
-  start_ns = nsc_now_ns ();
-  measure_start = start_ns + run.job.ramp_ns;
-  deadline = run.job.time_ns > 0 ? measure_start + run.job.time_ns : G_MAXINT64;
-  next_sample = measure_start + interval;
-  prev_ns = measure_start;
-  run.go = TRUE;
-  g_cond_broadcast (&run.cond);
-
-  while (run.running > 0)
-    {
-      gint64 now = nsc_now_ns ();
-      gint64 wake;
-      int phase = g_atomic_int_get (&run.phase);
-
-      if (phase == PHASE_RAMP && now >= measure_start)
-        {
-          g_atomic_int_set (&run.phase, PHASE_MEASURE);
-          measured = TRUE;
-          read_totals (&run, &base);
-          for (guint i = 0; i < run.n_threads; i++)
-            __atomic_store_n (&run.threads[i].pub_lat_max, 0, __ATOMIC_RELAXED);
-          prev = base;
-          measure_start = prev_ns = now;
-          if (run.job.time_ns > 0)
-            deadline = now + run.job.time_ns;
-          next_sample = now + interval;
-          phase = PHASE_MEASURE;
-        }
-      if (phase == PHASE_MEASURE && now < next_sample && run.job.sample_bytes > 0)
-        {
-          Totals cur;
-          guint64 done = 0;
-
-          /* A write-fill wants a point per GiB as well as per interval. */
-          read_totals (&run, &cur);
-          for (guint d = 0; d < 2; d++)
-            done += cur.bytes[d] - prev.bytes[d];
-          if (done >= run.job.sample_bytes)
-            next_sample = now;
-        }
-      if (phase == PHASE_MEASURE && now >= next_sample)
-        {
-          g_mutex_unlock (&run.lock);
-          take_sample (&run, &prev, &base, &prev_ns, now, measure_start, TAIL_NONE, interval,
-                       result->series, on_sample, user_data);
-          g_mutex_lock (&run.lock);
-          next_sample += interval;
-          if (next_sample <= now)
-            next_sample = now + interval;
-          if (should_stop && should_stop (stop_data))
-            {
-              g_mutex_unlock (&run.lock);
-              request_stop (&run);
-              g_mutex_lock (&run.lock);
-              continue;
-            }
-        }
-      if (phase != PHASE_STOP && now >= deadline)
-        {
-          timed_out = TRUE;
-          g_mutex_unlock (&run.lock);
-          request_stop (&run);
-          g_mutex_lock (&run.lock);
-          continue;
-        }
-
-      wake = phase == PHASE_RAMP ? measure_start : MIN (next_sample, deadline);
-      if (phase == PHASE_MEASURE && run.job.sample_bytes > 0)
-        {
-          /* On a fast small target a point's bytes take a few milliseconds: wake
-           * when, at the speed so far, they should be done, not a fixed 10 ms later. */
-          Totals cur;
-          guint64 done = 0, all = 0;
-          gint64 byte_wake = 10 * G_GINT64_CONSTANT (1000000);
-
-          read_totals (&run, &cur);
-          for (guint d = 0; d < 2; d++)
-            {
-              done += cur.bytes[d] - prev.bytes[d];
-              all += cur.bytes[d] - base.bytes[d];
-            }
-          if (all > 0 && now > measure_start && done < run.job.sample_bytes)
-            {
-              double ns_per_byte = (double) (now - measure_start) / (double) all;
-              gint64 left = (gint64) (ns_per_byte * (double) (run.job.sample_bytes - done));
-
-              byte_wake = CLAMP (left, G_GINT64_CONSTANT (1000000), byte_wake);
-            }
-          wake = MIN (wake, now + byte_wake);
-        }
-      if (phase == PHASE_STOP)
-        wake = now + WAIT_SLICE_NS;
-      if (run.running > 0)
-        g_cond_wait_until (&run.cond, &run.lock, wake / 1000);
-    }
+  start_threads (&run, run.backend == NSC_BACKEND_PSYNC ? psync_thread
+                       : run.backend == NSC_BACKEND_NULL ? null_thread
+                       : uring_thread, &local_error);
+  start_clock (&c);
+  coordinate (&c);
   g_mutex_unlock (&run.lock);
 
   for (guint i = 0; i < run.n_threads; i++)
@@ -1925,79 +2173,8 @@ nsc_job_run_until (NscTarget      *target,
   if (cancel_id)
     g_cancellable_disconnect (cancellable, cancel_id);
 
-  /* The last, partial interval. */
-  for (guint i = 0; i < run.n_threads; i++)
-    last_end = MAX (last_end, run.threads[i].end_ns);
-  if (g_atomic_int_get (&run.phase) != PHASE_RAMP && last_end > prev_ns)
-    take_sample (&run, &prev, &base, &prev_ns, last_end, measure_start,
-                 timed_out ? TAIL_DRAIN : TAIL_LAST, interval,
-                 result->series, on_sample, user_data);
-  nsc_series_finish (result->series);
-
-  read_totals (&run, &final);
-  /* Stopped in the ramp: nothing was measured, and what the ramp did is not kept. */
-  if (!measured)
-    base = final;
-  result->runtime_ns = last_end > measure_start ? last_end - measure_start : 0;
-  result->cancelled = run.cancelled;
-  result->drain_ns = run.stop_ns ? MAX (last_end - run.stop_ns, (gint64) 0) : 0;
-  result->registered_buffers = run.backend == NSC_BACKEND_IO_URING;
-  for (guint d = 0; d < 2; d++)
-    {
-      NscDirStats *ds = &result->dir[d];
-
-      ds->latency = g_new (NscHistogram, 1);
-      nsc_histogram_init (ds->latency);
-      ds->bytes = final.bytes[d] - base.bytes[d];
-      ds->ios = final.ios[d] - base.ios[d];
-      if (result->runtime_ns > 0)
-        {
-          ds->bw_bps = ds->bytes * 1e9 / result->runtime_ns;
-          ds->iops = ds->ios * 1e9 / result->runtime_ns;
-        }
-    }
-
-  for (guint i = 0; i < run.n_threads; i++)
-    {
-      IoThread *t = &run.threads[i];
-
-      result->ios_after_stop += t->after_stop;
-      if (run.backend == NSC_BACKEND_IO_URING && !t->registered)
-        result->registered_buffers = FALSE;
-      for (guint d = 0; d < 2; d++)
-        {
-          if (measured)
-            nsc_histogram_merge (result->dir[d].latency, t->hist[d]);
-          g_free (t->hist[d]);
-        }
-      if (t->error_errno && ok)
-        {
-          g_autofree char *where = g_strdup_printf ("at offset %" G_GUINT64_FORMAT,
-                                                    t->error_offset);
-          const char *desc = nsc_target_get_description (target);
-
-          result->error_errno = t->error_errno;
-          result->error_offset = t->error_offset;
-          /* Say what happened in the user's terms: a vanished drive answers EIO,
-           * ENODEV or, for writes past its new size of 0, ENOSPC. */
-          if (nsc_target_is_gone (target))
-            g_set_error (&local_error, NSC_ERROR, NSC_ERROR_IO,
-                         _("%s disappeared during the test (removed or disconnected); what was "
-                           "measured before is kept"), desc);
-          else if (t->error_errno == ENODATA || t->error_errno == EILSEQ || t->error_errno == EBADMSG)
-            g_set_error (&local_error, NSC_ERROR, NSC_ERROR_IO,
-                         _("I/O on %s failed %s: the drive reported a media error (a block it "
-                           "cannot read or write)"), desc, where);
-          else
-            g_set_error (&local_error, NSC_ERROR,
-                         t->error_errno == ENOSPC && nsc_target_get_kind (target) == NSC_TARGET_FILE
-                         ? NSC_ERROR_NO_SPACE : NSC_ERROR_IO,
-                         _("I/O on %s failed %s: %s"), desc, where,
-                         t->error_message ? t->error_message : g_strerror (t->error_errno));
-          ok = FALSE;
-        }
-      g_free (t->error_message);
-    }
+  sum_up (&c, result);
+  merge_threads (&run, result, target, c.measured, &local_error);
 
   if (result->dir[NSC_DIR_WRITE].bytes > 0)
     nsc_target_note_written (target, run.job.region_offset, run.job.region_length,
