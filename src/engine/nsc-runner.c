@@ -2065,92 +2065,108 @@ plan_paced (NscRunner *self,
   self->paced_planned = TRUE;
 }
 
-static gpointer
-runner_thread (gpointer data)
+/* A fill before the steps, counted as setup: its status names @kind and its size. */
+static gboolean
+setup_fill (NscRunner      *self,
+            NscTarget      *target,
+            NscStatusKind   kind,
+            guint64         length,
+            guint64        *filled,
+            GError        **error)
 {
-  NscRunner *self = data;
-  const NscPreset *preset = self->preset;
-  g_autoptr(NscTarget) target = NULL;
-  g_autoptr(NscTarget) filler = NULL;
+  gboolean ok;
+
+  set_status_bytes (self, kind, length);
+  ok = nsc_target_fill (target, 0, length, self->backend, on_fill_sample, self,
+                        self->cancellable, filled, error);
+  self->setup_bytes += *filled;
+  return ok;
+}
+
+/* A folder in a nearly full state: a filler file takes all but leave_free (and the
+ * test file's room) first. It is an O_TMPFILE too: gone with the run, whatever
+ * happens. */
+static gboolean
+fill_folder_to_state (NscRunner  *self,
+                      NscTarget **filler,
+                      GError    **error)
+{
+  NscTargetOptions fopts = { .file_size = NSC_TARGET_SIZE_FREE, .no_tmpfile = self->no_tmpfile,
+                             .device_fd = -1 };
+  struct statvfs vfs;
+  guint64 free_bytes, floor, filled = 0;
+
+  if (statvfs (self->target, &vfs) != 0)
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED, _("Cannot read the free space of %s"),
+                   self->target);
+      return FALSE;
+    }
+  free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
+  floor = nsc_target_free_space_floor ((guint64) vfs.f_blocks * vfs.f_frsize);
+  if (self->leave_free < floor)
+    {
+      g_autofree char *want = nsc_format_size (self->leave_free);
+      g_autofree char *need = nsc_format_size (floor);
+      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                   _("Leaving only %s free would leave the filesystem of %s nearly full; "
+                     "leave at least %s free (what a write-fill leaves there)"),
+                   want, self->target, need);
+      return FALSE;
+    }
+  if (free_bytes <= self->leave_free)
+    {
+      g_autofree char *want = nsc_format_size (self->leave_free);
+      g_autofree char *have = nsc_format_size (free_bytes);
+      g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE,
+                   _("%s has %s free, not more than the %s to leave free"), self->target, have, want);
+      return FALSE;
+    }
+  fopts.file_size = free_bytes - self->leave_free;
+  fopts.file_size -= fopts.file_size % (1u << 20);
+  *filler = nsc_target_open (self->target, &fopts, error);
+  if (*filler == NULL)
+    return FALSE;
+  return setup_fill (self, *filler, NSC_STATUS_FILLING_STATE, nsc_target_get_size (*filler),
+                     &filled, error);
+}
+
+/* The target, opened for what the run does; then the device checks again. */
+static gboolean
+open_target (NscRunner  *self,
+             NscTarget **target,
+             GError    **error)
+{
   NscTargetOptions topts = NSC_TARGET_OPTIONS_INIT;
-  GError *error = NULL;
-  Event *done;
-  gboolean first_job = TRUE;
-  gint64 idle_before = 0;
-  guint64 trimmed_before = 0;
-  guint64 filled = 0;
-  gboolean setup_ok;
 
   topts.file_size = self->file_size;
   /* Consent to wipe a device also lets reads go to blocks written first. */
-  topts.need_write = run_writes (preset, self->erase_first, self->leave_free, self->destroy_data);
+  topts.need_write = run_writes (self->preset, self->erase_first, self->leave_free,
+                                 self->destroy_data);
   topts.destroy_data = self->destroy_data;
   topts.no_tmpfile = self->no_tmpfile;
   topts.device_fd = self->device_fd;
 
   /* nsc_target_open () takes a handed-over descriptor, also when it fails. */
-  /* A folder in a nearly full state: a filler file takes all but leave_free (and the
-   * test file's room) first. It is an O_TMPFILE too: gone with the run, whatever
-   * happens. */
-  if (self->leave_free && g_file_test (self->target, G_FILE_TEST_IS_DIR))
-    {
-      NscTargetOptions fopts = { .file_size = NSC_TARGET_SIZE_FREE, .no_tmpfile = self->no_tmpfile,
-                                 .device_fd = -1 };
-      struct statvfs vfs;
-      guint64 free_bytes;
-
-      if (statvfs (self->target, &vfs) != 0)
-        {
-          g_set_error (&error, NSC_ERROR, NSC_ERROR_FAILED, _("Cannot read the free space of %s"),
-                       self->target);
-          goto out;
-        }
-      free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
-      {
-        guint64 floor = nsc_target_free_space_floor ((guint64) vfs.f_blocks * vfs.f_frsize);
-
-        if (self->leave_free < floor)
-          {
-            g_autofree char *want = nsc_format_size (self->leave_free);
-            g_autofree char *need = nsc_format_size (floor);
-            g_set_error (&error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                         _("Leaving only %s free would leave the filesystem of %s nearly full; "
-                           "leave at least %s free (what a write-fill leaves there)"),
-                         want, self->target, need);
-            goto out;
-          }
-      }
-      if (free_bytes <= self->leave_free)
-        {
-          g_autofree char *want = nsc_format_size (self->leave_free);
-          g_autofree char *have = nsc_format_size (free_bytes);
-          g_set_error (&error, NSC_ERROR, NSC_ERROR_NO_SPACE,
-                       _("%s has %s free, not more than the %s to leave free"), self->target, have, want);
-          goto out;
-        }
-      fopts.file_size = free_bytes - self->leave_free;
-      fopts.file_size -= fopts.file_size % (1u << 20);
-      filler = nsc_target_open (self->target, &fopts, &error);
-      if (filler == NULL)
-        goto out;
-      set_status_bytes (self, NSC_STATUS_FILLING_STATE, nsc_target_get_size (filler));
-      setup_ok = nsc_target_fill (filler, 0, nsc_target_get_size (filler), self->backend, on_fill_sample,
-                            self, self->cancellable, &filled, &error);
-      self->setup_bytes += filled;
-      if (!setup_ok)
-        goto out;
-    }
-
-  target = nsc_target_open (self->target, &topts, &error);
+  *target = nsc_target_open (self->target, &topts, error);
   self->device_fd = -1;
-  if (target == NULL)
-    goto out;
+  if (*target == NULL)
+    return FALSE;
   /* Held exclusively now: nothing can start using the device behind our back, so
    * ask again what may have started using it since the front end asked. */
-  if (nsc_target_get_kind (target) == NSC_TARGET_DEVICE && nsc_target_get_writable (target)
+  if (nsc_target_get_kind (*target) == NSC_TARGET_DEVICE && nsc_target_get_writable (*target)
       && self->check_device != NULL
-      && !self->check_device (self->check_data, self->target, &error))
-    goto out;
+      && !self->check_device (self->check_data, self->target, error))
+    return FALSE;
+  return TRUE;
+}
+
+/* What the caller learns of the target before anything runs: its facts, the bytes
+ * each step writes at the drive's pace, and whether I/O reaches the drive directly. */
+static void
+post_target_facts (NscRunner *self,
+                   NscTarget *target)
+{
   post_target_info (self, target);
   plan_paced (self, target);
 
@@ -2162,184 +2178,275 @@ runner_thread (gpointer data)
       w->subject = g_strdup (nsc_target_get_filesystem (target));
       post_warning (self, w);
     }
+}
+
+/* The target brought to the state the steps start from: a test file written whole,
+ * a device filled but for leave_free, erased first, or preconditioned. */
+static gboolean
+prepare_target (NscRunner  *self,
+                NscTarget  *target,
+                GError    **error)
+{
+  NscTargetKind kind = nsc_target_get_kind (target);
+  guint64 filled = 0;
 
   /* A test file is written whole before anything is timed, so that no block
    * allocation happens inside a measurement and every read meets real data. A
    * write-fill does without: it measures the fresh free space itself. */
-  if (nsc_target_get_kind (target) == NSC_TARGET_FILE && self->backend != NSC_BACKEND_NULL
-      && preset->prepare)
-    {
-      set_status_bytes (self, NSC_STATUS_PREPARING_FILE, nsc_target_get_size (target));
-      setup_ok = nsc_target_fill (target, 0, nsc_target_get_size (target), self->backend,
-                            on_fill_sample, self, self->cancellable, &filled, &error);
-      self->setup_bytes += filled;
-      if (!setup_ok)
-        goto out;
-    }
+  if (kind == NSC_TARGET_FILE && self->backend != NSC_BACKEND_NULL && self->preset->prepare
+      && !setup_fill (self, target, NSC_STATUS_PREPARING_FILE, nsc_target_get_size (target),
+                      &filled, error))
+    return FALSE;
 
   /* A device in a nearly full state: everything but its last leave_free bytes holds
    * data, and the steps run in those. */
-  if (self->leave_free && nsc_target_get_kind (target) == NSC_TARGET_DEVICE)
+  if (self->leave_free && kind == NSC_TARGET_DEVICE)
     {
       guint64 size = nsc_target_get_size (target);
       guint align = MAX (nsc_target_get_dio_offset_align (target), 1u << 20);
 
       if (size <= self->leave_free)
         {
-          g_set_error (&error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
                        _("%s is not larger than the space to leave free"),
                        nsc_target_get_description (target));
-          goto out;
+          return FALSE;
         }
       self->region_base = (size - self->leave_free) / align * align;
-      set_status_bytes (self, NSC_STATUS_FILLING_STATE, self->region_base);
-      setup_ok = nsc_target_fill (target, 0, self->region_base, self->backend, on_fill_sample, self,
-                            self->cancellable, &filled, &error);
-      self->setup_bytes += filled;
-      if (!setup_ok)
-        goto out;
+      if (!setup_fill (self, target, NSC_STATUS_FILLING_STATE, self->region_base, &filled, error))
+        return FALSE;
     }
-  if (self->erase_first && self->backend != NSC_BACKEND_NULL
-      && nsc_target_get_kind (target) == NSC_TARGET_DEVICE)
+  if (self->erase_first && self->backend != NSC_BACKEND_NULL && kind == NSC_TARGET_DEVICE)
     {
       NscStepResult *scratch = nsc_step_result_new (&(NscStep) { .kind = NSC_STEP_ERASE });
-      gboolean ok = run_erase_step (self, target, scratch, &error);
+      gboolean ok = run_erase_step (self, target, scratch, error);
 
       nsc_step_result_free (scratch);
       if (!ok)
-        goto out;
+        return FALSE;
     }
 
   /* The reviews' "used drive": the whole device written once before the first test
    * (a test file was written whole above). */
   if (self->timing.strict && nsc_target_get_writable (target) && self->backend != NSC_BACKEND_NULL
-      && nsc_target_get_kind (target) == NSC_TARGET_DEVICE)
+      && kind == NSC_TARGET_DEVICE)
     {
-      set_status_bytes (self, NSC_STATUS_PRECONDITIONING, nsc_target_get_size (target));
-      filled = 0;
-      setup_ok = nsc_target_fill (target, 0, nsc_target_get_size (target), self->backend,
-                                  on_fill_sample, self, self->cancellable, &filled, &error);
-      self->setup_bytes += filled;
-      if (!setup_ok)
-        goto out;
+      if (!setup_fill (self, target, NSC_STATUS_PRECONDITIONING, nsc_target_get_size (target),
+                       &filled, error))
+        return FALSE;
       self->written_since_quiet += filled;
       post_precondition (self, "device");
     }
-  else if (self->timing.strict && nsc_target_get_kind (target) == NSC_TARGET_FILE && preset->prepare)
+  else if (self->timing.strict && kind == NSC_TARGET_FILE && self->preset->prepare)
     post_precondition (self, "test file");
+  return TRUE;
+}
 
-  for (guint i = 0; i < preset->steps->len; i++)
+/* What one step hands on to the next. */
+typedef struct
+{
+  gboolean first_job;
+  gint64   idle_before;     /* the idles (strict's and steps') just before */
+  guint64  trimmed_before;  /* TRIMs and erases since the last step that did I/O */
+} StepCarry;
+
+/* The step's clock starts; before a job after the first, strict's idle. FALSE when
+ * that idle was cut short by a cancel. */
+static gboolean
+rest_before_step (NscRunner     *self,
+                  guint          i,
+                  const NscStep *step,
+                  StepCarry     *carry)
+{
+  self->in_setup = FALSE;
+  self->clock_step = i;
+  self->clock_started_ns = nsc_now_ns ();
+  self->paced_done = 0;
+  self->paced_ns = 0;
+  self->job_paced = FALSE;
+  if (step->kind == NSC_STEP_JOB && !carry->first_job && self->timing.idle_ns > 0
+      && !step->no_strict)
     {
-      const NscStep *step = &g_array_index (preset->steps, NscStep, i);
+      set_status_idle (self, NSC_STATUS_IDLE_BETWEEN, NSC_PAUSE_OPTION, self->timing.idle_ns);
+      if (!rest (self, self->timing.idle_ns))
+        return FALSE;
+      carry->idle_before += self->timing.idle_ns;
+    }
+  return TRUE;
+}
+
+/* The step's start, told to the caller; its result, with what came before it. */
+static NscStepResult *
+begin_step (NscRunner       *self,
+            guint            i,
+            const NscStep   *step,
+            const StepCarry *carry,
+            gboolean         skip_idle)
+{
+  NscStepResult *sr;
+  Event *ev;
+
+  self->current_step = i;
+  self->step_started_ns = nsc_now_ns ();
+  self->last_temp_ns = 0;
+  ev = event_new (EVENT_STEP_STARTED);
+  ev->step = i;
+  post (self, ev);
+
+  sr = nsc_step_result_new (step);
+  sr->started = TRUE;
+  sr->idle_before_ns = carry->idle_before;
+  sr->trimmed_before_bytes = carry->trimmed_before;
+  self->current_sr = sr;
+  if (skip_idle)
+    {
+      sr->strict_skipped = TRUE;
+      post_skipped (self, i, step);
+    }
+  return sr;
+}
+
+static gboolean
+run_step (NscRunner      *self,
+          NscTarget      *target,
+          guint           i,
+          const NscStep  *step,
+          NscStepResult  *sr,
+          StepCarry      *carry,
+          GError        **error)
+{
+  gboolean ok = TRUE;
+
+  switch (step->kind)
+    {
+    case NSC_STEP_JOB:
+      carry->first_job = FALSE;
+      ok = run_job_step (self, target, i, step, sr, error);
+      break;
+    case NSC_STEP_SURFACE:
+      ok = run_surface_step (self, target, i, step, sr, error);
+      break;
+    case NSC_STEP_IDLE:
+      {
+        gint64 ns = nsc_timing_cut_idle (&self->timing, step->idle_ns);
+
+        set_status_idle (self, NSC_STATUS_IDLE, idle_reason (self->preset->steps, i), ns);
+        sr->duration_ns = ns;
+        ok = rest (self, ns);
+        if (!ok)
+          g_cancellable_set_error_if_cancelled (self->cancellable, error);
+      }
+      break;
+    case NSC_STEP_FILL:
+    case NSC_STEP_TRIM:
+      ok = run_region_step (self, target, step, sr, error);
+      break;
+    case NSC_STEP_ERASE:
+      ok = run_erase_step (self, target, sr, error);
+      break;
+    case NSC_STEP_COPY:
+      ok = run_copy_step (self, i, step, sr, error);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  return ok;
+}
+
+/* The step's end: what it hands on, its result told to the caller, and the clock
+ * on to the next step. */
+static void
+end_step (NscRunner     *self,
+          guint          i,
+          const NscStep *step,
+          NscStepResult *sr,
+          StepCarry     *carry,
+          gboolean       ok,
+          const GError  *error)
+{
+  Event *ev;
+
+  self->current_sr = NULL;
+  note_step_done (self, step, sr);
+
+  carry->idle_before = step->kind == NSC_STEP_IDLE ? carry->idle_before + sr->duration_ns : 0;
+  /* TRIMs and erases count for the steps after them, until one that does I/O. */
+  if (step->kind == NSC_STEP_TRIM || step->kind == NSC_STEP_ERASE)
+    carry->trimmed_before += sr->trimmed_bytes;
+  else if (step->kind != NSC_STEP_IDLE)
+    carry->trimmed_before = 0;
+  sr->completed = ok;
+  if (!ok && error)
+    sr->error = g_strdup (error->message);
+  note_write_fill (self, sr);
+  self->clock_step = i + 1;
+  self->clock_started_ns = nsc_now_ns ();
+  /* Done: no "of" left to say (a short last interval joins the one before it
+   * without a sample of its own). */
+  self->phase_status.bytes_done = self->phase_status.bytes_total = 0;
+  self->paced_done = 0;
+  self->paced_ns = 0;
+  self->step_started_ns = 0;
+
+  ev = event_new (EVENT_STEP_FINISHED);
+  ev->step = i;
+  ev->step_result = sr;
+  post (self, ev);
+  post_progress (self, &self->phase_status);
+}
+
+/* The preset's steps in order, until one fails or the run is cancelled. */
+static void
+run_steps (NscRunner  *self,
+           NscTarget  *target,
+           GError    **error)
+{
+  GArray *steps = self->preset->steps;
+  StepCarry carry = { TRUE, 0, 0 };
+
+  for (guint i = 0; i < steps->len; i++)
+    {
+      const NscStep *step = &g_array_index (steps, NscStep, i);
       NscStepResult *sr;
-      Event *ev;
       gboolean ok = TRUE;
-      gboolean skip_idle = step->no_strict && step->kind == NSC_STEP_JOB && !first_job
+      gboolean skip_idle = step->no_strict && step->kind == NSC_STEP_JOB && !carry.first_job
                            && self->timing.idle_ns > 0;
 
-      if (g_cancellable_set_error_if_cancelled (self->cancellable, &error))
+      if (g_cancellable_set_error_if_cancelled (self->cancellable, error))
         break;
+      if (!rest_before_step (self, i, step, &carry))
+        continue;
 
-      self->in_setup = FALSE;
-      self->clock_step = i;
-      self->clock_started_ns = nsc_now_ns ();
-      self->paced_done = 0;
-      self->paced_ns = 0;
-      self->job_paced = FALSE;
-      if (step->kind == NSC_STEP_JOB && !first_job && self->timing.idle_ns > 0 && !step->no_strict)
-        {
-          set_status_idle (self, NSC_STATUS_IDLE_BETWEEN, NSC_PAUSE_OPTION, self->timing.idle_ns);
-          if (!rest (self, self->timing.idle_ns))
-            continue;
-          idle_before += self->timing.idle_ns;
-        }
-
-      self->current_step = i;
-      self->step_started_ns = nsc_now_ns ();
-      self->last_temp_ns = 0;
-      ev = event_new (EVENT_STEP_STARTED);
-      ev->step = i;
-      post (self, ev);
-
-      sr = nsc_step_result_new (step);
-      sr->started = TRUE;
-      sr->idle_before_ns = idle_before;
-      sr->trimmed_before_bytes = trimmed_before;
-      self->current_sr = sr;
-      if (skip_idle)
-        {
-          sr->strict_skipped = TRUE;
-          post_skipped (self, i, step);
-        }
-      if (i == 0 || step->group != g_array_index (preset->steps, NscStep, i - 1).group)
-        ok = start_group (self, target, i, sr, &error);
+      sr = begin_step (self, i, step, &carry, skip_idle);
+      if (i == 0 || step->group != g_array_index (steps, NscStep, i - 1).group)
+        ok = start_group (self, target, i, sr, error);
       if (ok)
-      switch (step->kind)
-        {
-        case NSC_STEP_JOB:
-          first_job = FALSE;
-          ok = run_job_step (self, target, i, step, sr, &error);
-          break;
-        case NSC_STEP_SURFACE:
-          ok = run_surface_step (self, target, i, step, sr, &error);
-          break;
-        case NSC_STEP_IDLE:
-          {
-            gint64 ns = nsc_timing_cut_idle (&self->timing, step->idle_ns);
-
-            set_status_idle (self, NSC_STATUS_IDLE, idle_reason (preset->steps, i), ns);
-            sr->duration_ns = ns;
-            ok = rest (self, ns);
-            if (!ok)
-              g_cancellable_set_error_if_cancelled (self->cancellable, &error);
-          }
-          break;
-        case NSC_STEP_FILL:
-        case NSC_STEP_TRIM:
-          ok = run_region_step (self, target, step, sr, &error);
-          break;
-        case NSC_STEP_ERASE:
-          ok = run_erase_step (self, target, sr, &error);
-          break;
-        case NSC_STEP_COPY:
-          ok = run_copy_step (self, i, step, sr, &error);
-          break;
-        default:
-          g_assert_not_reached ();
-        }
-      self->current_sr = NULL;
-      note_step_done (self, step, sr);
-
-      idle_before = step->kind == NSC_STEP_IDLE ? idle_before + sr->duration_ns : 0;
-      /* TRIMs and erases count for the steps after them, until one that does I/O. */
-      if (step->kind == NSC_STEP_TRIM || step->kind == NSC_STEP_ERASE)
-        trimmed_before += sr->trimmed_bytes;
-      else if (step->kind != NSC_STEP_IDLE)
-        trimmed_before = 0;
-      sr->completed = ok;
-      if (!ok && error)
-        sr->error = g_strdup (error->message);
-      note_write_fill (self, sr);
-      self->clock_step = i + 1;
-      self->clock_started_ns = nsc_now_ns ();
-      /* Done: no "of" left to say (a short last interval joins the one before it
-       * without a sample of its own). */
-      self->phase_status.bytes_done = self->phase_status.bytes_total = 0;
-      self->paced_done = 0;
-      self->paced_ns = 0;
-      self->step_started_ns = 0;
-
-      ev = event_new (EVENT_STEP_FINISHED);
-      ev->step = i;
-      ev->step_result = sr;
-      post (self, ev);
-      post_progress (self, &self->phase_status);
+        ok = run_step (self, target, i, step, sr, &carry, error);
+      end_step (self, i, step, sr, &carry, ok, *error);
 
       if (!ok)
         break;
     }
+}
 
-out:
+static gpointer
+runner_thread (gpointer data)
+{
+  NscRunner *self = data;
+  g_autoptr(NscTarget) target = NULL;
+  g_autoptr(NscTarget) filler = NULL;
+  GError *error = NULL;
+  Event *done;
+
+  if ((!self->leave_free || !g_file_test (self->target, G_FILE_TEST_IS_DIR)
+       || fill_folder_to_state (self, &filler, &error))
+      && open_target (self, &target, &error))
+    {
+      post_target_facts (self, target);
+      if (prepare_target (self, target, &error))
+        run_steps (self, target, &error);
+    }
+
   /* Cancels reach us as GIO's error from GLib calls and as ours from the engine;
    * callers see one. */
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
