@@ -41,231 +41,211 @@ parse_uint (const char  *name,
   return TRUE;
 }
 
-gboolean
-nsc_cli_parse_run_args (int       argc,
-                char    **argv,
-                RunArgs  *a,
-                GError  **error)
+/* What a parser of one group of options made of an option. */
+typedef enum
 {
-  nsc_job_init (&a->job);
-  a->job.block_size = 0;
-  a->backend = NSC_BACKEND_AUTO;
-
-  for (int i = 0; i < argc; i++)
-    {
-      const char *arg = argv[i];
-      g_autofree char *name = NULL;
-      const char *value = NULL;
-      const char *eq;
-
-      if (!g_str_has_prefix (arg, "--"))
-        {
-          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       _("Unexpected argument “%s”; options start with --"), arg);
-          return FALSE;
-        }
-      eq = strchr (arg, '=');
-      name = eq ? g_strndup (arg, eq - arg) : g_strdup (arg);
-
-      /* Flags first; everything else takes a value, after = or as the next word. */
-      if (g_str_equal (name, "--quiet"))
-        { a->quiet = TRUE; continue; }
-      if (g_str_equal (name, "--dry-run"))
-        { a->dry_run = TRUE; continue; }
-      if (g_str_equal (name, "--no-tmpfile"))
-        { a->no_tmpfile = TRUE; continue; }
-      if (g_str_equal (name, "--strict"))
-        { a->strict = TRUE; continue; }
-      if (g_str_equal (name, "--cdm"))
-        { a->cdm = TRUE; continue; }
-      if (g_str_equal (name, "--shared"))
-        { a->job.shared_region = TRUE; a->have_job = TRUE; continue; }
-      if (g_str_equal (name, "--once"))
-        { a->job.once = TRUE; a->have_job = TRUE; continue; }
-
-      if (eq)
-        value = eq + 1;
-      else if (i + 1 < argc)
-        value = argv[++i];
-      else
-        {
-          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       _("%s needs a value"), name);
-          return FALSE;
-        }
+  OPTION_NOT_MINE,
+  OPTION_TAKEN,
+  OPTION_REFUSED,
+} OptionOutcome;
 
 #define IS(n) g_str_equal (name, n)
-      if (IS ("--target"))
-        g_free (a->target), a->target = g_strdup (value);
-      else if (IS ("--preset"))
-        g_free (a->preset), a->preset = g_strdup (value);
-      else if (IS ("--json"))
-        g_free (a->json), a->json = g_strdup (value);
-      else if (IS ("--destroy-data"))
-        g_free (a->destroy_data), a->destroy_data = g_strdup (value);
-      else if (IS ("--units"))
-        {
-          if (!g_str_equal (value, "mib") && !g_str_equal (value, "mb"))
-            {
-              g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           _("--units takes mib or mb, not “%s”"), value);
-              return FALSE;
-            }
-          g_free (a->units), a->units = g_strdup (value);
-        }
-      else if (IS ("--runs"))
-        {
-          if (!parse_uint (name, value, 1, 1000, &a->runs, error))
-            return FALSE;
-        }
-      else if (IS ("--time"))
-        {
-          if (!nsc_parse_duration (value, &a->time_ns, error))
-            return FALSE;
-          if (a->time_ns <= 0)
-            {
-              g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                                   _("--time must be longer than zero"));
-              return FALSE;
-            }
-          a->job.time_ns = a->time_ns;
-        }
-      else if (IS ("--size"))
-        {
-          if (!nsc_parse_size (value, &a->size, error))
-            return FALSE;
-          if (a->size == 0)
-            {
-              g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                                   _("--size must be larger than zero; leave it out for the "
-                                     "preset's size"));
-              return FALSE;
-            }
-        }
-      else if (IS ("--idle"))
-        {
-          if (!nsc_parse_duration (value, &a->idle_ns, error))
-            return FALSE;
-        }
-      else if (IS ("--backend"))
-        {
-          if (!nsc_backend_from_string (value, &a->backend, error))
-            return FALSE;
-        }
-      else if (IS ("--rw"))
-        {
-          if (!nsc_job_set_rw (&a->job, value, error))
-            return FALSE;
-          a->have_job = TRUE;
-        }
-      else if (IS ("--bs"))
-        {
-          if (!nsc_parse_size (value, &a->job.block_size, error))
-            return FALSE;
-          a->bs_set = a->have_job = TRUE;
-        }
-      else if (IS ("--qd") || IS ("--iodepth"))
-        {
-          if (!parse_uint (name, value, 1, NSC_JOB_MAX_QUEUE_DEPTH, &a->job.queue_depth, error))
-            return FALSE;
-          a->have_job = TRUE;
-        }
-      else if (IS ("--threads") || IS ("--numjobs"))
-        {
-          if (!parse_uint (name, value, 1, NSC_JOB_MAX_WORKERS, &a->job.workers, error))
-            return FALSE;
-          a->have_job = TRUE;
-        }
-      else if (IS ("--mix"))
-        {
-          guint pct;
-          if (!parse_uint (name, value, 0, 100, &pct, error))
-            return FALSE;
-          a->job.read_percent = pct;
-          a->have_job = TRUE;
-        }
-      else if (IS ("--offset"))
-        {
-          if (!nsc_parse_size (value, &a->job.region_offset, error))
-            return FALSE;
-          a->have_job = TRUE;
-        }
-      else if (IS ("--span"))
-        {
-          if (!nsc_parse_size (value, &a->span, error))
-            return FALSE;
-          if (a->span == 0)
-            {
-              g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                                   _("--span must be larger than zero"));
-              return FALSE;
-            }
-        }
-      else if (IS ("--state"))
-        g_free (a->state), a->state = g_strdup (value);
-      else if (IS ("--erase"))
-        {
-          if (!g_str_equal (value, "trim") && !g_str_equal (value, "format")
-              && !g_str_equal (value, "sanitize"))
-            {
-              g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           _("--erase takes trim, format or sanitize, not “%s”"), value);
-              return FALSE;
-            }
-          g_free (a->erase), a->erase = g_strdup (value);
-        }
-      else if (IS ("--time-scale"))
-        {
-          char *end = NULL;
+#define TAKEN_IF(ok) ((ok) ? OPTION_TAKEN : OPTION_REFUSED)
 
-          a->time_scale = g_ascii_strtod (value, &end);
-          if (end == value || *end != '\0' || !(a->time_scale > 0 && a->time_scale <= 1))
-            {
-              g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           _("--time-scale takes a factor above 0 and at most 1, not “%s”"), value);
-              return FALSE;
-            }
-        }
-      else if (IS ("--max-idle"))
-        {
-          if (!nsc_parse_duration (value, &a->max_idle_ns, error))
-            return FALSE;
-          if (a->max_idle_ns <= 0)
-            a->max_idle_ns = 1;
-        }
-      else if (IS ("--bytes"))
-        {
-          if (!nsc_parse_size (value, &a->job.bytes, error))
-            return FALSE;
-          a->have_job = TRUE;
-        }
-      else if (IS ("--ramp"))
-        {
-          if (!nsc_parse_duration (value, &a->job.ramp_ns, error))
-            return FALSE;
-          a->have_job = TRUE;
-        }
-      else if (IS ("--interval"))
-        {
-          if (!nsc_parse_duration (value, &a->job.sample_interval_ns, error))
-            return FALSE;
-          a->have_job = TRUE;
-        }
-      else if (IS ("--data"))
-        {
-          if (!nsc_data_pattern_from_string (value, &a->job.data, error))
-            return FALSE;
-          a->have_job = TRUE;
-        }
-      else
+static void
+replace_string (char       **field,
+                const char  *value)
+{
+  g_free (*field);
+  *field = g_strdup (value);
+}
+
+/* Flags take no value. */
+static gboolean
+parse_flag (RunArgs    *a,
+            const char *name)
+{
+  if (IS ("--quiet"))
+    a->quiet = TRUE;
+  else if (IS ("--dry-run"))
+    a->dry_run = TRUE;
+  else if (IS ("--no-tmpfile"))
+    a->no_tmpfile = TRUE;
+  else if (IS ("--strict"))
+    a->strict = TRUE;
+  else if (IS ("--cdm"))
+    a->cdm = TRUE;
+  else if (IS ("--shared"))
+    a->job.shared_region = a->have_job = TRUE;
+  else if (IS ("--once"))
+    a->job.once = a->have_job = TRUE;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* Options whose value is a name, a path or a word from a list. */
+static OptionOutcome
+parse_word_option (RunArgs     *a,
+                   const char  *name,
+                   const char  *value,
+                   GError     **error)
+{
+  if (IS ("--target"))
+    replace_string (&a->target, value);
+  else if (IS ("--preset"))
+    replace_string (&a->preset, value);
+  else if (IS ("--json"))
+    replace_string (&a->json, value);
+  else if (IS ("--destroy-data"))
+    replace_string (&a->destroy_data, value);
+  else if (IS ("--state"))
+    replace_string (&a->state, value);
+  else if (IS ("--units"))
+    {
+      if (!g_str_equal (value, "mib") && !g_str_equal (value, "mb"))
         {
           g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       _("Unknown option %s; see nandscope-cli --help"), name);
-          return FALSE;
+                       _("--units takes mib or mb, not “%s”"), value);
+          return OPTION_REFUSED;
         }
-#undef IS
+      replace_string (&a->units, value);
     }
+  else if (IS ("--erase"))
+    {
+      if (!g_str_equal (value, "trim") && !g_str_equal (value, "format")
+          && !g_str_equal (value, "sanitize"))
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       _("--erase takes trim, format or sanitize, not “%s”"), value);
+          return OPTION_REFUSED;
+        }
+      replace_string (&a->erase, value);
+    }
+  else if (IS ("--backend"))
+    return TAKEN_IF (nsc_backend_from_string (value, &a->backend, error));
+  else
+    return OPTION_NOT_MINE;
+  return OPTION_TAKEN;
+}
 
+/* A duration (or size) that must be above zero, and says so with @message. */
+static gboolean
+refuse_zero (gboolean     is_zero,
+             const char  *message,
+             GError     **error)
+{
+  if (is_zero)
+    g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT, message);
+  return !is_zero;
+}
+
+/* Options of the run as a whole whose value is a number, a size or a duration. */
+static OptionOutcome
+parse_amount_option (RunArgs     *a,
+                     const char  *name,
+                     const char  *value,
+                     GError     **error)
+{
+  if (IS ("--runs"))
+    return TAKEN_IF (parse_uint (name, value, 1, 1000, &a->runs, error));
+  if (IS ("--time"))
+    {
+      if (!nsc_parse_duration (value, &a->time_ns, error)
+          || !refuse_zero (a->time_ns <= 0, _("--time must be longer than zero"), error))
+        return OPTION_REFUSED;
+      a->job.time_ns = a->time_ns;
+      return OPTION_TAKEN;
+    }
+  if (IS ("--size"))
+    return TAKEN_IF (nsc_parse_size (value, &a->size, error)
+                     && refuse_zero (a->size == 0,
+                                     _("--size must be larger than zero; leave it out for the "
+                                       "preset's size"), error));
+  if (IS ("--span"))
+    return TAKEN_IF (nsc_parse_size (value, &a->span, error)
+                     && refuse_zero (a->span == 0, _("--span must be larger than zero"), error));
+  if (IS ("--idle"))
+    return TAKEN_IF (nsc_parse_duration (value, &a->idle_ns, error));
+  if (IS ("--time-scale"))
+    {
+      char *end = NULL;
+
+      a->time_scale = g_ascii_strtod (value, &end);
+      if (end == value || *end != '\0' || !(a->time_scale > 0 && a->time_scale <= 1))
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       _("--time-scale takes a factor above 0 and at most 1, not “%s”"), value);
+          return OPTION_REFUSED;
+        }
+      return OPTION_TAKEN;
+    }
+  if (IS ("--max-idle"))
+    {
+      if (!nsc_parse_duration (value, &a->max_idle_ns, error))
+        return OPTION_REFUSED;
+      if (a->max_idle_ns <= 0)
+        a->max_idle_ns = 1;
+      return OPTION_TAKEN;
+    }
+  return OPTION_NOT_MINE;
+}
+
+/* The options of an ad hoc job, with fio's names; any of them makes the run one. */
+static OptionOutcome
+parse_job_option (RunArgs     *a,
+                  const char  *name,
+                  const char  *value,
+                  GError     **error)
+{
+  NscJob *job = &a->job;
+  gboolean ok;
+  guint pct;
+
+  if (IS ("--rw"))
+    ok = nsc_job_set_rw (job, value, error);
+  else if (IS ("--bs"))
+    {
+      ok = nsc_parse_size (value, &job->block_size, error);
+      a->bs_set = a->bs_set || ok;
+    }
+  else if (IS ("--qd") || IS ("--iodepth"))
+    ok = parse_uint (name, value, 1, NSC_JOB_MAX_QUEUE_DEPTH, &job->queue_depth, error);
+  else if (IS ("--threads") || IS ("--numjobs"))
+    ok = parse_uint (name, value, 1, NSC_JOB_MAX_WORKERS, &job->workers, error);
+  else if (IS ("--mix"))
+    {
+      ok = parse_uint (name, value, 0, 100, &pct, error);
+      if (ok)
+        job->read_percent = pct;
+    }
+  else if (IS ("--offset"))
+    ok = nsc_parse_size (value, &job->region_offset, error);
+  else if (IS ("--bytes"))
+    ok = nsc_parse_size (value, &job->bytes, error);
+  else if (IS ("--ramp"))
+    ok = nsc_parse_duration (value, &job->ramp_ns, error);
+  else if (IS ("--interval"))
+    ok = nsc_parse_duration (value, &job->sample_interval_ns, error);
+  else if (IS ("--data"))
+    ok = nsc_data_pattern_from_string (value, &job->data, error);
+  else
+    return OPTION_NOT_MINE;
+  if (!ok)
+    return OPTION_REFUSED;
+  a->have_job = TRUE;
+  return OPTION_TAKEN;
+}
+
+#undef TAKEN_IF
+#undef IS
+
+/* After the last option: a target, a preset or a job but not both, and the job
+ * complete with its defaults and valid. */
+static gboolean
+check_run_args (RunArgs  *a,
+                GError  **error)
+{
   if (a->target == NULL)
     {
       g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
@@ -289,6 +269,63 @@ nsc_cli_parse_run_args (int       argc,
         return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+nsc_cli_parse_run_args (int       argc,
+                char    **argv,
+                RunArgs  *a,
+                GError  **error)
+{
+  nsc_job_init (&a->job);
+  a->job.block_size = 0;
+  a->backend = NSC_BACKEND_AUTO;
+
+  for (int i = 0; i < argc; i++)
+    {
+      const char *arg = argv[i];
+      g_autofree char *name = NULL;
+      const char *value = NULL;
+      const char *eq;
+      OptionOutcome outcome;
+
+      if (!g_str_has_prefix (arg, "--"))
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       _("Unexpected argument “%s”; options start with --"), arg);
+          return FALSE;
+        }
+      eq = strchr (arg, '=');
+      name = eq ? g_strndup (arg, eq - arg) : g_strdup (arg);
+
+      /* Flags first; everything else takes a value, after = or as the next word. */
+      if (parse_flag (a, name))
+        continue;
+
+      if (eq)
+        value = eq + 1;
+      else if (i + 1 < argc)
+        value = argv[++i];
+      else
+        {
+          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                       _("%s needs a value"), name);
+          return FALSE;
+        }
+
+      outcome = parse_word_option (a, name, value, error);
+      if (outcome == OPTION_NOT_MINE)
+        outcome = parse_amount_option (a, name, value, error);
+      if (outcome == OPTION_NOT_MINE)
+        outcome = parse_job_option (a, name, value, error);
+      if (outcome == OPTION_NOT_MINE)
+        g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                     _("Unknown option %s; see nandscope-cli --help"), name);
+      if (outcome != OPTION_TAKEN)
+        return FALSE;
+    }
+
+  return check_run_args (a, error);
 }
 
 
