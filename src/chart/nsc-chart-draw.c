@@ -1362,20 +1362,41 @@ setup_axes (Ctx     *c,
     }
 }
 
+/* What the steps of draw_chart () share: the ticks and titles of the axes, the
+ * legend, and the margins around the plot area. */
+typedef struct
+{
+  GArray  *xt, *yt, *y2t;
+  GArray  *legend;
+  char    *x_title, *y_title, *y2_title;
+  double   pad;              /* the picture's margin */
+  double   top, bottom;      /* the space above and below the plot area */
+  gboolean empty;            /* no line has a point yet */
+  gboolean legend_drawn;
+} Frame;
+
 static void
-draw_chart (Ctx *c)
+frame_clear (Frame *f)
+{
+  g_clear_pointer (&f->xt, g_array_unref);
+  g_clear_pointer (&f->yt, g_array_unref);
+  g_clear_pointer (&f->y2t, g_array_unref);
+  g_clear_pointer (&f->legend, g_array_unref);
+  g_clear_pointer (&f->x_title, g_free);
+  g_clear_pointer (&f->y_title, g_free);
+  g_clear_pointer (&f->y2_title, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Frame, frame_clear)
+
+/* Whether any line has points, and whether one of those is on the right-hand axis. */
+static void
+survey_lines (Ctx   *c,
+              Frame *f)
 {
   NscChart *chart = c->chart;
-  cairo_t *cr = c->cr;
-  const NscChartStyle *style = c->style;
-  g_autoptr(GArray) xt = ticks_new ();
-  g_autoptr(GArray) yt = ticks_new ();
-  g_autoptr(GArray) y2t = ticks_new ();
-  g_autoptr(GArray) legend = NULL;
-  g_autofree char *x_title = NULL, *y_title = NULL, *y2_title = NULL;
-  double fs = c->fs, pad = fs * 0.9, top = pad, bottom, left, right, ylabel_w = 0, y2label_w = 0;
-  gboolean empty = TRUE, legend_drawn = FALSE;
 
+  f->empty = TRUE;
   for (guint d = 0; d < chart->datasets->len; d++)
     {
       NscChartDataset *ds = g_ptr_array_index (chart->datasets, d);
@@ -1383,9 +1404,20 @@ draw_chart (Ctx *c)
         {
           NscChartLine *line = g_ptr_array_index (ds->lines, i);
           c->have_secondary |= line->secondary && line->x->len > 0;
-          empty &= line->x->len == 0;
+          f->empty &= line->x->len == 0;
         }
     }
+}
+
+/* The background, the title and the legend rows under it, across the whole
+ * width; @f->top ends below them. */
+static void
+draw_heading (Ctx   *c,
+              Frame *f)
+{
+  NscChart *chart = c->chart;
+  cairo_t *cr = c->cr;
+  double fs = c->fs, pad = f->pad, h;
 
   /* Background */
   cairo_rectangle (cr, 0, 0, c->width, c->height);
@@ -1393,78 +1425,102 @@ draw_chart (Ctx *c)
   cairo_fill (cr);
 
   /* Title */
-  if (style->title && chart->title)
+  if (c->style->title && chart->title)
     {
       font (c, fs * 1.2, TRUE);
       set_rgb (cr, &c->pal->text, 1);
-      top += fs * 1.2;
-      show_text (c, chart->title, pad, top, 0);
-      top += fs * 0.6;
+      f->top += fs * 1.2;
+      show_text (c, chart->title, pad, f->top, 0);
+      f->top += fs * 0.6;
     }
 
   /* Legend rows under the title, across the whole width. */
-  legend = legend_entries (c);
-  {
-    double h = legend_layout (c, legend, pad, 0, c->width - 2 * pad, FALSE);
-    if (h > 0)
-      {
-        legend_layout (c, legend, pad, top + fs * 1.1, c->width - 2 * pad, TRUE);
-        top += h + fs * 0.3;
-        legend_drawn = TRUE;
-      }
-  }
-  top += fs * 0.9;
-
-  bottom = pad + fs * 1.0 /* tick labels */ + fs * 1.6 /* axis title */ + fs * 0.4;
-  if (style->caption && chart->caption)
-    bottom += fs * 1.5;
-
-  /* A first pass at the plot area for the tick density, then the real one. */
-  chart->plot.x = fs * 6;
-  chart->plot.y = top;
-  chart->plot.width = MAX (10, c->width - fs * 8);
-  chart->plot.height = MAX (10, c->height - top - bottom);
-  setup_axes (c, xt, yt, y2t, &x_title, &y_title, &y2_title);
-  /* Before the first sample the scales are made up: no ticks reading 0, 0, 0. */
-  if (empty)
+  f->legend = legend_entries (c);
+  h = legend_layout (c, f->legend, pad, 0, c->width - 2 * pad, FALSE);
+  if (h > 0)
     {
-      g_array_set_size (xt, 0);
-      g_array_set_size (yt, 0);
-      g_array_set_size (y2t, 0);
+      legend_layout (c, f->legend, pad, f->top + fs * 1.1, c->width - 2 * pad, TRUE);
+      f->top += h + fs * 0.3;
+      f->legend_drawn = TRUE;
+    }
+  f->top += fs * 0.9;
+}
+
+/* The axes' scales and ticks, and the plot area that leaves room for their labels:
+ * a first pass at the plot area for the tick density, then the real one. */
+static void
+lay_out_plot (Ctx   *c,
+              Frame *f)
+{
+  NscChart *chart = c->chart;
+  double fs = c->fs, pad = f->pad, left, right, ylabel_w = 0, y2label_w = 0;
+
+  f->bottom = pad + fs * 1.0 /* tick labels */ + fs * 1.6 /* axis title */ + fs * 0.4;
+  if (c->style->caption && chart->caption)
+    f->bottom += fs * 1.5;
+
+  chart->plot.x = fs * 6;
+  chart->plot.y = f->top;
+  chart->plot.width = MAX (10, c->width - fs * 8);
+  chart->plot.height = MAX (10, c->height - f->top - f->bottom);
+  setup_axes (c, f->xt, f->yt, f->y2t, &f->x_title, &f->y_title, &f->y2_title);
+  /* Before the first sample the scales are made up: no ticks reading 0, 0, 0. */
+  if (f->empty)
+    {
+      g_array_set_size (f->xt, 0);
+      g_array_set_size (f->yt, 0);
+      g_array_set_size (f->y2t, 0);
     }
 
   font (c, fs * 0.85, FALSE);
-  for (guint i = 0; i < yt->len; i++)
-    ylabel_w = MAX (ylabel_w, text_width (c, g_array_index (yt, Tick, i).label));
-  for (guint i = 0; i < y2t->len; i++)
-    y2label_w = MAX (y2label_w, text_width (c, g_array_index (y2t, Tick, i).label));
+  for (guint i = 0; i < f->yt->len; i++)
+    ylabel_w = MAX (ylabel_w, text_width (c, g_array_index (f->yt, Tick, i).label));
+  for (guint i = 0; i < f->y2t->len; i++)
+    y2label_w = MAX (y2label_w, text_width (c, g_array_index (f->y2t, Tick, i).label));
   left = pad + fs * 1.3 /* rotated title */ + fs * 0.5 + ylabel_w + fs * 0.5;
   right = c->have_secondary ? fs * 0.5 + y2label_w + fs * 0.5 + fs * 1.3 + pad : pad * 1.5;
   /* The last x label is centred on the axis end: leave room for half of it. */
-  if (xt->len)
-    right = MAX (right, text_width (c, g_array_index (xt, Tick, xt->len - 1).label) / 2 + pad * 0.5);
+  if (f->xt->len)
+    right = MAX (right, text_width (c, g_array_index (f->xt, Tick, f->xt->len - 1).label) / 2 + pad * 0.5);
 
   chart->plot.x = left;
   chart->plot.width = MAX (10, c->width - left - right);
-  chart->plot.height = MAX (10, c->height - top - bottom);
+  chart->plot.height = MAX (10, c->height - f->top - f->bottom);
   chart->have_layout = TRUE;
+}
 
-  /* Grid, then the data, clipped to the plot area, then the frame and labels. */
+static void
+draw_grid (Ctx         *c,
+           const Frame *f)
+{
+  NscChart *chart = c->chart;
+  cairo_t *cr = c->cr;
+
   cairo_set_line_width (cr, 1);
   set_rgb (cr, &c->pal->grid, 1);
-  for (guint i = 0; i < yt->len; i++)
+  for (guint i = 0; i < f->yt->len; i++)
     {
-      double Y = round (map_y (chart, &chart->ay, g_array_index (yt, Tick, i).value)) + 0.5;
+      double Y = round (map_y (chart, &chart->ay, g_array_index (f->yt, Tick, i).value)) + 0.5;
       cairo_move_to (cr, chart->plot.x, Y);
       cairo_line_to (cr, chart->plot.x + chart->plot.width, Y);
     }
-  for (guint i = 0; i < xt->len; i++)
+  for (guint i = 0; i < f->xt->len; i++)
     {
-      double X = round (map_x (chart, g_array_index (xt, Tick, i).value)) + 0.5;
+      double X = round (map_x (chart, g_array_index (f->xt, Tick, i).value)) + 0.5;
       cairo_move_to (cr, X, chart->plot.y);
       cairo_line_to (cr, X, chart->plot.y + chart->plot.height);
     }
   cairo_stroke (cr);
+}
+
+/* The lines (and a write-fill's regions, phases and summary), clipped to the plot
+ * area; before the first sample, a word that data is coming. */
+static void
+draw_data (Ctx         *c,
+           const Frame *f)
+{
+  NscChart *chart = c->chart;
+  cairo_t *cr = c->cr;
 
   cairo_save (cr);
   cairo_rectangle (cr, chart->plot.x, chart->plot.y, chart->plot.width, chart->plot.height);
@@ -1495,17 +1551,27 @@ draw_chart (Ctx *c)
       draw_phases (c, TRUE);
       draw_slc_summary (c, TRUE);
     }
-  if (empty)
+  if (f->empty)
     {
-      font (c, fs, FALSE);
+      font (c, c->fs, FALSE);
       set_rgb (cr, &c->pal->muted, 1);
       /* Translators: a live chart before its first sample */
       show_text (c, _("Waiting for data…"), chart->plot.x + chart->plot.width / 2,
                  chart->plot.y + chart->plot.height / 2, 0.5);
     }
   cairo_restore (cr);
+}
 
-  /* Axes: left and bottom lines, tick labels. */
+/* Axes: left and bottom lines (and the right one for a second scale), tick labels. */
+static void
+draw_axes (Ctx         *c,
+           const Frame *f)
+{
+  NscChart *chart = c->chart;
+  cairo_t *cr = c->cr;
+  double fs = c->fs;
+  double last_top = G_MAXDOUBLE, last_right = -G_MAXDOUBLE;
+
   set_rgb (cr, &c->pal->axis, 1);
   cairo_set_line_width (cr, 1);
   cairo_move_to (cr, round (chart->plot.x) + 0.5, chart->plot.y);
@@ -1520,92 +1586,124 @@ draw_chart (Ctx *c)
 
   font (c, fs * 0.85, FALSE);
   set_rgb (cr, &c->pal->text, 0.9);
-  {
-    /* A short plot: a tick label that would touch the one below is left out. */
-    double last_top = G_MAXDOUBLE;
-    for (guint i = 0; i < yt->len; i++)
-      {
-        Tick *t = &g_array_index (yt, Tick, i);
-        double Y = map_y (chart, &chart->ay, t->value) + fs * 0.3;
-        if (Y > last_top - fs * 0.15)
-          continue;
-        show_text (c, t->label, chart->plot.x - fs * 0.5, Y, 1);
-        last_top = Y - fs;
-      }
-  }
-  {
-    /* Ticks crowd where a scale bunches them (the percentile axis: 1 % and 50 %
-     * close together): a label that would touch the one before is left out. */
-    double last_right = -G_MAXDOUBLE;
-    for (guint i = 0; i < xt->len; i++)
-      {
-        Tick *t = &g_array_index (xt, Tick, i);
-        double X = map_x (chart, t->value), half = text_width (c, t->label) / 2;
-        if (X - half < last_right + fs * 0.5)
-          continue;
-        show_text (c, t->label, X, chart->plot.y + chart->plot.height + fs * 1.25, 0.5);
-        last_right = X + half;
-      }
-  }
+  /* A short plot: a tick label that would touch the one below is left out. */
+  for (guint i = 0; i < f->yt->len; i++)
+    {
+      Tick *t = &g_array_index (f->yt, Tick, i);
+      double Y = map_y (chart, &chart->ay, t->value) + fs * 0.3;
+      if (Y > last_top - fs * 0.15)
+        continue;
+      show_text (c, t->label, chart->plot.x - fs * 0.5, Y, 1);
+      last_top = Y - fs;
+    }
+  /* Ticks crowd where a scale bunches them (the percentile axis: 1 % and 50 %
+   * close together): a label that would touch the one before is left out. */
+  for (guint i = 0; i < f->xt->len; i++)
+    {
+      Tick *t = &g_array_index (f->xt, Tick, i);
+      double X = map_x (chart, t->value), half = text_width (c, t->label) / 2;
+      if (X - half < last_right + fs * 0.5)
+        continue;
+      show_text (c, t->label, X, chart->plot.y + chart->plot.height + fs * 1.25, 0.5);
+      last_right = X + half;
+    }
   if (c->have_secondary)
     {
       set_rgb (cr, c->multi ? &c->pal->text : &c->pal->temperature, 0.9);
-      for (guint i = 0; i < y2t->len; i++)
+      for (guint i = 0; i < f->y2t->len; i++)
         {
-          Tick *t = &g_array_index (y2t, Tick, i);
+          Tick *t = &g_array_index (f->y2t, Tick, i);
           show_text (c, t->label, chart->plot.x + chart->plot.width + fs * 0.5,
                      map_y (chart, &chart->ay2, t->value) + fs * 0.3, 0);
         }
     }
+}
 
-  /* Axis titles: a long one in a small chart (a sheet's cell) gets smaller to
-   * stay in the picture, centred on its axis. */
+/* Axis titles: a long one in a small chart (a sheet's cell) gets smaller to stay in
+ * the picture, centred on its axis. */
+static void
+draw_axis_titles (Ctx         *c,
+                  const Frame *f)
+{
+  NscChart *chart = c->chart;
+  cairo_t *cr = c->cr;
+  double fs = c->fs, pad = f->pad;
+  double cx = chart->plot.x + chart->plot.width / 2;
+
   set_rgb (cr, &c->pal->text, 1);
-  {
-    double cx = chart->plot.x + chart->plot.width / 2;
-    fit_font (c, x_title, fs * 0.9, 2 * MIN (cx - pad * 0.5, c->width - cx - pad * 0.5));
-  }
-  show_text (c, x_title, chart->plot.x + chart->plot.width / 2,
+  fit_font (c, f->x_title, fs * 0.9, 2 * MIN (cx - pad * 0.5, c->width - cx - pad * 0.5));
+  show_text (c, f->x_title, chart->plot.x + chart->plot.width / 2,
              chart->plot.y + chart->plot.height + fs * 1.25 + fs * 1.5, 0.5);
   cairo_save (cr);
   cairo_translate (cr, pad + fs * 0.95, chart->plot.y + chart->plot.height / 2);
   cairo_rotate (cr, -G_PI / 2);
-  fit_font (c, y_title, fs * 0.9, chart->plot.height + fs);
-  show_text (c, y_title, 0, 0, 0.5);
+  fit_font (c, f->y_title, fs * 0.9, chart->plot.height + fs);
+  show_text (c, f->y_title, 0, 0, 0.5);
   cairo_restore (cr);
-  if (c->have_secondary && y2_title)
+  if (c->have_secondary && f->y2_title)
     {
       cairo_save (cr);
       cairo_translate (cr, c->width - pad - fs * 0.3, chart->plot.y + chart->plot.height / 2);
       cairo_rotate (cr, -G_PI / 2);
-      fit_font (c, y2_title, fs * 0.9, chart->plot.height + fs);
-      show_text (c, y2_title, 0, 0, 0.5);
+      fit_font (c, f->y2_title, fs * 0.9, chart->plot.height + fs);
+      show_text (c, f->y2_title, 0, 0, 0.5);
       cairo_restore (cr);
     }
+}
 
-  /* What the picture says in words, for the SVG's <desc>. */
-  {
-    GString *d = g_string_new (NULL);
-    const char *titles[] = { x_title, y_title, c->have_secondary ? y2_title : NULL };
-    for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
-      if (titles[i])
-        g_string_append_printf (d, "%s\n", titles[i]);
-    for (guint i = 0; legend_drawn && i < legend->len; i++)
-      g_string_append_printf (d, "%s\n", g_array_index (legend, LegendEntry, i).label);
-    g_free (chart->description);
-    chart->description = g_string_free (d, FALSE);
-  }
+/* What the picture says in words, for the SVG's <desc>. */
+static void
+describe_chart (Ctx         *c,
+                const Frame *f)
+{
+  GString *d = g_string_new (NULL);
+  const char *titles[] = { f->x_title, f->y_title, c->have_secondary ? f->y2_title : NULL };
 
-  /* Caption */
-  if (style->caption && chart->caption)
-    {
-      double size = fs * 0.75;
-      font (c, size, FALSE);
-      while (text_width (c, chart->caption) > c->width - 2 * pad && size > 5)
-        font (c, size *= 0.92, FALSE);
-      set_rgb (cr, &c->pal->muted, 1);
-      show_text (c, chart->caption, pad, c->height - pad * 0.8, 0);
-    }
+  for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
+    if (titles[i])
+      g_string_append_printf (d, "%s\n", titles[i]);
+  for (guint i = 0; f->legend_drawn && i < f->legend->len; i++)
+    g_string_append_printf (d, "%s\n", g_array_index (f->legend, LegendEntry, i).label);
+  g_free (c->chart->description);
+  c->chart->description = g_string_free (d, FALSE);
+}
+
+/* The caption along the bottom, smaller until it fits the width. */
+static void
+draw_caption (Ctx         *c,
+              const Frame *f)
+{
+  double size = c->fs * 0.75;
+
+  font (c, size, FALSE);
+  while (text_width (c, c->chart->caption) > c->width - 2 * f->pad && size > 5)
+    font (c, size *= 0.92, FALSE);
+  set_rgb (c->cr, &c->pal->muted, 1);
+  show_text (c, c->chart->caption, f->pad, c->height - f->pad * 0.8, 0);
+}
+
+static void
+draw_chart (Ctx *c)
+{
+  g_auto(Frame) f = { 0 };
+
+  f.xt = ticks_new ();
+  f.yt = ticks_new ();
+  f.y2t = ticks_new ();
+  f.pad = c->fs * 0.9;
+  f.top = f.pad;
+
+  survey_lines (c, &f);
+  draw_heading (c, &f);
+  lay_out_plot (c, &f);
+  /* Grid, then the data, clipped to the plot area, then the frame and labels. */
+  draw_grid (c, &f);
+  draw_data (c, &f);
+  draw_axes (c, &f);
+  draw_axis_titles (c, &f);
+  describe_chart (c, &f);
+  if (c->style->caption && c->chart->caption)
+    draw_caption (c, &f);
 }
 
 void
