@@ -698,206 +698,311 @@ want_poll_punts (const Run *run)
   return run->n_threads < usable_cpus ();
 }
 
+/* An io_uring thread's queue: set up once, then read by every pass of its loop. */
+typedef struct
+{
+  IoThread     *t;
+  Worker       *w;
+  Run          *run;
+  guint         qd;
+  guint64       bs;
+  Slot         *slots;
+  guint        *free_slots;    /* a stack of the slots not in flight */
+  guint        *batch;         /* the slots of this pass's submissions */
+  struct iovec *iov;
+  guint8       *buffers;
+  gboolean      fixed_file;
+} UringQueue;
+
+/* What the loop changes from pass to pass. */
+typedef struct
+{
+  guint    n_free;
+  guint    inflight;
+  gboolean stop_submit;
+  gint64   stop_seen_ns;
+  gint64   last_wait_ns;
+} UringState;
+
+/* The ring, the buffers (registered where the memlock limit allows) and the slots;
+ * FALSE with the thread failed. */
+static gboolean
+uring_set_up (IoThread        *t,
+              struct io_uring *ring,
+              UringQueue      *q)
+{
+  Run *run = t->run;
+  int ret;
+
+  q->t = t;
+  q->w = t->worker;
+  q->run = run;
+  q->qd = run->job.queue_depth;
+  q->bs = run->job.block_size;
+
+  ret = ring_init (ring, q->qd);
+  if (ret < 0)
+    {
+      thread_fail (t, -ret, 0, "cannot set up io_uring");
+      return FALSE;
+    }
+
+  q->buffers = alloc_buffers (run, (guint64) q->qd * q->bs, t->serial);
+  if (q->buffers == NULL)
+    {
+      thread_fail (t, ENOMEM, 0, "cannot allocate I/O buffers");
+      io_uring_queue_exit (ring);
+      return FALSE;
+    }
+
+  q->slots = g_new0 (Slot, q->qd);
+  q->free_slots = g_new (guint, q->qd);
+  q->batch = g_new (guint, q->qd);
+  q->iov = g_new (struct iovec, q->qd);
+  for (guint i = 0; i < q->qd; i++)
+    {
+      q->slots[i].buf = q->buffers + (guint64) i * q->bs;
+      q->iov[i].iov_base = q->slots[i].buf;
+      q->iov[i].iov_len = q->bs;
+      q->free_slots[i] = q->qd - 1 - i;
+    }
+
+  /* Registered buffers count against RLIMIT_MEMLOCK; without them I/O still works. */
+  t->registered = io_uring_register_buffers (ring, q->iov, q->qd) == 0;
+  q->fixed_file = io_uring_register_files (ring, &run->fd, 1) == 0;
+  if (q->qd == 1 && run->n_threads == 1)
+    keep_punts_near (ring, run);
+  return TRUE;
+}
+
+G_ALWAYS_INLINE static inline void
+uring_free (UringQueue *q)
+{
+  g_free (q->slots);
+  g_free (q->free_slots);
+  g_free (q->batch);
+  g_free (q->iov);
+}
+
+G_ALWAYS_INLINE static inline void
+uring_stop_submitting (UringState *s)
+{
+  s->stop_submit = TRUE;
+  s->stop_seen_ns = nsc_now_ns ();
+}
+
+/* One read or write of @ticket into @sqe, from the free slot @idx. */
+G_ALWAYS_INLINE static inline void
+uring_prep (UringQueue          *q,
+            struct io_uring_sqe *sqe,
+            guint                idx,
+            guint64              ticket)
+{
+  Run *run = q->run;
+  Slot *slot = &q->slots[idx];
+  int fd = q->fixed_file ? 0 : run->fd;
+
+  slot->offset = nsc_offset_gen_at (&q->w->gen, ticket);
+  slot->dir = ticket_is_read (q->w, ticket) ? NSC_DIR_READ : NSC_DIR_WRITE;
+  if (slot->dir == NSC_DIR_READ)
+    {
+      slot->dirty = TRUE;
+      if (q->t->registered)
+        io_uring_prep_read_fixed (sqe, fd, slot->buf, q->bs, slot->offset, idx);
+      else
+        io_uring_prep_read (sqe, fd, slot->buf, q->bs, slot->offset);
+    }
+  else
+    {
+      prepare_write (run, slot->buf, &slot->dirty, slot->offset, ticket);
+      if (q->t->registered)
+        io_uring_prep_write_fixed (sqe, fd, slot->buf, q->bs, slot->offset, idx);
+      else
+        io_uring_prep_write (sqe, fd, slot->buf, q->bs, slot->offset);
+    }
+  if (q->fixed_file)
+    sqe->flags |= IOSQE_FIXED_FILE;
+  io_uring_sqe_set_data64 (sqe, idx);
+}
+
+/* The queue refilled up to its depth, each I/O submitted as soon as it is prepared
+ * but the last; returns how many were prepared, and in @stamped how many of them
+ * already have their submit time. */
+G_ALWAYS_INLINE static inline guint
+uring_refill (UringQueue      *q,
+              struct io_uring *ring,
+              UringState      *s,
+              guint           *stamped)
+{
+  Worker *w = q->w;
+  guint n = 0;
+  int ret;
+
+  while (!s->stop_submit && s->inflight < q->qd)
+    {
+      guint64 ticket = w->next_ticket;
+      struct io_uring_sqe *sqe;
+      guint idx;
+
+      if (ticket >= w->ticket_limit)
+        {
+          uring_stop_submitting (s);
+          break;
+        }
+      sqe = io_uring_get_sqe (ring);
+      if (sqe == NULL)
+        break;
+      w->next_ticket = ticket + 1;
+
+      idx = q->free_slots[--s->n_free];
+      q->batch[n] = idx;
+      uring_prep (q, sqe, idx, ticket);
+      s->inflight++;
+      n++;
+      /* Each I/O goes to the kernel as soon as it is prepared (fio's default,
+       * iodepth_batch_submit=1): the device is fed while the rest of the batch is
+       * prepared. Submitting the whole refill at once measured 5-10 % slower on a
+       * file at QD32, in bursts with the device's queue idling between them. The
+       * one that fills the queue goes with the wait below: one system call. */
+      if (n - *stamped >= SUBMIT_EVERY && s->inflight < q->qd)
+        {
+          gint64 t0 = nsc_now_ns ();
+          for (guint i = *stamped; i < n; i++)
+            q->slots[q->batch[i]].submit_ns = t0;
+          *stamped = n;
+          ret = io_uring_submit (ring);
+          if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
+            {
+              thread_fail (q->t, -ret, 0, "io_uring submission failed");
+              uring_stop_submitting (s);
+            }
+        }
+    }
+  return n;
+}
+
+/* What is pending submitted, then a wait for a completion (a short poll first for
+ * punted I/O). FALSE with the thread failed; else @now is when the wait ended. */
+G_ALWAYS_INLINE static inline gboolean
+uring_wait (UringQueue      *q,
+            struct io_uring *ring,
+            UringState      *s,
+            guint            n,
+            guint            stamped,
+            gint64          *now)
+{
+  struct __kernel_timespec slice = { 0, WAIT_SLICE_NS };
+  struct io_uring_cqe *cqe = NULL;
+  gint64 wait_start;
+  int ret = 0;
+
+  /* The submit time is taken after the batch was prepared (buffer stamps of large
+   * writes are not latency), right before the system call, as fio does. */
+  wait_start = nsc_now_ns ();
+  for (guint i = stamped; i < n; i++)
+    q->slots[q->batch[i]].submit_ns = wait_start;
+  if (q->run->poll_punts && s->last_wait_ns < PUNT_POLL_NS)
+    {
+      /* Submits what is pending, then runs the completions the workers posted,
+       * without sleeping. A failure here is left to the wait below, which
+       * submits again and reports it. */
+      io_uring_submit_and_get_events (ring);
+      while (io_uring_cq_ready (ring) == 0 && nsc_now_ns () - wait_start < PUNT_POLL_NS)
+        io_uring_get_events (ring);
+    }
+  if (io_uring_cq_ready (ring) == 0 || io_uring_sq_ready (ring) > 0)
+    ret = io_uring_submit_and_wait_timeout (ring, &cqe, 1, &slice, NULL);
+  if (n > 0 && stop_was_requested (q->run))
+    q->t->after_stop += n;
+  if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
+    {
+      thread_fail (q->t, -ret, 0, "io_uring submission failed");
+      return FALSE;
+    }
+
+  *now = nsc_now_ns ();
+  s->last_wait_ns = *now - wait_start;
+  return TRUE;
+}
+
+/* The completions counted (a failed or short one stops the thread) and their slots
+ * freed; returns the longest latency among them. */
+G_ALWAYS_INLINE static inline guint64
+uring_reap (UringQueue      *q,
+            struct io_uring *ring,
+            UringState      *s,
+            gint64           now)
+{
+  struct io_uring_cqe *cqe;
+  unsigned head, count = 0;
+  guint64 batch_max = 0;
+
+  io_uring_for_each_cqe (ring, head, cqe)
+    {
+      guint idx = (guint) io_uring_cqe_get_data64 (cqe);
+      Slot *slot = &q->slots[idx];
+
+      count++;
+      if (cqe->res != (int) q->bs)
+        {
+          thread_fail (q->t, cqe->res < 0 ? -cqe->res : EIO, slot->offset,
+                       cqe->res < 0 ? NULL : "short transfer");
+          s->stop_submit = TRUE;
+          if (s->stop_seen_ns == 0)
+            s->stop_seen_ns = now;
+        }
+      else
+        {
+          guint64 lat = (guint64) (now - slot->submit_ns);
+          thread_account (q->t, slot->dir, lat);
+          batch_max = MAX (batch_max, lat);
+        }
+      q->free_slots[s->n_free++] = idx;
+      s->inflight--;
+    }
+  io_uring_cq_advance (ring, count);
+  return batch_max;
+}
+
 static gpointer
 uring_thread (gpointer data)
 {
   IoThread *t = data;
-  Worker *w = t->worker;
   Run *run = t->run;
-  const guint qd = run->job.queue_depth;
-  const guint64 bs = run->job.block_size;
+  UringQueue set_up = { 0 }, q;
+  UringState s = { 0 };
   struct io_uring ring;
-  struct __kernel_timespec slice = { 0, WAIT_SLICE_NS };
-  g_autofree Slot *slots = NULL;
-  g_autofree guint *free_slots = NULL;
-  g_autofree guint *batch = NULL;
-  g_autofree struct iovec *iov = NULL;
-  guint8 *buffers = NULL;
-  guint n_free, inflight = 0;
-  gboolean fixed_file = FALSE, stop_submit = FALSE;
-  gint64 stop_seen_ns = 0, last_wait_ns = 0;
   int seen_phase = -1;
-  int ret;
 
-  ret = ring_init (&ring, qd);
-  if (ret < 0)
+  if (!uring_set_up (t, &ring, &set_up))
     {
-      thread_fail (t, -ret, 0, "cannot set up io_uring");
       thread_finish (t);
       return NULL;
     }
-
-  buffers = alloc_buffers (run, (guint64) qd * bs, t->serial);
-  if (buffers == NULL)
-    {
-      thread_fail (t, ENOMEM, 0, "cannot allocate I/O buffers");
-      io_uring_queue_exit (&ring);
-      thread_finish (t);
-      return NULL;
-    }
-
-  slots = g_new0 (Slot, qd);
-  free_slots = g_new (guint, qd);
-  batch = g_new (guint, qd);
-  iov = g_new (struct iovec, qd);
-  for (guint i = 0; i < qd; i++)
-    {
-      slots[i].buf = buffers + (guint64) i * bs;
-      iov[i].iov_base = slots[i].buf;
-      iov[i].iov_len = bs;
-      free_slots[i] = qd - 1 - i;
-    }
-  n_free = qd;
-
-  /* Registered buffers count against RLIMIT_MEMLOCK; without them I/O still works. */
-  t->registered = io_uring_register_buffers (&ring, iov, qd) == 0;
-  fixed_file = io_uring_register_files (&ring, &run->fd, 1) == 0;
-  if (qd == 1 && run->n_threads == 1)
-    keep_punts_near (&ring, run);
+  /* A copy whose address only the inline steps see: the loop keeps it in registers. */
+  q = set_up;
+  s.n_free = q.qd;
   nsc_thread_wake_promptly ();
   thread_ready (t);
 
   for (;;)
     {
-      struct io_uring_cqe *cqe = NULL;
-      unsigned head, count = 0;
-      guint n = 0, stamped = 0;
-      guint64 batch_max = 0;
-      gint64 now, wait_start;
+      guint n, stamped = 0;
+      gint64 now;
 
       thread_observe_phase (t, &seen_phase);
       /* The stop time is set before the phase: either one means stop. */
-      if ((seen_phase == PHASE_STOP || stop_was_requested (run)) && !stop_submit)
-        {
-          stop_submit = TRUE;
-          stop_seen_ns = nsc_now_ns ();
-        }
+      if ((seen_phase == PHASE_STOP || stop_was_requested (run)) && !s.stop_submit)
+        uring_stop_submitting (&s);
 
-      while (!stop_submit && inflight < qd)
-        {
-          guint64 ticket = w->next_ticket;
-          struct io_uring_sqe *sqe;
-          guint idx;
-          Slot *slot;
-
-          if (ticket >= w->ticket_limit)
-            {
-              stop_submit = TRUE;
-              stop_seen_ns = nsc_now_ns ();
-              break;
-            }
-          sqe = io_uring_get_sqe (&ring);
-          if (sqe == NULL)
-            break;
-          w->next_ticket = ticket + 1;
-
-          idx = free_slots[--n_free];
-          slot = &slots[idx];
-          slot->offset = nsc_offset_gen_at (&w->gen, ticket);
-          slot->dir = ticket_is_read (w, ticket) ? NSC_DIR_READ : NSC_DIR_WRITE;
-          batch[n] = idx;
-
-          if (slot->dir == NSC_DIR_READ)
-            {
-              slot->dirty = TRUE;
-              if (t->registered)
-                io_uring_prep_read_fixed (sqe, fixed_file ? 0 : run->fd, slot->buf, bs,
-                                          slot->offset, idx);
-              else
-                io_uring_prep_read (sqe, fixed_file ? 0 : run->fd, slot->buf, bs, slot->offset);
-            }
-          else
-            {
-              prepare_write (run, slot->buf, &slot->dirty, slot->offset, ticket);
-              if (t->registered)
-                io_uring_prep_write_fixed (sqe, fixed_file ? 0 : run->fd, slot->buf, bs,
-                                           slot->offset, idx);
-              else
-                io_uring_prep_write (sqe, fixed_file ? 0 : run->fd, slot->buf, bs, slot->offset);
-            }
-          if (fixed_file)
-            sqe->flags |= IOSQE_FIXED_FILE;
-          io_uring_sqe_set_data64 (sqe, idx);
-          inflight++;
-          n++;
-          /* Each I/O goes to the kernel as soon as it is prepared (fio's default,
-           * iodepth_batch_submit=1): the device is fed while the rest of the batch is
-           * prepared. Submitting the whole refill at once measured 5-10 % slower on a
-           * file at QD32, in bursts with the device's queue idling between them. The
-           * one that fills the queue goes with the wait below: one system call. */
-          if (n - stamped >= SUBMIT_EVERY && inflight < qd)
-            {
-              gint64 t0 = nsc_now_ns ();
-              for (guint i = stamped; i < n; i++)
-                slots[batch[i]].submit_ns = t0;
-              stamped = n;
-              ret = io_uring_submit (&ring);
-              if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
-                {
-                  thread_fail (t, -ret, 0, "io_uring submission failed");
-                  stop_submit = TRUE;
-                  stop_seen_ns = nsc_now_ns ();
-                }
-            }
-        }
-
-      if (inflight == 0)
+      n = uring_refill (&q, &ring, &s, &stamped);
+      if (s.inflight == 0)
         break;
+      if (!uring_wait (&q, &ring, &s, n, stamped, &now))
+        break;
+      thread_publish (t, uring_reap (&q, &ring, &s, now));
 
-      /* The submit time is taken after the batch was prepared (buffer stamps of large
-       * writes are not latency), right before the system call, as fio does. */
-      wait_start = nsc_now_ns ();
-      for (guint i = stamped; i < n; i++)
-        slots[batch[i]].submit_ns = wait_start;
-      ret = 0;
-      if (run->poll_punts && last_wait_ns < PUNT_POLL_NS)
-        {
-          /* Submits what is pending, then runs the completions the workers posted,
-           * without sleeping. A failure here is left to the wait below, which
-           * submits again and reports it. */
-          io_uring_submit_and_get_events (&ring);
-          while (io_uring_cq_ready (&ring) == 0 && nsc_now_ns () - wait_start < PUNT_POLL_NS)
-            io_uring_get_events (&ring);
-        }
-      if (io_uring_cq_ready (&ring) == 0 || io_uring_sq_ready (&ring) > 0)
-        ret = io_uring_submit_and_wait_timeout (&ring, &cqe, 1, &slice, NULL);
-      if (n > 0 && stop_was_requested (run))
-        t->after_stop += n;
-      if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
-        {
-          thread_fail (t, -ret, 0, "io_uring submission failed");
-          break;
-        }
-
-      now = nsc_now_ns ();
-      last_wait_ns = now - wait_start;
-      io_uring_for_each_cqe (&ring, head, cqe)
-        {
-          guint idx = (guint) io_uring_cqe_get_data64 (cqe);
-          Slot *slot = &slots[idx];
-
-          count++;
-          if (cqe->res != (int) bs)
-            {
-              thread_fail (t, cqe->res < 0 ? -cqe->res : EIO, slot->offset,
-                           cqe->res < 0 ? NULL : "short transfer");
-              stop_submit = TRUE;
-              if (stop_seen_ns == 0)
-                stop_seen_ns = now;
-            }
-          else
-            {
-              guint64 lat = (guint64) (now - slot->submit_ns);
-              thread_account (t, slot->dir, lat);
-              batch_max = MAX (batch_max, lat);
-            }
-          free_slots[n_free++] = idx;
-          inflight--;
-        }
-      io_uring_cq_advance (&ring, count);
-      thread_publish (t, batch_max);
-
-      if (stop_submit && inflight > 0 && now - stop_seen_ns > DRAIN_LIMIT_NS)
+      if (s.stop_submit && s.inflight > 0 && now - s.stop_seen_ns > DRAIN_LIMIT_NS)
         {
           /* The device stopped answering. Leave the ring to the kernel, which reaps
            * what is still in flight on its own when the ring is torn down. */
@@ -907,8 +1012,9 @@ uring_thread (gpointer data)
     }
 
   io_uring_queue_exit (&ring);
-  free (buffers);
+  free (q.buffers);
   thread_finish (t);
+  uring_free (&q);
   return NULL;
 }
 
