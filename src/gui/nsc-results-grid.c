@@ -58,21 +58,22 @@ format_tooltip (Row      *row,
                 guint     runs,
                 gboolean  best)
 {
-  double mib = row->bw[d] / nsc_units_divisor (NSC_UNITS_MIB);
-  double mb = row->bw[d] / nsc_units_divisor (NSC_UNITS_MB);
+  g_autofree char *mib = nsc_words_speed (row->bw[d], NSC_UNITS_MIB);
+  g_autofree char *mb = nsc_words_speed (row->bw[d], NSC_UNITS_MB);
 
   if (runs > 1 && best)
-    /* TRANSLATORS: the best run is shown as CrystalDiskMark shows it */
-    return g_strdup_printf (_("%.1f MiB/s, %.1f MB/s, %.0f IOPS, %.1f µs mean latency: "
+    /* TRANSLATORS: two speeds ("412 MiB/s", "432 MB/s"), IOPS, a latency; the best
+     * run is shown as CrystalDiskMark shows it */
+    return g_strdup_printf (_("%s, %s, %.0f IOPS, %.1f µs mean latency: "
                               "the best of %u runs, as CrystalDiskMark shows"),
                             mib, mb, row->iops[d],
                             row->lat[d] / 1e3, runs);
   if (runs > 1)
-    return g_strdup_printf (_("%.1f MiB/s, %.1f MB/s, %.0f IOPS, %.1f µs mean latency: "
+    return g_strdup_printf (_("%s, %s, %.0f IOPS, %.1f µs mean latency: "
                               "the median of %u runs"),
                             mib, mb, row->iops[d],
                             row->lat[d] / 1e3, runs);
-  return g_strdup_printf (_("%.1f MiB/s, %.1f MB/s, %.0f IOPS, %.1f µs mean latency"),
+  return g_strdup_printf (_("%s, %s, %.0f IOPS, %.1f µs mean latency"),
                           mib, mb, row->iops[d],
                           row->lat[d] / 1e3);
 }

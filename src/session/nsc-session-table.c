@@ -35,7 +35,8 @@ step_is_marked (NscRunResult *r,
 
 static void
 print_surface (GString             *out,
-               const NscStepResult *sr)
+               const NscStepResult *sr,
+               NscUnits             unit)
 {
   double min = G_MAXDOUBLE, max = 0, sum = 0;
   guint n = 0;
@@ -51,8 +52,17 @@ print_surface (GString             *out,
       n++;
     }
   if (n)
-    g_string_append_printf (out, _("\n%s: %u places, %.1f MiB/s lowest, %.1f average, %.1f highest\n"),
-            nsc_words_test_label (sr->step.job.label), n, min / NSC_BYTES_PER_MIB, sum / n / NSC_BYTES_PER_MIB, max / NSC_BYTES_PER_MIB);
+    {
+      g_autofree char *lowest = nsc_words_speed (min, unit);
+      g_autofree char *average = nsc_words_speed (sum / n, unit);
+      g_autofree char *highest = nsc_words_speed (max, unit);
+
+      /* TRANSLATORS: a surface read or write across the drive: its test, how many
+       * places were measured, then three speeds ("412 MiB/s") */
+      g_string_append_printf (out, _("\n%s: %u places, %s lowest, %s average, %s highest\n"),
+                              nsc_words_test_label (sr->step.job.label), n, lowest, average,
+                              highest);
+    }
 }
 
 /* The summary of a fill's analysis (@member of @a) in the user's words and units (the
@@ -81,7 +91,7 @@ print_analysis (GString      *out,
     {
       NscStepResult *sr = g_ptr_array_index (r->steps, i);
       if (sr->step.kind == NSC_STEP_SURFACE)
-        print_surface (out, sr);
+        print_surface (out, sr, unit);
     }
 
   if (r->analysis == NULL || !JSON_NODE_HOLDS_OBJECT (r->analysis))
@@ -106,13 +116,21 @@ print_analysis (GString      *out,
     {
       JsonObject *m = json_object_get_object_member (a, "mixed");
       if (json_object_has_member (m, "sequential"))
-        g_string_append_printf (out, _("\nMixed, sequential: mean of the points %.1f MiB/s\n"),
-                json_object_get_double_member (json_object_get_object_member (m, "sequential"),
-                                               "mean_bps") / NSC_BYTES_PER_MIB);
+        {
+          g_autofree char *v = nsc_words_speed (
+              json_object_get_double_member (json_object_get_object_member (m, "sequential"),
+                                             "mean_bps"), unit);
+
+          g_string_append_printf (out, _("\nMixed, sequential: mean of the points %s\n"), v);
+        }
       if (json_object_has_member (m, "random"))
-        g_string_append_printf (out, _("Mixed, random: mean of the points %.1f MiB/s\n"),
-                json_object_get_double_member (json_object_get_object_member (m, "random"),
-                                               "mean_bps") / NSC_BYTES_PER_MIB);
+        {
+          g_autofree char *v = nsc_words_speed (
+              json_object_get_double_member (json_object_get_object_member (m, "random"),
+                                             "mean_bps"), unit);
+
+          g_string_append_printf (out, _("Mixed, random: mean of the points %s\n"), v);
+        }
     }
   if (json_object_has_member (a, "trim_latency"))
     {
