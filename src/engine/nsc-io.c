@@ -670,12 +670,6 @@ nsc_usable_cpus (void)
   return MAX (cpus, 1u);
 }
 
-static guint
-usable_cpus (void)
-{
-  return nsc_usable_cpus ();
-}
-
 /* At queue depth > 1 on such a target, the kernel worker that ran a request posts
  * its completion to this thread and, when the thread sleeps waiting for it, wakes
  * it: a cross-CPU wake-up for nearly every I/O, paid by the worker while it holds
@@ -695,7 +689,7 @@ want_poll_punts (const Run *run)
 {
   if (!run->punted || run->job.queue_depth < 2)
     return FALSE;
-  return run->n_threads < usable_cpus ();
+  return run->n_threads < nsc_usable_cpus ();
 }
 
 /* An io_uring thread's queue: set up once, then read by every pass of its loop. */
@@ -1457,6 +1451,19 @@ nsc_fd_probe_paths (int      fd,
   return TRUE;
 }
 
+/* A job's region in bytes before the run resolves it: its length, or (0) from its
+ * offset to the end of the target. */
+static guint64
+job_region_length (NscTarget    *target,
+                   const NscJob *job)
+{
+  guint64 size = nsc_target_get_size (target);
+
+  if (job->region_length != 0)
+    return job->region_length;
+  return size > job->region_offset ? size - job->region_offset : 0;
+}
+
 /* Whether a job's target completes I/O within the submitting call
  * (nsc_fd_probe_inline ()): untimed, at the region's start, up to 8 reads of 4 KiB
  * (or the job's smaller block) in flight, three times; never a write. Small I/Os are
@@ -1469,12 +1476,9 @@ probe_job_inline (NscTarget    *target,
                   const NscJob *job)
 {
   guint64 block = job->block_size % 4096 == 0 ? 4096 : job->block_size;
-  guint64 size = nsc_target_get_size (target);
-  guint64 length = job->region_length;
+  guint64 length = job_region_length (target, job);
   guint count = MIN (job->queue_depth, INLINE_PROBE_MAX);
 
-  if (length == 0)  /* to the end of the target */
-    length = size > job->region_offset ? size - job->region_offset : 0;
   if (length < block * count)
     count = (guint) (length / block);
   if (count < 2)
@@ -1493,13 +1497,9 @@ static guint64
 probe_job_span (NscTarget    *target,
                 const NscJob *job)
 {
-  guint64 size = nsc_target_get_size (target);
-  guint64 length = job->region_length;
   guint64 least = job->block_size * MIN (job->queue_depth, PATH_PROBE_MAX_DEPTH);
+  guint64 length = MIN (job_region_length (target, job), PATH_PROBE_SPAN);
 
-  if (length == 0)
-    length = size > job->region_offset ? size - job->region_offset : 0;
-  length = MIN (length, PATH_PROBE_SPAN);
   if (nsc_target_get_kind (target) == NSC_TARGET_FILE)
     while (length >= least
            && !nsc_extents_covers (nsc_target_get_written (target), job->region_offset, length))
@@ -1581,7 +1581,7 @@ nsc_backend_resolve (NscTarget     *target,
    * pmem, a filesystem on one) gives io_uring no overlap: one thread would do all of
    * the device's work on one CPU. psync threads spread it over the CPUs, where there
    * are more CPUs than workers to spread it to. */
-  cpus = usable_cpus ();
+  cpus = nsc_usable_cpus ();
   if (cpus >= 2 && job->workers < cpus
       && probe_job_inline (target, job) == 1)
     {
