@@ -63,8 +63,7 @@ get_size (JsonObject  *obj,
   if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
     return nsc_parse_size (json_node_get_string (node), out, error);
 bad:
-  g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-               _("“%s” must be a size such as \"4k\" or a number of bytes"), member);
+  nsc_error_set (error, NSC_PROBLEM_PRESET_MEMBER_SIZE, &(NscErrorFields) { .text = member });
   return FALSE;
 }
 
@@ -88,8 +87,7 @@ get_size_or_share (JsonObject  *obj,
 
       if (end == s || *end != '%' || end[1] != '\0' || !(v >= 0 && v <= 100))
         {
-          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       _("“%s” must be a size or a share from 0%% to 100%%"), member);
+          nsc_error_set (error, NSC_PROBLEM_PRESET_MEMBER_SHARE, &(NscErrorFields) { .text = member });
           return FALSE;
         }
       *share = v / 100.0;
@@ -113,8 +111,7 @@ get_duration (JsonObject  *obj,
     *was_set = TRUE;
   if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
     return nsc_parse_duration (json_node_get_string (node), out, error);
-  g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-               _("“%s” must be a duration such as \"5s\""), member);
+  nsc_error_set (error, NSC_PROBLEM_PRESET_MEMBER_DURATION, &(NscErrorFields) { .text = member });
   return FALSE;
 }
 
@@ -133,8 +130,8 @@ get_uint (JsonObject  *obj,
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64
       || (v = json_node_get_int (node)) < 0 || v > max)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("“%s” must be a whole number from 0 to %u"), member, max);
+      nsc_error_set (error, NSC_PROBLEM_PRESET_MEMBER_COUNT,
+                     &(NscErrorFields) { .text = member, .n = max });
       return FALSE;
     }
   *out = (guint) v;
@@ -153,8 +150,7 @@ get_bool (JsonObject  *obj,
     return TRUE;
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("“%s” must be true or false"), member);
+      nsc_error_set (error, NSC_PROBLEM_PRESET_MEMBER_BOOLEAN, &(NscErrorFields) { .text = member });
       return FALSE;
     }
   *out = json_node_get_boolean (node);
@@ -201,8 +197,7 @@ parse_step (JsonObject  *obj,
     step->kind = NSC_STEP_COPY;
   else
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("Unknown step kind “%s”; use job, idle, fill, trim, erase, copy or surface"), kind);
+      nsc_error_set (error, NSC_PROBLEM_PRESET_STEP_KIND, &(NscErrorFields) { .text = kind });
       return FALSE;
     }
 
@@ -263,8 +258,7 @@ parse_step (JsonObject  *obj,
     }
   if (step->kind == NSC_STEP_SURFACE && step->points < 2)
     {
-      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           _("A surface step needs “points”, at least 2"));
+      nsc_error_set (error, NSC_PROBLEM_PRESET_SURFACE_POINTS, NULL);
       return FALSE;
     }
   return TRUE;
@@ -289,23 +283,21 @@ preset_new_from_data (const char  *data,
 
   if (!json_parser_load_from_data (parser, data, (gssize) length, &local_error))
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("The preset is not valid JSON: %s"), local_error->message);
+      nsc_error_set (error, NSC_PROBLEM_PRESET_NOT_JSON,
+                     &(NscErrorFields) { .text = local_error->message });
       return NULL;
     }
   if (json_parser_get_root (parser) == NULL
       || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
-      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           _("A preset must be a JSON object"));
+      nsc_error_set (error, NSC_PROBLEM_PRESET_NOT_OBJECT, NULL);
       return NULL;
     }
   root = json_node_get_object (json_parser_get_root (parser));
 
   if ((s = get_string (root, "name")) == NULL)
     {
-      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           _("A preset needs a “name”"));
+      nsc_error_set (error, NSC_PROBLEM_PRESET_NO_NAME, NULL);
       return NULL;
     }
   preset->name = g_strdup (s);
@@ -341,9 +333,8 @@ preset_new_from_data (const char  *data,
 
       if (!allow_include || !JSON_NODE_HOLDS_ARRAY (inc))
         {
-          g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                               allow_include ? "“include” must be an array of preset names"
-                                             : "An included preset cannot include others");
+          nsc_error_set (error, allow_include ? NSC_PROBLEM_PRESET_INCLUDE
+                                              : NSC_PROBLEM_PRESET_INCLUDE_NESTED, NULL);
           return NULL;
         }
       for (guint i = 0; i < json_array_get_length (json_node_get_array (inc)); i++)
@@ -353,8 +344,7 @@ preset_new_from_data (const char  *data,
 
           if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
             {
-              g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                                   _("“include” must be an array of preset names"));
+              nsc_error_set (error, NSC_PROBLEM_PRESET_INCLUDE, NULL);
               return NULL;
             }
           if (!(part = preset_lookup (json_node_get_string (n), FALSE, error)))
@@ -381,8 +371,7 @@ preset_new_from_data (const char  *data,
   if (steps_node == NULL || !JSON_NODE_HOLDS_ARRAY (steps_node)
       || json_array_get_length (json_node_get_array (steps_node)) == 0)
     {
-      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           _("A preset needs a non-empty “steps” array"));
+      nsc_error_set (error, NSC_PROBLEM_PRESET_NO_STEPS, NULL);
       return NULL;
     }
   steps = json_node_get_array (steps_node);
@@ -395,14 +384,15 @@ preset_new_from_data (const char  *data,
 
       if (!JSON_NODE_HOLDS_OBJECT (node))
         {
-          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       _("Step %u of preset “%s” is not an object"), i + 1, preset->name);
+          nsc_error_set (error, NSC_PROBLEM_PRESET_STEP_NOT_OBJECT,
+                         &(NscErrorFields) { .n = i + 1, .text = preset->name });
           return NULL;
         }
       if (!parse_step (json_node_get_object (node), &step, &step_error))
         {
-          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       _("Step %u of preset “%s”: %s"), i + 1, preset->name, step_error->message);
+          nsc_error_set (error, NSC_PROBLEM_PRESET_STEP,
+                         &(NscErrorFields) { .n = i + 1, .text = preset->name,
+                                             .text2 = step_error->message });
           return NULL;
         }
       step.group = own_group;
@@ -476,8 +466,8 @@ preset_lookup (const char  *name,
     {
       g_auto(GStrv) names = nsc_preset_list_names ();
       g_autofree char *known = g_strjoinv (", ", names);
-      g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND,
-                   _("There is no preset “%s”; the presets are: %s"), name, known);
+      nsc_error_set (error, NSC_PROBLEM_PRESET_UNKNOWN,
+                     &(NscErrorFields) { .text = name, .text2 = known });
       return NULL;
     }
   data = g_bytes_get_data (bytes, &len);

@@ -70,14 +70,12 @@ nsc_parse_size (const char  *text,
 
           if (bytes >= 18446744073709551615.0)
             {
-              g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           _("The size “%s” is too large"), text);
+              nsc_error_set (error, NSC_PROBLEM_SIZE_TOO_LARGE, &(NscErrorFields) { .text = text });
               return FALSE;
             }
           if (bytes != floor (bytes))
             {
-              g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           _("The size “%s” is not a whole number of bytes"), text);
+              nsc_error_set (error, NSC_PROBLEM_SIZE_NOT_WHOLE, &(NscErrorFields) { .text = text });
               return FALSE;
             }
           *out_bytes = (guint64) bytes;
@@ -86,9 +84,7 @@ nsc_parse_size (const char  *text,
     }
 
 invalid:
-  g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-               _("“%s” is not a size; write it like 4k, 128KiB, 1m or 2g"),
-               text ? text : "");
+  nsc_error_set (error, NSC_PROBLEM_SIZE_INVALID, &(NscErrorFields) { .text = text ? text : "" });
   return FALSE;
 }
 
@@ -144,8 +140,7 @@ nsc_parse_duration (const char  *text,
     goto invalid;
   if (total * 1e9 > (double) G_MAXINT64 / 2)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("The duration “%s” is too long"), text);
+      nsc_error_set (error, NSC_PROBLEM_DURATION_TOO_LONG, &(NscErrorFields) { .text = text });
       return FALSE;
     }
 
@@ -153,9 +148,7 @@ nsc_parse_duration (const char  *text,
   return TRUE;
 
 invalid:
-  g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-               _("“%s” is not a duration; write it like 5s, 500ms, 2m or 1h30m"),
-               text ? text : "");
+  nsc_error_set (error, NSC_PROBLEM_DURATION_INVALID, &(NscErrorFields) { .text = text ? text : "" });
   return FALSE;
 }
 

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "nsc-words.h"
+#include "nsc-words-problem.h"
 #include "nsc-analysis.h"
 #include "nsc-json.h"
 #include "nsc-units.h"
@@ -22,6 +23,7 @@ nsc_bind_text_domain (void)
     dir = BUILD_LOCALEDIR;
   bindtextdomain (GETTEXT_PACKAGE, dir);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  nsc_words_problem_install ();
 }
 
 NscUnits

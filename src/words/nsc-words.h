@@ -13,8 +13,9 @@ G_BEGIN_DECLS
 /* Where the libraries' codes and numbers become words, in the user's language and
  * units: the command line and the app call these, so that both say the same. */
 
-/* Binds the program's text domain: to the installed catalogues, or to those in the
- * build folder when the program runs from there. Call after setlocale (). */
+/* Binds the program's text domain (to the installed catalogues, or to those in the
+ * build folder when the program runs from there) and gives the engine its words for
+ * its problems (nsc_words_problem_install). Call after setlocale (), before threads. */
 void  nsc_bind_text_domain     (void);
 
 /* The units a speed is shown in: the one type for the preferences, --units, tables,
