@@ -74,5 +74,32 @@ if [ -n "$hits" ]; then
   status=1
 fi
 
-[ "$status" -eq 0 ] && echo "ok: engine ← device ← session ← cli, gui; engine ← words ← chart, session; chart ← cli, gui; no GTK below the app; every warning raised; the window's private half its own; no front end's flags in the engine"
+# The engine speaks in codes and numbers: it calls no gettext (N_ may mark data that the
+# words translate), and it raises its errors as problems with fields (nsc_error_set),
+# never as sentences: the words library says each problem.
+hits=$(grep -rnE '(^|[^A-Za-z0-9_])(_|gettext|ngettext|g_dgettext|g_dngettext|dcgettext) *\(' \
+         "$src/engine" --include=*.c --include=*.h \
+       | grep -vE '^[^:]*:[0-9]+:[[:space:]]*(/?\*|//)')
+if [ -n "$hits" ]; then
+  echo "FAIL: src/engine translates text itself; the words library does:"
+  echo "$hits"
+  status=1
+fi
+hits=$(grep -rnE '(g_set_error(_literal)?|g_error_new(_literal)?) *\([^,]*,? *NSC_ERROR|nsc_set_error_from_errno *\(' \
+         "$src/engine" --include=*.c | grep -v '/nsc-error\.c:')
+if [ -n "$hits" ]; then
+  echo "FAIL: src/engine raises an error as a sentence, not as a problem (nsc_error_set):"
+  echo "$hits"
+  status=1
+fi
+problems=$(sed -n 's/^ *X (\([A-Z0-9_]*\), *[A-Z_]*).*/\1/p' "$src/engine/nsc-error.h")
+[ -n "$problems" ] || { echo "FAIL: no problems found in engine/nsc-error.h"; status=1; }
+for p in $problems; do
+  if ! grep -rlw "NSC_PROBLEM_$p" "$src/engine" --include=*.c | grep -v '/nsc-error\.c$' >/dev/null; then
+    echo "FAIL: the problem NSC_PROBLEM_$p is declared but the engine never raises it"
+    status=1
+  fi
+done
+
+[ "$status" -eq 0 ] && echo "ok: engine ← device ← session ← cli, gui; engine ← words ← chart, session; chart ← cli, gui; no GTK below the app; every warning raised; the window's private half its own; no front end's flags in the engine; the engine's errors are problems the words say"
 exit "$status"

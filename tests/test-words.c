@@ -9,6 +9,7 @@
 
 #include "nsc-engine.h"
 #include "nsc-words.h"
+#include "nsc-words-problem.h"
 #include "test-util.h"
 
 /* A warning's fields go into the result's JSON and come back the same; its English
@@ -345,6 +346,143 @@ test_russian (void)
   nsc_test_use_language (NULL);
 }
 
+/* The fields a problem's row in nsc-error.h declares: each field's name followed by
+ * ':' or ',' or the end of its comment ("n, text: the preset, text2: what is wrong"). */
+enum { F_PATH, F_TEXT, F_TEXT2, F_BYTES, F_BYTES2, F_BYTES3, F_N, F_N2, F_X, N_FIELDS };
+static const char *field_names[N_FIELDS] = { "path", "text", "text2", "bytes", "bytes2",
+                                             "bytes3", "n", "n2", "x" };
+
+static void
+set_field (NscErrorFields *f,
+           int             which,
+           gboolean        on)
+{
+  switch (which)
+    {
+    case F_PATH: f->path = on ? "/MARK/path" : NULL; break;
+    case F_TEXT: f->text = on ? "MARK-text" : NULL; break;
+    case F_TEXT2: f->text2 = on ? "MARK-other" : NULL; break;
+    case F_BYTES: f->bytes = on ? G_GUINT64_CONSTANT (3) << 10 : 0; break;
+    case F_BYTES2: f->bytes2 = on ? G_GUINT64_CONSTANT (5) << 20 : 0; break;
+    case F_BYTES3: f->bytes3 = on ? G_GUINT64_CONSTANT (7) << 30 : 0; break;
+    case F_N: f->n = on ? 4242 : 0; break;
+    case F_N2: f->n2 = on ? 5353 : 0; break;
+    case F_X: f->x = on ? 6161.5e6 : 0; break;
+    default: g_assert_not_reached ();
+    }
+}
+
+/* Every problem the engine declares is said in words that name exactly the fields its
+ * row declares (the sentence changes when, and only when, a declared field does), with
+ * the class the row gives, its fields kept in the error, and in Russian. */
+static void
+test_problems (void)
+{
+  const char *localedir = g_getenv ("NSC_TEST_LOCALEDIR");
+  g_autofree char *path = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "..", "src", "engine",
+                                            "nsc-error.h", NULL);
+  g_autofree char *header = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRegex) row = g_regex_new ("^\\s*X \\((\\w+),\\s*(\\w+)\\)\\s*/\\*(.*)\\*/",
+                                       G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr(GMatchInfo) m = NULL;
+  gboolean seen[NSC_N_PROBLEMS] = { FALSE };
+  guint rows = 0;
+
+  g_assert_true (g_file_get_contents (path, &header, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (localedir);
+  g_assert_nonnull (bindtextdomain (GETTEXT_PACKAGE, localedir));
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  nsc_words_problem_install ();
+
+  for (g_regex_match (row, header, 0, &m); g_match_info_matches (m); g_match_info_next (m, NULL))
+    {
+      g_autofree char *name = g_match_info_fetch (m, 1);
+      g_autofree char *class = g_match_info_fetch (m, 2);
+      g_autofree char *comment = g_match_info_fetch (m, 3);
+      g_autofree char *full = NULL, *ru = NULL;
+      NscProblem p = NSC_PROBLEM_NONE;
+      gboolean declared[N_FIELDS];
+      NscErrorFields all = { 0 };
+      g_autoptr(GError) raised = NULL;
+
+      for (int k = 1; k < NSC_N_PROBLEMS; k++)
+        if (g_str_equal (nsc_problem_name (k), name))
+          p = k;
+      if (p == NSC_PROBLEM_NONE)
+        g_error ("%s is declared in nsc-error.h but has no problem", name);
+      g_assert_false (seen[p]);
+      seen[p] = TRUE;
+      rows++;
+
+      for (int k = 0; k < N_FIELDS; k++)
+        {
+          g_autofree char *pattern = g_strdup_printf ("\\b%s\\s*([:,]|$)", field_names[k]);
+
+          declared[k] = g_regex_match_simple (pattern, g_strstrip (comment), 0, 0);
+          set_field (&all, k, TRUE);
+        }
+
+      nsc_test_use_language (NULL);
+      full = nsc_words_problem (p, &all);
+      g_test_message ("%s: %s", name, full);
+      if (full[0] == '\0' || g_str_equal (full, name) || strstr (full, "(null)"))
+        g_error ("%s is not said: “%s”", name, full);
+      for (int k = 0; k < N_FIELDS; k++)
+        {
+          NscErrorFields less = all;
+          g_autofree char *without = NULL;
+
+          set_field (&less, k, FALSE);
+          without = nsc_words_problem (p, &less);
+          if (declared[k] != !g_str_equal (without, full))
+            g_error ("%s: the field %s is %s, but the words %s it: “%s”", name, field_names[k],
+                     declared[k] ? "declared" : "not declared",
+                     declared[k] ? "do not use" : "use", full);
+        }
+
+      /* Raised, it keeps its class, problem and fields; an errno follows its sentence. */
+      nsc_error_set (&raised, p, &all);
+      g_assert_true (raised->domain == NSC_ERROR);
+      g_assert_cmpstr (raised->message, ==, full);
+      g_assert_cmpint (nsc_error_get_problem (raised), ==, p);
+      g_assert_cmpstr (nsc_error_get_fields (raised)->text, ==, "MARK-text");
+      {
+        g_autofree char *want = g_strconcat ("NSC_ERROR_", class, NULL);
+        static const char *classes[] = {
+          "NSC_ERROR_INVALID_ARGUMENT", "NSC_ERROR_NOT_FOUND", "NSC_ERROR_PERMISSION",
+          "NSC_ERROR_NO_SPACE", "NSC_ERROR_BUSY", "NSC_ERROR_NEEDS_CONFIRMATION",
+          "NSC_ERROR_UNSUPPORTED", "NSC_ERROR_IO", "NSC_ERROR_CANCELLED", "NSC_ERROR_FAILED",
+          "NSC_ERROR_NOT_AGREED", "NSC_ERROR_NEEDS_ROOT",
+        };
+
+        g_assert_cmpint (raised->code, <, G_N_ELEMENTS (classes));
+        g_assert_cmpstr (classes[raised->code], ==, want);
+      }
+      {
+        g_autoptr(GError) copy = g_error_copy (raised);
+        g_autoptr(GError) with_errno = NULL;
+
+        g_assert_cmpint (nsc_error_get_problem (copy), ==, p);
+        g_assert_cmpstr (nsc_error_get_fields (copy)->path, ==, "/MARK/path");
+        nsc_error_set_errno (&with_errno, p, ENOENT, &all);
+        g_assert_cmpint (with_errno->code, ==, NSC_ERROR_NOT_FOUND);
+        g_assert_true (g_str_has_prefix (with_errno->message, full));
+        g_assert_true (g_str_has_suffix (with_errno->message, g_strerror (ENOENT)));
+      }
+
+      nsc_test_use_language ("ru");
+      ru = nsc_words_problem (p, &all);
+      if (!has_cyrillic (ru))
+        g_error ("%s is not Russian: %s", name, ru);
+    }
+  nsc_test_use_language (NULL);
+  g_assert_cmpuint (rows, ==, NSC_N_PROBLEMS - 1);
+  for (int k = 1; k < NSC_N_PROBLEMS; k++)
+    g_assert_true (seen[k]);
+}
+
 /* One unit type: its names, labels and divisors; a speed's number and its label, in a
  * table's figures or a sentence's, in English and Russian. */
 static void
@@ -392,5 +530,6 @@ main (int    argc,
   g_test_add_func ("/nsc/words/russian", test_russian);
   g_test_add_func ("/nsc/words/date", test_date);
   g_test_add_func ("/nsc/words/speed", test_speed);
+  g_test_add_func ("/nsc/words/problems", test_problems);
   return g_test_run ();
 }

@@ -863,7 +863,7 @@ make_title (JsonNode    *result,
   JsonObject *s = step != G_MAXUINT && steps && step < json_array_get_length (steps)
                   ? step_at (steps, step) : NULL;
   const char *label = nsc_words_test_label (nsc_json_get_string (s, "label"));
-  const char *preset = nsc_preset_translate (nsc_json_get_string (nsc_json_get_object (root, "preset"),
+  const char *preset = nsc_words_preset_text (nsc_json_get_string (nsc_json_get_object (root, "preset"),
                                                                    "title"));
   const char *what = NULL;
 

@@ -138,7 +138,7 @@ preset_title (JsonNode *result)
   JsonObject *preset = nsc_json_get_object (root_of (result), "preset");
   const char *t = nsc_json_get_string (preset, "title");
   /* Saved in English; the sheet speaks the user's language. */
-  return t ? nsc_preset_translate (t) : nsc_json_get_string (preset, "name");
+  return t ? nsc_words_preset_text (t) : nsc_json_get_string (preset, "name");
 }
 
 /* "Firmware 1B2QGXA7 · 1.00 TB (931 GiB) · PCIe 4.0 x4": every fact labelled,

@@ -17,6 +17,7 @@
 #include "nsc-engine.h"
 #include "nsc-plan.h"
 #include "nsc-session.h"
+#include "nsc-words.h"
 
 /* One line of the dry run, its columns padded by characters (not bytes). */
 static void
@@ -53,12 +54,12 @@ print_plan (const NscPlan       *plan,
   if (plan->budget_target.is_device)
     /* Translators: the dry run's first line: the preset's title, the target, the
      * device's size */
-    printf (_("Write budget of %s on %s (device of %s)\n"), nsc_preset_get_display_title (preset),
+    printf (_("Write budget of %s on %s (device of %s)\n"), nsc_words_preset_title (preset),
             target, cap_text);
   else
     /* Translators: the dry run's first line: the preset's title, the target, the free
      * space of its filesystem */
-    printf (_("Write budget of %s on %s (%s free)\n"), nsc_preset_get_display_title (preset),
+    printf (_("Write budget of %s on %s (%s free)\n"), nsc_words_preset_title (preset),
             target, cap_text);
   if (state->label)
     /* Translators: the dry run, before a drive state's budget: "Drive state: empty

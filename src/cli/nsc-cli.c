@@ -20,6 +20,7 @@
 #include "nsc-engine.h"
 #include "nsc-plan.h"
 #include "nsc-session.h"
+#include "nsc-words.h"
 
 #define EXIT_USAGE 2
 
@@ -553,7 +554,7 @@ cmd_list_presets (void)
       print_padded (p->destructive ? C_("presets", "whole device")
                     : nsc_preset_writes (p) ? C_("presets", "device data")
                     : C_("presets", "nothing"), 14);
-      printf ("%s: %s\n", nsc_preset_get_display_title (p), nsc_preset_get_display_description (p));
+      printf ("%s: %s\n", nsc_words_preset_title (p), nsc_words_preset_description (p));
     }
   /* The table alone for scripts; the note where a person reads it. */
   if (any_unclocked && isatty (STDOUT_FILENO))

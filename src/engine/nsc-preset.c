@@ -528,28 +528,3 @@ nsc_duration_mul (gint64 a,
     return G_MAXINT64;
   return r;
 }
-
-const char *
-nsc_preset_translate (const char *text)
-{
-  /* gettext of "" is the catalogue's header. */
-  if (text == NULL || *text == '\0')
-    return text;
-  return g_dgettext (GETTEXT_PACKAGE, text);
-}
-
-const char *
-nsc_preset_get_display_title (const NscPreset *preset)
-{
-  g_return_val_if_fail (preset != NULL, NULL);
-
-  return nsc_preset_translate (preset->title);
-}
-
-const char *
-nsc_preset_get_display_description (const NscPreset *preset)
-{
-  g_return_val_if_fail (preset != NULL, NULL);
-
-  return nsc_preset_translate (preset->description);
-}

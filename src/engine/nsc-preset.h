@@ -76,14 +76,8 @@ NscPreset  *nsc_preset_new_from_data (const char   *data,
 /* A preset compiled into the program, by name. */
 NscPreset  *nsc_preset_lookup        (const char   *name,
                                       GError      **error);
-/* The preset's title and description in the user's language (po/preset-strings.c
- * carries them to the translators); the struct keeps the English, which the result
- * records. */
-const char *nsc_preset_get_display_title       (const NscPreset *preset);
-const char *nsc_preset_get_display_description (const NscPreset *preset);
-/* A preset's English title or description, as a saved result has it, in the user's
- * language (unchanged when it has no translation). */
-const char *nsc_preset_translate              (const char      *text);
+/* The struct keeps the preset's English title and description, which the result
+ * records; the words library says them in the user's language. */
 /* Names of the built-in presets, in display order. */
 char      **nsc_preset_list_names    (void);
 /* A preset of one job step (the command line's ad hoc job). */

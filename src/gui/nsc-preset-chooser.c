@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "nsc-preset-chooser.h"
+#include "nsc-words.h"
 
 struct _NscPresetChooser
 {
@@ -67,7 +68,7 @@ bind_preset_item (GtkSignalListItemFactory *factory,
   const NscPreset *preset = nsc_preset_chooser_find (self, gtk_string_object_get_string (name));
 
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
-                      preset ? nsc_preset_get_display_title (preset)
+                      preset ? nsc_words_preset_title (preset)
                              : gtk_string_object_get_string (name));
 }
 
@@ -213,12 +214,12 @@ bind_preset_row (GtkSignalListItemFactory *factory,
 
   if (preset == NULL)
     return;
-  gtk_label_set_text (g_object_get_data (G_OBJECT (outer), "title"), nsc_preset_get_display_title (preset));
+  gtk_label_set_text (g_object_get_data (G_OBJECT (outer), "title"), nsc_words_preset_title (preset));
   /* Rows are bound when the list is built, before the owner may have given its
    * caption function or its facts: refilter and set_funcs update the bound ones. */
   g_ptr_array_add (self->bound, item);
   update_preset_caption (self, item);
-  gtk_widget_set_tooltip_text (outer, nsc_preset_get_display_description (preset));
+  gtk_widget_set_tooltip_text (outer, nsc_words_preset_description (preset));
 
   /* The heading, and the check mark with it. */
   update_preset_heading (item, NULL, self);

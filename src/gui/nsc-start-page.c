@@ -5,6 +5,7 @@
 
 #include "nsc-start-page.h"
 #include "nsc-display.h"
+#include "nsc-words.h"
 
 /* Where no result of the drive says how fast it writes, the time is given at a pace
  * most SSDs keep after their cache, a round number in the user's units, and said. */
@@ -100,8 +101,8 @@ nsc_start_page_preset_markup (const NscPreset     *preset,
 
   {
     g_autofree char *text = g_markup_printf_escaped ("<b>%s</b>: %s",
-                                                     nsc_preset_get_display_title (preset),
-                                                     nsc_preset_get_display_description (preset));
+                                                     nsc_words_preset_title (preset),
+                                                     nsc_words_preset_description (preset));
     g_string_append (out, text);
   }
   g_string_append (out, "\n\n");

@@ -5,6 +5,7 @@
 
 #include "nsc-json.h"
 #include "nsc-warnings-list.h"
+#include "nsc-words.h"
 
 struct _NscWarningsList
 {
@@ -29,7 +30,7 @@ settle_label (const char *name)
 
   /* Translators: a button under a warning; %s is a test set, "Write-fill (SLC cache)" */
   return g_strdup_printf (_("Choose the %s test"),
-                          preset ? nsc_preset_get_display_title (preset) : name);
+                          preset ? nsc_words_preset_title (preset) : name);
 }
 
 /* A label row under an expander. */

@@ -7,6 +7,7 @@
 #include "nsc-udisks.h"
 #include "nsc-display.h"
 #include "nsc-window-private.h"
+#include "nsc-words.h"
 
 /* A run as the window shows it: what Run asks of the run's state (NscRunControl), the
  * erase confirmation, and its signals on the results page: progress, the grid, the
@@ -401,11 +402,11 @@ on_confirm (NscRunControl   *run,
                                          "Everything on it, including %u partitions, will be "
                                          "destroyed. %s writes over the drive, and what was "
                                          "there cannot be recovered.", n_parts),
-                            n_parts, nsc_preset_get_display_title (preset));
+                            n_parts, nsc_words_preset_title (preset));
   else
     body = g_strdup_printf (_("Everything on it will be destroyed. %s writes over the drive, "
                               "and what was there cannot be recovered."),
-                              nsc_preset_get_display_title (preset));
+                              nsc_words_preset_title (preset));
 
   dialog = adw_message_dialog_new (GTK_WINDOW (self), heading, body);
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),

@@ -22,6 +22,7 @@
 #include "nsc-warnings-list.h"
 #include "nsc-window.h"
 #include "nsc-window-private.h"
+#include "nsc-words.h"
 
 G_DEFINE_FINAL_TYPE (NscWindow, nsc_window, ADW_TYPE_APPLICATION_WINDOW)
 
@@ -52,7 +53,7 @@ _nsc_window_preset_offered (NscWindow        *self,
       if (preset->needs_device && why)
         /* TRANSLATORS: "Surface scan needs a drive: …" */
         *why = g_strdup_printf (_("%s needs a drive: choose one under Drives in the target "
-                                  "menu, a drive that nothing uses"), nsc_preset_get_display_title (preset));
+                                  "menu, a drive that nothing uses"), nsc_words_preset_title (preset));
       return !preset->needs_device;
     }
 
@@ -68,7 +69,7 @@ _nsc_window_preset_offered (NscWindow        *self,
               /* TRANSLATORS: "Quick writes to the drive, so it cannot run on Samsung …
                * (sda): It is mounted at /data. Unmount it …" */
               *why = g_strdup_printf (_("%s writes to the drive, so it cannot run on %s (%s): %s"),
-                                      nsc_preset_get_display_title (preset), title,
+                                      nsc_words_preset_title (preset), title,
                                       self->target_device->devnode, refusal);
             }
           return FALSE;
@@ -274,7 +275,7 @@ update_info (NscWindow *self)
     g_autofree char *about = nsc_words_about (estimate_s, TRUE);
     /* Translators: the window's subtitle: "Quick · about 3 minutes" */
     g_autofree char *subtitle = g_strdup_printf (C_("subtitle", "%s · %s"),
-                                                 nsc_preset_get_display_title (preset), duration);
+                                                 nsc_words_preset_title (preset), duration);
     g_autofree char *markup = nsc_start_page_preset_markup (preset, &sf);
     g_autofree char *wear = wear_markup (self, plan);
     g_autofree char *dd_tooltip = NULL;
@@ -291,7 +292,7 @@ update_info (NscWindow *self)
                                    self->result_subtitle ? self->result_subtitle : subtitle);
     /* Translators: a preset's description, then "About 3 minutes" */
     dd_tooltip = g_strdup_printf (C_("tooltip", "%s\n%s"),
-                                  nsc_preset_get_display_description (preset), about);
+                                  nsc_words_preset_description (preset), about);
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->preset_chooser), dd_tooltip);
   }
 }

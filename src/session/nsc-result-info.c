@@ -7,6 +7,7 @@
 #include "nsc-engine.h"
 #include "nsc-json.h"
 #include "nsc-result-info.h"
+#include "nsc-words.h"
 
 static JsonObject *
 root_object (JsonNode *result)
@@ -255,7 +256,7 @@ nsc_result_info_preset_title (JsonNode *result)
   const char *title = nsc_json_get_string (preset, "title");
 
   /* Saved in English; shown in the user's language. */
-  return title ? nsc_preset_translate (title) : nsc_json_get_string (preset, "name");
+  return title ? nsc_words_preset_text (title) : nsc_json_get_string (preset, "name");
 }
 
 GDateTime *

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "nsc-session.h"
+#include "nsc-words.h"
 
 /* The command line's report of a run: the table in CrystalDiskMark's layout, the
  * backends, the analysis's sentences and the warnings. */
@@ -246,7 +247,7 @@ print_table (GString      *out,
   /* Translators: the report's first line: version, preset, target (its kind and
    * filesystem), size */
   g_string_append_printf (out, _("Nandscope %s · %s · %s (%s%s%s) · %s\n"), PACKAGE_VERSION,
-          r->preset_title ? nsc_preset_translate (r->preset_title) : "",
+          r->preset_title ? nsc_words_preset_text (r->preset_title) : "",
           r->target_path ? r->target_path : "",
           g_strcmp0 (r->target_kind, "file") == 0 ? C_("target", "file")
           : g_strcmp0 (r->target_kind, "device") == 0 ? C_("target", "device") : "?",
@@ -335,7 +336,7 @@ print_table (GString      *out,
           /* Translators: the preset's title, "Write-fill (SLC cache)", then its name
            * (a command's word, "write-fill") */
           g_string_append_printf (out, _("\n  The %s test settles it: nandscope-cli run --preset %s"),
-                                  p ? nsc_preset_get_display_title (p) : settle, settle);
+                                  p ? nsc_words_preset_title (p) : settle, settle);
         }
     }
   if (r->warnings->len)

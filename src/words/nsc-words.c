@@ -1378,3 +1378,28 @@ nsc_status_describe (const NscStatus *st)
   /* Translators: "Writing the data that the tests read · 1.2 GiB of 2.0 GiB" */
   return g_strdup_printf (_("%s · %s"), what, bytes);
 }
+
+const char *
+nsc_words_preset_text (const char *text)
+{
+  /* gettext of "" is the catalogue's header. */
+  if (text == NULL || *text == '\0')
+    return text;
+  return g_dgettext (GETTEXT_PACKAGE, text);
+}
+
+const char *
+nsc_words_preset_title (const NscPreset *preset)
+{
+  g_return_val_if_fail (preset != NULL, NULL);
+
+  return nsc_words_preset_text (preset->title);
+}
+
+const char *
+nsc_words_preset_description (const NscPreset *preset)
+{
+  g_return_val_if_fail (preset != NULL, NULL);
+
+  return nsc_words_preset_text (preset->description);
+}

@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "nsc-io.h"
+#include "nsc-preset.h"
 #include "nsc-status.h"
 #include "nsc-warning.h"
 #include "nsc-words-budget.h"
@@ -87,6 +88,12 @@ char     *nsc_warnings_group_also (GPtrArray        *group);
 
 /* A test's label in the user's language: "SEQ1M Q8T1 settled", "After TRIM"; the
  * codes in it (SEQ1M Q8T1) stay. Labels are keys in results: translate only to show. */
+/* A preset's title and description in the user's language (po/preset-strings.c
+ * carries them to the translators), and any English title or description a saved
+ * result has (unchanged when it has no translation). */
+const char *nsc_words_preset_title       (const NscPreset   *preset);
+const char *nsc_words_preset_description (const NscPreset   *preset);
+const char *nsc_words_preset_text        (const char        *text);
 const char *nsc_words_test_label (const char        *label);
 
 /* Why @result ran on its backend, in a sentence ("queue depth 1: a pread/pwrite loop
