@@ -20,5 +20,6 @@
 #include "nsc-status.h"
 #include "nsc-target.h"
 #include "nsc-units.h"
+#include "nsc-verify.h"
 #include "nsc-warning.h"
 #include "nsc-write-budget.h"

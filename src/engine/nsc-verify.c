@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "nsc-offsets.h"
+#include "nsc-verify.h"
+
+#define WORDS (NSC_VERIFY_UNIT / 8)
+/* "NSCVRFY1", little-endian */
+#define MARK G_GUINT64_CONSTANT (0x315946525643534e)
+
+static inline guint64
+header_check (guint64 offset,
+              guint64 key)
+{
+  return nsc_mix64 (offset ^ nsc_mix64 (key ^ MARK));
+}
+
+static inline guint64
+body_seed (guint64 offset,
+           guint64 key)
+{
+  return nsc_mix64 (offset + nsc_mix64 (key));
+}
+
+/* One block's expected words, in the CPU's order (the header is little-endian on
+ * disk; the body is whatever these words are in memory, on write and read alike). */
+static inline void
+fill_block (guint64 *w,
+            guint64  offset,
+            guint64  key)
+{
+  guint64 seed = body_seed (offset, key);
+
+  w[0] = GUINT64_TO_LE (MARK);
+  w[1] = GUINT64_TO_LE (offset);
+  w[2] = GUINT64_TO_LE (key);
+  w[3] = GUINT64_TO_LE (header_check (offset, key));
+  for (guint i = 4; i < WORDS; i++)
+    w[i] = nsc_mix64 (seed + i);
+}
+
+void
+nsc_verify_tally_init (NscVerifyTally *tally)
+{
+  memset (tally, 0, sizeof *tally);
+  tally->first_bad = G_MAXUINT64;
+  tally->alias_offset = G_MAXUINT64;
+}
+
+void
+nsc_verify_fill (guint8  *buf,
+                 gsize    len,
+                 guint64  offset,
+                 guint64  key)
+{
+  g_return_if_fail (len % NSC_VERIFY_UNIT == 0);
+
+  for (gsize o = 0; o < len; o += NSC_VERIFY_UNIT)
+    {
+      guint64 w[WORDS];
+
+      fill_block (w, offset + o, key);
+      memcpy (buf + o, w, NSC_VERIFY_UNIT);
+    }
+}
+
+static gboolean
+all_zeros (const guint64 *w)
+{
+  guint64 any = 0;
+
+  for (guint i = 0; i < WORDS; i++)
+    any |= w[i];
+  return any == 0;
+}
+
+static guint64
+bits_apart (const guint64 *a,
+            const guint64 *b)
+{
+  guint64 bits = 0;
+
+  for (guint i = 0; i < WORDS; i++)
+    bits += (guint64) __builtin_popcountll (a[i] ^ b[i]);
+  return bits;
+}
+
+NscVerifyKind
+nsc_verify_block (const guint8 *block,
+                  guint64       offset,
+                  guint64       key,
+                  guint64      *echo,
+                  guint64      *bits)
+{
+  guint64 got[WORDS], want[WORDS];
+  guint64 h_off, h_key;
+  guint64 apart;
+
+  memcpy (got, block, NSC_VERIFY_UNIT);
+  fill_block (want, offset, key);
+  *echo = offset;
+  *bits = 0;
+  if (memcmp (got, want, NSC_VERIFY_UNIT) == 0)
+    return NSC_VERIFY_OK;
+  if (all_zeros (got))
+    return NSC_VERIFY_ZEROS;
+
+  h_off = GUINT64_FROM_LE (got[1]);
+  h_key = GUINT64_FROM_LE (got[2]);
+  if (GUINT64_FROM_LE (got[0]) == MARK && GUINT64_FROM_LE (got[3]) == header_check (h_off, h_key)
+      && (h_off != offset || h_key != key))
+    {
+      guint64 theirs[WORDS];
+
+      /* A whole block of ours, written for another place or another run. */
+      fill_block (theirs, h_off, h_key);
+      if (memcmp (got, theirs, NSC_VERIFY_UNIT) == 0)
+        {
+          *echo = h_off;
+          return h_key == key ? NSC_VERIFY_ALIAS : NSC_VERIFY_STALE;
+        }
+      apart = bits_apart (got, theirs);
+      if (apart < NSC_VERIFY_UNIT * 8 / 8)
+        {
+          *echo = h_off;
+          *bits = apart;
+          return NSC_VERIFY_CORRUPT;
+        }
+    }
+
+  /* Ours with a few bits changed, or something else (about half the bits differ). */
+  apart = bits_apart (got, want);
+  if (apart < NSC_VERIFY_UNIT * 8 / 8)
+    {
+      *bits = apart;
+      return NSC_VERIFY_CORRUPT;
+    }
+  return NSC_VERIFY_OTHER;
+}
+
+static void
+count (NscVerifyTally *t,
+       NscVerifyKind   kind,
+       guint64         offset,
+       guint64         echo,
+       guint64         bits)
+{
+  t->blocks[kind]++;
+  if (kind == NSC_VERIFY_OK)
+    return;
+  if (offset < t->first_bad)
+    {
+      t->first_bad = offset;
+      t->first_bad_kind = kind;
+    }
+  t->corrupt_bits += bits;
+  if (kind == NSC_VERIFY_ALIAS)
+    {
+      guint64 distance = echo > offset ? echo - offset : offset - echo;
+
+      if (offset < t->alias_offset)
+        {
+          t->alias_offset = offset;
+          t->alias_echo = echo;
+        }
+      if (t->alias_period == 0 || distance < t->alias_period)
+        t->alias_period = distance;
+    }
+}
+
+void
+nsc_verify_check (const guint8   *buf,
+                  gsize           len,
+                  guint64         offset,
+                  guint64         key,
+                  NscVerifyTally *tally)
+{
+  g_return_if_fail (len % NSC_VERIFY_UNIT == 0);
+
+  for (gsize o = 0; o < len; o += NSC_VERIFY_UNIT)
+    {
+      guint64 echo, bits;
+      NscVerifyKind kind = nsc_verify_block (buf + o, offset + o, key, &echo, &bits);
+
+      count (tally, kind, offset + o, echo, bits);
+    }
+}
+
+void
+nsc_verify_unreadable (NscVerifyTally *tally,
+                       guint64         offset,
+                       gsize           len)
+{
+  for (gsize o = 0; o < len; o += NSC_VERIFY_UNIT)
+    count (tally, NSC_VERIFY_UNREADABLE, offset + o, offset + o, 0);
+}
+
+void
+nsc_verify_merge (NscVerifyTally       *into,
+                  const NscVerifyTally *from)
+{
+  for (int k = 0; k < NSC_VERIFY_N_KINDS; k++)
+    into->blocks[k] += from->blocks[k];
+  if (from->first_bad < into->first_bad)
+    {
+      into->first_bad = from->first_bad;
+      into->first_bad_kind = from->first_bad_kind;
+    }
+  if (from->alias_offset < into->alias_offset)
+    {
+      into->alias_offset = from->alias_offset;
+      into->alias_echo = from->alias_echo;
+    }
+  if (from->alias_period != 0 && (into->alias_period == 0 || from->alias_period < into->alias_period))
+    into->alias_period = from->alias_period;
+  into->corrupt_bits += from->corrupt_bits;
+}
+
+guint64
+nsc_verify_bad_blocks (const NscVerifyTally *tally)
+{
+  guint64 bad = 0;
+
+  for (int k = NSC_VERIFY_OK + 1; k < NSC_VERIFY_N_KINDS; k++)
+    bad += tally->blocks[k];
+  return bad;
+}
+
+const char *
+nsc_verify_kind_name (NscVerifyKind kind)
+{
+  static const char *names[NSC_VERIFY_N_KINDS] = {
+    "ok", "zeros", "alias", "stale", "corrupt", "other", "unreadable",
+  };
+
+  g_return_val_if_fail (kind < NSC_VERIFY_N_KINDS, NULL);
+  return names[kind];
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Data that names its own place: every kind of block a lying or failing drive can
+ * return, made in memory and told apart. */
+#include "config.h"
+
+#include <string.h>
+
+#include "nsc-engine.h"
+
+#define U NSC_VERIFY_UNIT
+#define KEY G_GUINT64_CONSTANT (0x1234567890abcdef)
+
+static guint8 *
+blocks (guint n)
+{
+  return g_malloc0 ((gsize) n * U);
+}
+
+static NscVerifyKind
+kind_of (const guint8 *block,
+         guint64       offset,
+         guint64      *echo)
+{
+  guint64 e, bits;
+  NscVerifyKind k = nsc_verify_block (block, offset, KEY, &e, &bits);
+
+  if (echo)
+    *echo = e;
+  return k;
+}
+
+static void
+test_kinds (void)
+{
+  g_autofree guint8 *b = blocks (4);
+  g_autofree guint8 *c = blocks (1);
+  guint64 echo = 0;
+
+  /* Written and read back at the same place. */
+  nsc_verify_fill (b, 4 * U, 1 << 20, KEY);
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpint (kind_of (b + i * U, (1 << 20) + i * U, NULL), ==, NSC_VERIFY_OK);
+  /* Each block differs from its neighbours in most of its bits. */
+  g_assert_cmpint (memcmp (b + 64, b + U + 64, U - 64), !=, 0);
+
+  /* Read at another place: the drive returned another offset's data. */
+  g_assert_cmpint (kind_of (b + U, 0, &echo), ==, NSC_VERIFY_ALIAS);
+  g_assert_cmpuint (echo, ==, (1 << 20) + U);
+
+  /* Another run's key: stale data. */
+  nsc_verify_fill (c, U, 8192, KEY + 1);
+  g_assert_cmpint (kind_of (c, 8192, &echo), ==, NSC_VERIFY_STALE);
+  g_assert_cmpuint (echo, ==, 8192);
+
+  /* Zeros, and the pattern an erased flash page reads as. */
+  memset (c, 0, U);
+  g_assert_cmpint (kind_of (c, 0, NULL), ==, NSC_VERIFY_ZEROS);
+  memset (c, 0xff, U);
+  g_assert_cmpint (kind_of (c, 0, NULL), ==, NSC_VERIFY_OTHER);
+
+  /* A flipped bit, in the body and in the header. */
+  for (guint where = 0; where < U; where += 37)
+    {
+      guint64 bits = 0, e;
+
+      nsc_verify_fill (c, U, 4096 * 7, KEY);
+      c[where] ^= 0x10;
+      g_assert_cmpint (nsc_verify_block (c, 4096 * 7, KEY, &e, &bits), ==, NSC_VERIFY_CORRUPT);
+      g_assert_cmpuint (bits, ==, 1);
+    }
+  /* An aliasing block with a flipped bit is damaged, and says whose it was. */
+  nsc_verify_fill (c, U, 4096 * 9, KEY);
+  c[1000] ^= 1;
+  g_assert_cmpint (kind_of (c, 0, &echo), ==, NSC_VERIFY_CORRUPT);
+  g_assert_cmpuint (echo, ==, 4096 * 9);
+}
+
+/* A drive that stores R bytes and wraps: every block past R lands on offset mod R, so
+ * a read returns the last data written at any offset congruent to it. */
+static void
+test_wrap (void)
+{
+  const guint64 reported = 64 * U, real = 24 * U;
+  g_autofree guint8 *flash = blocks (24);
+  g_autofree guint8 *buf = blocks (8);
+  NscVerifyTally t;
+
+  nsc_verify_tally_init (&t);
+  for (guint64 o = 0; o < reported; o += 8 * U)
+    {
+      nsc_verify_fill (buf, 8 * U, o, KEY);
+      for (guint i = 0; i < 8; i++)
+        memcpy (flash + (o + i * U) % real, buf + i * U, U);
+    }
+  for (guint64 o = 0; o < reported; o += 8 * U)
+    {
+      for (guint i = 0; i < 8; i++)
+        memcpy (buf + i * U, flash + (o + i * U) % real, U);
+      nsc_verify_check (buf, 8 * U, o, KEY, &t);
+    }
+  /* Only the last write to each of the 24 real blocks reads back right. */
+  g_assert_cmpuint (t.blocks[NSC_VERIFY_OK], ==, 24);
+  g_assert_cmpuint (t.blocks[NSC_VERIFY_ALIAS], ==, 40);
+  g_assert_cmpuint (nsc_verify_bad_blocks (&t), ==, 40);
+  g_assert_cmpuint (t.first_bad, ==, 0);
+  g_assert_cmpint (t.first_bad_kind, ==, NSC_VERIFY_ALIAS);
+  g_assert_cmpuint (t.alias_offset, ==, 0);
+  g_assert_cmpuint (t.alias_echo, ==, 48 * U);
+  g_assert_cmpuint (t.alias_period, ==, real);
+}
+
+/* A drive that loses every write past R: zeros there; threads' tallies merge. */
+static void
+test_drop_and_merge (void)
+{
+  g_autofree guint8 *buf = blocks (4);
+  NscVerifyTally a, b, all;
+
+  nsc_verify_tally_init (&a);
+  nsc_verify_tally_init (&b);
+  nsc_verify_tally_init (&all);
+  nsc_verify_fill (buf, 4 * U, 0, KEY);
+  nsc_verify_check (buf, 4 * U, 0, KEY, &a);
+  memset (buf, 0, 4 * U);
+  nsc_verify_check (buf, 4 * U, 8 * U, KEY, &b);
+  nsc_verify_unreadable (&b, 4 * U, 2 * U);
+  nsc_verify_merge (&all, &b);
+  nsc_verify_merge (&all, &a);
+  g_assert_cmpuint (all.blocks[NSC_VERIFY_OK], ==, 4);
+  g_assert_cmpuint (all.blocks[NSC_VERIFY_ZEROS], ==, 4);
+  g_assert_cmpuint (all.blocks[NSC_VERIFY_UNREADABLE], ==, 2);
+  g_assert_cmpuint (all.first_bad, ==, 4 * U);
+  g_assert_cmpint (all.first_bad_kind, ==, NSC_VERIFY_UNREADABLE);
+  g_assert_cmpuint (all.alias_period, ==, 0);
+  for (int k = 0; k < NSC_VERIFY_N_KINDS; k++)
+    g_assert_nonnull (nsc_verify_kind_name (k));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/nsc/verify/kinds", test_kinds);
+  g_test_add_func ("/nsc/verify/wrap", test_wrap);
+  g_test_add_func ("/nsc/verify/drop-and-merge", test_drop_and_merge);
+  return g_test_run ();
+}
