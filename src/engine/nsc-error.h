@@ -69,7 +69,10 @@ typedef enum
   /* the write-fill and throttling analysis */ \
   /* result files */ \
   /* copies */ \
-  /* the write budget */
+  /* the write budget */ \
+  /* capacity checks */ \
+  X (VERIFY_UNIT,             INVALID_ARGUMENT)  /* bytes: the block size, bytes2: the offset */ \
+  X (VERIFY_MIXED,            INVALID_ARGUMENT)  /* none */
 
 typedef enum
 {

@@ -70,6 +70,7 @@ typedef struct
   char         *error_message;
   gboolean      registered;
   guint64       sink;          /* null backend: keeps its offset work observable */
+  NscVerifyTally verify;       /* NSC_DATA_VERIFY: what its reads found */
 } IoThread;
 
 struct _Run
@@ -232,6 +233,12 @@ prepare_write (Run      *run,
 {
   guint64 bs = run->job.block_size;
 
+  if (run->job.data == NSC_DATA_VERIFY)
+    {
+      nsc_verify_fill (buf, bs, offset, run->job.verify_key);
+      *dirty = FALSE;
+      return;
+    }
   if (run->job.data == NSC_DATA_ZEROS)
     {
       if (*dirty)
@@ -454,6 +461,35 @@ thread_fail (IoThread   *t,
     }
   g_atomic_int_set (&t->run->failed, 1);
   request_stop (t->run);
+}
+
+/* NSC_DATA_VERIFY: a read that returned has its blocks judged. */
+static inline void
+thread_check (IoThread     *t,
+              guint         dir,
+              const guint8 *buf,
+              guint64       offset)
+{
+  if (G_UNLIKELY (t->run->job.data == NSC_DATA_VERIFY) && dir == NSC_DIR_READ)
+    nsc_verify_check (buf, t->run->job.block_size, offset, t->run->job.verify_key, &t->verify);
+}
+
+/* NSC_DATA_VERIFY: a read the drive failed (a media error, or short) is a finding of
+ * the check, not its end: its blocks are counted unreadable and the job goes on.
+ * Anything else (the device gone, a submission refused, a failed write) still stops
+ * it. TRUE when the failure was taken so. */
+static inline gboolean
+thread_read_failed (IoThread *t,
+                    guint     dir,
+                    int       errsv,
+                    guint64   offset)
+{
+  if (t->run->job.data != NSC_DATA_VERIFY || dir != NSC_DIR_READ)
+    return FALSE;
+  if (errsv != 0 && errsv != EIO && errsv != ENODATA && errsv != EILSEQ && errsv != EBADMSG)
+    return FALSE;
+  nsc_verify_unreadable (&t->verify, offset, t->run->job.block_size);
+  return TRUE;
 }
 
 static void
@@ -937,7 +973,10 @@ uring_reap (UringQueue      *q,
       Slot *slot = &q->slots[idx];
 
       count++;
-      if (cqe->res != (int) q->bs)
+      if (cqe->res != (int) q->bs
+          && thread_read_failed (q->t, slot->dir, cqe->res < 0 ? -cqe->res : 0, slot->offset))
+        ;
+      else if (cqe->res != (int) q->bs)
         {
           thread_fail (q->t, cqe->res < 0 ? -cqe->res : EIO, slot->offset,
                        cqe->res < 0 ? NULL : "short transfer");
@@ -949,6 +988,7 @@ uring_reap (UringQueue      *q,
         {
           guint64 lat = (guint64) (now - slot->submit_ns);
           thread_account (q->t, slot->dir, lat);
+          thread_check (q->t, slot->dir, slot->buf, slot->offset);
           batch_max = MAX (batch_max, lat);
         }
       q->free_slots[s->n_free++] = idx;
@@ -1067,10 +1107,13 @@ psync_thread (gpointer data)
 
       if (r != (ssize_t) bs)
         {
+          if (thread_read_failed (t, is_read ? NSC_DIR_READ : NSC_DIR_WRITE, r < 0 ? errno : 0, offset))
+            continue;
           thread_fail (t, r < 0 ? errno : EIO, offset, r < 0 ? NULL : "short transfer");
           break;
         }
       thread_account (t, is_read ? NSC_DIR_READ : NSC_DIR_WRITE, (guint64) (t1 - t0));
+      thread_check (t, is_read ? NSC_DIR_READ : NSC_DIR_WRITE, buf, offset);
       thread_publish (t, (guint64) (t1 - t0));
     }
 
@@ -1857,6 +1900,8 @@ set_up_threads (Run        *run,
     }
   run->n_threads = run->job.workers * (run->backend == NSC_BACKEND_PSYNC ? run->job.queue_depth : 1);
   run->threads = g_new0 (IoThread, run->n_threads);
+  for (guint i = 0; i < run->n_threads; i++)
+    nsc_verify_tally_init (&run->threads[i].verify);
   return TRUE;
 }
 
@@ -1900,6 +1945,8 @@ new_job_result (const Run     *run,
   result->backend_probe_bps[1] = choice->probe_bps[1];
   result->series = nsc_series_new (SERIES_MAX);
   result->start_time_us = g_get_real_time ();
+  result->verified = run->job.data == NSC_DATA_VERIFY && nsc_job_has_reads (&run->job);
+  nsc_verify_tally_init (&result->verify);
   return result;
 }
 
@@ -2188,6 +2235,7 @@ merge_threads (Run           *run,
       IoThread *t = &run->threads[i];
 
       result->ios_after_stop += t->after_stop;
+      nsc_verify_merge (&result->verify, &t->verify);
       if (run->backend == NSC_BACKEND_IO_URING && !t->registered)
         result->registered_buffers = FALSE;
       for (guint d = 0; d < 2; d++)

@@ -7,6 +7,7 @@
 #include "nsc-job.h"
 #include "nsc-series.h"
 #include "nsc-target.h"
+#include "nsc-verify.h"
 
 G_BEGIN_DECLS
 
@@ -74,6 +75,8 @@ typedef struct
   gboolean     cancelled;
   guint64      ios_after_stop;   /* submitted after cancel or the deadline; at most the queue depth */
   gint64       drain_ns;         /* from the stop request until the last I/O was reaped */
+  gboolean     verified;         /* NSC_DATA_VERIFY with reads: what they found */
+  NscVerifyTally verify;
   int          error_errno;      /* an I/O failed: errno (EIO for a short transfer) */
   guint64      error_offset;
 } NscJobResult;

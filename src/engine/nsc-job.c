@@ -8,6 +8,7 @@
 #include "nsc-error.h"
 #include "nsc-job.h"
 #include "nsc-units.h"
+#include "nsc-verify.h"
 
 void
 nsc_job_init (NscJob *job)
@@ -132,6 +133,18 @@ nsc_job_validate (const NscJob  *job,
                    job->workers, job->queue_depth, bs);
       return FALSE;
     }
+  if (job->data == NSC_DATA_VERIFY
+      && (job->block_size % NSC_VERIFY_UNIT != 0 || job->region_offset % NSC_VERIFY_UNIT != 0))
+    {
+      nsc_error_set (error, NSC_PROBLEM_VERIFY_UNIT,
+                     &(NscErrorFields) { .bytes = job->block_size, .bytes2 = job->region_offset });
+      return FALSE;
+    }
+  if (job->data == NSC_DATA_VERIFY && job->read_percent != 0 && job->read_percent != 100)
+    {
+      nsc_error_set (error, NSC_PROBLEM_VERIFY_MIXED, NULL);
+      return FALSE;
+    }
   if (job->time_ns < 0 || job->ramp_ns < 0 || job->sample_interval_ns < 0)
     {
       g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
@@ -218,6 +231,8 @@ nsc_data_pattern_to_string (NscDataPattern data)
       return "zeros";
     case NSC_DATA_COMPRESSIBLE:
       return "compressible";
+    case NSC_DATA_VERIFY:
+      return "verify";
     case NSC_DATA_RANDOM:
     default:
       return "random";
@@ -235,6 +250,8 @@ nsc_data_pattern_from_string (const char      *text,
     *out = NSC_DATA_ZEROS;
   else if (g_strcmp0 (text, "compressible") == 0)
     *out = NSC_DATA_COMPRESSIBLE;
+  else if (g_strcmp0 (text, "verify") == 0)
+    *out = NSC_DATA_VERIFY;
   else
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,

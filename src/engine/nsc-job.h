@@ -12,6 +12,8 @@ typedef enum
   NSC_DATA_RANDOM,  /* incompressible, every 4 KiB block different */
   NSC_DATA_ZEROS,
   NSC_DATA_COMPRESSIBLE,  /* half of every 4 KiB random, half zeros: compresses to ~50 % */
+  NSC_DATA_VERIFY,  /* blocks that name their place and the run (nsc-verify): writes carry
+                     * them, reads check them and count bad blocks instead of failing */
 } NscDataPattern;
 
 #define NSC_JOB_MIN_BLOCK_SIZE   512
@@ -41,6 +43,7 @@ typedef struct
   gint64          sample_interval_ns; /* 0: automatic (1 s, finer for short jobs) */
   guint64         sample_bytes;       /* also sample whenever this much was done (0: no) */
   guint64         seed;
+  guint64         verify_key;         /* NSC_DATA_VERIFY: the run's key its data carries */
 } NscJob;
 
 void         nsc_job_init          (NscJob      *job);

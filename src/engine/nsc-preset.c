@@ -421,7 +421,7 @@ nsc_preset_list_names (void)
     "quick", "quick-nvme", "quick-random", "seq-qd", "rnd-qd", "bs-sweep", "bs-sweep-classic",
     "mixed", "write-fill", "write-fill-twice", "cache-recovery", "degradation", "fill-state",
     "trim-latency", "response-time", "workers", "thermal", "surface", "surface-write", "review",
-    "compressibility", "mixed-block", "seq-qd-64k", "thermal-qd4", "hardcore", "recovery-no-trim", "erase", "copy",
+    "compressibility", "mixed-block", "seq-qd-64k", "thermal-qd4", "hardcore", "recovery-no-trim", "erase", "copy", "verify",
     NULL,
   };
 

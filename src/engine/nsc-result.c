@@ -294,6 +294,42 @@ add_job (JsonBuilder  *b,
   json_builder_end_object (b);
 }
 
+/* What a checked read found (NSC_DATA_VERIFY): bytes of each kind of block, the first
+ * bad one, and for a drive that wraps, its first aliasing block, the offset it echoed
+ * and the smallest such distance. */
+static void
+add_verify (JsonBuilder          *b,
+            const NscVerifyTally *v)
+{
+  json_builder_begin_object (b);
+  for (int k = 0; k < NSC_VERIFY_N_KINDS; k++)
+    {
+      g_autofree char *name = g_strconcat (nsc_verify_kind_name (k), "_bytes", NULL);
+
+      json_builder_set_member_name (b, name);
+      json_builder_add_int_value (b, (gint64) (v->blocks[k] * NSC_VERIFY_UNIT));
+    }
+  if (v->first_bad != G_MAXUINT64)
+    {
+      json_builder_set_member_name (b, "first_bad_offset");
+      json_builder_add_int_value (b, (gint64) v->first_bad);
+      json_builder_set_member_name (b, "first_bad_kind");
+      json_builder_add_string_value (b, nsc_verify_kind_name (v->first_bad_kind));
+    }
+  if (v->alias_period)
+    {
+      json_builder_set_member_name (b, "alias_offset");
+      json_builder_add_int_value (b, (gint64) v->alias_offset);
+      json_builder_set_member_name (b, "alias_echo");
+      json_builder_add_int_value (b, (gint64) v->alias_echo);
+      json_builder_set_member_name (b, "alias_period");
+      json_builder_add_int_value (b, (gint64) v->alias_period);
+    }
+  json_builder_set_member_name (b, "corrupt_bits");
+  json_builder_add_int_value (b, (gint64) v->corrupt_bits);
+  json_builder_end_object (b);
+}
+
 static void
 add_run_summary (JsonBuilder        *b,
                  const NscJobResult *j)
@@ -329,6 +365,11 @@ add_run_summary (JsonBuilder        *b,
       json_builder_add_int_value (b, j->error_errno);
       json_builder_set_member_name (b, "error_offset");
       json_builder_add_int_value (b, (gint64) j->error_offset);
+    }
+  if (j->verified)
+    {
+      json_builder_set_member_name (b, "verify");
+      add_verify (b, &j->verify);
     }
   add_dir (b, "read", &j->dir[NSC_DIR_READ]);
   add_dir (b, "write", &j->dir[NSC_DIR_WRITE]);

@@ -932,6 +932,100 @@ analyze_compressibility (NscRunResult *r,
     }
 }
 
+/* ---- capacity and integrity ------------------------------------------------- */
+
+/* The verdict of a check (the `verify` preset): its write step filled the region with
+ * data that names its place and the run, its read step ("analysis": "verify") read it
+ * all back. Evidence first: a verdict only when the read covered the whole region
+ * after a complete write; else "not-verified" with what was checked.
+ *   verified      every block read back as written;
+ *   wraps         most bad blocks hold this run's data of another offset: the drive
+ *                 stores alias_period bytes and lands writes past them on earlier ones;
+ *   loses-writes  from the first bad block on, most blocks are bad (zeros, other or
+ *                 earlier data): the drive keeps about that many bytes;
+ *   damaged       bad blocks scattered among good ones (damaged, unreadable). */
+static void
+analyze_capacity (NscRunResult *r,
+                  JsonObject   *analysis)
+{
+  const NscJobResult *wrote = NULL, *read = NULL;
+  const NscVerifyTally *v;
+  guint64 reported, checked = 0, bad, first = 0, usable = 0;
+  gboolean complete;
+  const char *verdict;
+  JsonObject *o;
+
+  for (guint i = 0; i < r->steps->len; i++)
+    {
+      NscStepResult *s = g_ptr_array_index (r->steps, i);
+      const NscJobResult *head = headline (s);
+
+      if (head == NULL || head->job.data != NSC_DATA_VERIFY)
+        continue;
+      if (head->verified && is (s, "verify"))
+        read = head;
+      else if (nsc_job_has_writes (&head->job) && read == NULL)
+        wrote = head;
+    }
+  if (read == NULL)
+    return;
+  v = &read->verify;
+  reported = read->job.region_length;
+  for (int k = 0; k < NSC_VERIFY_N_KINDS; k++)
+    checked += v->blocks[k] * NSC_VERIFY_UNIT;
+  bad = nsc_verify_bad_blocks (v) * NSC_VERIFY_UNIT;
+  complete = wrote != NULL && !wrote->cancelled && wrote->error_errno == 0
+             && wrote->dir[NSC_DIR_WRITE].bytes >= reported
+             && wrote->job.region_offset == read->job.region_offset
+             && !read->cancelled && read->error_errno == 0 && checked >= reported;
+  if (v->first_bad != G_MAXUINT64 && v->first_bad >= read->job.region_offset)
+    first = v->first_bad - read->job.region_offset;
+
+  if (!complete)
+    verdict = "not-verified", usable = bad ? first : checked;
+  else if (bad == 0)
+    verdict = "verified", usable = reported;
+  else
+    {
+      /* Every block before the first bad one read back right. */
+      guint64 ok_after = v->blocks[NSC_VERIFY_OK] * NSC_VERIFY_UNIT - MIN (first, v->blocks[NSC_VERIFY_OK] * NSC_VERIFY_UNIT);
+      guint64 alias = v->blocks[NSC_VERIFY_ALIAS] * NSC_VERIFY_UNIT;
+
+      if (v->alias_period > 0 && alias * 2 >= bad)
+        verdict = "wraps", usable = MIN (v->alias_period, reported);
+      else if (bad >= ok_after)
+        verdict = "loses-writes", usable = first;
+      else
+        verdict = "damaged", usable = first;
+    }
+
+  o = json_object_new ();
+  json_object_set_string_member (o, "verdict", verdict);
+  json_object_set_boolean_member (o, "complete", complete);
+  json_object_set_int_member (o, "reported_bytes", (gint64) reported);
+  json_object_set_int_member (o, "checked_bytes", (gint64) checked);
+  json_object_set_int_member (o, "usable_bytes", (gint64) usable);
+  json_object_set_int_member (o, "bad_bytes", (gint64) bad);
+  for (int k = NSC_VERIFY_OK + 1; k < NSC_VERIFY_N_KINDS; k++)
+    {
+      g_autofree char *name = g_strconcat (nsc_verify_kind_name (k), "_bytes", NULL);
+
+      json_object_set_int_member (o, name, (gint64) (v->blocks[k] * NSC_VERIFY_UNIT));
+    }
+  if (bad > 0)
+    {
+      json_object_set_int_member (o, "first_bad_offset", (gint64) first);
+      json_object_set_string_member (o, "first_bad_kind", nsc_verify_kind_name (v->first_bad_kind));
+    }
+  if (v->alias_period > 0)
+    {
+      json_object_set_int_member (o, "alias_offset", (gint64) (v->alias_offset - read->job.region_offset));
+      json_object_set_int_member (o, "alias_echo", (gint64) (v->alias_echo - read->job.region_offset));
+      json_object_set_int_member (o, "alias_period", (gint64) v->alias_period);
+    }
+  json_object_set_object_member (analysis, "capacity", o);
+}
+
 void
 nsc_run_result_analyze (NscRunResult *r)
 {
@@ -954,6 +1048,7 @@ nsc_run_result_analyze (NscRunResult *r)
   analyze_degradation (r, analysis);
   analyze_thermal (r, analysis);
   analyze_compressibility (r, analysis);
+  analyze_capacity (r, analysis);
 
   for (guint i = 0; i < r->steps->len; i++)
     {

@@ -67,6 +67,7 @@ struct _NscRunner
   guint64        file_size;
   guint64        span_cap;
   guint64        history_cache;
+  guint64        verify_key;    /* what this run's checked data carries (nsc-verify) */
   NscTiming      timing;       /* runs, lengths, idles, strict, CrystalDiskMark's way */
   NscSystemCacheInfo system_cache;
   int            device_fd;
@@ -238,6 +239,10 @@ nsc_runner_init (NscRunner *self)
   g_queue_init (&self->events);
   self->fill_cache_bytes = G_MAXUINT64;
   self->clock_step = G_MAXUINT;
+  /* A new key each run: data an earlier check left on the drive reads as stale, so a
+   * drive that drops writes cannot pass by returning it. */
+  self->verify_key = nsc_mix64 ((guint64) g_get_real_time () ^ ((guint64) g_random_int () << 32)
+                                ^ (guint64) (guintptr) self);
 }
 
 NscRunner *
@@ -1058,6 +1063,7 @@ resolve_job (NscRunner      *self,
   guint64 avail;
 
   *job = step->job;
+  job->verify_key = self->verify_key;
   if (step->min_block)
     job->block_size = MAX (nsc_target_get_dio_offset_align (target), 512u);
   /* Shares are of what the run may cover: the target, or --span of it. */

@@ -256,6 +256,20 @@ print_table (GString      *out,
     g_string_append_printf (out, _("Drive %s%s%s\n"), json_object_get_string_member (dev, "name"),
             json_object_get_string_member_with_default (dev, "model", NULL) ? " · " : "",
             json_object_get_string_member_with_default (dev, "model", ""));
+  /* The capacity check's verdict comes first: a drive that lies matters more than
+   * its speeds. */
+  if (r->analysis && JSON_NODE_HOLDS_OBJECT (r->analysis)
+      && json_object_has_member (json_node_get_object (r->analysis), "capacity"))
+    {
+      g_autofree char *details = NULL;
+      g_autofree char *verdict = nsc_words_capacity (
+          json_object_get_object_member (json_node_get_object (r->analysis), "capacity"), &details);
+
+      g_string_append_printf (out, "\n%s.\n", verdict);
+      if (details)
+        g_string_append_printf (out, "%s.\n", details);
+      g_string_append_c (out, '\n');
+    }
   /* Translators: the I/O backends that ran, then how many runs of what length */
   g_string_append_printf (out, _("Backend %s · %s\n\n"), backend->len ? backend->str : "-", runs);
   for (guint j = 0; j < rows->len; j++)

@@ -39,9 +39,6 @@ say_problem (Say                  *say,
              NscProblem            problem,
              const NscErrorFields *f)
 {
-  (void) say;
-  (void) size;
-
   switch (problem)
     {
     /* sizes and durations as typed */
@@ -105,6 +102,15 @@ say_problem (Say                  *say,
     /* result files */
     /* copies */
     /* the write budget */
+
+    /* capacity checks */
+    case NSC_PROBLEM_VERIFY_UNIT:
+      return g_strdup_printf (_("Checked data is written and read in whole 4 KiB blocks: the block "
+                                "size (%s) and the offset (%s) must be multiples of 4 KiB"),
+                              size (say, f->bytes), size (say, f->bytes2));
+    case NSC_PROBLEM_VERIFY_MIXED:
+      return g_strdup (_("Checked data is either written or read back in one test, not both "
+                         "mixed"));
 
     case NSC_PROBLEM_NONE:
     case NSC_N_PROBLEMS:

@@ -1403,3 +1403,80 @@ nsc_words_preset_description (const NscPreset *preset)
 
   return nsc_words_preset_text (preset->description);
 }
+
+static guint64
+capacity_bytes (JsonObject *o,
+                const char *name)
+{
+  gint64 v = o ? json_object_get_int_member_with_default (o, name, 0) : 0;
+
+  return v > 0 ? (guint64) v : 0;
+}
+
+char *
+nsc_words_capacity (JsonObject  *capacity,
+                    char       **details)
+{
+  const char *verdict = json_object_get_string_member_with_default (capacity, "verdict", "");
+  g_autofree char *reported = nsc_words_size (capacity_bytes (capacity, "reported_bytes"));
+  g_autofree char *checked = nsc_words_size (capacity_bytes (capacity, "checked_bytes"));
+  g_autofree char *usable = nsc_words_size (capacity_bytes (capacity, "usable_bytes"));
+  g_autofree char *bad = nsc_words_size (capacity_bytes (capacity, "bad_bytes"));
+  g_autofree char *first = nsc_words_size (capacity_bytes (capacity, "first_bad_offset"));
+  gboolean any_bad = capacity_bytes (capacity, "bad_bytes") > 0;
+
+  if (details)
+    {
+      GString *s = g_string_new (NULL);
+      const char *members[] = { "zeros_bytes", "alias_bytes", "stale_bytes", "corrupt_bytes",
+                                "other_bytes", "unreadable_bytes" };
+
+      for (guint k = 0; k < G_N_ELEMENTS (members); k++)
+        {
+          guint64 n = capacity_bytes (capacity, members[k]);
+          g_autofree char *size = NULL;
+
+          if (n == 0)
+            continue;
+          size = nsc_words_size (n);
+          if (s->len)
+            g_string_append (s, " · ");
+          /* Translators: what blocks that did not read back held, each with its size */
+          switch (k)
+            {
+            case 0: g_string_append_printf (s, _("zeros (lost writes) %s"), size); break;
+            case 1: g_string_append_printf (s, _("other places' data %s"), size); break;
+            case 2: g_string_append_printf (s, _("data older than this check %s"), size); break;
+            case 3: g_string_append_printf (s, _("damaged %s"), size); break;
+            case 4: g_string_append_printf (s, _("other data %s"), size); break;
+            default: g_string_append_printf (s, _("unreadable %s"), size); break;
+            }
+        }
+      *details = NULL;
+      if (s->len)
+        /* Translators: the blocks that did not read back, by what they held */
+        *details = g_strdup_printf (_("Blocks that did not read back as written: %s"), s->str);
+      g_string_free (s, TRUE);
+    }
+
+  if (g_str_equal (verdict, "verified"))
+    /* Translators: the capacity check's verdict on an honest drive; %s: its size */
+    return g_strdup_printf (_("All %s read back as written: every block was checked"), checked);
+  if (g_str_equal (verdict, "wraps"))
+    /* Translators: a fake drive; the size it stores, then the size it reports */
+    return g_strdup_printf (_("This drive stores about %s, not the %s it reports: writes past "
+                              "that land on earlier blocks and destroy them"), usable, reported);
+  if (g_str_equal (verdict, "loses-writes"))
+    return g_strdup_printf (_("This drive stores about %s, not the %s it reports: what is written "
+                              "past that is lost"), usable, reported);
+  if (g_str_equal (verdict, "damaged"))
+    /* Translators: the bad part, the part checked, where the first bad block is */
+    return g_strdup_printf (_("%s of the %s checked did not read back as written, the first "
+                              "at %s"), bad, checked, first);
+  if (any_bad)
+    return g_strdup_printf (_("Not verified: the check stopped after %s of %s, and %s of that did "
+                              "not read back as written, the first at %s"), checked, reported, bad,
+                            first);
+  return g_strdup_printf (_("Not verified: the check stopped after %s of %s; all of that read "
+                            "back as written"), checked, reported);
+}

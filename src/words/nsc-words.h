@@ -88,6 +88,11 @@ char     *nsc_warnings_group_also (GPtrArray        *group);
 
 /* A test's label in the user's language: "SEQ1M Q8T1 settled", "After TRIM"; the
  * codes in it (SEQ1M Q8T1) stay. Labels are keys in results: translate only to show. */
+/* The capacity and integrity check's verdict (a result's analysis.capacity) in one
+ * plain sentence; @details (may be NULL) gets what the bad blocks held, or NULL. */
+char *nsc_words_capacity         (JsonObject        *capacity,
+                                  char             **details);
+
 /* A preset's title and description in the user's language (po/preset-strings.c
  * carries them to the translators), and any English title or description a saved
  * result has (unchanged when it has no translation). */
