@@ -250,6 +250,9 @@ step_region (const NscBudgetTarget *t,
   guint64 region = s->span_pct >= 0 ? (guint64) (basis * s->span_pct)
                  : s->job.region_length ? MIN (s->job.region_length, basis) : basis;
 
+  if (s->span_max)
+    region = MIN (region, s->span_max);
+
   return t->span_cap ? MIN (region, t->span_cap) : region;
 }
 

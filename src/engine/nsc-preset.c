@@ -229,6 +229,7 @@ parse_step (JsonObject  *obj,
 
   if (!get_uint (obj, "points", 10000, &step->points, error)
       || !get_uint (obj, "files", 1000000, &step->files, error)
+      || !get_size (obj, "span_max", &step->span_max, error)
       || !get_size (obj, "sample_bytes", &step->job.sample_bytes, error)
       || !get_duration (obj, "interval", &step->job.sample_interval_ns, NULL, error)
       || !get_uint (obj, "qd", NSC_JOB_MAX_QUEUE_DEPTH, &step->job.queue_depth, error)

@@ -41,6 +41,7 @@ typedef struct
   guint       files;        /* COPY: 1, one large file; more, a folder of mixed sizes */
   double      offset_pct;   /* region given as shares of the target (< 0: not) */
   double      span_pct;
+  guint64     span_max;     /* a share's region is at most this long (0: no limit) */
   gboolean    no_prefill;   /* reads meet whatever is there (after a TRIM, on purpose) */
   gboolean    skip_unaligned; /* a block size the target cannot do skips the step */
   char        analysis[32]; /* what the run analysis makes of it: "write-fill", "settled-read", … */

@@ -948,7 +948,7 @@ static void
 analyze_capacity (NscRunResult *r,
                   JsonObject   *analysis)
 {
-  const NscJobResult *wrote = NULL, *read = NULL;
+  const NscJobResult *wrote = NULL, *rewrote = NULL, *read = NULL;
   const NscVerifyTally *v;
   guint64 reported, checked = 0, bad, first = 0, usable = 0;
   gboolean complete;
@@ -964,8 +964,10 @@ analyze_capacity (NscRunResult *r,
         continue;
       if (head->verified && is (s, "verify"))
         read = head;
-      else if (nsc_job_has_writes (&head->job) && read == NULL)
+      else if (nsc_job_has_writes (&head->job) && wrote == NULL)
         wrote = head;
+      else if (nsc_job_has_writes (&head->job) && read == NULL)
+        rewrote = head;
     }
   if (read == NULL)
     return;
@@ -1006,6 +1008,10 @@ analyze_capacity (NscRunResult *r,
   json_object_set_int_member (o, "checked_bytes", (gint64) checked);
   json_object_set_int_member (o, "usable_bytes", (gint64) usable);
   json_object_set_int_member (o, "bad_bytes", (gint64) bad);
+  /* Rewritten last, before the read: a drive's own cache of recent writes holds these,
+   * not the region's end, whose loss it could otherwise hide. */
+  json_object_set_int_member (o, "rewritten_bytes",
+                              rewrote ? (gint64) rewrote->dir[NSC_DIR_WRITE].bytes : 0);
   for (int k = NSC_VERIFY_OK + 1; k < NSC_VERIFY_N_KINDS; k++)
     {
       g_autofree char *name = g_strconcat (nsc_verify_kind_name (k), "_bytes", NULL);

@@ -1074,6 +1074,8 @@ resolve_job (NscRunner      *self,
       job->region_offset = (guint64) (basis * step->offset_pct);
     if (step->span_pct >= 0)
       job->region_length = (guint64) (basis * step->span_pct);
+    if (step->span_max && job->region_length > step->span_max)
+      job->region_length = step->span_max;
   }
   job->region_offset -= job->region_offset % MAX (job->block_size, (guint64) nsc_target_get_dio_offset_align (target));
 

@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The capacity and integrity check (`--preset verify`) on drives that lie or fail as
+# the test chose: QEMU's emulated NVMe controllers, each over a fake drive
+# (fake-drive.py, an nbdkit plugin that stores what is written) drawn from a seed: an
+# honest one, one that wraps past its real size, one that drops writes past it, one
+# that maps flash as written until it runs out, one that flips bits in a few blocks,
+# one whose reads fail in a range; about half with a cache of their own. Each is
+# checked by a full run of the preset in the guest, and the verdict against the model's
+# parameters and its log (vm-verify-check.py says what is checked).
+#
+# NSC_VM_SEED picks the drives (printed; a failure names it), NSC_VM_DRIVES how many
+# (6: one of each kind; more are drawn).
+# Exit 77 (skip) when QEMU, the kernel, busybox-static or nbdkit's Python plugin is missing.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+vm_timeout_default=900
+. "$here/vm-lib.sh"
+command -v nbdkit >/dev/null || skip "nbdkit is missing (apt install nbdkit nbdkit-plugin-python)"
+nbdkit python --version >/dev/null 2>&1 || skip "nbdkit's Python plugin is missing (apt install nbdkit-plugin-python)"
+
+seed=${NSC_VM_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+count=${NSC_VM_DRIVES:-6}
+echo "# seed $seed (NSC_VM_SEED=$seed repeats these drives)"
+
+vm_prepare vm-verify
+python3 "$here/vm-verify-check.py" draw --seed "$seed" --count "$count" > "$work/drives.txt" || exit 1
+cat "$work/drives.txt"
+
+pids=()
+stop_models() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; pids=(); }
+trap 'stop_models; rm -rf "$work" "$imgdir"' EXIT
+
+body='i=0
+while [ ! -b /dev/nvme'$((count - 1))'n1 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done'
+args=()
+n=0
+while read -r name kind params; do
+  serial=NSCFAKE$n
+  sock=$work/$name.sock
+  # shellcheck disable=SC2086
+  nbdkit --foreground --exit-with-parent --unix "$sock" python "$here/fake-drive.py" \
+    $params log="$work/$name.log" &
+  pids+=($!)
+  args+=(-drive "driver=nbd,server.type=unix,server.path=$sock,id=f$n,if=none,cache.direct=on,discard=unmap"
+         -device "nvme,serial=$serial,drive=f$n,logical_block_size=4096,physical_block_size=4096")
+  body+="
+ns=\$(ns_of $serial)
+section verify-$name nandscope-cli run --target \$ns --destroy-data=\$ns --preset verify --quiet --json /tmp/$name.json
+section result-$name cat /tmp/$name.json"
+  n=$((n + 1))
+done < "$work/drives.txt"
+i=0
+until [ -S "$work/$(awk 'END {print $1}' "$work/drives.txt").sock" ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+
+vm_init_script "$body"
+vm_boot "${args[1]}" "${args[3]}" "${args[@]:4}" || { vm_keep_console; exit 1; }
+stop_models
+
+python3 "$here/vm-verify-check.py" check "$work/console.log" --drives "$work/drives.txt" --logs "$work"
+rc=$?
+if [ $rc -ne 0 ]; then
+  vm_keep_console
+  mkdir -p "${G_TEST_BUILDDIR:-/tmp}/vm-verify-logs"
+  cp "$work"/*.log "$work/drives.txt" "${G_TEST_BUILDDIR:-/tmp}/vm-verify-logs/" 2>/dev/null
+  echo "# the fake drives' logs are in ${G_TEST_BUILDDIR:-/tmp}/vm-verify-logs"
+fi
+exit $rc
