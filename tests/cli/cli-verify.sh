@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The capacity and integrity check on a folder: a loop device with ext4 holding the
+# user's files. The free space is filled with checked data, read back and verified; the
+# user's files keep their bytes (checksummed before and after) and nothing is left
+# behind after a completed run, a cancelled one (SIGINT: exit 130, a partial result
+# that says "not-verified") and a killed one (SIGKILL). Root (exit 77 without).
+set -u
+. "$(dirname "$0")/lib.sh"
+
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for a loop device"; exit 77; }
+work=$(mktemp -d "${G_TEST_BUILDDIR:-/tmp}/cli-verify-XXXXXX")
+loop=
+cleanup() {
+  mountpoint -q "$work/mnt" 2>/dev/null && umount "$work/mnt"
+  [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+truncate -s 256m "$work/disk.img"
+loop=$(losetup -f --show "$work/disk.img") || { bad "losetup failed"; finish; }
+mkfs.ext4 -q "$loop" && mkdir "$work/mnt" && mount "$loop" "$work/mnt" || { bad "mkfs or mount failed"; finish; }
+dir=$work/mnt/check
+mkdir "$dir" "$work/mnt/photos"
+head -c 24m /dev/urandom > "$work/mnt/photos/big.raw"
+for i in 1 2 3; do head -c $((i * 4097)) /dev/urandom > "$dir/user-$i.txt"; done
+sums() { (cd "$work/mnt" && find photos check -type f | sort | xargs sha256sum); }
+sums > "$work/before.sha"
+listing() { ls -A "$dir" | sort | tr '\n' ' '; }
+before_list=$(listing)
+free_before=$(df -B1 --output=avail "$work/mnt" | tail -1)
+
+# A complete check of the free space.
+"$cli" run --target "$dir" --preset verify --json "$work/r.json" > "$work/out.txt" 2> "$work/err.txt"
+rc=$?
+[ $rc -eq 0 ] && ok "the check ran to the end" || bad "exit $rc: $(tail -3 "$work/err.txt")"
+verdict=$(json_get "$work/r.json" 'r["analysis"]["capacity"]["verdict"]')
+checked=$(json_get "$work/r.json" 'r["analysis"]["capacity"]["checked_bytes"]')
+[ "$verdict" = verified ] && ok "verdict: verified ($checked B)" || bad "verdict: $verdict"
+# The free space less the reserve a filesystem's fill leaves: most of it.
+if [ -n "$checked" ] && [ "$checked" -gt $((free_before / 2)) ] && [ "$checked" -le "$free_before" ]; then
+  ok "checked $checked B of the $free_before B free"
+else
+  bad "checked ${checked:-?} B of the $free_before B free"
+fi
+sed -n '/·/,$p' "$work/out.txt" | grep -m1 -q "read back as written" \
+  && ok "the report says it: $(grep -m1 'read back as written' "$work/out.txt")" \
+  || bad "the report has no verdict: $(head -5 "$work/out.txt")"
+sums | cmp -s - "$work/before.sha" && ok "the user's files are unchanged" || bad "the user's files changed"
+[ "$(listing)" = "$before_list" ] && ok "nothing left in the folder" || bad "left: $(listing)"
+
+# Cancelled while writing: a partial result, not a verdict.
+verifying() { opened_in "$1" "$dir" && io_past "$1" write $((16 << 20)); }
+"$cli" run --target "$dir" --preset verify --json "$work/c.json" > /dev/null 2> "$work/err.txt" &
+pid=$!
+if wait_until $pid 60 verifying $pid; then
+  kill -INT $pid
+  wait $pid
+  rc=$?
+  [ $rc -eq 130 ] && ok "SIGINT: exit 130" || bad "SIGINT: exit $rc"
+  v=$(json_get "$work/c.json" 'r["analysis"].get("capacity", {}).get("verdict", "none")')
+  case $v in
+    not-verified|none) ok "cancelled: no verdict claimed ($v)" ;;
+    *) bad "cancelled, yet the verdict is $v" ;;
+  esac
+else
+  bad "the cancelled run never wrote ($waited_why)"
+  kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+fi
+[ "$(listing)" = "$before_list" ] && ok "SIGINT: nothing left" || bad "SIGINT: left: $(listing)"
+
+# Killed: the test file was never visible, so nothing is left.
+"$cli" run --target "$dir" --preset verify > /dev/null 2>&1 &
+pid=$!
+if wait_until $pid 60 verifying $pid; then
+  kill -KILL $pid
+  wait $pid 2>/dev/null
+else
+  bad "the killed run never wrote ($waited_why)"
+  kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+fi
+[ "$(listing)" = "$before_list" ] && ok "SIGKILL: nothing left" || bad "SIGKILL: left: $(listing)"
+sums | cmp -s - "$work/before.sha" && ok "the user's files are unchanged after all three" \
+  || bad "the user's files changed"
+free_after=$(df -B1 --output=avail "$work/mnt" | tail -1)
+[ "$free_after" -ge $((free_before - (1 << 20))) ] && ok "the free space is back ($free_after B)" \
+  || bad "free space $free_after B, was $free_before B"
+finish
