@@ -24,6 +24,17 @@ body_seed (guint64 offset,
   return nsc_mix64 (offset + nsc_mix64 (key));
 }
 
+/* The body's word @i: a multiply and a fold, a bijection of @i for each block's seed,
+ * so that checking a block costs less than reading it (zram: see bench/README.md). */
+static inline guint64
+body_word (guint64 seed,
+           guint   i)
+{
+  guint64 x = (seed + i * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) * G_GUINT64_CONSTANT (0xd6e8feb86659fd93);
+
+  return x ^ (x >> 32);
+}
+
 /* One block's expected words, in the CPU's order (the header is little-endian on
  * disk; the body is whatever these words are in memory, on write and read alike). */
 static inline void
@@ -38,7 +49,7 @@ fill_block (guint64 *w,
   w[2] = GUINT64_TO_LE (key);
   w[3] = GUINT64_TO_LE (header_check (offset, key));
   for (guint i = 4; i < WORDS; i++)
-    w[i] = nsc_mix64 (seed + i);
+    w[i] = body_word (seed, i);
 }
 
 void
@@ -79,7 +90,7 @@ block_matches (const guint64 *w,
   diff = (w[0] ^ GUINT64_TO_LE (MARK)) | (w[1] ^ GUINT64_TO_LE (offset))
          | (w[2] ^ GUINT64_TO_LE (key)) | (w[3] ^ GUINT64_TO_LE (header_check (offset, key)));
   for (guint i = 4; i < WORDS; i++)
-    diff |= w[i] ^ nsc_mix64 (seed + i);
+    diff |= w[i] ^ body_word (seed, i);
   return diff == 0;
 }
 
