@@ -955,6 +955,24 @@ header_block (Page    *p,
           put (p, "drive", line, x + indent, y + h, width - indent, FALSE, 0);
         }
       h += measure (p, line, width - indent, FALSE) + p->fs * 0.5;
+
+      /* A capacity check's verdict, under the drive it judges. */
+      {
+        JsonObject *capacity = nsc_json_get_object (nsc_json_get_object (root_of (r), "analysis"),
+                                                    "capacity");
+        g_autofree char *verdict = capacity ? nsc_words_capacity (capacity, NULL) : NULL;
+
+        if (verdict)
+          {
+            set_font (p, p->fs * 1.1, TRUE);
+            if (draw)
+              {
+                set_color (p, NSC_CHART_COLOR_TEXT, 0, 1);
+                put (p, "capacity", verdict, x + indent, y + h, width - indent, FALSE, 0);
+              }
+            h += measure (p, verdict, width - indent, FALSE) + p->fs * 0.5;
+          }
+      }
     }
   return h;
 }

@@ -437,6 +437,20 @@ backends_used (JsonNode *result)
 }
 
 char *
+nsc_result_info_capacity (JsonNode *result)
+{
+  JsonObject *capacity = nsc_json_get_object (nsc_json_get_object (root_object (result), "analysis"),
+                                              "capacity");
+  g_autofree char *details = NULL;
+  g_autofree char *verdict = NULL;
+
+  if (capacity == NULL)
+    return NULL;
+  verdict = nsc_words_capacity (capacity, &details);
+  return details ? g_strdup_printf ("%s.\n%s.", verdict, details) : g_strdup_printf ("%s.", verdict);
+}
+
+char *
 nsc_result_info_header (JsonNode *result)
 {
   JsonObject *root = root_object (result);
@@ -450,7 +464,12 @@ nsc_result_info_header (JsonNode *result)
   double duration_ns = nsc_json_get_number (root, "duration_ns", -1);
   GString *text = g_string_new (NULL);
   g_autoptr(GPtrArray) last = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *capacity = nsc_result_info_capacity (result);
 
+  /* A capacity check's verdict comes first: a drive that lies matters more than its
+   * speeds. */
+  if (capacity)
+    g_string_append_printf (text, "%s\n", capacity);
   /* TRANSLATORS: "Quick · Samsung 980 PRO · 1.00 TB · 30 Nov 2026, 06:18" */
   g_string_append_printf (text, _("%s · %s · %s"), preset ? preset : _("Result"), drive, date);
   g_string_append_c (text, '\n');

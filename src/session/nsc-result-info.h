@@ -63,6 +63,9 @@ char        *nsc_result_info_format_date    (GDateTime  *started);
  * preset, drive and date; how it ended and after how long, its conditions; the
  * test file and the I/O backends its tests ran on. Lines separated by "\n". */
 char        *nsc_result_info_header         (JsonNode   *result);
+/* The capacity check's verdict, and what the bad blocks held, as sentences; NULL for a
+ * result without one. */
+char        *nsc_result_info_capacity       (JsonNode   *result);
 /* "Complete", "Cancelled", "Stopped by an error". */
 const char  *nsc_result_info_status         (JsonNode   *result);
 /* "strict conditions · 3 runs per test, the median shown · drive erased first" */
