@@ -136,6 +136,65 @@ test_drop_and_merge (void)
     g_assert_nonnull (nsc_verify_kind_name (k));
 }
 
+/* --verify on every preset: each whole-region write-fill writes checked data and is
+ * read back right after, with nothing between; a preset without one has nothing to
+ * verify; the rest of the steps are untouched; the check itself stays as it is. */
+static void
+test_preset_with_verify (void)
+{
+  g_auto(GStrv) names = nsc_preset_list_names ();
+  guint with = 0;
+
+  for (guint i = 0; names[i]; i++)
+    {
+      g_autoptr(NscPreset) p = nsc_preset_lookup (names[i], NULL);
+      g_autoptr(NscPreset) v = nsc_preset_with_verify (p);
+      guint k = 0;
+
+      g_assert_nonnull (p);
+      if (v == NULL)
+        {
+          for (guint s = 0; s < p->steps->len; s++)
+            g_assert_false (g_str_equal (g_array_index (p->steps, NscStep, s).analysis, "write-fill")
+                            && g_array_index (p->steps, NscStep, s).job.once
+                            && g_array_index (p->steps, NscStep, s).job.region_length == 0
+                            && g_array_index (p->steps, NscStep, s).span_pct < 0);
+          continue;
+        }
+      with++;
+      for (guint s = 0; s < p->steps->len; s++, k++)
+        {
+          const NscStep *a = &g_array_index (p->steps, NscStep, s);
+          const NscStep *b = &g_array_index (v->steps, NscStep, k);
+
+          g_assert_cmpint (a->kind, ==, b->kind);
+          g_assert_cmpstr (a->analysis, ==, b->analysis);
+          if (a->job.data == NSC_DATA_VERIFY || b->job.data != NSC_DATA_VERIFY)
+            continue;
+          {
+            const NscStep *r = &g_array_index (v->steps, NscStep, ++k);
+
+            g_assert_true (nsc_job_has_writes (&b->job) && !nsc_job_has_reads (&b->job));
+            g_assert_cmpstr (r->analysis, ==, "verify");
+            g_assert_cmpint (r->job.data, ==, NSC_DATA_VERIFY);
+            g_assert_cmpuint (r->job.read_percent, ==, 100);
+            g_assert_cmpuint (r->job.block_size, ==, b->job.block_size);
+            g_assert_cmpuint (r->job.region_length, ==, b->job.region_length);
+            g_assert_true (r->job.once && r->no_strict && r->no_prefill && !r->stop.enabled);
+          }
+        }
+      g_assert_cmpuint (k, ==, v->steps->len);
+    }
+  {
+    g_autoptr(NscPreset) p = nsc_preset_lookup ("verify", NULL);
+    g_autoptr(NscPreset) v = nsc_preset_with_verify (p);
+
+    g_assert_cmpuint (v->steps->len, ==, p->steps->len);
+  }
+  /* write-fill and write-fill-twice at least, and the check itself. */
+  g_assert_cmpuint (with, >=, 2);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -144,5 +203,6 @@ main (int    argc,
   g_test_add_func ("/nsc/verify/kinds", test_kinds);
   g_test_add_func ("/nsc/verify/wrap", test_wrap);
   g_test_add_func ("/nsc/verify/drop-and-merge", test_drop_and_merge);
+  g_test_add_func ("/nsc/verify/preset-with-verify", test_preset_with_verify);
   return g_test_run ();
 }

@@ -75,6 +75,8 @@ parse_flag (RunArgs    *a,
     a->strict = TRUE;
   else if (IS ("--cdm"))
     a->cdm = TRUE;
+  else if (IS ("--verify"))
+    a->verify = TRUE;
   else if (IS ("--shared"))
     a->job.shared_region = a->have_job = TRUE;
   else if (IS ("--once"))

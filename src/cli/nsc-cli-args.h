@@ -29,6 +29,7 @@ typedef struct
   gboolean  no_tmpfile;
   gboolean  strict;
   gboolean  cdm;
+  gboolean  verify;    /* read back and check what whole-drive writes wrote */
   gboolean  have_job;
   gboolean  bs_set;
   NscJob    job;

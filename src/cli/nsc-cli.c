@@ -79,6 +79,8 @@ print_usage (FILE *out)
            "                         tests without a length of their own\n"
            "  --cdm                  CrystalDiskMark's way: 5 runs of 5 s, 5 s apart, the best\n"
            "                         shown, in MB/s, on a 1 GiB region (devices too)\n"
+           "  --verify               read back what a write-fill wrote and check every block:\n"
+           "                         the capacity check's verdict with the fill's curve\n"
            "  --quiet                no progress line\n"
            "  --dry-run              print what the run would write (per step, in total, against\n"
            "                         the drive's SMART counts) and stop; nothing is written\n"
@@ -381,6 +383,20 @@ run_command (int           argc,
     {
       nsc_cli_fail ("%s", error->message);
       return EXIT_USAGE;
+    }
+  if (args.verify)
+    {
+      NscPreset *checked = nsc_preset_with_verify (preset);
+
+      if (checked == NULL)
+        {
+          nsc_cli_fail (_("--verify checks what a write-fill wrote over a whole drive or free "
+                          "space, and “%s” has no such step; --preset verify is the check on "
+                          "its own"), preset->name);
+          return EXIT_USAGE;
+        }
+      g_clear_pointer (&preset, nsc_preset_free);
+      preset = checked;
     }
 
   if (args.dry_run)

@@ -12,6 +12,7 @@
 #include "nsc-presets-resources.h"
 #include "nsc-preset.h"
 #include "nsc-units.h"
+#include "nsc-verify.h"
 
 #define PRESET_PATH "/io/github/nandscope/Nandscope/presets/"
 
@@ -528,4 +529,59 @@ nsc_duration_mul (gint64 a,
   if (a < 0 || n < 0 || __builtin_mul_overflow (a, n, &r))
     return G_MAXINT64;
   return r;
+}
+
+NscPreset *
+nsc_preset_copy (const NscPreset *p)
+{
+  NscPreset *c = g_new0 (NscPreset, 1);
+
+  g_return_val_if_fail (p != NULL, NULL);
+
+  *c = *p;
+  c->name = g_strdup (p->name);
+  c->title = g_strdup (p->title);
+  c->description = g_strdup (p->description);
+  c->category = g_strdup (p->category);
+  c->steps = g_array_copy (p->steps);
+  return c;
+}
+
+NscPreset *
+nsc_preset_with_verify (const NscPreset *preset)
+{
+  g_autoptr(NscPreset) c = NULL;
+  gboolean any = FALSE;
+
+  g_return_val_if_fail (preset != NULL, NULL);
+
+  c = nsc_preset_copy (preset);
+  /* The capacity check reads its writes back already. */
+  for (guint i = 0; i < c->steps->len; i++)
+    if (g_str_equal (g_array_index (c->steps, NscStep, i).analysis, "verify"))
+      return g_steal_pointer (&c);
+  for (guint i = 0; i < c->steps->len; i++)
+    {
+      NscStep *s = &g_array_index (c->steps, NscStep, i);
+      NscStep back;
+
+      if (s->kind != NSC_STEP_JOB || !g_str_equal (s->analysis, "write-fill")
+          || s->job.pattern != NSC_PATTERN_SEQUENTIAL || s->job.read_percent != 0 || !s->job.once
+          || s->span_pct >= 0 || s->job.region_length != 0 || s->job.region_offset != 0
+          || s->offset_pct >= 0 || s->job.block_size % NSC_VERIFY_UNIT != 0)
+        continue;
+      s->job.data = NSC_DATA_VERIFY;
+      back = *s;
+      g_strlcpy (back.job.label, "Read back and check", sizeof back.job.label);
+      back.job.read_percent = 100;
+      g_strlcpy (back.analysis, "verify", sizeof back.analysis);
+      /* The write's stop rule is the write's; the read covers all it wrote. */
+      memset (&back.stop, 0, sizeof back.stop);
+      back.no_strict = TRUE;
+      back.no_prefill = TRUE;
+      g_array_insert_val (c->steps, i + 1, back);
+      i++;
+      any = TRUE;
+    }
+  return any ? g_steal_pointer (&c) : NULL;
 }

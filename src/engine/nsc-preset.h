@@ -84,6 +84,13 @@ char      **nsc_preset_list_names    (void);
 /* A preset of one job step (the command line's ad hoc job). */
 NscPreset  *nsc_preset_new_single    (const NscJob *job);
 void        nsc_preset_free          (NscPreset    *preset);
+NscPreset  *nsc_preset_copy          (const NscPreset *preset);
+/* @preset with what its whole-region writes wrote read back and checked (--verify):
+ * each sequential write step tagged "write-fill" that covers its whole region once
+ * writes checked data (NSC_DATA_VERIFY), and a read of the same region, tagged
+ * "verify", follows it with no TRIM or idle between. A preset that reads back its
+ * writes already (verify) comes back as it is; NULL when it has no such step. */
+NscPreset  *nsc_preset_with_verify   (const NscPreset *preset);
 
 /* Non-negative durations in ns, saturating at G_MAXINT64 instead of overflowing. */
 gint64      nsc_duration_add         (gint64           a,

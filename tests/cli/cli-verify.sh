@@ -4,7 +4,9 @@
 # user's files. The free space is filled with checked data, read back and verified; the
 # user's files keep their bytes (checksummed before and after) and nothing is left
 # behind after a completed run, a cancelled one (SIGINT: exit 130, a partial result
-# that says "not-verified") and a killed one (SIGKILL). Root (exit 77 without).
+# that says "not-verified") and a killed one (SIGKILL). A write-fill with --verify is
+# checked the same way; a preset with no whole-drive write refuses --verify. Root
+# (exit 77 without).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -83,6 +85,21 @@ fi
 [ "$(listing)" = "$before_list" ] && ok "SIGKILL: nothing left" || bad "SIGKILL: left: $(listing)"
 sums | cmp -s - "$work/before.sha" && ok "the user's files are unchanged after all three" \
   || bad "the user's files changed"
+# --verify: a write-fill of the free space, read back and checked.
+"$cli" run --target "$dir" --preset write-fill --verify --max-idle 1s --json "$work/w.json" \
+  > "$work/out.txt" 2> "$work/err.txt"
+rc=$?
+v=$(json_get "$work/w.json" 'r["analysis"]["capacity"]["verdict"]')
+n=$(json_get "$work/w.json" 'len([s for s in r["steps"] if s.get("analysis") == "verify"])')
+[ $rc -eq 0 ] && [ "$v" = verified ] && [ "$n" = 1 ] \
+  && ok "write-fill --verify: the fill read back and verified" \
+  || bad "write-fill --verify: exit $rc, verdict $v, $n read-back steps: $(tail -2 "$work/err.txt")"
+"$cli" run --target "$dir" --preset quick --verify > /dev/null 2> "$work/err.txt"
+rc=$?
+[ $rc -eq 2 ] && grep -q -- '--preset verify' "$work/err.txt" \
+  && ok "quick --verify refused: $(cat "$work/err.txt")" || bad "quick --verify: exit $rc: $(cat "$work/err.txt")"
+[ "$(listing)" = "$before_list" ] && ok "--verify: nothing left" || bad "--verify: left: $(listing)"
+
 free_after=$(df -B1 --output=avail "$work/mnt" | tail -1)
 [ "$free_after" -ge $((free_before - (1 << 20))) ] && ok "the free space is back ($free_after B)" \
   || bad "free space $free_after B, was $free_before B"
