@@ -272,9 +272,16 @@ char *
 nsc_result_info_headline (JsonNode *result,
                           NscUnits  units)
 {
-  g_autoptr(GPtrArray) rows = nsc_result_info_rows (result);
-  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GString) text = NULL;
+  JsonObject *capacity = nsc_json_get_object (nsc_json_get_object (root_object (result), "analysis"),
+                                              "capacity");
 
+  /* A capacity check's line is its verdict (History keeps it). */
+  if (capacity)
+    return nsc_words_capacity (capacity, NULL);
+  rows = nsc_result_info_rows (result);
+  text = g_string_new (NULL);
   /* The first two tests: for Quick, sequential and random 4K. */
   for (guint i = 0; i < rows->len && i < 2; i++)
     {

@@ -41,7 +41,7 @@ char        *nsc_result_info_drive_details  (JsonNode   *result);
 const char  *nsc_result_info_preset_title   (JsonNode   *result);
 /* Local time of the start; NULL when missing. */
 GDateTime   *nsc_result_info_started        (JsonNode   *result);
-/* "SEQ1M Q8T1 3512 / 2987 MiB/s" or NULL. */
+/* "SEQ1M Q8T1 3512 / 2987 MiB/s", a capacity check's verdict, or NULL. */
 char        *nsc_result_info_headline       (JsonNode   *result,
                                              NscUnits    units);
 /* The caption of an exported chart, the same from the command line and the app:
