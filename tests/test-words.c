@@ -346,6 +346,69 @@ test_russian (void)
   nsc_test_use_language (NULL);
 }
 
+/* The capacity check's verdicts in one sentence each, with what the bad blocks held,
+ * in English and Russian. */
+static void
+test_capacity (void)
+{
+  static const struct { const char *json; const char *en; } cases[] = {
+    { "{\"verdict\": \"verified\", \"checked_bytes\": 1073741824, \"reported_bytes\": 1073741824}",
+      "All 1 GiB read back as written: every block was checked" },
+    { "{\"verdict\": \"wraps\", \"usable_bytes\": 67108864, \"reported_bytes\": 1099511627776, "
+      "\"bad_bytes\": 1048576, \"alias_bytes\": 1048576}",
+      "This drive stores about 64 MiB, not the 1 TiB it reports: writes past that land on "
+      "earlier blocks and destroy them" },
+    { "{\"verdict\": \"loses-writes\", \"usable_bytes\": 67108864, \"reported_bytes\": 268435456, "
+      "\"bad_bytes\": 201326592, \"zeros_bytes\": 201326592}",
+      "This drive stores about 64 MiB, not the 256 MiB it reports: what is written past that is lost" },
+    { "{\"verdict\": \"damaged\", \"checked_bytes\": 268435456, \"bad_bytes\": 8192, "
+      "\"corrupt_bytes\": 4096, \"unreadable_bytes\": 4096, \"first_bad_offset\": 1048576}",
+      "8 KiB of the 256 MiB checked did not read back as written, the first at 1 MiB" },
+    { "{\"verdict\": \"not-verified\", \"checked_bytes\": 1048576, \"reported_bytes\": 268435456}",
+      "Not verified: the check stopped after 1 MiB of 256 MiB; all of that read back as written" },
+    { "{\"verdict\": \"not-verified\", \"checked_bytes\": 1048576, \"reported_bytes\": 268435456, "
+      "\"bad_bytes\": 4096, \"other_bytes\": 4096, \"first_bad_offset\": 0}",
+      "Not verified: the check stopped after 1 MiB of 256 MiB, and 4 KiB of that did not read "
+      "back as written, the first at 0 bytes" },
+  };
+  const char *localedir = g_getenv ("NSC_TEST_LOCALEDIR");
+
+  g_assert_nonnull (bindtextdomain (GETTEXT_PACKAGE, localedir));
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonNode) node = json_from_string (cases[i].json, NULL);
+      JsonObject *o = json_node_get_object (node);
+      g_autofree char *details = NULL, *en = NULL, *ru = NULL, *ru_details = NULL;
+
+      nsc_test_use_language (NULL);
+      en = nsc_words_capacity (o, &details);
+      g_assert_cmpstr (en, ==, cases[i].en);
+      g_assert_true ((details != NULL) == json_object_has_member (o, "bad_bytes"));
+      if (details)
+        g_assert_true (g_str_has_prefix (details, "Blocks that did not read back as written: "));
+      nsc_test_use_language ("ru");
+      ru = nsc_words_capacity (o, &ru_details);
+      if (!has_cyrillic (ru) || (ru_details && !has_cyrillic (ru_details)))
+        g_error ("capacity %u is not Russian: %s / %s", i, ru, ru_details);
+    }
+  {
+    g_autoptr(JsonNode) node = json_from_string ("{\"verdict\": \"damaged\", \"bad_bytes\": 20480, "
+                                                 "\"zeros_bytes\": 4096, \"alias_bytes\": 4096, "
+                                                 "\"stale_bytes\": 4096, \"corrupt_bytes\": 4096, "
+                                                 "\"other_bytes\": 4096, \"unreadable_bytes\": 0}", NULL);
+    g_autofree char *details = NULL;
+    g_autofree char *v = NULL;
+
+    nsc_test_use_language (NULL);
+    v = nsc_words_capacity (json_node_get_object (node), &details);
+    g_assert_cmpstr (details, ==, "Blocks that did not read back as written: zeros (lost writes) "
+                                  "4 KiB · other places' data 4 KiB · data older than this check "
+                                  "4 KiB · damaged 4 KiB · other data 4 KiB");
+  }
+  nsc_test_use_language (NULL);
+}
+
 /* The fields a problem's row in nsc-error.h declares: each field's name followed by
  * ':' or ',' or the end of its comment ("n, text: the preset, text2: what is wrong"). */
 enum { F_PATH, F_TEXT, F_TEXT2, F_BYTES, F_BYTES2, F_BYTES3, F_N, F_N2, F_X, N_FIELDS };
@@ -531,5 +594,6 @@ main (int    argc,
   g_test_add_func ("/nsc/words/date", test_date);
   g_test_add_func ("/nsc/words/speed", test_speed);
   g_test_add_func ("/nsc/words/problems", test_problems);
+  g_test_add_func ("/nsc/words/capacity", test_capacity);
   return g_test_run ();
 }
