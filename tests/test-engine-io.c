@@ -15,6 +15,7 @@
 #include "nsc-copy.h"
 #include "nsc-engine.h"
 #include "nsc-words.h"
+#include "nsc-words-problem.h"
 #include "test-util.h"
 #include "test-loop.h"
 
@@ -420,6 +421,7 @@ test_cancel_before_io (gconstpointer data)
   returned = nsc_now_ns ();
 
   g_assert_error (error, NSC_ERROR, NSC_ERROR_CANCELLED);
+  g_assert_cmpint (nsc_error_get_problem (error), ==, NSC_PROBLEM_JOB_CANCELLED_BEFORE_IO);
   g_assert_nonnull (strstr (error->message, "before any I/O was measured"));
   g_assert_nonnull (res);
   g_assert_true (res->cancelled);
@@ -459,6 +461,8 @@ test_target_errors (void)
   g_assert_true (g_file_set_contents (existing, "keep me", -1, NULL));
   g_assert_null (nsc_target_open (existing, &opts, &error));
   g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpint (nsc_error_get_problem (error), ==, NSC_PROBLEM_TARGET_FILE_EXISTS);
+  g_assert_cmpstr (nsc_error_get_fields (error)->path, ==, existing);
   g_assert_nonnull (strstr (error->message, "never overwrites"));
   g_clear_error (&error);
   g_assert_true (g_file_get_contents (existing, &contents, NULL, NULL));
@@ -467,10 +471,13 @@ test_target_errors (void)
 
   g_assert_null (nsc_target_open (missing_dir, &opts, &error));
   g_assert_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND);
+  g_assert_cmpint (nsc_error_get_problem (error), ==, NSC_PROBLEM_TARGET_FOLDER_MISSING);
   g_clear_error (&error);
 
   g_assert_null (nsc_target_open (test_dir, &huge, &error));
   g_assert_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE);
+  g_assert_cmpint (nsc_error_get_problem (error), ==, NSC_PROBLEM_TARGET_NO_SPACE);
+  g_assert_cmpuint (nsc_error_get_fields (error)->bytes, >, nsc_error_get_fields (error)->bytes2);
   g_assert_nonnull (strstr (error->message, "free"));
   g_clear_error (&error);
 
@@ -482,6 +489,7 @@ test_target_errors (void)
 
   g_assert_null (nsc_target_open ("", &opts, &error));
   g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpint (nsc_error_get_problem (error), ==, NSC_PROBLEM_TARGET_NONE);
   g_clear_error (&error);
 
   g_assert_cmpuint (count_entries (test_dir), ==, 0);
@@ -499,20 +507,24 @@ test_job_errors (void)
   job.region_offset = 2 * MiB;
   g_assert_false (nsc_job_run (t, &job, NSC_BACKEND_AUTO, NULL, NULL, NULL, &res, &error));
   g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpint (nsc_error_get_problem (error), ==, NSC_PROBLEM_JOB_REGION_PAST_END);
   g_assert_null (res);
   g_clear_error (&error);
 
   nsc_job_init (&job);
+  job.block_size = 4096;
   job.region_offset = 100;
   job.region_length = 4096;
   g_assert_false (nsc_job_run (t, &job, NSC_BACKEND_AUTO, NULL, NULL, NULL, &res, &error));
-  g_assert_nonnull (error);
+  g_assert_cmpint (nsc_error_get_problem (error), ==, NSC_PROBLEM_TARGET_OFFSET_UNALIGNED);
+  g_assert_cmpuint (nsc_error_get_fields (error)->bytes, ==, 100);
   g_clear_error (&error);
 
   nsc_job_init (&job);
   job.queue_depth = 0;
   g_assert_false (nsc_job_run (t, &job, NSC_BACKEND_AUTO, NULL, NULL, NULL, &res, &error));
   g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpint (nsc_error_get_problem (error), ==, NSC_PROBLEM_JOB_QUEUE_DEPTH_RANGE);
   g_clear_error (&error);
 }
 
@@ -875,6 +887,7 @@ test_device_fd (void)
   opts.device_fd = fd;
   g_assert_null (nsc_target_open (dev, &opts, &error));
   g_assert_error (error, NSC_ERROR, NSC_ERROR_NOT_AGREED);
+  g_assert_cmpint (nsc_error_get_problem (error), ==, NSC_PROBLEM_TARGET_NOT_AGREED);
   g_assert_null (strstr (error->message, "--"));
   g_clear_error (&error);
   g_assert_cmpint (fcntl (fd, F_GETFD), ==, -1);
@@ -1245,6 +1258,8 @@ main (int    argc,
   int ret;
 
   g_test_init (&argc, &argv, NULL);
+  /* The engine's errors in words, as the front ends see them. */
+  nsc_words_problem_install ();
 
   base = g_build_filename (g_test_get_dir (G_TEST_BUILT), "io-test-XXXXXX", NULL);
   test_dir = g_mkdtemp (base) ? g_strdup (base) : NULL;

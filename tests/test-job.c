@@ -36,7 +36,8 @@ test_rw_invalid (void)
   nsc_job_init (&job);
   g_assert_false (nsc_job_set_rw (&job, "readwrite-ish", &error));
   g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
-  g_assert_nonnull (strstr (error->message, "randread"));
+  g_assert_cmpint (nsc_error_get_problem (error), ==, NSC_PROBLEM_JOB_RW_UNKNOWN);
+  g_assert_cmpstr (nsc_error_get_fields (error)->text, ==, "readwrite-ish");
 }
 
 typedef void (*Mutate) (NscJob *job);
@@ -57,9 +58,23 @@ static void m_region_small (NscJob *j) { j->region_length = 4096; j->block_size 
 static void
 test_validate (void)
 {
-  static const Mutate bad[] = {
-    m_bs0, m_bs_odd, m_bs_huge, m_qd0, m_qd_big, m_workers0, m_workers_big, m_read101,
-    m_no_stop, m_buffers, m_bytes_small, m_interval, m_region_small,
+  static const struct {
+    Mutate     mutate;
+    NscProblem problem;
+  } bad[] = {
+    { m_bs0, NSC_PROBLEM_JOB_BLOCK_SIZE_RANGE },
+    { m_bs_odd, NSC_PROBLEM_JOB_BLOCK_SIZE_UNALIGNED },
+    { m_bs_huge, NSC_PROBLEM_JOB_BLOCK_SIZE_RANGE },
+    { m_qd0, NSC_PROBLEM_JOB_QUEUE_DEPTH_RANGE },
+    { m_qd_big, NSC_PROBLEM_JOB_QUEUE_DEPTH_RANGE },
+    { m_workers0, NSC_PROBLEM_JOB_WORKERS_RANGE },
+    { m_workers_big, NSC_PROBLEM_JOB_WORKERS_RANGE },
+    { m_read101, NSC_PROBLEM_JOB_READ_SHARE_RANGE },
+    { m_no_stop, NSC_PROBLEM_JOB_NEVER_STOPS },
+    { m_buffers, NSC_PROBLEM_JOB_BUFFERS_TOO_LARGE },
+    { m_bytes_small, NSC_PROBLEM_JOB_DATA_LIMIT_SMALL },
+    { m_interval, NSC_PROBLEM_JOB_SAMPLE_INTERVAL },
+    { m_region_small, NSC_PROBLEM_JOB_REGION_TOO_SMALL },
   };
   NscJob job;
 
@@ -71,10 +86,10 @@ test_validate (void)
       g_autoptr(GError) error = NULL;
 
       nsc_job_init (&job);
-      bad[i] (&job);
+      bad[i].mutate (&job);
       g_assert_false (nsc_job_validate (&job, &error));
       g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
-      g_assert_cmpuint (strlen (error->message), >, 10);
+      g_assert_cmpint (nsc_error_get_problem (error), ==, bad[i].problem);
     }
 
   /* The edges that are allowed. */

@@ -64,7 +64,65 @@ typedef enum
   X (PRESET_STEP,             INVALID_ARGUMENT)  /* n, text: the preset, text2: what is wrong */ \
   X (PRESET_UNKNOWN,          NOT_FOUND)         /* text: the name, text2: the known names */ \
   /* targets */ \
+  X (TARGET_NONE,             INVALID_ARGUMENT)  /* none */ \
+  X (TARGET_KIND,             INVALID_ARGUMENT)  /* path */ \
+  X (TARGET_FD_NOT_DEVICE,    INVALID_ARGUMENT)  /* path */ \
+  X (TARGET_FILE_EXISTS,      INVALID_ARGUMENT)  /* path: the file */ \
+  X (TARGET_FOLDER_MISSING,   NOT_FOUND)         /* path: the folder */ \
+  X (TARGET_CANNOT_USE,       FAILED)            /* path, errnum */ \
+  X (TARGET_NO_DIRECT_IO,     UNSUPPORTED)       /* path: the folder */ \
+  X (TARGET_CANNOT_CREATE_DENIED, FAILED)        /* path: the folder, errnum */ \
+  X (TARGET_CANNOT_CREATE,    FAILED)            /* path: the folder, errnum */ \
+  X (TARGET_CANNOT_INSPECT,   FAILED)            /* path: the folder, errnum */ \
+  X (TARGET_CANNOT_READ_FREE, FAILED)            /* path: the folder, errnum */ \
+  X (TARGET_NOTHING_TO_FILL,  INVALID_ARGUMENT)  /* path: the folder */ \
+  X (TARGET_FILE_TOO_SMALL,   INVALID_ARGUMENT)  /* path: the folder */ \
+  X (TARGET_NO_SPACE,         NO_SPACE)          /* path: the folder, bytes: the file, bytes2: free */ \
+  X (TARGET_NO_SPACE_ALLOCATING, NO_SPACE)       /* path: the folder, bytes: the file */ \
+  X (TARGET_CANNOT_SIZE,      FAILED)            /* path: the folder, errnum */ \
+  X (TARGET_NOT_AGREED,       NOT_AGREED)        /* path: the device */ \
+  X (TARGET_FD_NOT_WRITABLE,  PERMISSION)        /* path */ \
+  X (TARGET_FD_NO_DIRECT_IO,  FAILED)            /* path, errnum */ \
+  X (TARGET_FD_NOT_EXCLUSIVE, BUSY)              /* path */ \
+  X (TARGET_CANNOT_CHECK_EXCLUSIVE, FAILED)      /* path, errnum */ \
+  X (TARGET_IN_USE,           BUSY)              /* path */ \
+  X (TARGET_NEEDS_ROOT,       NEEDS_ROOT)        /* path */ \
+  X (TARGET_CANNOT_OPEN,      FAILED)            /* path, errnum */ \
+  X (TARGET_CHANGED,          FAILED)            /* path */ \
+  X (TARGET_CANNOT_READ_SIZE, FAILED)            /* path, errnum */ \
+  X (TARGET_NO_CAPACITY,      INVALID_ARGUMENT)  /* path */ \
+  X (TARGET_BLOCK_UNALIGNED,  UNSUPPORTED)       /* path, bytes: the block size, n: the smallest unit in B */ \
+  X (TARGET_OFFSET_UNALIGNED, INVALID_ARGUMENT)  /* bytes: the offset, a number of B; n: the unit in B */ \
+  X (TARGET_REGION_OUTSIDE,   INVALID_ARGUMENT)  /* path, bytes: offset, bytes2: length (numbers of B), bytes3: the target's size */ \
+  X (TARGET_CANNOT_SYNC,      FAILED)            /* path: the folder, errnum */ \
+  X (TRIM_RANGE_OUTSIDE,      INVALID_ARGUMENT)  /* path */ \
+  X (TRIM_READ_ONLY,          NEEDS_CONFIRMATION) /* path */ \
+  X (TRIM_UNSUPPORTED,        UNSUPPORTED)       /* path, text: the method, "discard" or "punching holes" */ \
+  X (TRIM_FAILED,             FAILED)            /* path, errnum */ \
   /* jobs and I/O */ \
+  X (JOB_RW_UNKNOWN,          INVALID_ARGUMENT)  /* text: the pattern as typed */ \
+  X (JOB_DATA_UNKNOWN,        INVALID_ARGUMENT)  /* text: the data pattern as typed */ \
+  X (JOB_BLOCK_SIZE_RANGE,    INVALID_ARGUMENT)  /* bytes: the block size, a number of B */ \
+  X (JOB_BLOCK_SIZE_UNALIGNED, INVALID_ARGUMENT) /* bytes: the block size, a number of B */ \
+  X (JOB_QUEUE_DEPTH_RANGE,   INVALID_ARGUMENT)  /* n: the queue depth, n2: the largest allowed */ \
+  X (JOB_WORKERS_RANGE,       INVALID_ARGUMENT)  /* n: the workers, n2: the largest allowed */ \
+  X (JOB_READ_SHARE_RANGE,    INVALID_ARGUMENT)  /* n: the read share in % */ \
+  X (JOB_BUFFERS_TOO_LARGE,   INVALID_ARGUMENT)  /* n: workers, n2: queue depth, bytes: block size */ \
+  X (JOB_NEGATIVE_DURATION,   INVALID_ARGUMENT)  /* none */ \
+  X (JOB_SAMPLE_INTERVAL,     INVALID_ARGUMENT)  /* none */ \
+  X (JOB_NEVER_STOPS,         INVALID_ARGUMENT)  /* none */ \
+  X (JOB_DATA_LIMIT_SMALL,    INVALID_ARGUMENT)  /* bytes: the limit, a number of B */ \
+  X (JOB_REGION_TOO_SMALL,    INVALID_ARGUMENT)  /* none */ \
+  X (JOB_REGION_PAST_END,     INVALID_ARGUMENT)  /* path */ \
+  X (JOB_TARGET_READ_ONLY,    NEEDS_CONFIRMATION) /* path */ \
+  X (BACKEND_UNKNOWN,         INVALID_ARGUMENT)  /* text: the backend as typed */ \
+  X (IO_URING_UNAVAILABLE,    FAILED)            /* errnum */ \
+  X (IO_TARGET_GONE,          IO)                /* path */ \
+  X (IO_MEDIA_ERROR,          IO)                /* path, bytes: the offset, a number of B */ \
+  X (IO_FAILED,               IO)                /* path, bytes: the offset, text: the thread's or the system's words */ \
+  X (IO_FAILED_NO_SPACE,      NO_SPACE)          /* as IO_FAILED: a test file whose filesystem filled */ \
+  X (JOB_CANCELLED,           CANCELLED)         /* none: after I/O was measured */ \
+  X (JOB_CANCELLED_BEFORE_IO, CANCELLED)         /* none */ \
   /* runs and steps */ \
   /* the write-fill and throttling analysis */ \
   /* result files */ \

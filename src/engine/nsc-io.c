@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-
 #include <errno.h>
 #include <liburing.h>
 #include <sched.h>
@@ -138,9 +136,7 @@ nsc_backend_from_string (const char  *text,
           return TRUE;
         }
     }
-  g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-               _("“%s” is not an I/O backend; use auto, io_uring, psync or null"),
-               text ? text : "");
+  nsc_error_set (error, NSC_PROBLEM_BACKEND_UNKNOWN, &(NscErrorFields) { .text = text ? text : "" });
   return FALSE;
 }
 
@@ -1588,7 +1584,7 @@ nsc_backend_resolve (NscTarget     *target,
     {
       if (probe == 0)
         return NSC_BACKEND_IO_URING;
-      nsc_set_error_from_errno (error, -probe, _("io_uring is not available"));
+      nsc_error_set_errno (error, NSC_PROBLEM_IO_URING_UNAVAILABLE, -probe, NULL);
       return NSC_BACKEND_AUTO;
     }
 
@@ -1834,9 +1830,8 @@ fit_job_to_target (Run           *run,
     {
       if (job->region_offset >= nsc_target_get_size (target))
         {
-          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       _("The region offset is past the end of %s"),
-                       nsc_target_get_description (target));
+          nsc_error_set (error, NSC_PROBLEM_JOB_REGION_PAST_END,
+                         &(NscErrorFields) { .path = nsc_target_get_description (target) });
           return FALSE;
         }
       job->region_length = nsc_target_get_size (target) - job->region_offset;
@@ -1847,9 +1842,8 @@ fit_job_to_target (Run           *run,
     return FALSE;
   if (nsc_job_has_writes (job) && !nsc_target_get_writable (target))
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
-                   _("%s was opened read-only; this job writes"),
-                   nsc_target_get_description (target));
+      nsc_error_set (error, NSC_PROBLEM_JOB_TARGET_READ_ONLY,
+                     &(NscErrorFields) { .path = nsc_target_get_description (target) });
       return FALSE;
     }
   return TRUE;
@@ -2200,23 +2194,21 @@ set_io_error (const IoThread  *t,
               NscTarget       *target,
               GError         **local_error)
 {
-  g_autofree char *where = g_strdup_printf ("at offset %" G_GUINT64_FORMAT, t->error_offset);
   const char *desc = nsc_target_get_description (target);
 
   if (nsc_target_is_gone (target))
-    g_set_error (local_error, NSC_ERROR, NSC_ERROR_IO,
-                 _("%s disappeared during the test (removed or disconnected); what was "
-                   "measured before is kept"), desc);
+    nsc_error_set (local_error, NSC_PROBLEM_IO_TARGET_GONE, &(NscErrorFields) { .path = desc });
   else if (t->error_errno == ENODATA || t->error_errno == EILSEQ || t->error_errno == EBADMSG)
-    g_set_error (local_error, NSC_ERROR, NSC_ERROR_IO,
-                 _("I/O on %s failed %s: the drive reported a media error (a block it "
-                   "cannot read or write)"), desc, where);
+    nsc_error_set (local_error, NSC_PROBLEM_IO_MEDIA_ERROR,
+                   &(NscErrorFields) { .path = desc, .bytes = t->error_offset });
   else
-    g_set_error (local_error, NSC_ERROR,
-                 t->error_errno == ENOSPC && nsc_target_get_kind (target) == NSC_TARGET_FILE
-                 ? NSC_ERROR_NO_SPACE : NSC_ERROR_IO,
-                 _("I/O on %s failed %s: %s"), desc, where,
-                 t->error_message ? t->error_message : g_strerror (t->error_errno));
+    nsc_error_set (local_error,
+                   t->error_errno == ENOSPC && nsc_target_get_kind (target) == NSC_TARGET_FILE
+                   ? NSC_PROBLEM_IO_FAILED_NO_SPACE : NSC_PROBLEM_IO_FAILED,
+                   &(NscErrorFields) {
+                     .path = desc,
+                     .bytes = t->error_offset,
+                     .text = t->error_message ? t->error_message : g_strerror (t->error_errno) });
 }
 
 /* Each thread's latencies (when measured), late I/Os and buffers into @result; the
@@ -2335,10 +2327,9 @@ nsc_job_run_until (NscTarget      *target,
                              result->dir[NSC_DIR_WRITE].bytes);
 
   if (local_error == NULL && run.cancelled)
-    g_set_error_literal (&local_error, NSC_ERROR, NSC_ERROR_CANCELLED,
-                         result->dir[NSC_DIR_READ].ios + result->dir[NSC_DIR_WRITE].ios > 0
-                         ? _("Cancelled")
-                         : _("Cancelled before any I/O was measured"));
+    nsc_error_set (&local_error,
+                   result->dir[NSC_DIR_READ].ios + result->dir[NSC_DIR_WRITE].ios > 0
+                   ? NSC_PROBLEM_JOB_CANCELLED : NSC_PROBLEM_JOB_CANCELLED_BEFORE_IO, NULL);
 
   g_free (run.threads);
   g_free (run.workers);

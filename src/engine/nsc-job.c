@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-
 #include <string.h>
 
 #include "nsc-error.h"
@@ -54,9 +52,7 @@ nsc_job_set_rw (NscJob      *job,
       return TRUE;
     }
 
-  g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-               _("“%s” is not an I/O pattern; use read, write, randread, randwrite, rw or randrw"),
-               rw ? rw : "");
+  nsc_error_set (error, NSC_PROBLEM_JOB_RW_UNKNOWN, &(NscErrorFields) { .text = rw ? rw : "" });
   return FALSE;
 }
 
@@ -92,45 +88,39 @@ nsc_job_validate (const NscJob  *job,
 
   if (job->block_size < NSC_JOB_MIN_BLOCK_SIZE || job->block_size > NSC_JOB_MAX_BLOCK_SIZE)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "Block size %" G_GUINT64_FORMAT " B is out of range; use 512 B to 64 MiB",
-                   job->block_size);
+      nsc_error_set (error, NSC_PROBLEM_JOB_BLOCK_SIZE_RANGE,
+                     &(NscErrorFields) { .bytes = job->block_size });
       return FALSE;
     }
   if (job->block_size % 512 != 0)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "Block size %" G_GUINT64_FORMAT " B is not a multiple of 512 B, "
-                   "which direct I/O needs", job->block_size);
+      nsc_error_set (error, NSC_PROBLEM_JOB_BLOCK_SIZE_UNALIGNED,
+                     &(NscErrorFields) { .bytes = job->block_size });
       return FALSE;
     }
   if (job->queue_depth < 1 || job->queue_depth > NSC_JOB_MAX_QUEUE_DEPTH)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("Queue depth %u is out of range; use 1 to %u"),
-                   job->queue_depth, NSC_JOB_MAX_QUEUE_DEPTH);
+      nsc_error_set (error, NSC_PROBLEM_JOB_QUEUE_DEPTH_RANGE,
+                     &(NscErrorFields) { .n = job->queue_depth, .n2 = NSC_JOB_MAX_QUEUE_DEPTH });
       return FALSE;
     }
   if (job->workers < 1 || job->workers > NSC_JOB_MAX_WORKERS)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("Worker count %u is out of range; use 1 to %u"),
-                   job->workers, NSC_JOB_MAX_WORKERS);
+      nsc_error_set (error, NSC_PROBLEM_JOB_WORKERS_RANGE,
+                     &(NscErrorFields) { .n = job->workers, .n2 = NSC_JOB_MAX_WORKERS });
       return FALSE;
     }
   if (job->read_percent > 100)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("Read share %u %% is out of range; use 0 to 100"), job->read_percent);
+      nsc_error_set (error, NSC_PROBLEM_JOB_READ_SHARE_RANGE,
+                     &(NscErrorFields) { .n = job->read_percent });
       return FALSE;
     }
   if ((guint64) job->queue_depth * job->workers * job->block_size > NSC_JOB_MAX_BUFFER_BYTES)
     {
-      g_autofree char *bs = nsc_format_size (job->block_size);
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("%u workers × queue depth %u × %s blocks need more than 1 GiB of buffers; "
-                     "lower the queue depth or the block size"),
-                   job->workers, job->queue_depth, bs);
+      nsc_error_set (error, NSC_PROBLEM_JOB_BUFFERS_TOO_LARGE,
+                     &(NscErrorFields) { .n = job->workers, .n2 = job->queue_depth,
+                                         .bytes = job->block_size });
       return FALSE;
     }
   if (job->data == NSC_DATA_VERIFY
@@ -147,34 +137,28 @@ nsc_job_validate (const NscJob  *job,
     }
   if (job->time_ns < 0 || job->ramp_ns < 0 || job->sample_interval_ns < 0)
     {
-      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           _("Durations cannot be negative"));
+      nsc_error_set (error, NSC_PROBLEM_JOB_NEGATIVE_DURATION, NULL);
       return FALSE;
     }
   if (job->sample_interval_ns > 0 && job->sample_interval_ns < 10 * G_GINT64_CONSTANT (1000000))
     {
-      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           _("The sampling interval must be at least 10 ms"));
+      nsc_error_set (error, NSC_PROBLEM_JOB_SAMPLE_INTERVAL, NULL);
       return FALSE;
     }
   if (job->time_ns == 0 && job->bytes == 0 && !job->once)
     {
-      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           _("The job never stops; give it a time, a size of data or “once”"));
+      nsc_error_set (error, NSC_PROBLEM_JOB_NEVER_STOPS, NULL);
       return FALSE;
     }
   if (job->bytes != 0 && job->bytes < job->block_size)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "The data limit (%" G_GUINT64_FORMAT " B) is smaller than one block",
-                   job->bytes);
+      nsc_error_set (error, NSC_PROBLEM_JOB_DATA_LIMIT_SMALL, &(NscErrorFields) { .bytes = job->bytes });
       return FALSE;
     }
   if (job->region_length != 0 && job->region_length < job->block_size * job->workers
       && !job->shared_region)
     {
-      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           _("The region is too small to give every worker a block of its own"));
+      nsc_error_set (error, NSC_PROBLEM_JOB_REGION_TOO_SMALL, NULL);
       return FALSE;
     }
 
@@ -254,8 +238,7 @@ nsc_data_pattern_from_string (const char      *text,
     *out = NSC_DATA_VERIFY;
   else
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("“%s” is not a data pattern; use random, compressible or zeros"), text ? text : "");
+      nsc_error_set (error, NSC_PROBLEM_JOB_DATA_UNKNOWN, &(NscErrorFields) { .text = text ? text : "" });
       return FALSE;
     }
   return TRUE;

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -18,7 +16,6 @@
 #include "nsc-error.h"
 #include "nsc-mountinfo.h"
 #include "nsc-target.h"
-#include "nsc-units.h"
 
 struct _NscTarget
 {
@@ -313,9 +310,7 @@ open_file_target (const char              *path,
     {
       if (!S_ISDIR (st.st_mode))
         {
-          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       _("%s already exists and Nandscope never overwrites files; "
-                         "name a folder or a file that does not exist yet"), path);
+          nsc_error_set (error, NSC_PROBLEM_TARGET_FILE_EXISTS, &(NscErrorFields) { .path = path });
           return NULL;
         }
       dir = g_strdup (path);
@@ -326,15 +321,14 @@ open_file_target (const char              *path,
       name = g_path_get_basename (path);
       if (stat (dir, &st) != 0 || !S_ISDIR (st.st_mode))
         {
-          g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND,
-                       _("The folder %s does not exist; name an existing folder, a new file "
-                         "in one, or a block device"), dir);
+          nsc_error_set (error, NSC_PROBLEM_TARGET_FOLDER_MISSING, &(NscErrorFields) { .path = dir });
           return NULL;
         }
     }
   else
     {
-      nsc_set_error_from_errno (error, errno, _("Cannot use %s"), path);
+      nsc_error_set_errno (error, NSC_PROBLEM_TARGET_CANNOT_USE, errno,
+                           &(NscErrorFields) { .path = path });
       return NULL;
     }
 
@@ -347,26 +341,23 @@ open_file_target (const char              *path,
       if (fd2 >= 0)
         {
           close (fd2);
-          g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
-                       _("The filesystem of %s does not support direct I/O, so a test there "
-                         "would measure the page cache; choose a folder on the drive itself"), dir);
+          nsc_error_set (error, NSC_PROBLEM_TARGET_NO_DIRECT_IO, &(NscErrorFields) { .path = dir });
           return NULL;
         }
     }
   if (self->fd < 0)
     {
-      if (errsv == EACCES || errsv == EPERM || errsv == EROFS)
-        nsc_set_error_from_errno (error, errsv,
-                                  _("Cannot create a test file in %s (choose a folder you can write to)"),
-                                  dir);
-      else
-        nsc_set_error_from_errno (error, errsv, _("Cannot create a test file in %s"), dir);
+      nsc_error_set_errno (error,
+                           errsv == EACCES || errsv == EPERM || errsv == EROFS
+                           ? NSC_PROBLEM_TARGET_CANNOT_CREATE_DENIED : NSC_PROBLEM_TARGET_CANNOT_CREATE,
+                           errsv, &(NscErrorFields) { .path = dir });
       return NULL;
     }
 
   if (fstat (self->fd, &st) != 0)
     {
-      nsc_set_error_from_errno (error, errno, _("Cannot inspect the test file in %s"), dir);
+      nsc_error_set_errno (error, NSC_PROBLEM_TARGET_CANNOT_INSPECT, errno,
+                           &(NscErrorFields) { .path = dir });
       return NULL;
     }
   self->logical_block_size = backing_logical_block_size (st.st_dev);
@@ -378,7 +369,8 @@ open_file_target (const char              *path,
 
   if (fstatvfs (self->fd, &vfs) != 0)
     {
-      nsc_set_error_from_errno (error, errno, _("Cannot read the free space of %s"), dir);
+      nsc_error_set_errno (error, NSC_PROBLEM_TARGET_CANNOT_READ_FREE, errno,
+                           &(NscErrorFields) { .path = dir });
       return NULL;
     }
   free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
@@ -386,20 +378,17 @@ open_file_target (const char              *path,
                                self->dio_offset_align, &size, NULL);
   if (size == 0)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   options->file_size == NSC_TARGET_SIZE_FREE
-                   ? "There is no free space to fill in %s" : "The test file in %s must be at least 4 KiB",
-                   dir);
+      nsc_error_set (error,
+                     options->file_size == NSC_TARGET_SIZE_FREE
+                     ? NSC_PROBLEM_TARGET_NOTHING_TO_FILL : NSC_PROBLEM_TARGET_FILE_TOO_SMALL,
+                     &(NscErrorFields) { .path = dir });
       return NULL;
     }
 
   if (!fits)
     {
-      g_autofree char *need = nsc_format_size (size);
-      g_autofree char *have = nsc_format_size (free_bytes);
-      g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE,
-                   _("Not enough free space in %s: the test file needs %s and %s are free; "
-                     "choose a smaller test size or another folder"), dir, need, have);
+      nsc_error_set (error, NSC_PROBLEM_TARGET_NO_SPACE,
+                     &(NscErrorFields) { .path = dir, .bytes = size, .bytes2 = free_bytes });
       return NULL;
     }
 
@@ -407,15 +396,14 @@ open_file_target (const char              *path,
     {
       if (errno == ENOSPC || errno == EDQUOT)
         {
-          g_autofree char *need = nsc_format_size (size);
-          g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE,
-                       _("Not enough free space in %s for a %s test file; "
-                         "choose a smaller test size or another folder"), dir, need);
+          nsc_error_set (error, NSC_PROBLEM_TARGET_NO_SPACE_ALLOCATING,
+                         &(NscErrorFields) { .path = dir, .bytes = size });
           return NULL;
         }
       if (ftruncate (self->fd, (off_t) size) != 0)
         {
-          nsc_set_error_from_errno (error, errno, _("Cannot size the test file in %s"), dir);
+          nsc_error_set_errno (error, NSC_PROBLEM_TARGET_CANNOT_SIZE, errno,
+                               &(NscErrorFields) { .path = dir });
           return NULL;
         }
     }
@@ -456,9 +444,7 @@ open_device_target (const char              *path,
           && (options->destroy_data == NULL || stat (options->destroy_data, &confirm) != 0
               || !S_ISBLK (confirm.st_mode) || confirm.st_rdev != st_path->st_rdev))
         {
-          g_set_error (error, NSC_ERROR, NSC_ERROR_NOT_AGREED,
-                       _("This test writes to %s and destroys everything on it, but "
-                         "destroying its data was not agreed to"), path);
+          nsc_error_set (error, NSC_PROBLEM_TARGET_NOT_AGREED, &(NscErrorFields) { .path = path });
           return NULL;
         }
       flags |= O_RDWR | O_EXCL;
@@ -474,13 +460,13 @@ open_device_target (const char              *path,
 
       if (mode < 0 || (options->need_write && (mode & O_ACCMODE) != O_RDWR))
         {
-          g_set_error (error, NSC_ERROR, NSC_ERROR_PERMISSION,
-                       _("The descriptor for %s does not allow writing"), path);
+          nsc_error_set (error, NSC_PROBLEM_TARGET_FD_NOT_WRITABLE, &(NscErrorFields) { .path = path });
           return NULL;
         }
       if (!(mode & O_DIRECT) && fcntl (self->fd, F_SETFL, mode | O_DIRECT) != 0)
         {
-          nsc_set_error_from_errno (error, errno, _("Cannot use direct I/O on %s"), path);
+          nsc_error_set_errno (error, NSC_PROBLEM_TARGET_FD_NO_DIRECT_IO, errno,
+                               &(NscErrorFields) { .path = path });
           return NULL;
         }
       if (options->need_write)
@@ -495,15 +481,14 @@ open_device_target (const char              *path,
           if (probe >= 0)
             {
               close (probe);
-              g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
-                           _("The descriptor for %s does not hold the device exclusively; "
-                             "nothing was written"), path);
+              nsc_error_set (error, NSC_PROBLEM_TARGET_FD_NOT_EXCLUSIVE,
+                             &(NscErrorFields) { .path = path });
               return NULL;
             }
           if (errno != EBUSY && errno != EACCES && errno != EPERM && errno != ENOENT)
             {
-              nsc_set_error_from_errno (error, errno, _("Cannot check that %s is held exclusively"),
-                                        path);
+              nsc_error_set_errno (error, NSC_PROBLEM_TARGET_CANNOT_CHECK_EXCLUSIVE, errno,
+                                   &(NscErrorFields) { .path = path });
               return NULL;
             }
         }
@@ -525,29 +510,26 @@ open_device_target (const char              *path,
       int errsv = errno;
 
       if (errsv == EBUSY)
-        g_set_error (error, NSC_ERROR, NSC_ERROR_BUSY,
-                     _("%s is in use (mounted, used as swap or held by another device); "
-                       "unmount it or choose a test file instead"), path);
+        nsc_error_set (error, NSC_PROBLEM_TARGET_IN_USE, &(NscErrorFields) { .path = path });
       else if (errsv == EACCES || errsv == EPERM)
-        g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_ROOT,
-                     _("Cannot open %s: permission denied; testing a raw device needs root"),
-                     path);
+        nsc_error_set (error, NSC_PROBLEM_TARGET_NEEDS_ROOT, &(NscErrorFields) { .path = path });
       else
-        nsc_set_error_from_errno (error, errsv, _("Cannot open %s"), path);
+        nsc_error_set_errno (error, NSC_PROBLEM_TARGET_CANNOT_OPEN, errsv,
+                             &(NscErrorFields) { .path = path });
       return NULL;
     }
 
   /* Check what was opened, not what the name pointed to a moment earlier. */
   if (fstat (self->fd, &st) != 0 || !S_ISBLK (st.st_mode) || st.st_rdev != st_path->st_rdev)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED,
-                   _("%s changed while it was being opened; try again"), path);
+      nsc_error_set (error, NSC_PROBLEM_TARGET_CHANGED, &(NscErrorFields) { .path = path });
       return NULL;
     }
 
   if (ioctl (self->fd, BLKGETSIZE64, &size) != 0 || ioctl (self->fd, BLKSSZGET, &lbs) != 0)
     {
-      nsc_set_error_from_errno (error, errno, _("Cannot read the size of %s"), path);
+      nsc_error_set_errno (error, NSC_PROBLEM_TARGET_CANNOT_READ_SIZE, errno,
+                           &(NscErrorFields) { .path = path });
       return NULL;
     }
   if (ioctl (self->fd, BLKPBSZGET, &pbs) != 0)
@@ -563,8 +545,7 @@ open_device_target (const char              *path,
 
   if (size == 0)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("%s has no capacity (an empty loop device or zram without disksize?)"), path);
+      nsc_error_set (error, NSC_PROBLEM_TARGET_NO_CAPACITY, &(NscErrorFields) { .path = path });
       return NULL;
     }
 
@@ -583,8 +564,7 @@ nsc_target_open (const char              *path,
 
   if (*path == '\0')
     {
-      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                           _("No target given; name a folder, a new file or a block device"));
+      nsc_error_set (error, NSC_PROBLEM_TARGET_NONE, NULL);
       return NULL;
     }
 
@@ -599,14 +579,12 @@ nsc_target_open (const char              *path,
   if (options->device_fd >= 0)
     {
       close (options->device_fd);
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("%s is not a block device, but a device descriptor came with it"), path);
+      nsc_error_set (error, NSC_PROBLEM_TARGET_FD_NOT_DEVICE, &(NscErrorFields) { .path = path });
       return NULL;
     }
   if (stat (path, &st) == 0 && !S_ISDIR (st.st_mode) && !S_ISREG (st.st_mode))
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("%s is neither a folder, a file nor a block device"), path);
+      nsc_error_set (error, NSC_PROBLEM_TARGET_KIND, &(NscErrorFields) { .path = path });
       return NULL;
     }
   return open_file_target (path, options, error);
@@ -623,27 +601,21 @@ nsc_target_check_io (NscTarget  *self,
 
   if (block_size % align != 0)
     {
-      g_autofree char *bs = nsc_format_size (block_size);
-      g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
-                   _("%s cannot do direct I/O in %s blocks: its smallest unit is %u B%s; "
-                     "use a block size that is a multiple of %u B"),
-                   self->description, bs, align,
-                   align >= 4096 ? _(" (a 4Kn device)") : "", align);
+      nsc_error_set (error, NSC_PROBLEM_TARGET_BLOCK_UNALIGNED,
+                     &(NscErrorFields) { .path = self->description, .bytes = block_size, .n = align });
       return FALSE;
     }
   if (offset % align != 0)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "The region offset %" G_GUINT64_FORMAT " is not a multiple of %u B",
-                   offset, align);
+      nsc_error_set (error, NSC_PROBLEM_TARGET_OFFSET_UNALIGNED,
+                     &(NscErrorFields) { .bytes = offset, .n = align });
       return FALSE;
     }
   if (offset > self->size || length > self->size - offset || length < block_size)
     {
-      g_autofree char *sz = nsc_format_size (self->size);
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "The region (offset %" G_GUINT64_FORMAT ", length %" G_GUINT64_FORMAT
-                   ") does not fit in %s (%s)", offset, length, self->description, sz);
+      nsc_error_set (error, NSC_PROBLEM_TARGET_REGION_OUTSIDE,
+                     &(NscErrorFields) { .path = self->description, .bytes = offset,
+                                         .bytes2 = length, .bytes3 = self->size });
       return FALSE;
     }
   return TRUE;
@@ -659,8 +631,8 @@ nsc_target_sync (NscTarget  *self,
     return TRUE;
   if (fdatasync (self->fd) != 0)
     {
-      nsc_set_error_from_errno (error, errno, _("Cannot write the test file in %s to the drive"),
-                                self->description);
+      nsc_error_set_errno (error, NSC_PROBLEM_TARGET_CANNOT_SYNC, errno,
+                           &(NscErrorFields) { .path = self->description });
       return FALSE;
     }
   return TRUE;
@@ -683,14 +655,13 @@ nsc_target_trim (NscTarget     *self,
     *out_trimmed = 0;
   if (offset > self->size || length > self->size - offset)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("The range to trim does not fit in %s"), self->description);
+      nsc_error_set (error, NSC_PROBLEM_TRIM_RANGE_OUTSIDE,
+                     &(NscErrorFields) { .path = self->description });
       return FALSE;
     }
   if (!self->writable)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
-                   _("%s was opened read-only; trimming it destroys data"), self->description);
+      nsc_error_set (error, NSC_PROBLEM_TRIM_READ_ONLY, &(NscErrorFields) { .path = self->description });
       return FALSE;
     }
 
@@ -713,11 +684,13 @@ nsc_target_trim (NscTarget     *self,
         {
           int errsv = errno;
           if (errsv == EOPNOTSUPP || errsv == EINVAL)
-            g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
-                         _("%s does not support TRIM (%s)"), self->description,
-                         self->kind == NSC_TARGET_DEVICE ? "discard" : "punching holes");
+            nsc_error_set (error, NSC_PROBLEM_TRIM_UNSUPPORTED,
+                           &(NscErrorFields) {
+                             .path = self->description,
+                             .text = self->kind == NSC_TARGET_DEVICE ? "discard" : "punching holes" });
           else
-            nsc_set_error_from_errno (error, errsv, _("TRIM on %s failed"), self->description);
+            nsc_error_set_errno (error, NSC_PROBLEM_TRIM_FAILED, errsv,
+                                 &(NscErrorFields) { .path = self->description });
           break;
         }
       nsc_extents_remove (self->written, offset + done, n);

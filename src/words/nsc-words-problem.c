@@ -33,6 +33,23 @@ str (const char *s)
   return s ? s : "";
 }
 
+/* A count of bytes as a plain number, where the sentence says "B" itself. */
+static const char *
+number (Say     *say,
+        guint64  value)
+{
+  return keep (say, g_strdup_printf ("%" G_GUINT64_FORMAT, value));
+}
+
+/* Where a failed I/O was, as the middle of "I/O on %s failed %s". */
+static const char *
+at_offset (Say     *say,
+           guint64  offset)
+{
+  /* Translators: where an I/O failed, "at offset 25165824" (a number of bytes) */
+  return keep (say, g_strdup_printf (_("at offset %s"), number (say, offset)));
+}
+
 /* One sentence per problem; the compiler checks that none is missing. */
 static char *
 say_problem (Say                  *say,
@@ -96,7 +113,164 @@ say_problem (Say                  *say,
                               str (f->text2));
 
     /* targets */
+    case NSC_PROBLEM_TARGET_NONE:
+      return g_strdup (_("No target given; name a folder, a new file or a block device"));
+    case NSC_PROBLEM_TARGET_KIND:
+      return g_strdup_printf (_("%s is neither a folder, a file nor a block device"), str (f->path));
+    case NSC_PROBLEM_TARGET_FD_NOT_DEVICE:
+      return g_strdup_printf (_("%s is not a block device, but a device descriptor came with it"),
+                              str (f->path));
+    case NSC_PROBLEM_TARGET_FILE_EXISTS:
+      return g_strdup_printf (_("%s already exists and Nandscope never overwrites files; "
+                                "name a folder or a file that does not exist yet"), str (f->path));
+    case NSC_PROBLEM_TARGET_FOLDER_MISSING:
+      return g_strdup_printf (_("The folder %s does not exist; name an existing folder, a new file "
+                                "in one, or a block device"), str (f->path));
+    case NSC_PROBLEM_TARGET_CANNOT_USE:
+      return g_strdup_printf (_("Cannot use %s"), str (f->path));
+    case NSC_PROBLEM_TARGET_NO_DIRECT_IO:
+      return g_strdup_printf (_("The filesystem of %s does not support direct I/O, so a test there "
+                                "would measure the page cache; choose a folder on the drive itself"),
+                              str (f->path));
+    case NSC_PROBLEM_TARGET_CANNOT_CREATE_DENIED:
+      return g_strdup_printf (_("Cannot create a test file in %s (choose a folder you can write to)"),
+                              str (f->path));
+    case NSC_PROBLEM_TARGET_CANNOT_CREATE:
+      return g_strdup_printf (_("Cannot create a test file in %s"), str (f->path));
+    case NSC_PROBLEM_TARGET_CANNOT_INSPECT:
+      return g_strdup_printf (_("Cannot inspect the test file in %s"), str (f->path));
+    case NSC_PROBLEM_TARGET_CANNOT_READ_FREE:
+      return g_strdup_printf (_("Cannot read the free space of %s"), str (f->path));
+    case NSC_PROBLEM_TARGET_NOTHING_TO_FILL:
+      return g_strdup_printf (_("There is no free space to fill in %s"), str (f->path));
+    case NSC_PROBLEM_TARGET_FILE_TOO_SMALL:
+      return g_strdup_printf (_("The test file in %s must be at least 4 KiB"), str (f->path));
+    case NSC_PROBLEM_TARGET_NO_SPACE:
+      return g_strdup_printf (_("Not enough free space in %s: the test file needs %s and %s are free; "
+                                "choose a smaller test size or another folder"),
+                              str (f->path), size (say, f->bytes), size (say, f->bytes2));
+    case NSC_PROBLEM_TARGET_NO_SPACE_ALLOCATING:
+      return g_strdup_printf (_("Not enough free space in %s for a %s test file; "
+                                "choose a smaller test size or another folder"),
+                              str (f->path), size (say, f->bytes));
+    case NSC_PROBLEM_TARGET_CANNOT_SIZE:
+      return g_strdup_printf (_("Cannot size the test file in %s"), str (f->path));
+    case NSC_PROBLEM_TARGET_NOT_AGREED:
+      return g_strdup_printf (_("This test writes to %s and destroys everything on it, but "
+                                "destroying its data was not agreed to"), str (f->path));
+    case NSC_PROBLEM_TARGET_FD_NOT_WRITABLE:
+      return g_strdup_printf (_("The descriptor for %s does not allow writing"), str (f->path));
+    case NSC_PROBLEM_TARGET_FD_NO_DIRECT_IO:
+      return g_strdup_printf (_("Cannot use direct I/O on %s"), str (f->path));
+    case NSC_PROBLEM_TARGET_FD_NOT_EXCLUSIVE:
+      return g_strdup_printf (_("The descriptor for %s does not hold the device exclusively; "
+                                "nothing was written"), str (f->path));
+    case NSC_PROBLEM_TARGET_CANNOT_CHECK_EXCLUSIVE:
+      return g_strdup_printf (_("Cannot check that %s is held exclusively"), str (f->path));
+    case NSC_PROBLEM_TARGET_IN_USE:
+      return g_strdup_printf (_("%s is in use (mounted, used as swap or held by another device); "
+                                "unmount it or choose a test file instead"), str (f->path));
+    case NSC_PROBLEM_TARGET_NEEDS_ROOT:
+      return g_strdup_printf (_("Cannot open %s: permission denied; testing a raw device needs root"),
+                              str (f->path));
+    case NSC_PROBLEM_TARGET_CANNOT_OPEN:
+      return g_strdup_printf (_("Cannot open %s"), str (f->path));
+    case NSC_PROBLEM_TARGET_CHANGED:
+      return g_strdup_printf (_("%s changed while it was being opened; try again"), str (f->path));
+    case NSC_PROBLEM_TARGET_CANNOT_READ_SIZE:
+      return g_strdup_printf (_("Cannot read the size of %s"), str (f->path));
+    case NSC_PROBLEM_TARGET_NO_CAPACITY:
+      return g_strdup_printf (_("%s has no capacity (an empty loop device or zram without disksize?)"),
+                              str (f->path));
+    case NSC_PROBLEM_TARGET_BLOCK_UNALIGNED:
+      return g_strdup_printf (_("%s cannot do direct I/O in %s blocks: its smallest unit is %u B%s; "
+                                "use a block size that is a multiple of %u B"),
+                              str (f->path), size (say, f->bytes), (guint) f->n,
+                              f->n >= 4096 ? _(" (a 4Kn device)") : "", (guint) f->n);
+    case NSC_PROBLEM_TARGET_OFFSET_UNALIGNED:
+      /* Translators: the offset is a number of bytes */
+      return g_strdup_printf (_("The region offset %s is not a multiple of %u B"),
+                              number (say, f->bytes), (guint) f->n);
+    case NSC_PROBLEM_TARGET_REGION_OUTSIDE:
+      /* Translators: the offset and the length are numbers of bytes; then the target and
+       * its size */
+      return g_strdup_printf (_("The region (offset %s, length %s) does not fit in %s (%s)"),
+                              number (say, f->bytes), number (say, f->bytes2), str (f->path),
+                              size (say, f->bytes3));
+    case NSC_PROBLEM_TARGET_CANNOT_SYNC:
+      return g_strdup_printf (_("Cannot write the test file in %s to the drive"), str (f->path));
+    case NSC_PROBLEM_TRIM_RANGE_OUTSIDE:
+      return g_strdup_printf (_("The range to trim does not fit in %s"), str (f->path));
+    case NSC_PROBLEM_TRIM_READ_ONLY:
+      return g_strdup_printf (_("%s was opened read-only; trimming it destroys data"), str (f->path));
+    case NSC_PROBLEM_TRIM_UNSUPPORTED:
+      return g_strdup_printf (_("%s does not support TRIM (%s)"), str (f->path), str (f->text));
+    case NSC_PROBLEM_TRIM_FAILED:
+      return g_strdup_printf (_("TRIM on %s failed"), str (f->path));
+
     /* jobs and I/O */
+    case NSC_PROBLEM_JOB_RW_UNKNOWN:
+      return g_strdup_printf (_("“%s” is not an I/O pattern; use read, write, randread, randwrite, rw or randrw"),
+                              str (f->text));
+    case NSC_PROBLEM_JOB_DATA_UNKNOWN:
+      return g_strdup_printf (_("“%s” is not a data pattern; use random, compressible or zeros"),
+                              str (f->text));
+    case NSC_PROBLEM_JOB_BLOCK_SIZE_RANGE:
+      /* Translators: the block size is a number of bytes */
+      return g_strdup_printf (_("Block size %s B is out of range; use 512 B to 64 MiB"),
+                              number (say, f->bytes));
+    case NSC_PROBLEM_JOB_BLOCK_SIZE_UNALIGNED:
+      /* Translators: the block size is a number of bytes */
+      return g_strdup_printf (_("Block size %s B is not a multiple of 512 B, which direct I/O needs"),
+                              number (say, f->bytes));
+    case NSC_PROBLEM_JOB_QUEUE_DEPTH_RANGE:
+      return g_strdup_printf (_("Queue depth %u is out of range; use 1 to %u"), (guint) f->n,
+                              (guint) f->n2);
+    case NSC_PROBLEM_JOB_WORKERS_RANGE:
+      return g_strdup_printf (_("Worker count %u is out of range; use 1 to %u"), (guint) f->n,
+                              (guint) f->n2);
+    case NSC_PROBLEM_JOB_READ_SHARE_RANGE:
+      return g_strdup_printf (_("Read share %u %% is out of range; use 0 to 100"), (guint) f->n);
+    case NSC_PROBLEM_JOB_BUFFERS_TOO_LARGE:
+      return g_strdup_printf (_("%u workers × queue depth %u × %s blocks need more than 1 GiB of buffers; "
+                                "lower the queue depth or the block size"),
+                              (guint) f->n, (guint) f->n2, size (say, f->bytes));
+    case NSC_PROBLEM_JOB_NEGATIVE_DURATION:
+      return g_strdup (_("Durations cannot be negative"));
+    case NSC_PROBLEM_JOB_SAMPLE_INTERVAL:
+      return g_strdup (_("The sampling interval must be at least 10 ms"));
+    case NSC_PROBLEM_JOB_NEVER_STOPS:
+      return g_strdup (_("The job never stops; give it a time, a size of data or “once”"));
+    case NSC_PROBLEM_JOB_DATA_LIMIT_SMALL:
+      /* Translators: the limit is a number of bytes */
+      return g_strdup_printf (_("The data limit (%s B) is smaller than one block"),
+                              number (say, f->bytes));
+    case NSC_PROBLEM_JOB_REGION_TOO_SMALL:
+      return g_strdup (_("The region is too small to give every worker a block of its own"));
+    case NSC_PROBLEM_JOB_REGION_PAST_END:
+      return g_strdup_printf (_("The region offset is past the end of %s"), str (f->path));
+    case NSC_PROBLEM_JOB_TARGET_READ_ONLY:
+      return g_strdup_printf (_("%s was opened read-only; this job writes"), str (f->path));
+    case NSC_PROBLEM_BACKEND_UNKNOWN:
+      return g_strdup_printf (_("“%s” is not an I/O backend; use auto, io_uring, psync or null"),
+                              str (f->text));
+    case NSC_PROBLEM_IO_URING_UNAVAILABLE:
+      return g_strdup (_("io_uring is not available"));
+    case NSC_PROBLEM_IO_TARGET_GONE:
+      return g_strdup_printf (_("%s disappeared during the test (removed or disconnected); what was "
+                                "measured before is kept"), str (f->path));
+    case NSC_PROBLEM_IO_MEDIA_ERROR:
+      return g_strdup_printf (_("I/O on %s failed %s: the drive reported a media error (a block it "
+                                "cannot read or write)"), str (f->path), at_offset (say, f->bytes));
+    case NSC_PROBLEM_IO_FAILED:
+    case NSC_PROBLEM_IO_FAILED_NO_SPACE:
+      return g_strdup_printf (_("I/O on %s failed %s: %s"), str (f->path), at_offset (say, f->bytes),
+                              str (f->text));
+    case NSC_PROBLEM_JOB_CANCELLED:
+      return g_strdup (_("Cancelled"));
+    case NSC_PROBLEM_JOB_CANCELLED_BEFORE_IO:
+      return g_strdup (_("Cancelled before any I/O was measured"));
+
     /* runs and steps */
     /* the write-fill and throttling analysis */
     /* result files */
