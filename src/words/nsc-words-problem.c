@@ -213,7 +213,7 @@ say_problem (Say                  *say,
       return g_strdup_printf (_("“%s” is not an I/O pattern; use read, write, randread, randwrite, rw or randrw"),
                               str (f->text));
     case NSC_PROBLEM_JOB_DATA_UNKNOWN:
-      return g_strdup_printf (_("“%s” is not a data pattern; use random, compressible or zeros"),
+      return g_strdup_printf (_("“%s” is not a data pattern; use random, compressible, zeros or verify"),
                               str (f->text));
     case NSC_PROBLEM_JOB_BLOCK_SIZE_RANGE:
       /* Translators: the block size is a number of bytes */
