@@ -480,3 +480,50 @@ nsc_write_budget_folder (const char *dir,
     *out_fits = fits;
   return TRUE;
 }
+
+guint64
+nsc_budget_paced_reads (const NscPreset       *preset,
+                        const NscBudgetTarget *t)
+{
+  NscRunOptions options = NSC_RUN_OPTIONS_INIT;
+  NscTiming timing;
+  guint64 size = t->is_device ? t->capacity : t->file_size;
+  guint64 total = 0;
+
+  g_return_val_if_fail (preset != NULL && t != NULL, 0);
+
+  options.runs = t->runs;
+  options.time_ns = t->time_ns;
+  options.default_time_ns = t->default_time_ns;
+  options.time_scale = t->time_scale;
+  options.strict = t->strict;
+  nsc_timing_init (&timing, preset, &options);
+  if (t->leave_free && t->capacity > t->leave_free)
+    size = t->is_device ? t->leave_free : MIN (size, t->leave_free);
+
+  for (guint i = 0; i < preset->steps->len; i++)
+    {
+      const NscStep *s = &g_array_index (preset->steps, NscStep, i);
+      guint64 region = step_region (t, s, size);
+      double share = s->job.read_percent / 100.0;
+      guint64 bound = G_MAXUINT64;
+
+      if (!nsc_job_has_reads (&s->job))
+        continue;
+      if (s->kind == NSC_STEP_SURFACE)
+        {
+          if (s->job.bytes)
+            total += (guint64) s->points * s->job.bytes;
+          continue;
+        }
+      if (s->kind != NSC_STEP_JOB)
+        continue;
+      if (s->job.once)
+        bound = region;
+      if (s->job.bytes)
+        bound = MIN (bound, t->span_cap ? MIN (s->job.bytes, t->span_cap) : s->job.bytes);
+      if (bound != G_MAXUINT64)
+        total += (guint64) ceil (bound * share) * nsc_timing_step_runs (&timing, s);
+    }
+  return total;
+}

@@ -33,6 +33,11 @@ typedef struct
   gboolean    flush_capped; /* and cut to the span */
 } NscBudgetItem;
 
+/* The bytes @preset reads at the drive's pace on @t: reads bounded by their region or
+ * their bytes (a capacity check's read-back, a surface scan), not by time, every run. */
+guint64  nsc_budget_paced_reads (const NscPreset       *preset,
+                                 const NscBudgetTarget *t);
+
 /* The writes of @preset on @target, step by step (NscBudgetItem; steps that write
  * nothing are left out). @out_total: the sum of the bounded ones; @out_timed: TRUE
  * when some are bounded by time only. */

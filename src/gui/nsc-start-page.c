@@ -35,6 +35,13 @@ history_bps (const NscStartFacts *f)
   return f->history_write_bps;
 }
 
+/* The bytes read at the drive's pace (a capacity check's read-back, a surface scan). */
+static guint64
+paced_reads (const NscStartFacts *f)
+{
+  return f->plan->budget_known ? f->plan->read_bytes : 0;
+}
+
 gint64
 nsc_start_page_estimate_ns (const NscPreset     *preset,
                             const NscStartFacts *f,
@@ -42,10 +49,15 @@ nsc_start_page_estimate_ns (const NscPreset     *preset,
 {
   gint64 timed = f->plan->timed_ns;
   guint64 bytes = paced_bytes (f);
+  guint64 reads = paced_reads (f);
   double bps = bytes > 0 ? history_bps (f) : 0;
 
   if (out_from_history)
     *out_from_history = bps > 0;
+  /* Reads at the pace assumed for writes, or the drive's last write speed when it was
+   * faster: most drives read faster than they write after their cache. */
+  if (reads > 0)
+    timed = nsc_duration_add (timed, (gint64) ((double) reads / MAX (history_bps (f), assumed_bps (f->units)) * 1e9));
   if (bytes == 0)
     return timed;
   if (bps <= 0)
@@ -113,6 +125,16 @@ nsc_start_page_preset_markup (const NscPreset     *preset,
       g_autofree char *speed = format_speed (history_bps (f), f->units);
       g_string_append_printf (out, _("Takes about %s at the speed this drive showed last time "
                                      "(%s)."), duration, speed);
+    }
+  else if (bytes > 0 && paced_reads (f) > 0)
+    {
+      g_autofree char *speed = format_speed (assumed_bps (f->units), f->units);
+      g_autofree char *size = nsc_words_size (bytes);
+      g_autofree char *read = nsc_words_size (paced_reads (f));
+      /* Translators: the time, what is written and read back, the speed assumed */
+      g_string_append_printf (out, _("Takes about %s if the drive writes %s and reads %s at %s; "
+                                     "no earlier result of this drive tells its speed."),
+                              duration, size, read, speed);
     }
   else if (bytes > 0)
     {

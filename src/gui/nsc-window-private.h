@@ -43,6 +43,7 @@ struct _NscWindow
   AdwStatusPage        *status_page;
   GtkLabel             *preset_label;
   GtkButton            *fit_button;
+  GtkButton            *check_button;   /* a blank drive: the capacity check first */
   GtkWidget            *progress_box;
   GtkLabel             *status_label;
   GtkLabel             *time_left_label;

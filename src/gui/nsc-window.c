@@ -124,6 +124,31 @@ start_facts (NscWindow       *self,
   f->units = self->prefs->units;
 }
 
+/* A blank drive (nsc_device_row_is_new) is offered the capacity check first: what it
+ * writes and how long it takes here, from the plan Run would run (markup). */
+static char *
+new_drive_offer (NscWindow *self)
+{
+  g_autoptr(NscPreset) verify = nsc_preset_lookup ("verify", NULL);
+  g_autoptr(NscPlan) plan = NULL;
+  g_autofree char *duration = NULL;
+  g_autofree char *size = NULL;
+  NscStartFacts f;
+
+  if (verify == NULL)
+    return g_strdup ("");
+  plan = _nsc_window_plan (self, verify);
+  start_facts (self, plan, &f);
+  duration = nsc_words_about (nsc_start_page_estimate_ns (verify, &f, NULL) / 1e9, FALSE);
+  size = nsc_words_size (plan->budget_known ? plan->total_bytes : self->target_device->capacity);
+  /* Translators: the start page on a blank drive: the bytes the check writes, how long
+   * it takes ("about 40 minutes") */
+  return g_markup_printf_escaped (_("<b>New drive</b>: check first that it stores what it "
+                                    "says. The capacity check writes all of it (%s), reads it "
+                                    "back and verifies every block: %s. Then Quick."),
+                                  size, duration);
+}
+
 /* How long @plan's preset takes here, writes at the drive's last speed when known. */
 static gint64
 start_estimate_ns (NscWindow     *self,
@@ -181,6 +206,7 @@ update_info (NscWindow *self)
   NscDeviceInfo *dev = self->target_device;
   g_autoptr(NscPlan) plan = NULL;
   NscStartFacts sf;
+  gboolean offer_check = FALSE;
 
   if (dev != NULL)
     {
@@ -229,6 +255,14 @@ update_info (NscWindow *self)
           g_string_append (text, "\n\n");
           g_string_append_printf (text, _("Tests that write are not offered here. %s"), escaped);
         }
+      else if (nsc_device_row_is_new (dev) && g_strcmp0 (preset->name, "verify") != 0)
+        {
+          g_autofree char *offer = new_drive_offer (self);
+
+          g_string_append (text, "\n\n");
+          g_string_append (text, offer);
+          offer_check = TRUE;
+        }
       else if (nsc_device_row_is_new (dev))
         {
           g_string_append (text, "\n\n");
@@ -268,6 +302,7 @@ update_info (NscWindow *self)
     gtk_widget_set_visible (GTK_WIDGET (self->fit_button), self->fit_offer > 0);
   }
   adw_status_page_set_description (self->status_page, description);
+  gtk_widget_set_visible (GTK_WIDGET (self->check_button), offer_check);
 
   {
     double estimate_s = nsc_start_page_estimate_ns (preset, &sf, NULL) / 1e9;
@@ -769,6 +804,7 @@ nsc_window_class_init (NscWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NscWindow, status_page);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, preset_label);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, fit_button);
+  gtk_widget_class_bind_template_child (widget_class, NscWindow, check_button);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, progress_box);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, NscWindow, time_left_label);

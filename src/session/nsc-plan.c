@@ -50,7 +50,10 @@ nsc_plan_new (const NscPreset     *preset,
         }
     }
   if (plan->budget_known)
-    plan->budget = nsc_write_budget (preset, t, &plan->total_bytes, &plan->timed_writes);
+    {
+      plan->budget = nsc_write_budget (preset, t, &plan->total_bytes, &plan->timed_writes);
+      plan->read_bytes = nsc_budget_paced_reads (preset, t);
+    }
   return plan;
 }
 

@@ -30,6 +30,7 @@ typedef struct
   guint64          total_bytes;  /* the writes bounded by bytes, at most: at the
                                   * drive's pace, on top of timed_ns */
   gboolean         timed_writes; /* some writes are bounded by time only */
+  guint64          read_bytes;   /* the reads bounded by bytes: at the drive's pace too */
   gint64           timed_ns;     /* what the clock bounds: steps, idles, pauses */
   gboolean         writes;       /* writes, trims or erases the target (nsc_run_writes) */
 } NscPlan;

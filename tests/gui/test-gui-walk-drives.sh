@@ -50,8 +50,17 @@ dump picker
 target /dev/sda
 dump switched
 shot $shots/preset-switched.png
+preset quick
+target /dev/sdb
+dump blank
+shot $shots/blank-drive.png
 " --target "$target"
 expect "$tmp/fake.log" picker 'In use \(mounted at /data.*\): read tests only' "a mounted drive says it is for read tests"
 expect "$tmp/fake.log" switched 'Quick cannot run on [^;]*; [^"]* is chosen instead' \
   "the preset that replaces Quick on a mounted drive is named"
+# A blank drive (no table, no filesystem) is offered the capacity check first, with what
+# it writes and how long it takes.
+expect "$tmp/fake.log" blank 'New drive: check first that it stores what it says\. The capacity check writes all of it \([0-9.]+ [GMT]iB\), reads it back and verifies every block: about [0-9]+ (minutes?|hours?)' \
+  "a blank drive is offered the capacity check, its bytes and its time"
+expect "$tmp/fake.log" blank 'GtkButton#check_button' "with its button"
 walk_done
