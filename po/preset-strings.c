@@ -152,6 +152,12 @@ static const char *preset_strings[] = {
   /* Translators: what the test set "trim-latency" does */
   /* xgettext:no-c-format */
   N_("Writes the drive (32 GiB in the reviews: here its first two halves of the span), TRIMs the second half, and at once reads random 4 KiB blocks of the first half, timing every request: how long the drive stalls and its worst latency."),
+  /* Translators: the title of the test set "verify" */
+  /* xgettext:no-c-format */
+  N_("Capacity and integrity"),
+  /* Translators: what the test set "verify" does */
+  /* xgettext:no-c-format */
+  N_("Writes every block of the drive (a device, which is erased) or of a folder's free space (through a file that is deleted at the end; your files stay) with data that names its own place and this run, writes its start again so that a cache of the drive's own holds that and not the end, then reads it all back and checks it: how much the drive really stores, blocks that return other blocks' data (a fake drive), damaged and unreadable blocks, and the write curve with its SLC cache."),
   /* Translators: the title of the test set "workers" */
   /* xgettext:no-c-format */
   N_("Several workers"),
@@ -256,6 +262,9 @@ static const char *step_labels[] = {
   N_("RND4K Q4T1 at 90%"),
   /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
   /* xgettext:no-c-format */
+  N_("Read back and check"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
   N_("Read response"),
   /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
   /* xgettext:no-c-format */
@@ -304,7 +313,13 @@ static const char *step_labels[] = {
   N_("Sustained RND4K Q32T1"),
   /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
   /* xgettext:no-c-format */
+  N_("Write checked data"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
   N_("Write response"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("Write the start again"),
   /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
   /* xgettext:no-c-format */
   N_("Write-fill"),

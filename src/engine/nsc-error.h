@@ -120,7 +120,7 @@ typedef enum
   X (IO_TARGET_GONE,          IO)                /* path */ \
   X (IO_MEDIA_ERROR,          IO)                /* path, bytes: the offset, a number of B */ \
   X (IO_FAILED,               IO)                /* path, bytes: the offset, text: the thread's or the system's words */ \
-  X (IO_FAILED_NO_SPACE,      NO_SPACE)          /* as IO_FAILED: a test file whose filesystem filled */ \
+  X (IO_FAILED_NO_SPACE,      NO_SPACE)          /* path, bytes, text: as IO_FAILED, a test file whose filesystem filled */ \
   X (JOB_CANCELLED,           CANCELLED)         /* none: after I/O was measured */ \
   X (JOB_CANCELLED_BEFORE_IO, CANCELLED)         /* none */ \
   /* runs and steps */ \
