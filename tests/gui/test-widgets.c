@@ -142,7 +142,7 @@ test_plan_promise (void)
           NscRunOptions user, opts;
           NscStartFacts facts = { 0 };
           gboolean from_history = TRUE;
-          gint64 promised, expected;
+          gint64 promised, expected, reads_ns;
 
           g_assert_nonnull (preset);
           if (p == 1)
@@ -166,9 +166,12 @@ test_plan_promise (void)
           facts.units = NSC_UNITS_MIB;
           promised = nsc_start_page_estimate_ns (preset, &facts, &from_history);
           g_assert_false (from_history);
-          /* The clock's part, and the bytes at the pace the page says it assumed. */
-          expected = plan->timed_ns + (plan->total_bytes
-                                       ? (gint64) ((double) plan->total_bytes / (500.0 * 1048576) * 1e9) : 0);
+          /* The clock's part, and the bytes written and read at the pace the page says
+           * it assumed. */
+          reads_ns = plan->read_bytes ? (gint64) ((double) plan->read_bytes / (500.0 * 1048576) * 1e9) : 0;
+          expected = plan->timed_ns + reads_ns
+                     + (plan->total_bytes
+                        ? (gint64) ((double) plan->total_bytes / (500.0 * 1048576) * 1e9) : 0);
           g_assert_cmpint (promised, ==, expected);
           markup = nsc_start_page_preset_markup (preset, &facts);
           budget = g_markup_escape_text (nsc_write_budget_describe (preset, &plan->budget_target), -1);
@@ -181,7 +184,8 @@ test_plan_promise (void)
 
               facts.history_write_bps = 100e6;
               g_assert_cmpint (nsc_start_page_estimate_ns (preset, &facts, &from_history), ==,
-                               plan->timed_ns + (gint64) ((double) plan->total_bytes / 100e6 * 1e9));
+                               plan->timed_ns + reads_ns
+                               + (gint64) ((double) plan->total_bytes / 100e6 * 1e9));
               g_assert_true (from_history);
               known = nsc_start_page_preset_markup (preset, &facts);
               g_assert_nonnull (strstr (known, "at the speed this drive showed last time"));
