@@ -98,6 +98,9 @@ test_invalid (void)
 
   g_assert_false (nsc_offset_gen_init (&gen, NSC_PATTERN_RANDOM, 0, 1000, 4096, 0, &error));
   g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpint (nsc_error_get_problem (error), ==, NSC_PROBLEM_REGION_BELOW_BLOCK);
+  g_assert_cmpuint (nsc_error_get_fields (error)->bytes, ==, 1000);
+  g_assert_cmpuint (nsc_error_get_fields (error)->bytes2, ==, 4096);
 }
 
 int

@@ -6,8 +6,6 @@
  * O_TMPFILE: nothing is left behind, whatever happens. */
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -185,7 +183,8 @@ nsc_copy_run (const char         *dir,
   *out_result = NULL;
   if (statvfs (dir, &vfs) != 0)
     {
-      nsc_set_error_from_errno (error, errno, _("Cannot use %s"), dir);
+      nsc_error_set_errno (error, NSC_PROBLEM_COPY_FOLDER_UNUSABLE, errno,
+                           &(NscErrorFields) { .path = dir });
       return FALSE;
     }
   /* The copy needs its source and its destination: scale to the free space. */
@@ -194,8 +193,7 @@ nsc_copy_run (const char         *dir,
   total = spec->bytes;
   if (free_bytes < reserve + 2 * UNIT)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE,
-                   _("Not enough free space in %s for a copy test"), dir);
+      nsc_error_set (error, NSC_PROBLEM_COPY_NO_ROOM, &(NscErrorFields) { .path = dir });
       return FALSE;
     }
   if (2 * total > free_bytes - reserve)
@@ -220,7 +218,7 @@ nsc_copy_run (const char         *dir,
 
   if (posix_memalign (&mem, 4096, CHUNK) != 0)
     {
-      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_FAILED, _("Out of memory"));
+      nsc_error_set (error, NSC_PROBLEM_COPY_OUT_OF_MEMORY, NULL);
       return FALSE;
     }
   pool = mem;
@@ -235,7 +233,8 @@ nsc_copy_run (const char         *dir,
       src[i] = open_tmp (dir);
       if (src[i] < 0)
         {
-          nsc_set_error_from_errno (error, errno, _("Cannot create a file to copy in %s"), dir);
+          nsc_error_set_errno (error, NSC_PROBLEM_COPY_SOURCE_CREATE, errno,
+                               &(NscErrorFields) { .path = dir });
           goto out;
         }
       for (guint64 off = 0; off < size; off += CHUNK)
@@ -253,10 +252,10 @@ nsc_copy_run (const char         *dir,
           if (pwrite (src[i], pool, len, (off_t) off) != (ssize_t) len)
             {
               if (errno == ENOSPC)
-                g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE,
-                             _("%s filled up while the files to copy were written"), dir);
+                nsc_error_set (error, NSC_PROBLEM_COPY_SOURCE_FULL, &(NscErrorFields) { .path = dir });
               else
-                nsc_set_error_from_errno (error, errno, _("Cannot write the files to copy in %s"), dir);
+                nsc_error_set_errno (error, NSC_PROBLEM_COPY_SOURCE_WRITE, errno,
+                                     &(NscErrorFields) { .path = dir });
               goto out;
             }
         }
@@ -278,7 +277,8 @@ nsc_copy_run (const char         *dir,
   for (guint i = 0; i < sizes->len; i++)
     if ((dst[i] = open_tmp (dir)) < 0)
       {
-        nsc_set_error_from_errno (error, errno, _("Cannot create the copies in %s"), dir);
+        nsc_error_set_errno (error, NSC_PROBLEM_COPY_DEST_CREATE, errno,
+                             &(NscErrorFields) { .path = dir });
         goto out;
       }
 
@@ -358,9 +358,9 @@ nsc_copy_run (const char         *dir,
   if (c.failed)
     {
       if (c.failed == ENOSPC)
-        g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE, _("%s filled up during the copy"), dir);
+        nsc_error_set (error, NSC_PROBLEM_COPY_FULL, &(NscErrorFields) { .path = dir });
       else
-        nsc_set_error_from_errno (error, c.failed, _("The copy in %s failed"), dir);
+        nsc_error_set_errno (error, NSC_PROBLEM_COPY_FAILED, c.failed, &(NscErrorFields) { .path = dir });
     }
   else if (!g_cancellable_set_error_if_cancelled (cancellable, error))
     ok = TRUE;

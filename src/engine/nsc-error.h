@@ -124,13 +124,35 @@ typedef enum
   X (JOB_CANCELLED,           CANCELLED)         /* none: after I/O was measured */ \
   X (JOB_CANCELLED_BEFORE_IO, CANCELLED)         /* none */ \
   /* runs and steps */ \
+  X (STEP_PAST_END,           INVALID_ARGUMENT)  /* path: the target, bytes: its size */ \
+  X (STEP_TOO_SMALL,          INVALID_ARGUMENT)  /* path: the target */ \
+  X (ERASE_NOT_AGREED,        NEEDS_CONFIRMATION) /* path: the target */ \
+  X (ERASE_FILLED_PART,       INVALID_ARGUMENT)  /* text: the erase method */ \
+  X (ERASE_UNAVAILABLE,       UNSUPPORTED)       /* text: the erase method */ \
+  X (COPY_NOT_A_FOLDER,       INVALID_ARGUMENT)  /* path: the target */ \
+  X (STATE_FREE_UNKNOWN,      FAILED)            /* path: the folder */ \
+  X (STATE_LEAVE_TOO_LITTLE,  INVALID_ARGUMENT)  /* path: the folder, bytes: to leave free, bytes2: the least */ \
+  X (STATE_NOT_ENOUGH_FREE,   NO_SPACE)          /* path: the folder, bytes: free, bytes2: to leave free */ \
+  X (STATE_TARGET_TOO_SMALL,  INVALID_ARGUMENT)  /* path: the target */ \
+  X (RUN_CANCELLED,           CANCELLED)         /* none */ \
   /* the write-fill and throttling analysis */ \
   /* result files */ \
   /* copies */ \
+  X (COPY_FOLDER_UNUSABLE,    FAILED)            /* path: the folder, errnum */ \
+  X (COPY_NO_ROOM,            NO_SPACE)          /* path: the folder */ \
+  X (COPY_OUT_OF_MEMORY,      FAILED)            /* none */ \
+  X (COPY_SOURCE_CREATE,      FAILED)            /* path: the folder, errnum */ \
+  X (COPY_SOURCE_FULL,        NO_SPACE)          /* path: the folder */ \
+  X (COPY_SOURCE_WRITE,       FAILED)            /* path: the folder, errnum */ \
+  X (COPY_DEST_CREATE,        FAILED)            /* path: the folder, errnum */ \
+  X (COPY_FULL,               NO_SPACE)          /* path: the folder */ \
+  X (COPY_FAILED,             FAILED)            /* path: the folder, errnum */ \
   /* the write budget */ \
   /* capacity checks */ \
   X (VERIFY_UNIT,             INVALID_ARGUMENT)  /* bytes: the block size, bytes2: the offset */ \
-  X (VERIFY_MIXED,            INVALID_ARGUMENT)  /* none */
+  X (VERIFY_MIXED,            INVALID_ARGUMENT)  /* none */ \
+  /* other */ \
+  X (REGION_BELOW_BLOCK,      INVALID_ARGUMENT)  /* bytes: the region, bytes2: the block size */
 
 typedef enum
 {

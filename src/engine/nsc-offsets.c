@@ -17,9 +17,8 @@ nsc_offset_gen_init (NscOffsetGen  *gen,
 
   if (block_size == 0 || length < block_size)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "The region (%" G_GUINT64_FORMAT " B) is smaller than one block (%"
-                   G_GUINT64_FORMAT " B)", length, block_size);
+      nsc_error_set (error, NSC_PROBLEM_REGION_BELOW_BLOCK,
+                     &(NscErrorFields) { .bytes = length, .bytes2 = block_size });
       return FALSE;
     }
 

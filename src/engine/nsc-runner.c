@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-
 #include <math.h>
 #include <poll.h>
 #include <sys/statvfs.h>
@@ -1081,9 +1079,8 @@ resolve_job (NscRunner      *self,
 
   if (job->region_offset >= size)
     {
-      g_autofree char *sz = nsc_format_size (size);
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("The step starts past the end of %s (%s)"), nsc_target_get_description (target), sz);
+      nsc_error_set (error, NSC_PROBLEM_STEP_PAST_END,
+                     &(NscErrorFields) { .path = nsc_target_get_description (target), .bytes = size });
       return FALSE;
     }
   avail = size - job->region_offset;
@@ -1102,8 +1099,8 @@ resolve_job (NscRunner      *self,
   job->region_length -= job->region_length % job->block_size;
   if (job->region_length < (guint64) job->block_size * (job->shared_region ? 1 : job->workers))
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("%s is too small for this step"), nsc_target_get_description (target));
+      nsc_error_set (error, NSC_PROBLEM_STEP_TOO_SMALL,
+                     &(NscErrorFields) { .path = nsc_target_get_description (target) });
       return FALSE;
     }
 
@@ -1541,17 +1538,14 @@ run_erase_step (NscRunner      *self,
   if (nsc_target_get_kind (target) == NSC_TARGET_DEVICE
       && (!nsc_target_get_writable (target) || !nsc_target_get_exclusive (target)))
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_NEEDS_CONFIRMATION,
-                   _("Erasing %s refused: it is not open for writing with consent to destroy "
-                     "its data"), nsc_target_get_description (target));
+      nsc_error_set (error, NSC_PROBLEM_ERASE_NOT_AGREED,
+                     &(NscErrorFields) { .path = nsc_target_get_description (target) });
       return FALSE;
     }
 
   if (self->region_base > 0 && !g_str_equal (method, "trim"))
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("An NVMe %s would erase the filled part of the drive too; with a fill state, "
-                     "erase by trim"), method);
+      nsc_error_set (error, NSC_PROBLEM_ERASE_FILLED_PART, &(NscErrorFields) { .text = method });
       return FALSE;
     }
   if (g_str_equal (method, "trim") || nsc_target_get_kind (target) == NSC_TARGET_FILE)
@@ -1565,8 +1559,7 @@ run_erase_step (NscRunner      *self,
     }
   else if (self->erase == NULL)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
-                   _("Erasing by %s is not available here; use trim"), method);
+      nsc_error_set (error, NSC_PROBLEM_ERASE_UNAVAILABLE, &(NscErrorFields) { .text = method });
       return FALSE;
     }
   else
@@ -1604,8 +1597,7 @@ run_copy_step (NscRunner      *self,
 
   if (!g_file_test (self->target, G_FILE_TEST_IS_DIR))
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("A copy test needs a folder on a mounted filesystem, not %s"), self->target);
+      nsc_error_set (error, NSC_PROBLEM_COPY_NOT_A_FOLDER, &(NscErrorFields) { .path = self->target });
       return FALSE;
     }
   spec.bytes = step->job.bytes ? step->job.bytes : G_GUINT64_CONSTANT (100000000000);
@@ -2106,28 +2098,23 @@ fill_folder_to_state (NscRunner  *self,
 
   if (statvfs (self->target, &vfs) != 0)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED, _("Cannot read the free space of %s"),
-                   self->target);
+      nsc_error_set (error, NSC_PROBLEM_STATE_FREE_UNKNOWN, &(NscErrorFields) { .path = self->target });
       return FALSE;
     }
   free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
   floor = nsc_target_free_space_floor ((guint64) vfs.f_blocks * vfs.f_frsize);
   if (self->leave_free < floor)
     {
-      g_autofree char *want = nsc_format_size (self->leave_free);
-      g_autofree char *need = nsc_format_size (floor);
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("Leaving only %s free would leave the filesystem of %s nearly full; "
-                     "leave at least %s free (what a write-fill leaves there)"),
-                   want, self->target, need);
+      nsc_error_set (error, NSC_PROBLEM_STATE_LEAVE_TOO_LITTLE,
+                     &(NscErrorFields) { .path = self->target, .bytes = self->leave_free,
+                                         .bytes2 = floor });
       return FALSE;
     }
   if (free_bytes <= self->leave_free)
     {
-      g_autofree char *want = nsc_format_size (self->leave_free);
-      g_autofree char *have = nsc_format_size (free_bytes);
-      g_set_error (error, NSC_ERROR, NSC_ERROR_NO_SPACE,
-                   _("%s has %s free, not more than the %s to leave free"), self->target, have, want);
+      nsc_error_set (error, NSC_PROBLEM_STATE_NOT_ENOUGH_FREE,
+                     &(NscErrorFields) { .path = self->target, .bytes = free_bytes,
+                                         .bytes2 = self->leave_free });
       return FALSE;
     }
   fopts.file_size = free_bytes - self->leave_free;
@@ -2215,9 +2202,8 @@ prepare_target (NscRunner  *self,
 
       if (size <= self->leave_free)
         {
-          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       _("%s is not larger than the space to leave free"),
-                       nsc_target_get_description (target));
+          nsc_error_set (error, NSC_PROBLEM_STATE_TARGET_TOO_SMALL,
+                         &(NscErrorFields) { .path = nsc_target_get_description (target) });
           return FALSE;
         }
       self->region_base = (size - self->leave_free) / align * align;
@@ -2460,13 +2446,13 @@ runner_thread (gpointer data)
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       g_clear_error (&error);
-      g_set_error_literal (&error, NSC_ERROR, NSC_ERROR_CANCELLED, _("Cancelled"));
+      nsc_error_set (&error, NSC_PROBLEM_RUN_CANCELLED, NULL);
     }
   /* Closing the targets deletes the test file and the filler. */
   g_clear_pointer (&target, nsc_target_free);
   g_clear_pointer (&filler, nsc_target_free);
   if (error == NULL && g_cancellable_is_cancelled (self->cancellable))
-    g_set_error_literal (&error, NSC_ERROR, NSC_ERROR_CANCELLED, _("Cancelled"));
+    nsc_error_set (&error, NSC_PROBLEM_RUN_CANCELLED, NULL);
   done = event_new (EVENT_DONE);
   done->error = error;
   post (self, done);

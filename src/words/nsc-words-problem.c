@@ -272,9 +272,59 @@ say_problem (Say                  *say,
       return g_strdup (_("Cancelled before any I/O was measured"));
 
     /* runs and steps */
+    case NSC_PROBLEM_STEP_PAST_END:
+      return g_strdup_printf (_("The step starts past the end of %s (%s)"), str (f->path),
+                              size (say, f->bytes));
+    case NSC_PROBLEM_STEP_TOO_SMALL:
+      return g_strdup_printf (_("%s is too small for this step"), str (f->path));
+    case NSC_PROBLEM_ERASE_NOT_AGREED:
+      return g_strdup_printf (_("Erasing %s refused: it is not open for writing with consent to destroy "
+                                "its data"), str (f->path));
+    case NSC_PROBLEM_ERASE_FILLED_PART:
+      return g_strdup_printf (_("An NVMe %s would erase the filled part of the drive too; with a fill state, "
+                                "erase by trim"), str (f->text));
+    case NSC_PROBLEM_ERASE_UNAVAILABLE:
+      return g_strdup_printf (_("Erasing by %s is not available here; use trim"), str (f->text));
+    case NSC_PROBLEM_COPY_NOT_A_FOLDER:
+      return g_strdup_printf (_("A copy test needs a folder on a mounted filesystem, not %s"),
+                              str (f->path));
+    case NSC_PROBLEM_STATE_FREE_UNKNOWN:
+      return g_strdup_printf (_("Cannot read the free space of %s"), str (f->path));
+    case NSC_PROBLEM_STATE_LEAVE_TOO_LITTLE:
+      return g_strdup_printf (_("Leaving only %s free would leave the filesystem of %s nearly full; "
+                                "leave at least %s free (what a write-fill leaves there)"),
+                              size (say, f->bytes), str (f->path), size (say, f->bytes2));
+    case NSC_PROBLEM_STATE_NOT_ENOUGH_FREE:
+      return g_strdup_printf (_("%s has %s free, not more than the %s to leave free"), str (f->path),
+                              size (say, f->bytes), size (say, f->bytes2));
+    case NSC_PROBLEM_STATE_TARGET_TOO_SMALL:
+      return g_strdup_printf (_("%s is not larger than the space to leave free"), str (f->path));
+    case NSC_PROBLEM_RUN_CANCELLED:
+      return g_strdup (_("Cancelled"));
+
     /* the write-fill and throttling analysis */
     /* result files */
+
     /* copies */
+    case NSC_PROBLEM_COPY_FOLDER_UNUSABLE:
+      return g_strdup_printf (_("Cannot use %s"), str (f->path));
+    case NSC_PROBLEM_COPY_NO_ROOM:
+      return g_strdup_printf (_("Not enough free space in %s for a copy test"), str (f->path));
+    case NSC_PROBLEM_COPY_OUT_OF_MEMORY:
+      return g_strdup (_("Out of memory"));
+    case NSC_PROBLEM_COPY_SOURCE_CREATE:
+      return g_strdup_printf (_("Cannot create a file to copy in %s"), str (f->path));
+    case NSC_PROBLEM_COPY_SOURCE_FULL:
+      return g_strdup_printf (_("%s filled up while the files to copy were written"), str (f->path));
+    case NSC_PROBLEM_COPY_SOURCE_WRITE:
+      return g_strdup_printf (_("Cannot write the files to copy in %s"), str (f->path));
+    case NSC_PROBLEM_COPY_DEST_CREATE:
+      return g_strdup_printf (_("Cannot create the copies in %s"), str (f->path));
+    case NSC_PROBLEM_COPY_FULL:
+      return g_strdup_printf (_("%s filled up during the copy"), str (f->path));
+    case NSC_PROBLEM_COPY_FAILED:
+      return g_strdup_printf (_("The copy in %s failed"), str (f->path));
+
     /* the write budget */
 
     /* capacity checks */
@@ -285,6 +335,11 @@ say_problem (Say                  *say,
     case NSC_PROBLEM_VERIFY_MIXED:
       return g_strdup (_("Checked data is either written or read back in one test, not both "
                          "mixed"));
+
+    /* other */
+    case NSC_PROBLEM_REGION_BELOW_BLOCK:
+      return g_strdup_printf (_("The region (%s) is smaller than one block (%s)"),
+                              size (say, f->bytes), size (say, f->bytes2));
 
     case NSC_PROBLEM_NONE:
     case NSC_N_PROBLEMS:
