@@ -258,6 +258,22 @@ step_region (const NscBudgetTarget *t,
 
 /* ---- the budget ------------------------------------------------------------------ */
 
+/* Steps timed and repeated as the runner does it. */
+static void
+budget_timing (NscTiming             *timing,
+               const NscPreset       *preset,
+               const NscBudgetTarget *t)
+{
+  NscRunOptions options = NSC_RUN_OPTIONS_INIT;
+
+  options.runs = t->runs;
+  options.time_ns = t->time_ns;
+  options.default_time_ns = t->default_time_ns;
+  options.time_scale = t->time_scale;
+  options.strict = t->strict;
+  nsc_timing_init (timing, preset, &options);
+}
+
 static void
 add_item (GArray     *items,
           int         step,
@@ -279,7 +295,6 @@ nsc_write_budget (const NscPreset       *preset,
                   gboolean              *out_timed)
 {
   GArray *items = g_array_new (FALSE, TRUE, sizeof (NscBudgetItem));
-  NscRunOptions options = NSC_RUN_OPTIONS_INIT;
   NscTiming timing;
   guint64 size = t->is_device ? t->capacity : t->file_size;
   guint64 total = 0, unwritten;
@@ -288,13 +303,7 @@ nsc_write_budget (const NscPreset       *preset,
   guint64 cache_bound;
   g_autoptr(GArray) seen = NULL;
 
-  /* Steps timed and repeated as the runner does it. */
-  options.runs = t->runs;
-  options.time_ns = t->time_ns;
-  options.default_time_ns = t->default_time_ns;
-  options.time_scale = t->time_scale;
-  options.strict = t->strict;
-  nsc_timing_init (&timing, preset, &options);
+  budget_timing (&timing, preset, t);
 
   /* Before the steps: a drive state, then the test file written whole. In a state
    * with little left free, the steps run in what is left: a device's last bytes, or a
@@ -485,19 +494,13 @@ guint64
 nsc_budget_paced_reads (const NscPreset       *preset,
                         const NscBudgetTarget *t)
 {
-  NscRunOptions options = NSC_RUN_OPTIONS_INIT;
   NscTiming timing;
   guint64 size = t->is_device ? t->capacity : t->file_size;
   guint64 total = 0;
 
   g_return_val_if_fail (preset != NULL && t != NULL, 0);
 
-  options.runs = t->runs;
-  options.time_ns = t->time_ns;
-  options.default_time_ns = t->default_time_ns;
-  options.time_scale = t->time_scale;
-  options.strict = t->strict;
-  nsc_timing_init (&timing, preset, &options);
+  budget_timing (&timing, preset, t);
   if (t->leave_free && t->capacity > t->leave_free)
     size = t->is_device ? t->leave_free : MIN (size, t->leave_free);
 
