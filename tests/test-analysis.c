@@ -6,6 +6,7 @@
 
 #include "nsc-engine.h"
 #include "nsc-words.h"
+#include "nsc-words-problem.h"
 
 #define MIB 1048576.0
 #define GIB 1073741824.0
@@ -469,15 +470,20 @@ static void
 assert_fill_error (const guint64 *position,
                    const double  *bps,
                    guint          n,
+                   NscProblem     problem,
                    const char    *fragment)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(NscSlcAnalysis) a = nsc_analyze_write_fill (position, bps, n, &error);
+  g_autofree char *said = NULL;
 
   g_assert_null (a);
   g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
-  if (strstr (error->message, fragment) == NULL)
-    g_error ("\"%s\" does not say \"%s\"", error->message, fragment);
+  g_assert_cmpstr (nsc_problem_name (nsc_error_get_problem (error)), ==, nsc_problem_name (problem));
+  /* The engine holds no sentence; the words say it. */
+  said = nsc_words_problem (problem, nsc_error_get_fields (error));
+  if (strstr (said, fragment) == NULL)
+    g_error ("\"%s\" does not say \"%s\"", said, fragment);
 }
 
 static void
@@ -495,25 +501,25 @@ test_fill_degenerate (void)
       pos[i] = (i + 1) * 1000000;
       bps[i] = 2e6;
     }
-  assert_fill_error (NULL, NULL, 0, "empty");
-  assert_fill_error (pos, bps, 5, "Only 5 samples");
-  assert_fill_error (pos, bps, 9, "Only 9 samples");
+  assert_fill_error (NULL, NULL, 0, NSC_PROBLEM_FILL_EMPTY, "empty");
+  assert_fill_error (pos, bps, 5, NSC_PROBLEM_FILL_TOO_FEW, "Only 5 samples");
+  assert_fill_error (pos, bps, 9, NSC_PROBLEM_FILL_TOO_FEW, "Only 9 samples");
 
   bps[3] = 0;
-  assert_fill_error (pos, bps, 12, "Sample 3 has a speed of 0");
+  assert_fill_error (pos, bps, 12, NSC_PROBLEM_FILL_SPEED, "Sample 3 has a speed of 0");
   bps[3] = NAN;
-  assert_fill_error (pos, bps, 12, "Sample 3 has a speed");
+  assert_fill_error (pos, bps, 12, NSC_PROBLEM_FILL_SPEED, "Sample 3 has a speed");
   bps[3] = -1;
-  assert_fill_error (pos, bps, 12, "Sample 3 has a speed");
+  assert_fill_error (pos, bps, 12, NSC_PROBLEM_FILL_SPEED, "Sample 3 has a speed");
   bps[3] = 2e6;
 
   pos[6] = pos[5];
-  assert_fill_error (pos, bps, 12, "Sample 6 ends at byte 6000000, not after");
+  assert_fill_error (pos, bps, 12, NSC_PROBLEM_FILL_POSITION_ORDER, "Sample 6 ends at byte 6000000, not after");
   pos[6] = 1;
-  assert_fill_error (pos, bps, 12, "positions must increase");
+  assert_fill_error (pos, bps, 12, NSC_PROBLEM_FILL_POSITION_ORDER, "positions must increase");
   pos[6] = 7000000;
   pos[0] = 0;
-  assert_fill_error (pos, bps, 12, "Sample 0 ends at byte 0");
+  assert_fill_error (pos, bps, 12, NSC_PROBLEM_FILL_POSITION_ORDER, "Sample 0 ends at byte 0");
   pos[0] = 1000000;
 
   /* Sane now; flat. */
@@ -769,6 +775,7 @@ test_throttling_degenerate (void)
   in.n = 5;
   g_assert_null (nsc_detect_throttling (&in, &error));
   g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_assert_true (nsc_error_get_problem (error) == NSC_PROBLEM_THROTTLE_TOO_FEW);
   g_clear_error (&error);
 
   make_thermal (&th, TRUE, TRUE, 0, 17);
@@ -778,11 +785,15 @@ test_throttling_degenerate (void)
   th.t[50] = th.t[49];
   g_assert_null (nsc_detect_throttling (&in, &error));
   g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_assert_true (nsc_error_get_problem (error) == NSC_PROBLEM_SERIES_TIME_ORDER);
+  g_assert_cmpint (nsc_error_get_fields (error)->n, ==, 50);
+  g_assert_cmpint (nsc_error_get_fields (error)->n2, ==, NSC_ANALYSIS_SERIES_SPEED);
   g_clear_error (&error);
   th.t[50] = 51;
   th.bps[60] = 0;
   g_assert_null (nsc_detect_throttling (&in, &error));
   g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_assert_true (nsc_error_get_problem (error) == NSC_PROBLEM_THROTTLE_SPEED);
   g_clear_error (&error);
   th.bps[60] = 470 * MIB;
   in.temp_t_s = th.temp_t;
@@ -791,6 +802,14 @@ test_throttling_degenerate (void)
   th.temp_t[3] = 0;
   g_assert_null (nsc_detect_throttling (&in, &error));
   g_assert_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT);
+  g_assert_true (nsc_error_get_problem (error) == NSC_PROBLEM_SERIES_TIME_ORDER);
+  {
+    /* Which series it is, the words say. */
+    g_autofree char *said = nsc_words_problem (NSC_PROBLEM_SERIES_TIME_ORDER,
+                                               nsc_error_get_fields (error));
+    g_assert_cmpstr (said, ==, "Temperature sample 3 is at 0 s, not after the previous one: "
+                               "times must increase");
+  }
   g_clear_error (&error);
   th.temp_t[3] = 4;
 

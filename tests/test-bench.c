@@ -178,7 +178,7 @@ test_system_cache (void)
         g_assert_cmpint (symlink (loop1dir, loop1), ==, 0);
 
       g_assert_cmpint (nsc_bench_system_cache_at (sys, g_get_tmp_dir (), &info), ==, cases[i].certainty);
-      phrase = info.certainty ? nsc_system_cache_phrase (&info, FALSE) : NULL;
+      phrase = info.certainty ? nsc_system_cache_phrase (&info) : NULL;
       g_test_message ("%s: %s", cases[i].what, phrase ? phrase : "nothing");
       g_assert_cmpstr (info.kind, ==, cases[i].kind);
       g_assert_cmpstr (info.device, ==, cases[i].name);

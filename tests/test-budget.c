@@ -5,6 +5,7 @@
 
 #include "nsc-engine.h"
 #include "nsc-words.h"
+#include "nsc-words-problem.h"
 
 #define MIB (G_GUINT64_CONSTANT (1) << 20)
 #define GIB (G_GUINT64_CONSTANT (1) << 30)
@@ -139,16 +140,18 @@ test_stop_cap (void)
 static void
 test_stop_parse (void)
 {
-  static const struct { const char *json; gboolean ok; } cases[] = {
-    { "{}", TRUE },
-    { "{\"stop\": {\"when\": \"drop-held\"}}", TRUE },
+  static const struct { const char *json; gboolean ok; NscProblem problem; } cases[] = {
+    { "{}", TRUE, NSC_PROBLEM_NONE },
+    { "{\"stop\": {\"when\": \"drop-held\"}}", TRUE, NSC_PROBLEM_NONE },
     { "{\"stop\": {\"when\": \"drop-held\", \"below\": 0.6, \"samples\": 4, \"past_bytes\": \"1g\","
-      " \"past_time\": \"5s\", \"cap_cache_factor\": 2, \"cap_margin\": \"2g\", \"cap_share\": 0.25}}", TRUE },
-    { "{\"stop\": {\"when\": \"later\"}}", FALSE },
-    { "{\"stop\": \"drop-held\"}", FALSE },
-    { "{\"stop\": {\"when\": \"drop-held\", \"below\": 1.5}}", FALSE },
-    { "{\"stop\": {\"when\": \"drop-held\", \"past_bytes\": \"lots\"}}", FALSE },
-    { "{\"stop\": {\"when\": \"drop-held\", \"cap_cache_factor\": 0.5}}", FALSE },
+      " \"past_time\": \"5s\", \"cap_cache_factor\": 2, \"cap_margin\": \"2g\", \"cap_share\": 0.25}}",
+      TRUE, NSC_PROBLEM_NONE },
+    { "{\"stop\": {\"when\": \"later\"}}", FALSE, NSC_PROBLEM_STOP_WHEN },
+    { "{\"stop\": \"drop-held\"}", FALSE, NSC_PROBLEM_STOP_NOT_OBJECT },
+    { "{\"stop\": {\"when\": \"drop-held\", \"below\": 1.5}}", FALSE, NSC_PROBLEM_STOP_BELOW },
+    { "{\"stop\": {\"when\": \"drop-held\", \"past_bytes\": \"lots\"}}", FALSE, NSC_PROBLEM_SIZE_INVALID },
+    { "{\"stop\": {\"when\": \"drop-held\", \"cap_cache_factor\": 0.5}}", FALSE, NSC_PROBLEM_STOP_CAP_FACTOR },
+    { "{\"stop\": {\"when\": \"drop-held\", \"early_samples\": 17}}", FALSE, NSC_PROBLEM_STOP_COUNT },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -159,8 +162,14 @@ test_stop_parse (void)
       gboolean ok = nsc_stop_rule_parse (json_node_get_object (node), &rule, &error);
 
       g_assert_cmpint (ok, ==, cases[i].ok);
-      if (!ok)
-        g_assert_true (g_str_has_prefix (error->message, "“stop”") || error->domain == NSC_ERROR);
+      g_assert_cmpstr (nsc_problem_name (nsc_error_get_problem (error)), ==,
+                       nsc_problem_name (cases[i].problem));
+      if (cases[i].problem == NSC_PROBLEM_STOP_COUNT)
+        {
+          /* The words say the rule and the member's range. */
+          g_autofree char *said = nsc_words_problem (cases[i].problem, nsc_error_get_fields (error));
+          g_assert_cmpstr (said, ==, "“stop”: “early_samples” must be a whole number from 1 to 16");
+        }
     }
   {
     g_autoptr(JsonNode) node = json_from_string (cases[2].json, NULL);

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -439,15 +437,12 @@ validate_fill (const guint64 *position,
 {
   if (n == 0)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("The series is empty: nothing was measured"));
+      nsc_error_set (error, NSC_PROBLEM_FILL_EMPTY, NULL);
       return FALSE;
     }
   if (n < min_n)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("Only %u samples: at least %u are needed to see an SLC cache; "
-                     "write more data or sample more often"), n, min_n);
+      nsc_error_set (error, NSC_PROBLEM_FILL_TOO_FEW, &(NscErrorFields) { .n = n, .n2 = min_n });
       return FALSE;
     }
   for (guint i = 0; i < n; i++)
@@ -456,17 +451,13 @@ validate_fill (const guint64 *position,
 
       if (position[i] <= prev)
         {
-          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       "Sample %u ends at byte %" G_GUINT64_FORMAT ", not after the "
-                       "previous one (%" G_GUINT64_FORMAT "): positions must increase",
-                       i, position[i], prev);
+          nsc_error_set (error, NSC_PROBLEM_FILL_POSITION_ORDER,
+                         &(NscErrorFields) { .n = i, .bytes = position[i], .bytes2 = prev });
           return FALSE;
         }
       if (!isfinite (bps[i]) || bps[i] <= 0)
         {
-          g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                       _("Sample %u has a speed of %g B/s: every sample that wrote "
-                         "bytes needs a positive speed"), i, bps[i]);
+          nsc_error_set (error, NSC_PROBLEM_FILL_SPEED, &(NscErrorFields) { .n = i, .x = bps[i] });
           return FALSE;
         }
     }
@@ -637,7 +628,7 @@ build_summary (const NscSlcAnalysis *a)
 
   if (a->system_cache.certainty == NSC_SYSTEM_CACHE_NONE)
     return build_drive_summary (a);
-  via = nsc_system_cache_phrase (&a->system_cache, FALSE);
+  via = nsc_system_cache_phrase (&a->system_cache);
   if (a->drop_cause == NSC_DROP_SYSTEM_CACHE)
     {
       g_autofree char *size = format_size_approx (a->cache_bytes);
@@ -701,7 +692,9 @@ nsc_system_cache_info_copy (NscSystemCacheInfo       *dest,
   dest->detail = g_strdup (src->detail);
 }
 
-/* Each kind's phrase, with the device and the detail it takes, in that order. */
+/* Each kind's phrase in the result's English (the words library has them in the
+ * user's language, nsc_words_system_cache_phrase), with the device and the detail it
+ * takes, in that order. */
 static const struct
 {
   const char *kind;
@@ -709,25 +702,19 @@ static const struct
   gboolean    device;
   gboolean    detail;
 } system_cache_phrases[] = {
-  /* Translators: what stands between the test and the drive: "loop0, a loop device
-   * over /var/tmp/disk.img without direct I/O" */
-  { "loop", N_("%s, a loop device over %s without direct I/O"), TRUE, TRUE },
-  { "nbd", N_("%s, a network block device"), TRUE, FALSE },
-  /* Translators: "zram0, a disk in memory" */
-  { "ram-disk", N_("%s, a disk in memory"), TRUE, FALSE },
-  { "virtio", N_("%s, a virtual disk (virtio)"), TRUE, FALSE },
-  { "xen", N_("%s, a virtual disk (Xen)"), TRUE, FALSE },
-  /* Translators: "sda, a disk that a virtual machine emulates (QEMU HARDDISK)" */
-  { "emulated", N_("%s, a disk that a virtual machine emulates (%s)"), TRUE, TRUE },
-  /* Translators: "a folder in memory (tmpfs)" */
-  { "memory-fs", N_("a folder in memory (%s)"), FALSE, TRUE },
-  /* Translators: "a network or user-space filesystem (nfs)" */
-  { "network-fs", N_("a network or user-space filesystem (%s)"), FALSE, TRUE },
-  { "zfs", N_("ZFS, which gathers writes in memory"), FALSE, FALSE },
+  { "loop", "%s, a loop device over %s without direct I/O", TRUE, TRUE },
+  { "nbd", "%s, a network block device", TRUE, FALSE },
+  { "ram-disk", "%s, a disk in memory", TRUE, FALSE },
+  { "virtio", "%s, a virtual disk (virtio)", TRUE, FALSE },
+  { "xen", "%s, a virtual disk (Xen)", TRUE, FALSE },
+  { "emulated", "%s, a disk that a virtual machine emulates (%s)", TRUE, TRUE },
+  { "memory-fs", "a folder in memory (%s)", FALSE, TRUE },
+  { "network-fs", "a network or user-space filesystem (%s)", FALSE, TRUE },
+  { "zfs", "ZFS, which gathers writes in memory", FALSE, FALSE },
 };
 
-/* @format with its first "%s" replaced by @first, its second by @second (the table's
- * formats come from a catalogue: no printf on them). */
+/* @format with its first "%s" replaced by @first, its second by @second (no printf on
+ * a format from a table). */
 static char *
 fill_phrase (const char *format,
              const char *first,
@@ -749,21 +736,18 @@ fill_phrase (const char *format,
 }
 
 char *
-nsc_system_cache_phrase (const NscSystemCacheInfo *info,
-                         gboolean                  translate)
+nsc_system_cache_phrase (const NscSystemCacheInfo *info)
 {
   g_return_val_if_fail (info != NULL, NULL);
 
   for (guint i = 0; i < G_N_ELEMENTS (system_cache_phrases); i++)
     if (g_strcmp0 (info->kind, system_cache_phrases[i].kind) == 0)
       {
-        const char *f = system_cache_phrases[i].format;
         const char *dev = info->device ? info->device : "?";
         const char *det = info->detail ? info->detail : "?";
 
-        if (translate)
-          f = g_dgettext (GETTEXT_PACKAGE, f);
-        return fill_phrase (f, system_cache_phrases[i].device ? dev : det, det);
+        return fill_phrase (system_cache_phrases[i].format,
+                            system_cache_phrases[i].device ? dev : det, det);
       }
   return g_strdup (info->device ? info->device : info->kind ? info->kind : "?");
 }
@@ -833,17 +817,16 @@ interpolate (const double *t,
 }
 
 static gboolean
-validate_times (const char   *what,
-                const double *t,
-                guint         n,
-                GError      **error)
+validate_times (NscAnalysisSeries  series,
+                const double      *t,
+                guint              n,
+                GError           **error)
 {
   for (guint i = 0; i < n; i++)
     if (!isfinite (t[i]) || (i > 0 && t[i] <= t[i - 1]))
       {
-        g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                     _("%s sample %u is at %g s, not after the previous one: times "
-                       "must increase"), what, i, t[i]);
+        nsc_error_set (error, NSC_PROBLEM_SERIES_TIME_ORDER,
+                       &(NscErrorFields) { .n = i, .n2 = series, .x = t[i] });
         return FALSE;
       }
   return TRUE;
@@ -857,8 +840,7 @@ validate_celsius (const double *celsius,
   for (guint i = 0; i < n; i++)
     if (!isfinite (celsius[i]))
       {
-        g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                     _("Temperature sample %u is not a number"), i);
+        nsc_error_set (error, NSC_PROBLEM_TEMPERATURE_NOT_NUMBER, &(NscErrorFields) { .n = i });
         return FALSE;
       }
   return TRUE;
@@ -1036,8 +1018,8 @@ nsc_analyze_write_fill_thermal (const guint64             *position,
   if (!validate_fill (position, bps, n, NSC_WRITE_FILL_MIN_SAMPLES, error))
     return NULL;
   if (temp != NULL &&
-      ((temp->t_s != NULL && !validate_times (_("Speed"), temp->t_s, n, error)) ||
-       !validate_times (_("Temperature"), temp->temp_t_s, temp->n_temp, error) ||
+      ((temp->t_s != NULL && !validate_times (NSC_ANALYSIS_SERIES_SPEED, temp->t_s, n, error)) ||
+       !validate_times (NSC_ANALYSIS_SERIES_TEMPERATURE, temp->temp_t_s, temp->n_temp, error) ||
        !validate_celsius (temp->celsius, temp->n_temp, error)))
     return NULL;
 
@@ -1391,9 +1373,7 @@ nsc_analyze_fast_bytes (const guint64 *position,
   *out_fast_bytes = 0;
   if (!isfinite (fast_threshold_bps) || fast_threshold_bps <= 0)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("A threshold of %g B/s cannot tell fast writes from slow ones"),
-                   fast_threshold_bps);
+      nsc_error_set (error, NSC_PROBLEM_FAST_THRESHOLD, &(NscErrorFields) { .x = fast_threshold_bps });
       return FALSE;
     }
   if (!validate_fill (position, bps, n, 1, error))
@@ -1517,20 +1497,17 @@ nsc_detect_throttling (const NscThermalInput *in,
   n = in->n;
   if (n < THROTTLE_MIN_SAMPLES)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("Only %u speed samples: at least %u are needed to see throttling; "
-                     "run the thermal test longer"), n, THROTTLE_MIN_SAMPLES);
+      nsc_error_set (error, NSC_PROBLEM_THROTTLE_TOO_FEW,
+                     &(NscErrorFields) { .n = n, .n2 = THROTTLE_MIN_SAMPLES });
       return NULL;
     }
-  if (!validate_times (_("Speed"), in->t_s, n, error) ||
-      !validate_times (_("Temperature"), in->temp_t_s, in->n_temp, error))
+  if (!validate_times (NSC_ANALYSIS_SERIES_SPEED, in->t_s, n, error) ||
+      !validate_times (NSC_ANALYSIS_SERIES_TEMPERATURE, in->temp_t_s, in->n_temp, error))
     return NULL;
   for (guint i = 0; i < n; i++)
     if (!isfinite (in->bps[i]) || in->bps[i] <= 0)
       {
-        g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                     _("Speed sample %u is %g B/s: every sample needs a positive speed"),
-                     i, in->bps[i]);
+        nsc_error_set (error, NSC_PROBLEM_THROTTLE_SPEED, &(NscErrorFields) { .n = i, .x = in->bps[i] });
         return NULL;
       }
   if (!validate_celsius (in->celsius, in->n_temp, error))

@@ -24,6 +24,13 @@ G_BEGIN_DECLS
 #define NSC_SLC_RECOVERY_SHARE        0.85
 /* Neighbouring segments whose speeds differ by less than this ratio are one phase. */
 #define NSC_SEGMENT_MERGE_RATIO       1.15
+/* The series whose times an analysis checks, in the n2 of NSC_PROBLEM_SERIES_TIME_ORDER. */
+typedef enum
+{
+  NSC_ANALYSIS_SERIES_SPEED,
+  NSC_ANALYSIS_SERIES_TEMPERATURE,
+} NscAnalysisSeries;
+
 /* A write-fill series shorter than this says nothing about a cache. */
 #define NSC_WRITE_FILL_MIN_SAMPLES    10
 /* Fresh reads this much faster than settled ones are likely served by the cache. */
@@ -82,10 +89,9 @@ typedef struct
 void  nsc_system_cache_info_clear (NscSystemCacheInfo       *info);
 void  nsc_system_cache_info_copy  (NscSystemCacheInfo       *dest,
                                    const NscSystemCacheInfo *src);
-/* "loop0, a loop device over /var/tmp/disk.img without direct I/O": in English, or
- * with @translate in the user's language (the words of the app and the sheet). */
-char *nsc_system_cache_phrase     (const NscSystemCacheInfo *info,
-                                   gboolean                  translate);
+/* "loop0, a loop device over /var/tmp/disk.img without direct I/O", in English (the
+ * result's summary); nsc_words_system_cache_phrase says it in the user's language. */
+char *nsc_system_cache_phrase     (const NscSystemCacheInfo *info);
 /* {"certainty", "kind", "device"?, "detail"?} as the next value of @builder. */
 void  nsc_system_cache_info_build (const NscSystemCacheInfo *info,
                                    JsonBuilder              *builder);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+/* N_ alone: the items' labels are data the words translate (nsc_words_test_label). */
 #include <glib/gi18n-lib.h>
 
 #include <sys/statvfs.h>
@@ -32,10 +33,21 @@ nsc_stop_rule_init (NscStopRule *rule)
 }
 
 static gboolean
-bad (GError    **error,
-     const char *what)
+bad (GError     **error,
+     NscProblem   problem)
 {
-  g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT, _("“stop”: %s"), what);
+  nsc_error_set (error, problem, NULL);
+  return FALSE;
+}
+
+/* A member that must be a whole number from @lo to @hi. */
+static gboolean
+bad_count (GError    **error,
+           const char *member,
+           guint       lo,
+           guint       hi)
+{
+  nsc_error_set (error, NSC_PROBLEM_STOP_COUNT, &(NscErrorFields) { .text = member, .n = lo, .n2 = hi });
   return FALSE;
 }
 
@@ -76,26 +88,26 @@ nsc_stop_rule_parse (JsonObject   *step,
   if (node == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_OBJECT (node))
-    return bad (error, "must be an object such as {\"when\": \"drop-held\"}");
+    return bad (error, NSC_PROBLEM_STOP_NOT_OBJECT);
   o = json_node_get_object (node);
   when = json_object_get_string_member_with_default (o, "when", NULL);
   if (when == NULL || !g_str_equal (when, "drop-held"))
-    return bad (error, "“when” must be \"drop-held\"");
+    return bad (error, NSC_PROBLEM_STOP_WHEN);
   rule->enabled = TRUE;
 
   if (!get_number (o, "below", 0.05, 0.95, &rule->drop_share))
-    return bad (error, "“below” must be a share of the early speed from 0.05 to 0.95");
+    return bad (error, NSC_PROBLEM_STOP_BELOW);
   v = rule->hold_samples;
   if (!get_number (o, "samples", 1, 1000, &v))
-    return bad (error, "“samples” must be a whole number from 1 to 1000");
+    return bad_count (error, "samples", 1, 1000);
   rule->hold_samples = (guint) v;
   v = rule->min_samples;
   if (!get_number (o, "min_samples", 0, 10000, &v))
-    return bad (error, "“min_samples” must be a whole number from 0 to 10000");
+    return bad_count (error, "min_samples", 0, 10000);
   rule->min_samples = (guint) v;
   v = rule->early_samples;
   if (!get_number (o, "early_samples", 1, G_N_ELEMENTS (((NscStopState *) 0)->early), &v))
-    return bad (error, "“early_samples” must be a whole number from 1 to 16");
+    return bad_count (error, "early_samples", 1, G_N_ELEMENTS (((NscStopState *) 0)->early));
   rule->early_samples = (guint) v;
   if ((s = json_object_get_string_member_with_default (o, "past_bytes", NULL))
       && !nsc_parse_size (s, &rule->hold_bytes, error))
@@ -104,12 +116,12 @@ nsc_stop_rule_parse (JsonObject   *step,
       && !nsc_parse_duration (s, &rule->hold_ns, error))
     return FALSE;
   if (!get_number (o, "cap_cache_factor", 1.0, 100.0, &rule->cap_factor))
-    return bad (error, "“cap_cache_factor” must be a number from 1 to 100");
+    return bad (error, NSC_PROBLEM_STOP_CAP_FACTOR);
   if ((s = json_object_get_string_member_with_default (o, "cap_margin", NULL))
       && !nsc_parse_size (s, &rule->cap_margin, error))
     return FALSE;
   if (!get_number (o, "cap_share", 0.01, 1.0, &rule->cap_share))
-    return bad (error, "“cap_share” must be a share of the region from 0.01 to 1");
+    return bad (error, NSC_PROBLEM_STOP_CAP_SHARE);
   return TRUE;
 }
 
@@ -476,7 +488,8 @@ nsc_write_budget_folder (const char *dir,
 
   if (statvfs (dir, &vfs) != 0)
     {
-      nsc_set_error_from_errno (error, errno, _("Cannot read the free space of %s"), dir);
+      nsc_error_set_errno (error, NSC_PROBLEM_BUDGET_FREE_SPACE, errno,
+                           &(NscErrorFields) { .path = dir });
       return FALSE;
     }
   free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;

@@ -136,7 +136,32 @@ typedef enum
   X (STATE_TARGET_TOO_SMALL,  INVALID_ARGUMENT)  /* path: the target */ \
   X (RUN_CANCELLED,           CANCELLED)         /* none */ \
   /* the write-fill and throttling analysis */ \
+  X (FILL_EMPTY,              INVALID_ARGUMENT)  /* none */ \
+  X (FILL_TOO_FEW,            INVALID_ARGUMENT)  /* n: the samples, n2: the fewest that show a cache */ \
+  X (FILL_POSITION_ORDER,     INVALID_ARGUMENT)  /* n: the sample from 0, bytes: where it ends, bytes2: where the previous one ends */ \
+  X (FILL_SPEED,              INVALID_ARGUMENT)  /* n: the sample from 0, x: its speed in B/s */ \
+  X (SERIES_TIME_ORDER,       INVALID_ARGUMENT)  /* n: the sample from 0, n2: the series (NscAnalysisSeries), x: its time in s */ \
+  X (TEMPERATURE_NOT_NUMBER,  INVALID_ARGUMENT)  /* n: the sample from 0 */ \
+  X (FAST_THRESHOLD,          INVALID_ARGUMENT)  /* x: the threshold in B/s */ \
+  X (THROTTLE_TOO_FEW,        INVALID_ARGUMENT)  /* n: the samples, n2: the fewest that show throttling */ \
+  X (THROTTLE_SPEED,          INVALID_ARGUMENT)  /* n: the sample from 0, x: its speed in B/s */ \
   /* result files */ \
+  X (RESULT_NOT_OBJECT,       INVALID_ARGUMENT)  /* n: the schema this version reads */ \
+  X (RESULT_MEMBER_MISSING,   INVALID_ARGUMENT)  /* n, text: the member, n2: where: the step from 1, 0 the file, -1 a warning */ \
+  X (RESULT_MEMBER_TYPE,      INVALID_ARGUMENT)  /* n, text: the member, n2: where */ \
+  X (RESULT_PERCENTILE,       INVALID_ARGUMENT)  /* n, n2: where */ \
+  X (RESULT_SERIES_LENGTH,    INVALID_ARGUMENT)  /* n, n2: where */ \
+  X (RESULT_SERIES_VALUE,     INVALID_ARGUMENT)  /* n, text: the column, n2: where */ \
+  X (RESULT_STEP_NOT_OBJECT,  INVALID_ARGUMENT)  /* n, n2: the step from 1 */ \
+  X (RESULT_WARNING_NOT_OBJECT, INVALID_ARGUMENT) /* n */ \
+  X (RESULT_SCHEMA,           UNSUPPORTED)       /* n: the file's schema, n2: the schema this version reads */ \
+  X (RESULT_TOO_DEEP,         INVALID_ARGUMENT)  /* n: the deepest nesting read */ \
+  X (RESULT_DAMAGED,          INVALID_ARGUMENT)  /* text: the parser's message */ \
+  X (RESULT_NOT_FOUND,        NOT_FOUND)         /* path, errnum (its class kept: not from the errno) */ \
+  X (RESULT_UNREADABLE,       FAILED)            /* path, errnum (its class kept: not from the errno) */ \
+  X (RESULT_NOT_REGULAR,      INVALID_ARGUMENT)  /* path */ \
+  X (RESULT_TOO_LARGE,        INVALID_ARGUMENT)  /* path, bytes: its size, bytes2: the largest read */ \
+  X (RESULT_SAVE,             FAILED)            /* path, text: the system's message */ \
   /* copies */ \
   X (COPY_FOLDER_UNUSABLE,    FAILED)            /* path: the folder, errnum */ \
   X (COPY_NO_ROOM,            NO_SPACE)          /* path: the folder */ \
@@ -148,6 +173,13 @@ typedef enum
   X (COPY_FULL,               NO_SPACE)          /* path: the folder */ \
   X (COPY_FAILED,             FAILED)            /* path: the folder, errnum */ \
   /* the write budget */ \
+  X (STOP_NOT_OBJECT,         INVALID_ARGUMENT)  /* none */ \
+  X (STOP_WHEN,               INVALID_ARGUMENT)  /* none */ \
+  X (STOP_BELOW,              INVALID_ARGUMENT)  /* none */ \
+  X (STOP_COUNT,              INVALID_ARGUMENT)  /* text: the member, n: the least, n2: the most */ \
+  X (STOP_CAP_FACTOR,         INVALID_ARGUMENT)  /* none */ \
+  X (STOP_CAP_SHARE,          INVALID_ARGUMENT)  /* none */ \
+  X (BUDGET_FREE_SPACE,       FAILED)            /* path, errnum (class from it) */ \
   /* capacity checks */ \
   X (VERIFY_UNIT,             INVALID_ARGUMENT)  /* bytes: the block size, bytes2: the offset */ \
   X (VERIFY_MIXED,            INVALID_ARGUMENT)  /* none */ \

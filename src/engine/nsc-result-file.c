@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -18,19 +16,20 @@
  * json-glib parses recursively, so tens of thousands of "[" would exhaust the stack. */
 #define MAX_DEPTH 64
 
-static gboolean G_GNUC_PRINTF (2, 3)
-invalid (GError    **error,
-         const char *format,
-         ...)
-{
-  g_autofree char *msg = NULL;
-  va_list args;
+/* Where in the file a problem lies (the n2 of its error): a step from 1, or these. */
+#define PLACE_FILE    0
+#define PLACE_WARNING (-1)
 
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-               _("This is not a Nandscope result (schema %d): %s"), NSC_RESULT_SCHEMA, msg);
+/* A file that is not a result of this schema: @problem names what is wrong, at
+ * @place, with @member (a member or a series column) where it has one. */
+static gboolean
+invalid (GError     **error,
+         NscProblem   problem,
+         gint64       place,
+         const char  *member)
+{
+  nsc_error_set (error, problem, &(NscErrorFields) { .n = NSC_RESULT_SCHEMA, .n2 = place,
+                                                     .text = member });
   return FALSE;
 }
 
@@ -54,7 +53,7 @@ is_string (JsonNode *n)
 /* Optional members may be absent or null; present ones must have their type. */
 static gboolean
 check_member (JsonObject  *o,
-              const char  *where,
+              gint64       where,
               const char  *name,
               JsonNodeType type,
               gboolean     number,
@@ -64,16 +63,16 @@ check_member (JsonObject  *o,
   JsonNode *n = json_object_get_member (o, name);
 
   if (n == NULL || JSON_NODE_HOLDS_NULL (n))
-    return required ? invalid (error, "%s has no “%s”", where, name) : TRUE;
+    return required ? invalid (error, NSC_PROBLEM_RESULT_MEMBER_MISSING, where, name) : TRUE;
   if (number ? !is_number (n)
       : type == JSON_NODE_VALUE ? !is_string (n) : json_node_get_node_type (n) != type)
-    return invalid (error, "“%s” of %s has the wrong type", name, where);
+    return invalid (error, NSC_PROBLEM_RESULT_MEMBER_TYPE, where, name);
   return TRUE;
 }
 
 static gboolean
 check_dir (JsonObject  *step,
-           const char  *where,
+           gint64       where,
            const char  *dir,
            GError     **error)
 {
@@ -103,7 +102,7 @@ check_dir (JsonObject  *step,
 
           for (GList *l = names; l && ok; l = l->next)
             if (!is_number (json_object_get_member (p, l->data)))
-              ok = invalid (error, "a latency percentile of %s is not a number", where);
+              ok = invalid (error, NSC_PROBLEM_RESULT_PERCENTILE, where, NULL);
           g_list_free (names);
           if (!ok)
             return FALSE;
@@ -114,7 +113,7 @@ check_dir (JsonObject  *step,
 
 static gboolean
 check_series (JsonObject  *step,
-              const char  *where,
+              gint64       where,
               GError     **error)
 {
   static const char *columns[] = {
@@ -137,11 +136,11 @@ check_series (JsonObject  *step,
         return FALSE;
       a = json_object_get_array_member (s, columns[c]);
       if (len >= 0 && json_array_get_length (a) != (guint) len)
-        return invalid (error, "the series columns of %s differ in length", where);
+        return invalid (error, NSC_PROBLEM_RESULT_SERIES_LENGTH, where, NULL);
       len = json_array_get_length (a);
       for (guint i = 0; i < json_array_get_length (a); i++)
         if (!is_number (json_array_get_element (a, i)))
-          return invalid (error, "the series “%s” of %s holds a non-number", columns[c], where);
+          return invalid (error, NSC_PROBLEM_RESULT_SERIES_VALUE, where, columns[c]);
     }
   return TRUE;
 }
@@ -154,35 +153,35 @@ nsc_result_file_validate (JsonNode  *root,
   JsonArray *steps, *warnings;
 
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    return invalid (error, "the file does not hold a JSON object");
+    return invalid (error, NSC_PROBLEM_RESULT_NOT_OBJECT, PLACE_FILE, NULL);
   o = json_node_get_object (root);
-  if (!check_member (o, "the file", "schema", 0, TRUE, TRUE, error))
+  if (!check_member (o, PLACE_FILE, "schema", 0, TRUE, TRUE, error))
     return FALSE;
   if (json_object_get_int_member (o, "schema") != NSC_RESULT_SCHEMA)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_UNSUPPORTED,
-                   "This result has schema %" G_GINT64_FORMAT "; this version of Nandscope "
-                   "reads schema %d", json_object_get_int_member (o, "schema"), NSC_RESULT_SCHEMA);
+      nsc_error_set (error, NSC_PROBLEM_RESULT_SCHEMA,
+                     &(NscErrorFields) { .n = json_object_get_int_member (o, "schema"),
+                                         .n2 = NSC_RESULT_SCHEMA });
       return FALSE;
     }
-  if (!check_member (o, "the file", "steps", JSON_NODE_ARRAY, FALSE, TRUE, error)
-      || !check_member (o, "the file", "preset", JSON_NODE_OBJECT, FALSE, TRUE, error)
-      || !check_member (o, "the file", "target", JSON_NODE_OBJECT, FALSE, TRUE, error)
-      || !check_member (o, "the file", "device", JSON_NODE_OBJECT, FALSE, FALSE, error)
-      || !check_member (o, "the file", "analysis", JSON_NODE_OBJECT, FALSE, FALSE, error)
-      || !check_member (o, "the file", "warnings", JSON_NODE_ARRAY, FALSE, FALSE, error)
-      || !check_member (o, "the file", "started", JSON_NODE_VALUE, FALSE, FALSE, error))
+  if (!check_member (o, PLACE_FILE, "steps", JSON_NODE_ARRAY, FALSE, TRUE, error)
+      || !check_member (o, PLACE_FILE, "preset", JSON_NODE_OBJECT, FALSE, TRUE, error)
+      || !check_member (o, PLACE_FILE, "target", JSON_NODE_OBJECT, FALSE, TRUE, error)
+      || !check_member (o, PLACE_FILE, "device", JSON_NODE_OBJECT, FALSE, FALSE, error)
+      || !check_member (o, PLACE_FILE, "analysis", JSON_NODE_OBJECT, FALSE, FALSE, error)
+      || !check_member (o, PLACE_FILE, "warnings", JSON_NODE_ARRAY, FALSE, FALSE, error)
+      || !check_member (o, PLACE_FILE, "started", JSON_NODE_VALUE, FALSE, FALSE, error))
     return FALSE;
 
   steps = json_object_get_array_member (o, "steps");
   for (guint i = 0; i < json_array_get_length (steps); i++)
     {
       JsonNode *n = json_array_get_element (steps, i);
-      g_autofree char *where = g_strdup_printf ("step %u", i + 1);
+      gint64 where = (gint64) i + 1;
       JsonObject *s;
 
       if (!JSON_NODE_HOLDS_OBJECT (n))
-        return invalid (error, "%s is not an object", where);
+        return invalid (error, NSC_PROBLEM_RESULT_STEP_NOT_OBJECT, where, NULL);
       s = json_node_get_object (n);
       if (!check_member (s, where, "kind", JSON_NODE_VALUE, FALSE, TRUE, error)
           || !check_member (s, where, "label", JSON_NODE_VALUE, FALSE, TRUE, error)
@@ -211,11 +210,11 @@ nsc_result_file_validate (JsonNode  *root,
         {
           JsonNode *n = json_array_get_element (warnings, i);
           if (!JSON_NODE_HOLDS_OBJECT (n)
-              || !check_member (json_node_get_object (n), "a warning", "code", JSON_NODE_VALUE,
+              || !check_member (json_node_get_object (n), PLACE_WARNING, "code", JSON_NODE_VALUE,
                                 FALSE, TRUE, error)
-              || !check_member (json_node_get_object (n), "a warning", "message", JSON_NODE_VALUE,
+              || !check_member (json_node_get_object (n), PLACE_WARNING, "message", JSON_NODE_VALUE,
                                 FALSE, TRUE, error))
-            return error && *error ? FALSE : invalid (error, "a warning is not an object");
+            return error && *error ? FALSE : invalid (error, NSC_PROBLEM_RESULT_WARNING_NOT_OBJECT, PLACE_WARNING, NULL);
         }
     }
   return TRUE;
@@ -269,15 +268,13 @@ nsc_result_file_parse (const char  *data,
 
   if (nesting_depth (data, length < 0 ? strlen (data) : (gsize) length, MAX_DEPTH) > MAX_DEPTH)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("This is not a Nandscope result: its JSON nests deeper than %d levels"),
-                   MAX_DEPTH);
+      nsc_error_set (error, NSC_PROBLEM_RESULT_TOO_DEEP, &(NscErrorFields) { .n = MAX_DEPTH });
       return NULL;
     }
   if (!json_parser_load_from_data (parser, data, length, &local_error))
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("This is not a Nandscope result: the JSON is damaged (%s)"), local_error->message);
+      nsc_error_set (error, NSC_PROBLEM_RESULT_DAMAGED,
+                     &(NscErrorFields) { .text = local_error->message });
       return NULL;
     }
   root = json_parser_get_root (parser);
@@ -302,23 +299,21 @@ read_result_file (const char  *path,
   if (fd < 0)
     {
       int e = errno;
-      g_set_error (error, NSC_ERROR, e == ENOENT ? NSC_ERROR_NOT_FOUND : NSC_ERROR_FAILED,
-                   _("Cannot read %s: %s"), path, g_strerror (e));
+      nsc_error_set (error, e == ENOENT ? NSC_PROBLEM_RESULT_NOT_FOUND : NSC_PROBLEM_RESULT_UNREADABLE,
+                     &(NscErrorFields) { .path = path, .errnum = e });
       return NULL;
     }
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   _("%s: not a regular file; choose a result saved by Nandscope (.json)"), path);
+      nsc_error_set (error, NSC_PROBLEM_RESULT_NOT_REGULAR, &(NscErrorFields) { .path = path });
       close (fd);
       return NULL;
     }
   if ((guint64) st.st_size > MAX_FILE_SIZE)
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
-                   "%s: %" G_GUINT64_FORMAT " MiB, more than any Nandscope result (at most %"
-                   G_GSIZE_FORMAT " MiB); choose a result saved by Nandscope",
-                   path, (guint64) st.st_size >> 20, MAX_FILE_SIZE >> 20);
+      nsc_error_set (error, NSC_PROBLEM_RESULT_TOO_LARGE,
+                     &(NscErrorFields) { .path = path, .bytes = (guint64) st.st_size,
+                                         .bytes2 = MAX_FILE_SIZE });
       close (fd);
       return NULL;
     }
@@ -332,7 +327,7 @@ read_result_file (const char  *path,
       if (n < 0)
         {
           int e = errno;
-          g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED, _("Cannot read %s: %s"), path, g_strerror (e));
+          nsc_error_set (error, NSC_PROBLEM_RESULT_UNREADABLE, &(NscErrorFields) { .path = path, .errnum = e });
           close (fd);
           return NULL;
         }

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-
 #include <sys/utsname.h>
 
 #include "nsc-error.h"
@@ -804,8 +802,8 @@ nsc_run_result_save (const NscRunResult  *r,
    * leaves half a result where a whole one was. */
   if (!g_file_set_contents (path, text, -1, &local_error))
     {
-      g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED,
-                   _("Cannot save the result to %s: %s"), path, local_error->message);
+      nsc_error_set (error, NSC_PROBLEM_RESULT_SAVE,
+                     &(NscErrorFields) { .path = path, .text = local_error->message });
       return FALSE;
     }
   return TRUE;

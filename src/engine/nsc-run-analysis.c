@@ -160,7 +160,7 @@ analyze_fill (NscRunResult *r,
         nsc_slc_analysis_set_system_cache (slc, &cache);
         if (cache.certainty != NSC_SYSTEM_CACHE_NONE)
           {
-            g_autofree char *via = nsc_system_cache_phrase (&cache, FALSE);
+            g_autofree char *via = nsc_system_cache_phrase (&cache);
             gboolean memory = cache.certainty == NSC_SYSTEM_CACHE_MEMORY;
             NscWarning *w;
 
@@ -567,7 +567,7 @@ analyze_read_inflation (NscRunResult *r,
               if (g_str_equal (reason, "system-cache"))
                 {
                   /* Alike, but both may have come from memory in front of the drive. */
-                  g_autofree char *via = nsc_system_cache_phrase (&cache, FALSE);
+                  g_autofree char *via = nsc_system_cache_phrase (&cache);
 
                   w = nsc_run_result_add_warning (r, (int) j,
                                                   NSC_WARNING_READ_INFLATION_NOT_VERIFIED,

@@ -50,6 +50,37 @@ at_offset (Say     *say,
   return keep (say, g_strdup_printf (_("at offset %s"), number (say, offset)));
 }
 
+/* Where in a result file (an error's n2): a step from 1, 0 the file, -1 a warning. */
+static const char *
+place (Say    *say,
+       gint64  where)
+{
+  if (where > 0)
+    /* Translators: a place in a result file, "step 2" */
+    return keep (say, g_strdup_printf (_("step %u"), (guint) where));
+  if (where == 0)
+    /* Translators: a place in a result file */
+    return _("the file");
+  /* Translators: a place in a result file */
+  return _("a warning");
+}
+
+/* A file that is not a result: @detail says what is wrong. */
+static char *
+not_result (const NscErrorFields *f,
+            const char           *detail)
+{
+  /* Translators: %d is the schema's number, %s what is wrong, "the file has no “steps”" */
+  return g_strdup_printf (_("This is not a Nandscope result (schema %d): %s"), (int) f->n, detail);
+}
+
+/* A step's "stop" rule that cannot be read: @detail says what is wrong. */
+static char *
+stop (const char *detail)
+{
+  return g_strdup_printf (_("“stop”: %s"), detail);
+}
+
 /* One sentence per problem; the compiler checks that none is missing. */
 static char *
 say_problem (Say                  *say,
@@ -303,7 +334,83 @@ say_problem (Say                  *say,
       return g_strdup (_("Cancelled"));
 
     /* the write-fill and throttling analysis */
+    case NSC_PROBLEM_FILL_EMPTY:
+      return g_strdup (_("The series is empty: nothing was measured"));
+    case NSC_PROBLEM_FILL_TOO_FEW:
+      return g_strdup_printf (_("Only %u samples: at least %u are needed to see an SLC cache; "
+                                "write more data or sample more often"), (guint) f->n, (guint) f->n2);
+    case NSC_PROBLEM_FILL_POSITION_ORDER:
+      /* Translators: the sample's position and the previous one's, in bytes */
+      return g_strdup_printf (_("Sample %u ends at byte %llu, not after the previous one (%llu): "
+                                "positions must increase"), (guint) f->n,
+                              (unsigned long long) f->bytes, (unsigned long long) f->bytes2);
+    case NSC_PROBLEM_FILL_SPEED:
+      return g_strdup_printf (_("Sample %u has a speed of %g B/s: every sample that wrote "
+                                "bytes needs a positive speed"), (guint) f->n, f->x);
+    case NSC_PROBLEM_SERIES_TIME_ORDER:
+      /* Translators: %s is "Speed" or "Temperature" */
+      return g_strdup_printf (_("%s sample %u is at %g s, not after the previous one: times "
+                                "must increase"),
+                              f->n2 == NSC_ANALYSIS_SERIES_TEMPERATURE ? _("Temperature") : _("Speed"),
+                              (guint) f->n, f->x);
+    case NSC_PROBLEM_TEMPERATURE_NOT_NUMBER:
+      return g_strdup_printf (_("Temperature sample %u is not a number"), (guint) f->n);
+    case NSC_PROBLEM_FAST_THRESHOLD:
+      return g_strdup_printf (_("A threshold of %g B/s cannot tell fast writes from slow ones"), f->x);
+    case NSC_PROBLEM_THROTTLE_TOO_FEW:
+      return g_strdup_printf (_("Only %u speed samples: at least %u are needed to see throttling; "
+                                "run the thermal test longer"), (guint) f->n, (guint) f->n2);
+    case NSC_PROBLEM_THROTTLE_SPEED:
+      return g_strdup_printf (_("Speed sample %u is %g B/s: every sample needs a positive speed"),
+                              (guint) f->n, f->x);
+
     /* result files */
+    case NSC_PROBLEM_RESULT_NOT_OBJECT:
+      return not_result (f, _("the file does not hold a JSON object"));
+    case NSC_PROBLEM_RESULT_MEMBER_MISSING:
+      /* Translators: "step 2 has no “label”" */
+      return not_result (f, keep (say, g_strdup_printf (_("%s has no “%s”"), place (say, f->n2),
+                                                        str (f->text))));
+    case NSC_PROBLEM_RESULT_MEMBER_TYPE:
+      /* Translators: "“label” of step 2 has the wrong type" */
+      return not_result (f, keep (say, g_strdup_printf (_("“%s” of %s has the wrong type"),
+                                                        str (f->text), place (say, f->n2))));
+    case NSC_PROBLEM_RESULT_PERCENTILE:
+      return not_result (f, keep (say, g_strdup_printf (_("a latency percentile of %s is not a number"),
+                                                        place (say, f->n2))));
+    case NSC_PROBLEM_RESULT_SERIES_LENGTH:
+      return not_result (f, keep (say, g_strdup_printf (_("the series columns of %s differ in length"),
+                                                        place (say, f->n2))));
+    case NSC_PROBLEM_RESULT_SERIES_VALUE:
+      return not_result (f, keep (say, g_strdup_printf (_("the series “%s” of %s holds a non-number"),
+                                                        str (f->text), place (say, f->n2))));
+    case NSC_PROBLEM_RESULT_STEP_NOT_OBJECT:
+      /* Translators: "step 2 is not an object" */
+      return not_result (f, keep (say, g_strdup_printf (_("%s is not an object"), place (say, f->n2))));
+    case NSC_PROBLEM_RESULT_WARNING_NOT_OBJECT:
+      return not_result (f, _("a warning is not an object"));
+    case NSC_PROBLEM_RESULT_SCHEMA:
+      return g_strdup_printf (_("This result has schema %lld; this version of Nandscope reads "
+                                "schema %d"), (long long) f->n, (int) f->n2);
+    case NSC_PROBLEM_RESULT_TOO_DEEP:
+      return g_strdup_printf (_("This is not a Nandscope result: its JSON nests deeper than %d levels"),
+                              (int) f->n);
+    case NSC_PROBLEM_RESULT_DAMAGED:
+      return g_strdup_printf (_("This is not a Nandscope result: the JSON is damaged (%s)"),
+                              str (f->text));
+    case NSC_PROBLEM_RESULT_NOT_FOUND:
+    case NSC_PROBLEM_RESULT_UNREADABLE:
+      return g_strdup_printf (_("Cannot read %s"), str (f->path));
+    case NSC_PROBLEM_RESULT_NOT_REGULAR:
+      return g_strdup_printf (_("%s: not a regular file; choose a result saved by Nandscope (.json)"),
+                              str (f->path));
+    case NSC_PROBLEM_RESULT_TOO_LARGE:
+      /* Translators: the file, its size, and the largest result read */
+      return g_strdup_printf (_("%s: %s, more than any Nandscope result (at most %s); choose a "
+                                "result saved by Nandscope"), str (f->path), size (say, f->bytes),
+                              size (say, f->bytes2));
+    case NSC_PROBLEM_RESULT_SAVE:
+      return g_strdup_printf (_("Cannot save the result to %s: %s"), str (f->path), str (f->text));
 
     /* copies */
     case NSC_PROBLEM_COPY_FOLDER_UNUSABLE:
@@ -326,6 +433,21 @@ say_problem (Say                  *say,
       return g_strdup_printf (_("The copy in %s failed"), str (f->path));
 
     /* the write budget */
+    case NSC_PROBLEM_STOP_NOT_OBJECT:
+      return stop (_("must be an object such as {\"when\": \"drop-held\"}"));
+    case NSC_PROBLEM_STOP_WHEN:
+      return stop (_("“when” must be \"drop-held\""));
+    case NSC_PROBLEM_STOP_BELOW:
+      return stop (_("“below” must be a share of the early speed from 0.05 to 0.95"));
+    case NSC_PROBLEM_STOP_COUNT:
+      return stop (keep (say, g_strdup_printf (_("“%s” must be a whole number from %u to %u"),
+                                               str (f->text), (guint) f->n, (guint) f->n2)));
+    case NSC_PROBLEM_STOP_CAP_FACTOR:
+      return stop (_("“cap_cache_factor” must be a number from 1 to 100"));
+    case NSC_PROBLEM_STOP_CAP_SHARE:
+      return stop (_("“cap_share” must be a share of the region from 0.01 to 1"));
+    case NSC_PROBLEM_BUDGET_FREE_SPACE:
+      return g_strdup_printf (_("Cannot read the free space of %s"), str (f->path));
 
     /* capacity checks */
     case NSC_PROBLEM_VERIFY_UNIT:

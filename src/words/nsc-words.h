@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "nsc-analysis.h"
 #include "nsc-io.h"
 #include "nsc-preset.h"
 #include "nsc-status.h"
@@ -64,6 +65,10 @@ char *nsc_words_clock          (gint64             ns);
  * each language can decline it) */
 char *nsc_words_about          (double             seconds,
                                 gboolean           capital);
+
+/* What stood between the test and the drive, in the user's language: "loop0, a loop
+ * device over /var/tmp/disk.img without direct I/O". */
+char *nsc_words_system_cache_phrase (const NscSystemCacheInfo *info);
 
 /* The write-fill analysis (a result's analysis.slc, slc_second_pass or copy) in a
  * sentence: the cache, its speed and what follows; NULL when it has no phases. */
