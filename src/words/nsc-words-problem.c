@@ -351,7 +351,7 @@ say_problem (Say                  *say,
       /* Translators: %s is "Speed" or "Temperature" */
       return g_strdup_printf (_("%s sample %u is at %g s, not after the previous one: times "
                                 "must increase"),
-                              f->n2 == NSC_ANALYSIS_SERIES_TEMPERATURE ? _("Temperature") : _("Speed"),
+                              f->n2 == NSC_ANALYSIS_SERIES_SPEED ? _("Speed") : _("Temperature"),
                               (guint) f->n, f->x);
     case NSC_PROBLEM_TEMPERATURE_NOT_NUMBER:
       return g_strdup_printf (_("Temperature sample %u is not a number"), (guint) f->n);
