@@ -133,11 +133,13 @@ fi
 
 # The issue's case: a write-fill on a folder of a filesystem on a loop device over a
 # file. The folder's device is the loop: its writes too went through memory.
-truncate -s 512M "$work/fs.img"
+truncate -s 1G "$work/fs.img"
 if fsloop=$(losetup -f --show "$work/fs.img") && mkfs.ext4 -q "$fsloop" && mkdir -p "$work/mnt" \
    && mount "$fsloop" "$work/mnt"; then
   mkdir "$work/mnt/bench"
-  if "$cli" run --target "$work/mnt/bench" --preset write-fill --size 256m --max-idle 200ms \
+  # 768 MiB: at the pace the loop device's page cache takes writes (0.5-6 GB/s here),
+  # enough samples for the analysis to judge; 256 MiB at 580 MB/s gave it only 8.
+  if "$cli" run --target "$work/mnt/bench" --preset write-fill --size 768m --max-idle 200ms \
        --quiet --json "$work/fold.json" > "$work/out" 2> "$work/err"; then
     got=$(python3 - "$work/fold.json" "${fsloop##*/}" <<'PY'
 import json, sys
