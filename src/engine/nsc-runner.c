@@ -160,24 +160,6 @@ event_free (Event *ev)
   g_free (ev);
 }
 
-static NscPreset *
-preset_copy (const NscPreset *p)
-{
-  NscPreset *c = g_new0 (NscPreset, 1);
-
-  c->name = g_strdup (p->name);
-  c->title = g_strdup (p->title);
-  c->description = g_strdup (p->description);
-  c->destructive = p->destructive;
-  c->prepare = p->prepare;
-  c->file_size = p->file_size;
-  c->runs = p->runs;
-  c->time_ns = p->time_ns;
-  c->settle_ns = p->settle_ns;
-  c->steps = g_array_copy (p->steps);
-  return c;
-}
-
 static void
 nsc_runner_finalize (GObject *object)
 {
@@ -253,7 +235,7 @@ nsc_runner_new (const NscPreset     *preset,
   g_return_val_if_fail (options != NULL && options->target != NULL, NULL);
 
   self = g_object_new (NSC_TYPE_RUNNER, NULL);
-  self->preset = preset_copy (preset);
+  self->preset = nsc_preset_copy (preset);
   self->target = g_strdup (options->target);
   self->destroy_data = g_strdup (options->destroy_data);
   self->file_size = options->file_size ? options->file_size : preset->file_size;
