@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -692,33 +694,35 @@ nsc_system_cache_info_copy (NscSystemCacheInfo       *dest,
   dest->detail = g_strdup (src->detail);
 }
 
-/* Each kind's phrase in the result's English (the words library has them in the
- * user's language, nsc_words_system_cache_phrase), with the device and the detail it
- * takes, in that order. */
+/* Each kind's phrase, with the device and the detail it takes, in that order: the
+ * result's English here, the words library's translation of the same format. */
 static const struct
 {
   const char *kind;
   const char *format;
   gboolean    device;
-  gboolean    detail;
 } system_cache_phrases[] = {
-  { "loop", "%s, a loop device over %s without direct I/O", TRUE, TRUE },
-  { "nbd", "%s, a network block device", TRUE, FALSE },
-  { "ram-disk", "%s, a disk in memory", TRUE, FALSE },
-  { "virtio", "%s, a virtual disk (virtio)", TRUE, FALSE },
-  { "xen", "%s, a virtual disk (Xen)", TRUE, FALSE },
-  { "emulated", "%s, a disk that a virtual machine emulates (%s)", TRUE, TRUE },
-  { "memory-fs", "a folder in memory (%s)", FALSE, TRUE },
-  { "network-fs", "a network or user-space filesystem (%s)", FALSE, TRUE },
-  { "zfs", "ZFS, which gathers writes in memory", FALSE, FALSE },
+  /* Translators: what stands between the test and the drive: "loop0, a loop device
+   * over /var/tmp/disk.img without direct I/O" */
+  { "loop", N_("%s, a loop device over %s without direct I/O"), TRUE },
+  { "nbd", N_("%s, a network block device"), TRUE },
+  /* Translators: "zram0, a disk in memory" */
+  { "ram-disk", N_("%s, a disk in memory"), TRUE },
+  { "virtio", N_("%s, a virtual disk (virtio)"), TRUE },
+  { "xen", N_("%s, a virtual disk (Xen)"), TRUE },
+  /* Translators: "sda, a disk that a virtual machine emulates (QEMU HARDDISK)" */
+  { "emulated", N_("%s, a disk that a virtual machine emulates (%s)"), TRUE },
+  /* Translators: "a folder in memory (tmpfs)" */
+  { "memory-fs", N_("a folder in memory (%s)"), FALSE },
+  /* Translators: "a network or user-space filesystem (nfs)" */
+  { "network-fs", N_("a network or user-space filesystem (%s)"), FALSE },
+  { "zfs", N_("ZFS, which gathers writes in memory"), FALSE },
 };
 
-/* @format with its first "%s" replaced by @first, its second by @second (no printf on
- * a format from a table). */
-static char *
-fill_phrase (const char *format,
-             const char *first,
-             const char *second)
+char *
+nsc_phrase_fill (const char *format,
+                 const char *first,
+                 const char *second)
 {
   GString *s = g_string_new (NULL);
   const char *args[2] = { first, second };
@@ -735,10 +739,12 @@ fill_phrase (const char *format,
   return g_string_free (s, FALSE);
 }
 
-char *
-nsc_system_cache_phrase (const NscSystemCacheInfo *info)
+const char *
+nsc_system_cache_phrase_format (const NscSystemCacheInfo  *info,
+                                const char               **first,
+                                const char               **second)
 {
-  g_return_val_if_fail (info != NULL, NULL);
+  g_return_val_if_fail (info != NULL && first != NULL && second != NULL, NULL);
 
   for (guint i = 0; i < G_N_ELEMENTS (system_cache_phrases); i++)
     if (g_strcmp0 (info->kind, system_cache_phrases[i].kind) == 0)
@@ -746,9 +752,25 @@ nsc_system_cache_phrase (const NscSystemCacheInfo *info)
         const char *dev = info->device ? info->device : "?";
         const char *det = info->detail ? info->detail : "?";
 
-        return fill_phrase (system_cache_phrases[i].format,
-                            system_cache_phrases[i].device ? dev : det, det);
+        *first = system_cache_phrases[i].device ? dev : det;
+        *second = det;
+        return system_cache_phrases[i].format;
       }
+  *first = *second = NULL;
+  return NULL;
+}
+
+char *
+nsc_system_cache_phrase (const NscSystemCacheInfo *info)
+{
+  const char *first, *second;
+  const char *format;
+
+  g_return_val_if_fail (info != NULL, NULL);
+
+  format = nsc_system_cache_phrase_format (info, &first, &second);
+  if (format)
+    return nsc_phrase_fill (format, first, second);
   return g_strdup (info->device ? info->device : info->kind ? info->kind : "?");
 }
 

@@ -92,6 +92,16 @@ void  nsc_system_cache_info_copy  (NscSystemCacheInfo       *dest,
 /* "loop0, a loop device over /var/tmp/disk.img without direct I/O", in English (the
  * result's summary); nsc_words_system_cache_phrase says it in the user's language. */
 char *nsc_system_cache_phrase     (const NscSystemCacheInfo *info);
+/* The English format of @info's phrase (marked for the translators) and the device or
+ * detail it takes first and second; NULL for a kind without one. */
+const char *nsc_system_cache_phrase_format (const NscSystemCacheInfo  *info,
+                                            const char               **first,
+                                            const char               **second);
+/* @format with its first "%s" replaced by @first and its second by @second (formats
+ * from a table or a catalogue: no printf on them). */
+char *nsc_phrase_fill             (const char               *format,
+                                   const char               *first,
+                                   const char               *second);
 /* {"certainty", "kind", "device"?, "detail"?} as the next value of @builder. */
 void  nsc_system_cache_info_build (const NscSystemCacheInfo *info,
                                    JsonBuilder              *builder);

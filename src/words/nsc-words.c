@@ -419,68 +419,18 @@ drive_summary (JsonObject   *slc,
   return g_string_free (s, FALSE);
 }
 
-/* Each kind's phrase (the engine has them in the result's English), with the device
- * and the detail it takes, in that order. */
-static const struct
-{
-  const char *kind;
-  const char *format;
-  gboolean    device;
-} system_cache_phrases[] = {
-  /* Translators: what stands between the test and the drive: "loop0, a loop device
-   * over /var/tmp/disk.img without direct I/O" */
-  { "loop", N_("%s, a loop device over %s without direct I/O"), TRUE },
-  { "nbd", N_("%s, a network block device"), TRUE },
-  /* Translators: "zram0, a disk in memory" */
-  { "ram-disk", N_("%s, a disk in memory"), TRUE },
-  { "virtio", N_("%s, a virtual disk (virtio)"), TRUE },
-  { "xen", N_("%s, a virtual disk (Xen)"), TRUE },
-  /* Translators: "sda, a disk that a virtual machine emulates (QEMU HARDDISK)" */
-  { "emulated", N_("%s, a disk that a virtual machine emulates (%s)"), TRUE },
-  /* Translators: "a folder in memory (tmpfs)" */
-  { "memory-fs", N_("a folder in memory (%s)"), FALSE },
-  /* Translators: "a network or user-space filesystem (nfs)" */
-  { "network-fs", N_("a network or user-space filesystem (%s)"), FALSE },
-  { "zfs", N_("ZFS, which gathers writes in memory"), FALSE },
-};
-
-/* @format with its first "%s" replaced by @first, its second by @second (the
- * formats come from a catalogue: no printf on them). */
-static char *
-fill_phrase (const char *format,
-             const char *first,
-             const char *second)
-{
-  GString *s = g_string_new (NULL);
-  const char *args[2] = { first, second };
-  guint used = 0;
-
-  for (const char *p = format; *p; p++)
-    if (p[0] == '%' && p[1] == 's' && used < 2)
-      {
-        g_string_append (s, args[used++]);
-        p++;
-      }
-    else
-      g_string_append_c (s, *p);
-  return g_string_free (s, FALSE);
-}
-
 char *
 nsc_words_system_cache_phrase (const NscSystemCacheInfo *info)
 {
+  const char *first, *second;
+  const char *format;
+
   g_return_val_if_fail (info != NULL, NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (system_cache_phrases); i++)
-    if (g_strcmp0 (info->kind, system_cache_phrases[i].kind) == 0)
-      {
-        const char *dev = info->device ? info->device : "?";
-        const char *det = info->detail ? info->detail : "?";
-
-        return fill_phrase (g_dgettext (GETTEXT_PACKAGE, system_cache_phrases[i].format),
-                            system_cache_phrases[i].device ? dev : det, det);
-      }
-  return g_strdup (info->device ? info->device : info->kind ? info->kind : "?");
+  format = nsc_system_cache_phrase_format (info, &first, &second);
+  if (format == NULL)
+    return nsc_system_cache_phrase (info);
+  return nsc_phrase_fill (g_dgettext (GETTEXT_PACKAGE, format), first, second);
 }
 
 /* The "system_cache" member of an analysis, or of a result's target. */
