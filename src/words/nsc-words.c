@@ -1422,7 +1422,7 @@ static guint64
 capacity_bytes (JsonObject *o,
                 const char *name)
 {
-  gint64 v = o ? json_object_get_int_member_with_default (o, name, 0) : 0;
+  double v = nsc_json_get_number (o, name, 0);
 
   return v > 0 ? (guint64) v : 0;
 }
