@@ -268,14 +268,20 @@ nsc_result_info_started (JsonNode *result)
   return utc ? g_date_time_to_local (utc) : NULL;
 }
 
+/* A capacity check's verdict and findings (analysis.capacity), or NULL. */
+static JsonObject *
+capacity_of (JsonNode *result)
+{
+  return nsc_json_get_object (nsc_json_get_object (root_object (result), "analysis"), "capacity");
+}
+
 char *
 nsc_result_info_headline (JsonNode *result,
                           NscUnits  units)
 {
   g_autoptr(GPtrArray) rows = NULL;
   g_autoptr(GString) text = NULL;
-  JsonObject *capacity = nsc_json_get_object (nsc_json_get_object (root_object (result), "analysis"),
-                                              "capacity");
+  JsonObject *capacity = capacity_of (result);
 
   /* A capacity check's line is its verdict (History keeps it). */
   if (capacity)
@@ -446,8 +452,7 @@ backends_used (JsonNode *result)
 char *
 nsc_result_info_capacity (JsonNode *result)
 {
-  JsonObject *capacity = nsc_json_get_object (nsc_json_get_object (root_object (result), "analysis"),
-                                              "capacity");
+  JsonObject *capacity = capacity_of (result);
   g_autofree char *details = NULL;
   g_autofree char *verdict = NULL;
 
