@@ -136,6 +136,64 @@ test_drop_and_merge (void)
     g_assert_nonnull (nsc_verify_kind_name (k));
 }
 
+/* Slow reads: ten times the median read and at least the floor, by whole buckets; the
+ * first slow offset and the slowest survive a merge of threads' tallies. */
+static void
+test_slow (void)
+{
+  NscVerifyTally a, b, all;
+  NscVerifySlow slow;
+  const guint64 MS = 1000000;
+
+  nsc_verify_tally_init (&a);
+  nsc_verify_tally_init (&b);
+  nsc_verify_tally_init (&all);
+  nsc_verify_slow (&all, &slow);
+  g_assert_cmpuint (slow.reads, ==, 0);
+  g_assert_cmpuint (slow.slow_reads, ==, 0);
+
+  /* 100 reads of 4 ms; three slow ones at 60, 200 and 1000 ms; one of 30 ms (slower,
+   * but under ten times the usual 4 ms); the threads' halves merged. */
+  for (guint i = 0; i < 100; i++)
+    nsc_verify_timed (i % 2 ? &a : &b, (guint64) i << 20, 4 * MS);
+  nsc_verify_timed (&a, G_GUINT64_CONSTANT (500) << 20, 60 * MS);
+  nsc_verify_timed (&b, G_GUINT64_CONSTANT (300) << 20, 200 * MS);
+  nsc_verify_timed (&a, G_GUINT64_CONSTANT (900) << 20, 1000 * MS);
+  nsc_verify_timed (&b, G_GUINT64_CONSTANT (200) << 20, 30 * MS);
+  nsc_verify_merge (&all, &a);
+  nsc_verify_merge (&all, &b);
+  nsc_verify_slow (&all, &slow);
+  g_assert_cmpuint (slow.reads, ==, 104);
+  /* The median's quarter octave holds 4 ms: its floor is within 19 % below. */
+  g_assert_cmpuint (slow.median_ns, <=, 4 * MS);
+  g_assert_cmpuint (slow.median_ns, >, 4 * MS * 81 / 100);
+  g_assert_cmpuint (slow.threshold_ns, ==, MAX (slow.median_ns * NSC_VERIFY_SLOW_FACTOR, NSC_VERIFY_SLOW_FLOOR_NS));
+  g_assert_cmpuint (slow.slow_reads, ==, 3);
+  g_assert_cmpuint (slow.first_offset, ==, G_GUINT64_CONSTANT (300) << 20);
+  g_assert_cmpuint (slow.slowest_ns, ==, 1000 * MS);
+  g_assert_cmpuint (slow.slowest_offset, ==, G_GUINT64_CONSTANT (900) << 20);
+
+  /* A fast drive (50 µs reads): the floor, not ten times its median, says slow. */
+  nsc_verify_tally_init (&a);
+  for (guint i = 0; i < 1000; i++)
+    nsc_verify_timed (&a, (guint64) i << 20, 50000);
+  nsc_verify_timed (&a, 7, 10 * MS);
+  nsc_verify_timed (&a, 9, 80 * MS);
+  nsc_verify_slow (&a, &slow);
+  g_assert_cmpuint (slow.threshold_ns, ==, NSC_VERIFY_SLOW_FLOOR_NS);
+  g_assert_cmpuint (slow.slow_reads, ==, 1);
+  g_assert_cmpuint (slow.first_offset, ==, 9);
+
+  /* Times past the last bucket and of nothing at all stay counted. */
+  nsc_verify_tally_init (&a);
+  nsc_verify_timed (&a, 0, 0);
+  nsc_verify_timed (&a, 1, G_MAXUINT64);
+  nsc_verify_slow (&a, &slow);
+  g_assert_cmpuint (slow.reads, ==, 2);
+  g_assert_cmpuint (slow.slow_reads, ==, 1);
+  g_assert_cmpuint (slow.first_offset, ==, 1);
+}
+
 /* --verify on every preset: each whole-region write-fill writes checked data and is
  * read back right after, with nothing between; a preset without one has nothing to
  * verify; the rest of the steps are untouched; the check itself stays as it is. */
@@ -203,6 +261,7 @@ main (int    argc,
   g_test_add_func ("/nsc/verify/kinds", test_kinds);
   g_test_add_func ("/nsc/verify/wrap", test_wrap);
   g_test_add_func ("/nsc/verify/drop-and-merge", test_drop_and_merge);
+  g_test_add_func ("/nsc/verify/slow", test_slow);
   g_test_add_func ("/nsc/verify/preset-with-verify", test_preset_with_verify);
   return g_test_run ();
 }

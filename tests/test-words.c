@@ -406,6 +406,40 @@ test_capacity (void)
                                   "4 KiB · other places' data 4 KiB · data older than this check "
                                   "4 KiB · damaged 4 KiB · other data 4 KiB");
   }
+  {
+    /* Slow blocks follow what the bad blocks held, or stand alone. */
+    g_autoptr(JsonNode) node = json_from_string ("{\"verdict\": \"verified\", \"checked_bytes\": 1073741824, "
+                                                 "\"read_median_ns\": 4000000, \"slow_threshold_ns\": 50000000, "
+                                                 "\"slow_bytes\": 3145728, \"first_slow_offset\": 12884901888, "
+                                                 "\"slowest_read_ns\": 1200000000, "
+                                                 "\"slowest_offset\": 42949672960}", NULL);
+    g_autofree char *details = NULL, *v = NULL, *ru = NULL, *ru_details = NULL;
+
+    nsc_test_use_language (NULL);
+    v = nsc_words_capacity (json_node_get_object (node), &details);
+    g_assert_cmpstr (details, ==, "3 MiB read slowly (over 50 ms each, against 4 ms usually), the "
+                                  "first at 12 GiB; the slowest took 1 second, at 40 GiB");
+    json_object_set_int_member (json_node_get_object (node), "bad_bytes", 4096);
+    json_object_set_int_member (json_node_get_object (node), "zeros_bytes", 4096);
+    g_clear_pointer (&details, g_free);
+    g_clear_pointer (&v, g_free);
+    v = nsc_words_capacity (json_node_get_object (node), &details);
+    g_assert_cmpstr (details, ==, "Blocks that did not read back as written: zeros (lost writes) "
+                                  "4 KiB. 3 MiB read slowly (over 50 ms each, against 4 ms "
+                                  "usually), the first at 12 GiB; the slowest took 1 second, at "
+                                  "40 GiB");
+    nsc_test_use_language ("ru");
+    ru = nsc_words_capacity (json_node_get_object (node), &ru_details);
+    if (!has_cyrillic (ru_details) || strstr (ru_details, "read slowly"))
+      g_error ("slow blocks are not Russian: %s", ru_details);
+    /* No slow reads: nothing said of them. */
+    nsc_test_use_language (NULL);
+    json_object_set_int_member (json_node_get_object (node), "slow_bytes", 0);
+    g_clear_pointer (&details, g_free);
+    g_clear_pointer (&v, g_free);
+    v = nsc_words_capacity (json_node_get_object (node), &details);
+    g_assert_null (strstr (details, "slowly"));
+  }
   nsc_test_use_language (NULL);
 }
 

@@ -75,6 +75,7 @@ struct _Run
 {
   NscJob      job;
   int         fd;
+  NscTarget  *target;       /* borrowed for the job */
   NscBackend  backend;
   guint       buffer_align;
   int         phase;        /* atomic */
@@ -459,15 +460,20 @@ thread_fail (IoThread   *t,
   request_stop (t->run);
 }
 
-/* NSC_DATA_VERIFY: a read that returned has its blocks judged. */
+/* NSC_DATA_VERIFY: a read that returned has its blocks judged, and its time kept
+ * (slow blocks). */
 static inline void
 thread_check (IoThread     *t,
               guint         dir,
               const guint8 *buf,
-              guint64       offset)
+              guint64       offset,
+              guint64       lat_ns)
 {
   if (G_UNLIKELY (t->run->job.data == NSC_DATA_VERIFY) && dir == NSC_DIR_READ)
-    nsc_verify_check (buf, t->run->job.block_size, offset, t->run->job.verify_key, &t->verify);
+    {
+      nsc_verify_check (buf, t->run->job.block_size, offset, t->run->job.verify_key, &t->verify);
+      nsc_verify_timed (&t->verify, offset, lat_ns);
+    }
 }
 
 /* NSC_DATA_VERIFY: a read the drive failed (a media error, or short) is a finding of
@@ -478,13 +484,19 @@ static inline gboolean
 thread_read_failed (IoThread *t,
                     guint     dir,
                     int       errsv,
-                    guint64   offset)
+                    guint64   offset,
+                    guint64   lat_ns)
 {
   if (t->run->job.data != NSC_DATA_VERIFY || dir != NSC_DIR_READ)
     return FALSE;
   if (errsv != 0 && errsv != EIO && errsv != ENODATA && errsv != EILSEQ && errsv != EBADMSG)
     return FALSE;
+  /* A drive that went away fails every read with EIO too: that ends the check (it
+   * says so), rather than counting the rest of the drive unreadable. */
+  if ((errsv == EIO || errsv == 0) && nsc_target_is_gone (t->run->target))
+    return FALSE;
   nsc_verify_unreadable (&t->verify, offset, t->run->job.block_size);
+  nsc_verify_timed (&t->verify, offset, lat_ns);
   return TRUE;
 }
 
@@ -970,7 +982,8 @@ uring_reap (UringQueue      *q,
 
       count++;
       if (cqe->res != (int) q->bs
-          && thread_read_failed (q->t, slot->dir, cqe->res < 0 ? -cqe->res : 0, slot->offset))
+          && thread_read_failed (q->t, slot->dir, cqe->res < 0 ? -cqe->res : 0, slot->offset,
+                                 (guint64) (now - slot->submit_ns)))
         ;
       else if (cqe->res != (int) q->bs)
         {
@@ -984,7 +997,7 @@ uring_reap (UringQueue      *q,
         {
           guint64 lat = (guint64) (now - slot->submit_ns);
           thread_account (q->t, slot->dir, lat);
-          thread_check (q->t, slot->dir, slot->buf, slot->offset);
+          thread_check (q->t, slot->dir, slot->buf, slot->offset, lat);
           batch_max = MAX (batch_max, lat);
         }
       q->free_slots[s->n_free++] = idx;
@@ -1103,13 +1116,14 @@ psync_thread (gpointer data)
 
       if (r != (ssize_t) bs)
         {
-          if (thread_read_failed (t, is_read ? NSC_DIR_READ : NSC_DIR_WRITE, r < 0 ? errno : 0, offset))
+          if (thread_read_failed (t, is_read ? NSC_DIR_READ : NSC_DIR_WRITE, r < 0 ? errno : 0, offset,
+                                  (guint64) (t1 - t0)))
             continue;
           thread_fail (t, r < 0 ? errno : EIO, offset, r < 0 ? NULL : "short transfer");
           break;
         }
       thread_account (t, is_read ? NSC_DIR_READ : NSC_DIR_WRITE, (guint64) (t1 - t0));
-      thread_check (t, is_read ? NSC_DIR_READ : NSC_DIR_WRITE, buf, offset);
+      thread_check (t, is_read ? NSC_DIR_READ : NSC_DIR_WRITE, buf, offset, (guint64) (t1 - t0));
       thread_publish (t, (guint64) (t1 - t0));
     }
 
@@ -1872,6 +1886,7 @@ choose_backend (Run            *run,
   if (run->backend == NSC_BACKEND_AUTO)
     return FALSE;
   run->fd = nsc_target_get_fd (target);
+  run->target = target;
   run->buffer_align = nsc_target_get_dio_mem_align (target);
   return TRUE;
 }

@@ -950,6 +950,7 @@ analyze_capacity (NscRunResult *r,
 {
   const NscJobResult *wrote = NULL, *rewrote = NULL, *read = NULL;
   const NscVerifyTally *v;
+  NscVerifySlow slow;
   guint64 reported, checked = 0, bad, first = 0, usable = 0;
   gboolean complete;
   const char *verdict;
@@ -1028,6 +1029,21 @@ analyze_capacity (NscRunResult *r,
       json_object_set_int_member (o, "alias_offset", (gint64) (v->alias_offset - read->job.region_offset));
       json_object_set_int_member (o, "alias_echo", (gint64) (v->alias_echo - read->job.region_offset));
       json_object_set_int_member (o, "alias_period", (gint64) v->alias_period);
+    }
+  /* Slow blocks: reads that took ten times the usual one, where the drive retried. */
+  nsc_verify_slow (v, &slow);
+  if (slow.reads > 0)
+    {
+      json_object_set_int_member (o, "read_median_ns", (gint64) slow.median_ns);
+      json_object_set_int_member (o, "slow_threshold_ns", (gint64) slow.threshold_ns);
+      json_object_set_int_member (o, "slow_bytes", (gint64) (slow.slow_reads * read->job.block_size));
+      if (slow.slow_reads > 0 && slow.first_offset >= read->job.region_offset)
+        json_object_set_int_member (o, "first_slow_offset",
+                                    (gint64) (slow.first_offset - read->job.region_offset));
+      json_object_set_int_member (o, "slowest_read_ns", (gint64) slow.slowest_ns);
+      if (slow.slowest_offset >= read->job.region_offset)
+        json_object_set_int_member (o, "slowest_offset",
+                                    (gint64) (slow.slowest_offset - read->job.region_offset));
     }
   json_object_set_object_member (analysis, "capacity", o);
 }

@@ -58,6 +58,8 @@ nsc_verify_tally_init (NscVerifyTally *tally)
   memset (tally, 0, sizeof *tally);
   tally->first_bad = G_MAXUINT64;
   tally->alias_offset = G_MAXUINT64;
+  for (guint i = 0; i < NSC_VERIFY_LAT_BUCKETS; i++)
+    tally->read_first[i] = G_MAXUINT64;
 }
 
 void
@@ -227,10 +229,95 @@ nsc_verify_unreadable (NscVerifyTally *tally,
     count (tally, NSC_VERIFY_UNREADABLE, offset + o, offset + o, 0);
 }
 
+/* A quarter of an octave: 4 · log2 (ns), from the top bit and the two below it. */
+static guint
+lat_bucket (guint64 ns)
+{
+  guint top, b;
+
+  if (ns < 4)
+    return 0;
+  top = 63 - (guint) __builtin_clzll (ns);
+  b = top * 4 + (guint) ((ns >> (top - 2)) & 3);
+  return MIN (b, NSC_VERIFY_LAT_BUCKETS - 1);
+}
+
+/* The smallest ns in bucket @b. */
+static guint64
+lat_bucket_floor (guint b)
+{
+  guint top = b / 4;
+
+  if (top < 2)
+    return b;
+  return (G_GUINT64_CONSTANT (4) + (b % 4)) << (top - 2);
+}
+
+void
+nsc_verify_timed (NscVerifyTally *tally,
+                  guint64         offset,
+                  guint64         ns)
+{
+  guint b = lat_bucket (ns);
+
+  tally->read_count[b]++;
+  if (offset < tally->read_first[b])
+    tally->read_first[b] = offset;
+  if (ns > tally->slowest_ns)
+    {
+      tally->slowest_ns = ns;
+      tally->slowest_offset = offset;
+    }
+}
+
+void
+nsc_verify_slow (const NscVerifyTally *tally,
+                 NscVerifySlow        *slow)
+{
+  guint64 seen = 0;
+  guint b;
+
+  memset (slow, 0, sizeof *slow);
+  slow->first_offset = G_MAXUINT64;
+  for (b = 0; b < NSC_VERIFY_LAT_BUCKETS; b++)
+    slow->reads += tally->read_count[b];
+  if (slow->reads == 0)
+    return;
+  /* The median's bucket, and its floor: a quarter octave is close enough for a
+   * threshold ten times above it. */
+  for (b = 0; b < NSC_VERIFY_LAT_BUCKETS; b++)
+    {
+      seen += tally->read_count[b];
+      if (seen * 2 >= slow->reads)
+        break;
+    }
+  slow->median_ns = lat_bucket_floor (b);
+  slow->threshold_ns = MAX (slow->median_ns * NSC_VERIFY_SLOW_FACTOR, NSC_VERIFY_SLOW_FLOOR_NS);
+  /* Whole buckets at or above the threshold: a read counted slow took at least that. */
+  for (b = 0; b < NSC_VERIFY_LAT_BUCKETS; b++)
+    if (lat_bucket_floor (b) >= slow->threshold_ns && tally->read_count[b] > 0)
+      {
+        slow->slow_reads += tally->read_count[b];
+        slow->first_offset = MIN (slow->first_offset, tally->read_first[b]);
+      }
+  slow->slowest_ns = tally->slowest_ns;
+  slow->slowest_offset = tally->slowest_offset;
+}
+
 void
 nsc_verify_merge (NscVerifyTally       *into,
                   const NscVerifyTally *from)
 {
+  for (guint b = 0; b < NSC_VERIFY_LAT_BUCKETS; b++)
+    {
+      into->read_count[b] += from->read_count[b];
+      into->read_first[b] = MIN (into->read_first[b], from->read_first[b]);
+    }
+  if (from->slowest_ns > into->slowest_ns)
+    {
+      into->slowest_ns = from->slowest_ns;
+      into->slowest_offset = from->slowest_offset;
+    }
   for (int k = 0; k < NSC_VERIFY_N_KINDS; k++)
     into->blocks[k] += from->blocks[k];
   if (from->first_bad < into->first_bad)

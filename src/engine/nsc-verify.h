@@ -11,6 +11,7 @@ G_BEGIN_DECLS
  * another block's data (a drive that wraps past its real capacity), an earlier run's,
  * zeros (writes lost or trimmed), damaged data or something else. */
 #define NSC_VERIFY_UNIT 4096u
+#define NSC_VERIFY_LAT_BUCKETS 176   /* up to 2^44 ns, over four hours */
 
 typedef enum
 {
@@ -34,7 +35,31 @@ typedef struct
   guint64       alias_period;     /* the smallest distance between a block and its echo:
                                    * the capacity a wrapping drive really has */
   guint64       corrupt_bits;     /* bits that differ in corrupt blocks */
+  /* The reads checked, by how long each took (a quarter of an octave of ns a bucket),
+   * with the first offset of each bucket: which reads were slow is known only once
+   * their usual time is (nsc_verify_slow). */
+  guint64       read_count[NSC_VERIFY_LAT_BUCKETS];
+  guint64       read_first[NSC_VERIFY_LAT_BUCKETS];
+  guint64       slowest_ns;       /* the slowest read, and its offset */
+  guint64       slowest_offset;
 } NscVerifyTally;
+
+/* The slow reads of a check: those that took at least ten times the usual (median)
+ * read, and at least NSC_VERIFY_SLOW_FLOOR_NS (a drive's hiccup at queue depth is not
+ * a weak block): a block the drive reads only after retries, or flash wearing out. */
+typedef struct
+{
+  guint64 reads;          /* the reads timed */
+  guint64 median_ns;      /* the usual read */
+  guint64 threshold_ns;   /* slow from here */
+  guint64 slow_reads;
+  guint64 first_offset;   /* the first slow read's offset (G_MAXUINT64: none) */
+  guint64 slowest_ns;
+  guint64 slowest_offset;
+} NscVerifySlow;
+
+#define NSC_VERIFY_SLOW_FACTOR   10
+#define NSC_VERIFY_SLOW_FLOOR_NS G_GUINT64_CONSTANT (50000000)
 
 void          nsc_verify_tally_init (NscVerifyTally       *tally);
 /* Fills @buf (@len a multiple of NSC_VERIFY_UNIT) with the data of @offset for @key. */
@@ -57,6 +82,12 @@ NscVerifyKind nsc_verify_block      (const guint8         *block,
 void          nsc_verify_unreadable (NscVerifyTally       *tally,
                                      guint64               offset,
                                      gsize                 len);
+/* A read of @offset (checked, or failed) took @ns. */
+void          nsc_verify_timed      (NscVerifyTally       *tally,
+                                     guint64               offset,
+                                     guint64               ns);
+void          nsc_verify_slow       (const NscVerifyTally *tally,
+                                     NscVerifySlow        *slow);
 void          nsc_verify_merge      (NscVerifyTally       *into,
                                      const NscVerifyTally *from);
 guint64       nsc_verify_bad_blocks (const NscVerifyTally *tally);

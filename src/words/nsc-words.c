@@ -1466,10 +1466,35 @@ nsc_words_capacity (JsonObject  *capacity,
             default: g_string_append_printf (s, _("unreadable %s"), size); break;
             }
         }
-      *details = NULL;
       if (s->len)
-        /* Translators: the blocks that did not read back, by what they held */
-        *details = g_strdup_printf (_("Blocks that did not read back as written: %s"), s->str);
+        {
+          /* Translators: the blocks that did not read back, by what they held */
+          g_autofree char *held = g_strdup_printf (_("Blocks that did not read back as written: %s"),
+                                                   s->str);
+
+          g_string_assign (s, held);
+        }
+      /* Slow blocks: read, but only after many times the usual time. */
+      if (capacity_bytes (capacity, "slow_bytes") > 0)
+        {
+          g_autofree char *slow = nsc_words_size (capacity_bytes (capacity, "slow_bytes"));
+          g_autofree char *at = nsc_words_size (capacity_bytes (capacity, "first_slow_offset"));
+          g_autofree char *limit = nsc_words_duration (capacity_bytes (capacity, "slow_threshold_ns") / 1e9);
+          g_autofree char *usual = nsc_words_duration (capacity_bytes (capacity, "read_median_ns") / 1e9);
+          g_autofree char *worst = nsc_words_duration (capacity_bytes (capacity, "slowest_read_ns") / 1e9);
+          g_autofree char *worst_at = nsc_words_size (capacity_bytes (capacity, "slowest_offset"));
+
+          if (s->len)
+            g_string_append (s, ". ");
+          /* Translators: slow blocks of a capacity check: the size read slowly, each
+           * read's limit, the usual read's time, where the first was, the slowest's time
+           * and place: "3 MiB read slowly (over 50 ms each, against 4 ms usually), the
+           * first at 12 GiB; the slowest took 1 second, at 40 GiB" */
+          g_string_append_printf (s, _("%s read slowly (over %s each, against %s usually), the "
+                                       "first at %s; the slowest took %s, at %s"),
+                                  slow, limit, usual, at, worst, worst_at);
+        }
+      *details = s->len ? g_strdup (s->str) : NULL;
       g_string_free (s, TRUE);
     }
 

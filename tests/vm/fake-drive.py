@@ -41,6 +41,10 @@
 #   eio=START-END   reads touching [START, END) fail with EIO (before the cache).
 #   eio_writes=0|1  writes touching that range fail with EIO as well, and change nothing
 #                   (default 0: they are taken, stored and cached as anywhere else).
+#   slow=START-END:SECONDS  reads touching [START, END) take SECONDS longer (a weak
+#                   block the drive reads only after retries); served from the cache
+#                   they are not slow. Requests are served one at a time, so the reads
+#                   queued behind such a read wait for it too.
 #   seed=N          for everything drawn (default 1).
 #   log=PATH        see below.
 #
@@ -60,7 +64,8 @@
 #   cache:OFF+LEN       read served from the drive's cache;
 #   fill:OFF+LEN        read of data the drive does not hold;
 #   flip:OFF+LEN        read from the media with the block's bit flipped;
-#   eio:OFF+LEN         the request failed with EIO (it then did nothing else).
+#   eio:OFF+LEN         the request failed with EIO (it then did nothing else);
+#   slow:OFF+LEN        read from the media after the `slow` delay.
 # A request whose blocks were all plainly stored or read from where they belong has no
 # runs. An honest drive's log is requests only.
 
@@ -76,7 +81,7 @@ API_VERSION = 2
 BLOCK = 4096
 
 params = {"size": "1G", "real": "", "mode": "wrap", "fill": "0", "cache": "0", "flip": "",
-          "flip_count": "0", "eio": "", "eio_writes": "0", "seed": "1", "log": ""}
+          "flip_count": "0", "eio": "", "eio_writes": "0", "slow": "", "seed": "1", "log": ""}
 
 
 def parse_size(text):
@@ -122,6 +127,13 @@ class Drive:
             if self.eio[1] <= self.eio[0]:
                 raise RuntimeError("eio=START-END needs START < END")
         self.eio_writes = params["eio_writes"] not in ("0", "", "no", "false")
+        self.slow = None
+        if params["slow"]:
+            span, _, delay = params["slow"].partition(":")
+            start, _, end = span.partition("-")
+            self.slow = (parse_size(start), parse_size(end), float(delay or "1"))
+            if self.slow[1] <= self.slow[0] or self.slow[2] < 0:
+                raise RuntimeError("slow=START-END:SECONDS needs START < END and SECONDS >= 0")
         self.flips = {}   # host block -> bit
         for off in filter(None, (o.strip() for o in params["flip"].split(","))):
             self.flips[parse_size(off) // BLOCK] = None
@@ -141,11 +153,12 @@ class Drive:
         self.log = io.open(params["log"], "a", buffering=1) if params["log"] else None
         if self.log:
             self.log.write("# fake-drive size=%d real=%d mode=%s fill=%d cache=%d eio=%s "
-                           "eio_writes=%d seed=%d\n"
+                           "eio_writes=%d slow=%s seed=%d\n"
                            % (self.size, self.real_blocks * BLOCK, self.mode, self.fill,
                               self.cache_blocks * BLOCK,
                               "%d-%d" % self.eio if self.eio else "none",
-                              self.eio_writes, self.seed))
+                              self.eio_writes,
+                              "%d-%d:%g" % self.slow if self.slow else "none", self.seed))
             for b in sorted(self.flips):
                 self.log.write("# flip %d %d\n" % (b * BLOCK, self.flips[b]))
 
@@ -244,7 +257,12 @@ class Drive:
             raise_eio()
         events = []
         out = bytearray()
+        slow = False
         for b in self.blocks_of(offset, count):
+            if self.slow and b not in self.cache and \
+                    self.slow[0] < (b + 1) * BLOCK and b * BLOCK < self.slow[1]:
+                slow = True
+                events.append((b, "slow", None))
             if b in self.cache:
                 data = self.cache[b]
                 events.append((b, "cache", None))
@@ -263,6 +281,8 @@ class Drive:
                     data[bit // 8] ^= 1 << (bit % 8)
                     events.append((b, "flip", None))
             out += data
+        if slow:
+            time.sleep(self.slow[2])
         skip = offset % BLOCK
         buf[:] = out[skip:skip + count]
         self.record("R", offset, count, t, events)

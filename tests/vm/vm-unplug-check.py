@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Checks the console of vm-unplug.sh: a write run and a read run whose NVMe
-controllers are hot-unplugged end by themselves, soon, with an error that says the
-drive went away, exit 1, with their partial results saved."""
+"""Checks the console of vm-unplug.sh: a write run, a read run and a capacity check
+reading back, whose NVMe controllers are hot-unplugged, end by themselves, soon, with
+an error that says the drive went away, exit 1, with their partial results saved; the
+check's verdict is "not verified", with what it checked before, not a damaged drive."""
 import argparse
 import json
 import re
@@ -21,6 +22,7 @@ p = argparse.ArgumentParser()
 p.add_argument('console')
 p.add_argument('--write-serial', required=True)
 p.add_argument('--read-serial', required=True)
+p.add_argument('--verify-serial', required=True)
 a = p.parse_args()
 
 con = Console(a.console)
@@ -32,7 +34,8 @@ print('# guest after: ' + ' '.join(sections.get('after', '').split()))
 check('after' in sections and 'nvme' not in sections['after'].replace('/sys/class/nvme', ''),
       'the guest no longer has the controllers')
 
-for name, direction, serial in (('write', 'write', a.write_serial), ('read', 'read', a.read_serial)):
+for name, direction, serial in (('write', 'write', a.write_serial), ('read', 'read', a.read_serial),
+                                ('verify', 'read', a.verify_serial)):
     ended = re.search(rf'@@NSC-UNPLUG-ENDED {name} ([\d.]+)@@', con.text)
     took = float(ended.group(1)) - float(now.group(1)) if now and ended else None
     err = [line for line in stderr.get('run-' + name, []) if line.strip()]
@@ -61,5 +64,19 @@ for name, direction, serial in (('write', 'write', a.write_serial), ('read', 're
           f'{name}: the saved step is failed, with its error')
     check(moved > 0, f'{name}: the partial result keeps what was measured before the unplug')
     con.check_result_device(name, r, serial)
+    if name != 'verify':
+        continue
+    cap = (r.get('analysis') or {}).get('capacity') or {}
+    print(f'# verify: verdict {cap.get("verdict")}, checked {cap.get("checked_bytes")} of '
+          f'{cap.get("reported_bytes")} B, unreadable {cap.get("unreadable_bytes")} B')
+    check(cap.get('verdict') == 'not-verified' and cap.get('complete') is False,
+          f'verify: a check whose drive went away is not verified ({cap.get("verdict")})')
+    # What it read before: at least the 16 MiB the unplug waited for, all of it good.
+    # The reads that failed as the drive went away (up to the queue, 8 MiB, and the
+    # kernel's retries of it) may count unreadable; the rest of the drive must not.
+    check((cap.get('checked_bytes') or 0) >= 16 << 20 and (cap.get('unreadable_bytes') or 0) <= 16 << 20
+          and (cap.get('checked_bytes') or 0) < (cap.get('reported_bytes') or 0),
+          f'verify: it checked {cap.get("checked_bytes")} B before the drive went away, '
+          f'{cap.get("unreadable_bytes")} B of them unreadable (at most the reads in flight)')
 
 con.finish()

@@ -17,7 +17,11 @@ what it did:
   flip    "damaged" with exactly the blocks the model served flipped during the read
           pass as `corrupt`, the first of them first; "verified" if it served none;
   eio     "damaged" with the failed reads' blocks unreadable: every 4 KiB of the bad
-          range inside them, none outside the 1 MiB reads that touch it.
+          range inside them, none outside the 1 MiB reads that touch it;
+  slow    an honest drive whose reads in a range take a second or two longer:
+          "verified", and slow reads found there: the first slow read is the 1 MiB
+          read that met the range (or one queued just before it), the slowest within
+          the reads queued with it, and at least the range's reads counted slow.
 Every run ends by itself with exit 0 (a drive that lies is a result, not an error)."""
 import argparse
 import os
@@ -31,7 +35,8 @@ MIB = 1 << 20
 BLOCK = 4096
 SIZE = 256 * MIB
 READ_BS = MIB
-KINDS = ['honest', 'wrap', 'drop', 'mapped', 'flip', 'eio']
+KINDS = ['honest', 'wrap', 'drop', 'mapped', 'flip', 'eio', 'slow']
+QUEUE = 8 * MIB   # the check's reads in flight: 1 MiB at queue depth 8
 
 
 def draw(seed, count):
@@ -55,6 +60,11 @@ def draw(seed, count):
         elif kind == 'eio':
             start = rng.randint(16 * MIB, SIZE - 8 * MIB) // BLOCK * BLOCK
             p['eio'] = '%d-%d' % (start, start + rng.randint(1, 1024) * BLOCK)
+        elif kind == 'slow':
+            # Past the quarter the check writes again: the drive's cache holds none of it.
+            start = rng.randint(SIZE // 4 + 16 * MIB, SIZE - 8 * MIB) // BLOCK * BLOCK
+            p['slow'] = '%d-%d:%.2f' % (start, start + rng.randint(1, 512) * BLOCK,
+                                        rng.uniform(1.0, 2.0))
         drives.append((f'v{n}', kind, p))
     return drives
 
@@ -112,7 +122,7 @@ def check(args):
         for line in f:
             name, kind, *params = line.split()
             drives[name] = (kind, dict(kv.split('=', 1) for kv in params))
-    print('# drive  kind    verdict       usable (bytes)  expected        bad bytes')
+    print('# drive  kind    verdict       usable (bytes)  expected        bad bytes  slow bytes')
     for name, (kind, p) in drives.items():
         r = con.section_json(f'result-{name}')
         if r is None:
@@ -124,8 +134,8 @@ def check(args):
         _, reqs = read_log(os.path.join(args.logs, f'{name}.log'))
         size, real = int(p['size']), int(p.get('real', p['size']))
         verdict, usable, bad = cap['verdict'], cap['usable_bytes'], cap['bad_bytes']
-        expect = size if kind in ('honest', 'flip', 'eio') else real  # mapped: about
-        print(f'# {name:6} {kind:7} {verdict:13} {usable:15} {expect:15} {bad}')
+        expect = size if kind in ('honest', 'flip', 'eio', 'slow') else real  # mapped: about
+        print(f'# {name:6} {kind:7} {verdict:13} {usable:15} {expect:15} {bad:<10} {cap.get("slow_bytes")}')
         con.check(cap['complete'] and cap['reported_bytes'] == size and cap['checked_bytes'] == size,
                   f'{name}: the whole {size} B was written and checked ({cap["checked_bytes"]})')
         if kind == 'honest':
@@ -166,6 +176,26 @@ def check(args):
                       and env_lo <= cap.get('first_bad_offset', -1) <= lo,
                       f'{name}: reads failing in [{lo}, {hi}) counted unreadable: {u} B from '
                       f'{cap.get("first_bad_offset")} (the 1 MiB reads around it: {env_hi - env_lo} B)')
+        elif kind == 'slow':
+            span, _, delay = p['slow'].partition(':')
+            lo, hi = (int(x) for x in span.split('-'))
+            env_lo = lo // READ_BS * READ_BS
+            served = runs_of(reqs, 'slow')
+            first, worst = cap.get('first_slow_offset', -1), cap.get('slowest_offset', -1)
+            print(f'#   slow [{lo}, {hi}) +{delay} s: usual read {cap.get("read_median_ns")} ns, '
+                  f'slow from {cap.get("slow_threshold_ns")} ns, {cap.get("slow_bytes")} B slow '
+                  f'from {first}, slowest {cap.get("slowest_read_ns")} ns at {worst}')
+            con.check(verdict == 'verified' and usable == size and bad == 0,
+                      f'{name}: slow but whole: verified, {usable} B')
+            con.check(served, f'{name}: the model served reads of [{lo}, {hi}) slowly')
+            con.check(env_lo - QUEUE <= first <= lo,
+                      f'{name}: the first slow read at {first} is the one that met {lo} '
+                      f'(or queued just before it: from {env_lo - QUEUE})')
+            con.check(env_lo - QUEUE <= worst < hi + QUEUE,
+                      f'{name}: the slowest read at {worst} is among those queued with [{lo}, {hi})')
+            con.check(cap.get('slow_bytes', 0) >= -(-hi // READ_BS) * READ_BS - env_lo,
+                      f'{name}: {cap.get("slow_bytes")} B counted slow, at least the '
+                      f'{-(-hi // READ_BS) * READ_BS - env_lo} B of reads touching the range')
     con.finish()
 
 

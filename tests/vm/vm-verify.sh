@@ -5,12 +5,13 @@
 # (fake-drive.py, an nbdkit plugin that stores what is written) drawn from a seed: an
 # honest one, one that wraps past its real size, one that drops writes past it, one
 # that maps flash as written until it runs out, one that flips bits in a few blocks,
-# one whose reads fail in a range; about half with a cache of their own. Each is
-# checked by a full run of the preset in the guest, and the verdict against the model's
-# parameters and its log (vm-verify-check.py says what is checked).
+# one whose reads fail in a range, one whose reads are slow in a range; about half
+# with a cache of their own. Each is checked by a full run of the preset in the
+# guest, and the verdict against the model's parameters and its log
+# (vm-verify-check.py says what is checked).
 #
 # NSC_VM_SEED picks the drives (printed; a failure names it), NSC_VM_DRIVES how many
-# (6: one of each kind; more are drawn).
+# (7: one of each kind; more are drawn).
 # Exit 77 (skip) when QEMU, the kernel, busybox-static or nbdkit's Python plugin is missing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,7 +21,7 @@ command -v nbdkit >/dev/null || skip "nbdkit is missing (apt install nbdkit nbdk
 nbdkit python --version >/dev/null 2>&1 || skip "nbdkit's Python plugin is missing (apt install nbdkit-plugin-python)"
 
 seed=${NSC_VM_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-count=${NSC_VM_DRIVES:-6}
+count=${NSC_VM_DRIVES:-7}
 echo "# seed $seed (NSC_VM_SEED=$seed repeats these drives)"
 
 vm_prepare vm-verify
