@@ -194,6 +194,118 @@ test_slow (void)
   g_assert_cmpuint (slow.first_offset, ==, 1);
 }
 
+/* A surface scan's places checked (--verify), as the run analysis sees them: 10 places
+ * of 8 blocks over 1 MiB, each read back through @drive (which returns, for a place's
+ * block, the offset whose data it holds, or G_MAXUINT64 for zeros). */
+#define PLACES 10
+#define PLACE_BLOCKS 8
+#define SPAN (G_GUINT64_CONSTANT (1) << 20)
+#define STRIDE (G_GUINT64_CONSTANT (100) * 1024)
+
+typedef guint64 (*DriveFunc) (guint64 offset);
+
+static JsonObject *
+places_verdict (DriveFunc drive,
+                guint     read_places,
+                JsonNode **keep)
+{
+  g_autoptr(NscRunResult) r = nsc_run_result_new ();
+  NscStep step = { 0 };
+  NscStepResult *wrote, *read;
+  g_autofree guint8 *buf = blocks (1);
+
+  step.kind = NSC_STEP_SURFACE;
+  nsc_job_init (&step.job);
+  step.points = PLACES;
+  step.job.block_size = PLACE_BLOCKS * U;
+  step.job.read_percent = 0;
+  step.job.data = NSC_DATA_VERIFY;
+  wrote = nsc_step_result_new (&step);
+  step.job.read_percent = 100;
+  read = nsc_step_result_new (&step);
+  read->step.job.region_length = SPAN;
+  for (guint p = 0; p < PLACES; p++)
+    {
+      NscJobResult *w = g_new0 (NscJobResult, 1);
+      NscJobResult *j = g_new0 (NscJobResult, 1);
+
+      w->job = wrote->step.job;
+      w->job.region_offset = p * STRIDE;
+      w->job.region_length = PLACE_BLOCKS * U;
+      w->dir[NSC_DIR_WRITE].bytes = PLACE_BLOCKS * U;
+      nsc_verify_tally_init (&w->verify);
+      g_ptr_array_add (wrote->runs, w);
+      if (p >= read_places)
+        continue;
+      j->job = read->step.job;
+      j->job.region_offset = p * STRIDE;
+      j->job.region_length = PLACE_BLOCKS * U;
+      j->verified = TRUE;
+      nsc_verify_tally_init (&j->verify);
+      for (guint b = 0; b < PLACE_BLOCKS; b++)
+        {
+          guint64 at = p * STRIDE + b * U;
+          guint64 holds = drive (at);
+
+          if (holds == G_MAXUINT64)
+            memset (buf, 0, U);
+          else
+            nsc_verify_fill (buf, U, holds, KEY);
+          nsc_verify_check (buf, U, at, KEY, &j->verify);
+          nsc_verify_timed (&j->verify, at, 1000000);
+        }
+      g_ptr_array_add (read->runs, j);
+    }
+  g_ptr_array_add (r->steps, wrote);
+  g_ptr_array_add (r->steps, read);
+  nsc_run_result_analyze (r);
+  *keep = json_node_ref (r->analysis);
+  return json_object_get_object_member (json_node_get_object (*keep), "capacity");
+}
+
+static guint64 honest (guint64 o) { return o; }
+/* Stores 420 KiB: place 4 (400–432 KiB) holds it part way (5 of 8 blocks), the rest
+ * is lost. */
+static guint64 drops (guint64 o) { return o < 420 * 1024 ? o : G_MAXUINT64; }
+/* One block of place 3 lost, among good places. */
+static guint64 one_bad (guint64 o) { return o == 3 * STRIDE + 2 * U ? G_MAXUINT64 : o; }
+/* Wraps at 500 KiB: place 0 (0 KiB) was overwritten by place 5 (500 KiB). */
+static guint64 wraps (guint64 o) { return o < 5 * STRIDE ? o + 5 * STRIDE : o; }
+
+static void
+test_places (void)
+{
+  g_autoptr(JsonNode) a = NULL, b = NULL, c = NULL, d = NULL, e = NULL;
+  JsonObject *o;
+
+  o = places_verdict (honest, PLACES, &a);
+  g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "sample-verified");
+  g_assert_cmpstr (json_object_get_string_member (o, "coverage"), ==, "places");
+  g_assert_cmpint (json_object_get_int_member (o, "places"), ==, PLACES);
+  g_assert_cmpint (json_object_get_int_member (o, "checked_bytes"), ==, PLACES * PLACE_BLOCKS * U);
+  g_assert_cmpint (json_object_get_int_member (o, "reported_bytes"), ==, SPAN);
+  g_assert_cmpint (json_object_get_int_member (o, "slow_bytes"), ==, 0);
+
+  o = places_verdict (drops, PLACES, &b);
+  g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "loses-writes");
+  g_assert_cmpint (json_object_get_int_member (o, "usable_bytes"), ==, 420 * 1024);
+  g_assert_cmpint (json_object_get_int_member (o, "first_bad_offset"), ==, 420 * 1024);
+
+  o = places_verdict (one_bad, PLACES, &c);
+  g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "damaged");
+  g_assert_cmpint (json_object_get_int_member (o, "bad_bytes"), ==, U);
+  g_assert_cmpint (json_object_get_int_member (o, "first_bad_offset"), ==, 3 * STRIDE + 2 * U);
+
+  o = places_verdict (wraps, PLACES, &d);
+  g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "wraps");
+  g_assert_cmpint (json_object_get_int_member (o, "usable_bytes"), ==, 5 * STRIDE);
+
+  /* A place not read back: not verified, whatever the others held. */
+  o = places_verdict (honest, PLACES - 1, &e);
+  g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "not-verified");
+  g_assert_false (json_object_get_boolean_member (o, "complete"));
+}
+
 /* --verify on every preset: each whole-region write-fill writes checked data and is
  * read back right after, with nothing between; a preset without one has nothing to
  * verify; the rest of the steps are untouched; the check itself stays as it is. */
@@ -201,7 +313,7 @@ static void
 test_preset_with_verify (void)
 {
   g_auto(GStrv) names = nsc_preset_list_names ();
-  guint with = 0;
+  guint with = 0, surface = 0;
 
   for (guint i = 0; names[i]; i++)
     {
@@ -229,6 +341,31 @@ test_preset_with_verify (void)
           g_assert_cmpstr (a->analysis, ==, b->analysis);
           if (a->job.data == NSC_DATA_VERIFY || b->job.data != NSC_DATA_VERIFY)
             continue;
+          if (b->kind == NSC_STEP_SURFACE)
+            {
+              /* A surface scan's writes and its later read of the same places. */
+              if (nsc_job_has_writes (&b->job))
+                {
+                  gboolean read_back = FALSE;
+
+                  for (guint n = k + 1; n < v->steps->len; n++)
+                    {
+                      const NscStep *r = &g_array_index (v->steps, NscStep, n);
+
+                      if (r->kind == NSC_STEP_SURFACE)
+                        {
+                          read_back = r->job.data == NSC_DATA_VERIFY && r->job.read_percent == 100
+                                      && r->points == b->points && r->job.bytes == b->job.bytes;
+                          break;
+                        }
+                    }
+                  g_assert_true (read_back);
+                  surface++;
+                }
+              else
+                g_assert_cmpuint (b->job.read_percent, ==, 100);
+              continue;
+            }
           {
             const NscStep *r = &g_array_index (v->steps, NscStep, ++k);
 
@@ -249,8 +386,9 @@ test_preset_with_verify (void)
 
     g_assert_cmpuint (v->steps->len, ==, p->steps->len);
   }
-  /* write-fill and write-fill-twice at least, and the check itself. */
-  g_assert_cmpuint (with, >=, 2);
+  /* write-fill and write-fill-twice at least, surface-write, and the check itself. */
+  g_assert_cmpuint (with, >=, 3);
+  g_assert_cmpuint (surface, >=, 1);
 }
 
 int
@@ -262,6 +400,7 @@ main (int    argc,
   g_test_add_func ("/nsc/verify/wrap", test_wrap);
   g_test_add_func ("/nsc/verify/drop-and-merge", test_drop_and_merge);
   g_test_add_func ("/nsc/verify/slow", test_slow);
+  g_test_add_func ("/nsc/verify/places", test_places);
   g_test_add_func ("/nsc/verify/preset-with-verify", test_preset_with_verify);
   return g_test_run ();
 }

@@ -370,6 +370,27 @@ test_capacity (void)
       "\"bad_bytes\": 4096, \"other_bytes\": 4096, \"first_bad_offset\": 0}",
       "Not verified: the check stopped after 1 MiB of 256 MiB, and 4 KiB of that did not read "
       "back as written, the first at 0 bytes" },
+    /* A surface scan's places: a sample's words. */
+    { "{\"verdict\": \"sample-verified\", \"coverage\": \"places\", \"places\": 100, "
+      "\"checked_bytes\": 6710886400, \"reported_bytes\": 1099511627776}",
+      "The 100 places written across the drive (6.25 GiB of 1 TiB) read back as written: a "
+      "sample, not every block (the capacity check reads them all)" },
+    { "{\"verdict\": \"wraps\", \"coverage\": \"places\", \"places\": 100, \"usable_bytes\": 68719476736, "
+      "\"reported_bytes\": 1099511627776, \"bad_bytes\": 4096, \"alias_bytes\": 4096}",
+      "This drive stores at most about 64 GiB, not the 1 TiB it reports: writes at places past "
+      "that landed on earlier places" },
+    { "{\"verdict\": \"loses-writes\", \"coverage\": \"places\", \"places\": 100, \"usable_bytes\": 68719476736, "
+      "\"reported_bytes\": 1099511627776, \"bad_bytes\": 4096, \"zeros_bytes\": 4096}",
+      "This drive stores at most about 64 GiB, not the 1 TiB it reports: what was written at "
+      "places past that is lost" },
+    { "{\"verdict\": \"damaged\", \"coverage\": \"places\", \"places\": 100, \"checked_bytes\": 6710886400, "
+      "\"bad_bytes\": 4096, \"corrupt_bytes\": 4096, \"first_bad_offset\": 1048576}",
+      "4 KiB of the 6.25 GiB checked at places across the drive did not read back as written, "
+      "the first at 1 MiB" },
+    { "{\"verdict\": \"not-verified\", \"coverage\": \"places\", \"places\": 99, \"checked_bytes\": 1048576, "
+      "\"bad_bytes\": 4096, \"other_bytes\": 4096}",
+      "Not verified: the places written were not all read back (1 MiB checked, 4 KiB of it not "
+      "as written)" },
   };
   const char *localedir = g_getenv ("NSC_TEST_LOCALEDIR");
 

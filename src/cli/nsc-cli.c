@@ -80,7 +80,8 @@ print_usage (FILE *out)
            "  --cdm                  CrystalDiskMark's way: 5 runs of 5 s, 5 s apart, the best\n"
            "                         shown, in MB/s, on a 1 GiB region (devices too)\n"
            "  --verify               read back what a write-fill wrote and check every block:\n"
-           "                         the capacity check's verdict with the fill's curve\n"
+           "                         the capacity check's verdict with the fill's curve (a\n"
+           "                         surface scan's places: a sample's verdict)\n"
            "  --quiet                no progress line\n"
            "  --dry-run              print what the run would write (per step, in total, against\n"
            "                         the drive's SMART counts) and stop; nothing is written\n"
@@ -391,8 +392,8 @@ run_command (int           argc,
       if (checked == NULL)
         {
           nsc_cli_fail (_("--verify checks what a write-fill wrote over a whole drive or free "
-                          "space, and “%s” has no such step; --preset verify is the check on "
-                          "its own"), preset->name);
+                          "space, or a surface scan at its places, and “%s” has neither; "
+                          "--preset verify is the check on its own"), preset->name);
           return EXIT_USAGE;
         }
       g_clear_pointer (&preset, nsc_preset_free);

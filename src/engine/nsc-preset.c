@@ -547,6 +547,23 @@ nsc_preset_copy (const NscPreset *p)
   return c;
 }
 
+guint64
+nsc_surface_place_bytes (guint64 bytes,
+                         guint   block_size,
+                         guint   points,
+                         guint64 span)
+{
+  guint64 per = bytes ? bytes : G_GUINT64_CONSTANT (64) << 20;
+
+  g_return_val_if_fail (block_size > 0, 0);
+
+  if (points > 1 && span / points >= block_size)
+    per = MIN (per, span / points);
+  per = MIN (per, span);
+  per -= per % block_size;
+  return MAX (per, (guint64) block_size);
+}
+
 NscPreset *
 nsc_preset_with_verify (const NscPreset *preset)
 {
@@ -582,6 +599,33 @@ nsc_preset_with_verify (const NscPreset *preset)
       g_array_insert_val (c->steps, i + 1, back);
       i++;
       any = TRUE;
+    }
+  /* A surface scan that writes its places and reads the same places later (after its
+   * idle): both carry checked data, and its read judges what the places held. */
+  for (guint i = 0; i < c->steps->len; i++)
+    {
+      NscStep *w = &g_array_index (c->steps, NscStep, i);
+
+      if (w->kind != NSC_STEP_SURFACE || w->job.read_percent != 0
+          || w->job.block_size % NSC_VERIFY_UNIT != 0)
+        continue;
+      for (guint j = i + 1; j < c->steps->len; j++)
+        {
+          NscStep *r = &g_array_index (c->steps, NscStep, j);
+
+          if (r->kind != NSC_STEP_SURFACE)
+            continue;
+          if (r->job.read_percent == 100 && r->points == w->points && r->job.bytes == w->job.bytes
+              && r->job.block_size == w->job.block_size && r->span_pct == w->span_pct
+              && r->offset_pct == w->offset_pct && r->job.region_offset == w->job.region_offset
+              && r->job.region_length == w->job.region_length)
+            {
+              w->job.data = NSC_DATA_VERIFY;
+              r->job.data = NSC_DATA_VERIFY;
+              any = TRUE;
+            }
+          break;
+        }
     }
   return any ? g_steal_pointer (&c) : NULL;
 }

@@ -934,6 +934,49 @@ analyze_compressibility (NscRunResult *r,
 
 /* ---- capacity and integrity ------------------------------------------------- */
 
+/* What a check's reads found, into @o: the bytes of each kind, the first bad block and
+ * its kind, the aliasing block, its echo and the period, and the slow reads (blocks the
+ * drive read only after ten times the usual time). Offsets are from @base. */
+static void
+add_tally (JsonObject           *o,
+           const NscVerifyTally *v,
+           guint64               base,
+           guint                 block_size)
+{
+  NscVerifySlow slow;
+  guint64 bad = nsc_verify_bad_blocks (v) * NSC_VERIFY_UNIT;
+
+  for (int k = NSC_VERIFY_OK + 1; k < NSC_VERIFY_N_KINDS; k++)
+    {
+      g_autofree char *name = g_strconcat (nsc_verify_kind_name (k), "_bytes", NULL);
+
+      json_object_set_int_member (o, name, (gint64) (v->blocks[k] * NSC_VERIFY_UNIT));
+    }
+  if (bad > 0 && v->first_bad >= base)
+    {
+      json_object_set_int_member (o, "first_bad_offset", (gint64) (v->first_bad - base));
+      json_object_set_string_member (o, "first_bad_kind", nsc_verify_kind_name (v->first_bad_kind));
+    }
+  if (v->alias_period > 0)
+    {
+      json_object_set_int_member (o, "alias_offset", (gint64) (v->alias_offset - base));
+      json_object_set_int_member (o, "alias_echo", (gint64) (v->alias_echo - base));
+      json_object_set_int_member (o, "alias_period", (gint64) v->alias_period);
+    }
+  nsc_verify_slow (v, &slow);
+  if (slow.reads > 0)
+    {
+      json_object_set_int_member (o, "read_median_ns", (gint64) slow.median_ns);
+      json_object_set_int_member (o, "slow_threshold_ns", (gint64) slow.threshold_ns);
+      json_object_set_int_member (o, "slow_bytes", (gint64) (slow.slow_reads * block_size));
+      if (slow.slow_reads > 0 && slow.first_offset >= base)
+        json_object_set_int_member (o, "first_slow_offset", (gint64) (slow.first_offset - base));
+      json_object_set_int_member (o, "slowest_read_ns", (gint64) slow.slowest_ns);
+      if (slow.slowest_offset >= base)
+        json_object_set_int_member (o, "slowest_offset", (gint64) (slow.slowest_offset - base));
+    }
+}
+
 /* The verdict of a check (the `verify` preset): its write step filled the region with
  * data that names its place and the run, its read step ("analysis": "verify") read it
  * all back. Evidence first: a verdict only when the read covered the whole region
@@ -944,13 +987,12 @@ analyze_compressibility (NscRunResult *r,
  *   loses-writes  from the first bad block on, most blocks are bad (zeros, other or
  *                 earlier data): the drive keeps about that many bytes;
  *   damaged       bad blocks scattered among good ones (damaged, unreadable). */
-static void
-analyze_capacity (NscRunResult *r,
-                  JsonObject   *analysis)
+static gboolean
+analyze_capacity_whole (NscRunResult *r,
+                        JsonObject   *analysis)
 {
   const NscJobResult *wrote = NULL, *rewrote = NULL, *read = NULL;
   const NscVerifyTally *v;
-  NscVerifySlow slow;
   guint64 reported, checked = 0, bad, first = 0, usable = 0;
   gboolean complete;
   const char *verdict;
@@ -971,7 +1013,7 @@ analyze_capacity (NscRunResult *r,
         rewrote = head;
     }
   if (read == NULL)
-    return;
+    return FALSE;
   v = &read->verify;
   reported = read->job.region_length;
   for (int k = 0; k < NSC_VERIFY_N_KINDS; k++)
@@ -1005,6 +1047,7 @@ analyze_capacity (NscRunResult *r,
   o = json_object_new ();
   json_object_set_string_member (o, "verdict", verdict);
   json_object_set_boolean_member (o, "complete", complete);
+  json_object_set_string_member (o, "coverage", "whole");
   json_object_set_int_member (o, "reported_bytes", (gint64) reported);
   json_object_set_int_member (o, "checked_bytes", (gint64) checked);
   json_object_set_int_member (o, "usable_bytes", (gint64) usable);
@@ -1013,39 +1056,117 @@ analyze_capacity (NscRunResult *r,
    * not the region's end, whose loss it could otherwise hide. */
   json_object_set_int_member (o, "rewritten_bytes",
                               rewrote ? (gint64) rewrote->dir[NSC_DIR_WRITE].bytes : 0);
-  for (int k = NSC_VERIFY_OK + 1; k < NSC_VERIFY_N_KINDS; k++)
-    {
-      g_autofree char *name = g_strconcat (nsc_verify_kind_name (k), "_bytes", NULL);
-
-      json_object_set_int_member (o, name, (gint64) (v->blocks[k] * NSC_VERIFY_UNIT));
-    }
-  if (bad > 0)
-    {
-      json_object_set_int_member (o, "first_bad_offset", (gint64) first);
-      json_object_set_string_member (o, "first_bad_kind", nsc_verify_kind_name (v->first_bad_kind));
-    }
-  if (v->alias_period > 0)
-    {
-      json_object_set_int_member (o, "alias_offset", (gint64) (v->alias_offset - read->job.region_offset));
-      json_object_set_int_member (o, "alias_echo", (gint64) (v->alias_echo - read->job.region_offset));
-      json_object_set_int_member (o, "alias_period", (gint64) v->alias_period);
-    }
-  /* Slow blocks: reads that took ten times the usual one, where the drive retried. */
-  nsc_verify_slow (v, &slow);
-  if (slow.reads > 0)
-    {
-      json_object_set_int_member (o, "read_median_ns", (gint64) slow.median_ns);
-      json_object_set_int_member (o, "slow_threshold_ns", (gint64) slow.threshold_ns);
-      json_object_set_int_member (o, "slow_bytes", (gint64) (slow.slow_reads * read->job.block_size));
-      if (slow.slow_reads > 0 && slow.first_offset >= read->job.region_offset)
-        json_object_set_int_member (o, "first_slow_offset",
-                                    (gint64) (slow.first_offset - read->job.region_offset));
-      json_object_set_int_member (o, "slowest_read_ns", (gint64) slow.slowest_ns);
-      if (slow.slowest_offset >= read->job.region_offset)
-        json_object_set_int_member (o, "slowest_offset",
-                                    (gint64) (slow.slowest_offset - read->job.region_offset));
-    }
+  add_tally (o, v, read->job.region_offset, read->job.block_size);
   json_object_set_object_member (analysis, "capacity", o);
+  return TRUE;
+}
+
+/* The same check on places only (a surface scan's writes read back, with --verify):
+ * what the places held, never more. A sample cannot show that every block holds its
+ * data, nor exactly where a fake drive's real capacity ends:
+ *   sample-verified  every place read back as written: as far as a sample can tell;
+ *   wraps            most bad blocks hold another place's data: the drive stores at
+ *                    most the smallest distance between a place and its echo;
+ *   loses-writes     every place from the first bad one on is mostly bad: the drive
+ *                    keeps at most up to there;
+ *   damaged          bad blocks at places between good ones;
+ *   not-verified     a place was not written or read whole. */
+static void
+analyze_capacity_places (NscRunResult *r,
+                         JsonObject   *analysis)
+{
+  const NscStepResult *wrote = NULL, *read = NULL;
+  const NscJobResult *first_run, *last_run;
+  NscVerifyTally v;
+  guint64 base, reported, checked = 0, bad, first = 0, usable = 0;
+  gboolean complete, tail_bad = TRUE, seen_bad = FALSE;
+  const char *verdict;
+  JsonObject *o;
+
+  for (guint i = 0; i < r->steps->len; i++)
+    {
+      NscStepResult *s = g_ptr_array_index (r->steps, i);
+      const NscJobResult *j;
+
+      if (s->step.kind != NSC_STEP_SURFACE || s->skipped || s->runs->len == 0)
+        continue;
+      j = g_ptr_array_index (s->runs, 0);
+      if (j->job.data != NSC_DATA_VERIFY)
+        continue;
+      if (j->verified)
+        read = s;
+      else if (nsc_job_has_writes (&j->job) && read == NULL)
+        wrote = s;
+    }
+  if (read == NULL)
+    return;
+
+  nsc_verify_tally_init (&v);
+  complete = wrote != NULL && wrote->runs->len == read->runs->len
+             && read->runs->len == read->step.points;
+  for (guint p = 0; p < read->runs->len; p++)
+    {
+      const NscJobResult *j = g_ptr_array_index (read->runs, p);
+      const NscJobResult *w = wrote && p < wrote->runs->len ? g_ptr_array_index (wrote->runs, p) : NULL;
+      guint64 place_checked = 0, place_bad = nsc_verify_bad_blocks (&j->verify);
+
+      for (int k = 0; k < NSC_VERIFY_N_KINDS; k++)
+        place_checked += j->verify.blocks[k];
+      nsc_verify_merge (&v, &j->verify);
+      complete = complete && w != NULL && !w->cancelled && w->error_errno == 0
+                 && w->job.region_offset == j->job.region_offset
+                 && w->dir[NSC_DIR_WRITE].bytes >= j->job.region_length
+                 && !j->cancelled && j->error_errno == 0
+                 && place_checked * NSC_VERIFY_UNIT >= j->job.region_length;
+      /* After the first bad place (which may hold the real end part way): are all
+       * mostly bad? */
+      if (seen_bad && place_bad * 2 < place_checked)
+        tail_bad = FALSE;
+      if (place_bad > 0)
+        seen_bad = TRUE;
+    }
+  first_run = g_ptr_array_index (read->runs, 0);
+  last_run = g_ptr_array_index (read->runs, read->runs->len - 1);
+  base = first_run->job.region_offset;
+  /* What the scan spread its places over (the drive, as it reports it). */
+  reported = read->step.job.region_length > 0 ? read->step.job.region_length
+             : last_run->job.region_offset + last_run->job.region_length - base;
+  for (int k = 0; k < NSC_VERIFY_N_KINDS; k++)
+    checked += v.blocks[k] * NSC_VERIFY_UNIT;
+  bad = nsc_verify_bad_blocks (&v) * NSC_VERIFY_UNIT;
+  if (v.first_bad != G_MAXUINT64 && v.first_bad >= base)
+    first = v.first_bad - base;
+
+  if (!complete)
+    verdict = "not-verified", usable = bad ? first : checked;
+  else if (bad == 0)
+    verdict = "sample-verified", usable = reported;
+  else if (v.alias_period > 0 && v.blocks[NSC_VERIFY_ALIAS] * NSC_VERIFY_UNIT * 2 >= bad)
+    verdict = "wraps", usable = MIN (v.alias_period, reported);
+  else if (tail_bad)
+    verdict = "loses-writes", usable = first;
+  else
+    verdict = "damaged", usable = first;
+
+  o = json_object_new ();
+  json_object_set_string_member (o, "verdict", verdict);
+  json_object_set_boolean_member (o, "complete", complete);
+  json_object_set_string_member (o, "coverage", "places");
+  json_object_set_int_member (o, "places", read->runs->len);
+  json_object_set_int_member (o, "reported_bytes", (gint64) reported);
+  json_object_set_int_member (o, "checked_bytes", (gint64) checked);
+  json_object_set_int_member (o, "usable_bytes", (gint64) usable);
+  json_object_set_int_member (o, "bad_bytes", (gint64) bad);
+  add_tally (o, &v, base, first_run->job.block_size);
+  json_object_set_object_member (analysis, "capacity", o);
+}
+
+static void
+analyze_capacity (NscRunResult *r,
+                  JsonObject   *analysis)
+{
+  if (!analyze_capacity_whole (r, analysis))
+    analyze_capacity_places (r, analysis);
 }
 
 void

@@ -1417,13 +1417,12 @@ run_surface_step (NscRunner      *self,
 
   if (!resolve_job (self, target, step, &job, sr, error))
     return FALSE;
-  per_point = job.bytes ? job.bytes : G_GUINT64_CONSTANT (64) << 20;
-  per_point = MAX (per_point - per_point % job.block_size, (guint64) job.block_size);
   span = job.region_length;
-  if (per_point > span)
-    per_point = span;
+  per_point = nsc_surface_place_bytes (job.bytes, job.block_size, step->points, span);
   stride = step->points > 1 ? (span - per_point) / (step->points - 1) : 0;
   stride -= stride % job.block_size;
+  sr->step.job.region_offset = job.region_offset;
+  sr->step.job.region_length = job.region_length;
   g_strlcpy (sr->step.job.label, step->job.label[0] ? step->job.label : "Surface",
              sizeof sr->step.job.label);
 

@@ -1498,6 +1498,43 @@ nsc_words_capacity (JsonObject  *capacity,
       g_string_free (s, TRUE);
     }
 
+  if (g_strcmp0 (json_object_get_string_member_with_default (capacity, "coverage", "whole"),
+                 "places") == 0)
+    {
+      guint places = (guint) capacity_bytes (capacity, "places");
+
+      if (g_str_equal (verdict, "sample-verified"))
+        /* Translators: a surface scan's writes read back; %u places, %s the size they
+         * hold, then the drive's size */
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "The %u place written across the drive (%s of %s) "
+                                             "read back as written: a sample, not every block "
+                                             "(the capacity check reads them all)",
+                                             "The %u places written across the drive (%s of %s) "
+                                             "read back as written: a sample, not every block "
+                                             "(the capacity check reads them all)", places),
+                                places, checked, reported);
+      if (g_str_equal (verdict, "wraps"))
+        /* Translators: a fake drive found by a sample; the most it can store, then the
+         * size it reports */
+        return g_strdup_printf (_("This drive stores at most about %s, not the %s it reports: "
+                                  "writes at places past that landed on earlier places"),
+                                usable, reported);
+      if (g_str_equal (verdict, "loses-writes"))
+        /* Translators: a fake drive found by a sample; the most it can store, then the
+         * size it reports */
+        return g_strdup_printf (_("This drive stores at most about %s, not the %s it reports: "
+                                  "what was written at places past that is lost"),
+                                usable, reported);
+      if (g_str_equal (verdict, "damaged"))
+        /* Translators: the bad part, the part checked at places, where the first bad
+         * block is */
+        return g_strdup_printf (_("%s of the %s checked at places across the drive did not "
+                                  "read back as written, the first at %s"), bad, checked, first);
+      /* Translators: a sample of places stopped before its end; what it checked */
+      return g_strdup_printf (_("Not verified: the places written were not all read back "
+                                "(%s checked, %s of it not as written)"), checked, bad);
+    }
   if (g_str_equal (verdict, "verified"))
     /* Translators: the capacity check's verdict on an honest drive; %s: its size */
     return g_strdup_printf (_("All %s read back as written: every block was checked"), checked);

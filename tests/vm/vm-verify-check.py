@@ -22,6 +22,12 @@ what it did:
           "verified", and slow reads found there: the first slow read is the 1 MiB
           read that met the range (or one queued just before it), the slowest within
           the reads queued with it, and at least the range's reads counted slow.
+Then the surface scan's places (surface-write --verify, 100 places of 2 MiB here) on
+the honest, wrapping and dropping drives: honest "sample-verified"; wrap "wraps" with
+the real size (the places are dense enough that one lands on another's physical
+blocks); drop "loses-writes", or "damaged" when the drive's cache still served the
+last places right, with the first bad block at or past the real size and within a
+place's stride of it.
 Every run ends by itself with exit 0 (a drive that lies is a result, not an error)."""
 import argparse
 import os
@@ -196,7 +202,38 @@ def check(args):
             con.check(cap.get('slow_bytes', 0) >= -(-hi // READ_BS) * READ_BS - env_lo,
                       f'{name}: {cap.get("slow_bytes")} B counted slow, at least the '
                       f'{-(-hi // READ_BS) * READ_BS - env_lo} B of reads touching the range')
+        if kind in ('honest', 'wrap', 'drop'):
+            check_surface(con, name, kind, p)
     con.finish()
+
+
+def check_surface(con, name, kind, p):
+    r = con.section_json(f'sresult-{name}')
+    if r is None:
+        return
+    con.check(con.rcs.get(f'surface-{name}') == 0, con.rc_text(f'surface-{name}'))
+    cap = (r.get('analysis') or {}).get('capacity')
+    if not con.check(cap is not None and cap.get('coverage') == 'places',
+                     f'{name}: the surface scan\'s places were checked (coverage "places")'):
+        return
+    size, real = int(p['size']), int(p.get('real', p['size']))
+    verdict, usable, first = cap['verdict'], cap['usable_bytes'], cap.get('first_bad_offset')
+    stride = (size - 2 * MIB) // 99 // MIB * MIB
+    print(f'# {name} surface: {verdict}, {cap["places"]} places, {cap["checked_bytes"]} B checked, '
+          f'usable {usable}, first bad {first}, bad {cap["bad_bytes"]}')
+    con.check(cap['complete'] and cap['places'] == 100 and cap['checked_bytes'] == 100 * 2 * MIB,
+              f'{name}: 100 places of 2 MiB written and read back whole')
+    if kind == 'honest':
+        con.check(verdict == 'sample-verified' and cap['bad_bytes'] == 0,
+                  f'{name} surface: sample-verified ({verdict})')
+    elif kind == 'wrap':
+        con.check(verdict == 'wraps' and usable == real,
+                  f'{name} surface (wraps at {real}): {verdict}, at most {usable} B')
+    else:
+        ok = verdict == 'loses-writes' or (verdict == 'damaged' and 'cache' in p)
+        con.check(ok and first is not None and real <= first <= real + stride,
+                  f'{name} surface (drops past {real}{", cache " + p["cache"] if "cache" in p else ""}): '
+                  f'{verdict}, first bad at {first} (a place within {stride} B past it)')
 
 
 def main():
