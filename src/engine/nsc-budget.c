@@ -432,8 +432,12 @@ nsc_write_budget (const NscPreset       *preset,
           if (!nsc_job_has_writes (&s->job))
             continue;
           it.timed = s->job.time_ns > 0 && !s->job.bytes;
-          it.bytes = it.timed ? 0 : (guint64) s->points * nsc_surface_place_bytes (s->job.bytes, s->job.block_size,
-                                                                                   s->points, region);
+          {
+            guint points = nsc_surface_points (s->points, s->job.block_size, region);
+
+            it.bytes = it.timed ? 0 : (guint64) points * nsc_surface_place_bytes (s->job.bytes, s->job.block_size,
+                                                                                 points, region);
+          }
           it.time_ns = s->job.time_ns * s->points;
           timed |= it.timed;
           break;
@@ -530,8 +534,12 @@ nsc_budget_paced_reads (const NscPreset       *preset,
       if (s->kind == NSC_STEP_SURFACE)
         {
           if (s->job.bytes)
-            total += (guint64) s->points * nsc_surface_place_bytes (s->job.bytes, s->job.block_size,
-                                                                    s->points, region);
+            {
+              guint points = nsc_surface_points (s->points, s->job.block_size, region);
+
+              total += (guint64) points * nsc_surface_place_bytes (s->job.bytes, s->job.block_size,
+                                                                   points, region);
+            }
           continue;
         }
       if (s->kind != NSC_STEP_JOB)

@@ -547,6 +547,16 @@ nsc_preset_copy (const NscPreset *p)
   return c;
 }
 
+guint
+nsc_surface_points (guint   points,
+                    guint   block_size,
+                    guint64 span)
+{
+  g_return_val_if_fail (block_size > 0, 1);
+
+  return (guint) MAX (MIN ((guint64) points, span / block_size), 1);
+}
+
 guint64
 nsc_surface_place_bytes (guint64 bytes,
                          guint   block_size,
@@ -557,8 +567,8 @@ nsc_surface_place_bytes (guint64 bytes,
 
   g_return_val_if_fail (block_size > 0, 0);
 
-  if (points > 1 && span / points >= block_size)
-    per = MIN (per, span / points);
+  if (points > 1)
+    per = MIN (per, MAX (span / points, (guint64) block_size));
   per = MIN (per, span);
   per -= per % block_size;
   return MAX (per, (guint64) block_size);

@@ -91,10 +91,16 @@ NscPreset  *nsc_preset_copy          (const NscPreset *preset);
  * "verify", follows it with no TRIM or idle between. A preset that reads back its
  * writes already (verify) comes back as it is; NULL when it has no such step. */
 NscPreset  *nsc_preset_with_verify   (const NscPreset *preset);
-/* A surface scan's bytes at each of its @points places over @span: @bytes (64 MiB when
- * 0), but no more than the span's share of each place (on a small target the places
- * do not overlap), in whole blocks of @block_size, at least one. The runner and the
+/* A surface scan's bytes at each of its @points places (nsc_surface_points) over
+ * @span: @bytes (64 MiB when 0), but no more than the span's share of each place (on a
+ * small target the places do not overlap), in whole blocks of @block_size, at least
+ * one. The runner and the
  * plan both take it from here. */
+/* How many of a surface scan's @points places fit in @span, one block of @block_size
+ * each at least: all of them on a drive, fewer on a target smaller than that. */
+guint       nsc_surface_points       (guint            points,
+                                      guint            block_size,
+                                      guint64          span);
 guint64     nsc_surface_place_bytes  (guint64          bytes,
                                       guint            block_size,
                                       guint            points,

@@ -1414,12 +1414,15 @@ run_surface_step (NscRunner      *self,
 {
   NscJob job, point;
   guint64 per_point, span, stride;
+  guint points;
 
   if (!resolve_job (self, target, step, &job, sr, error))
     return FALSE;
   span = job.region_length;
-  per_point = nsc_surface_place_bytes (job.bytes, job.block_size, step->points, span);
-  stride = step->points > 1 ? (span - per_point) / (step->points - 1) : 0;
+  points = nsc_surface_points (step->points, job.block_size, span);
+  sr->step.points = points;
+  per_point = nsc_surface_place_bytes (job.bytes, job.block_size, points, span);
+  stride = points > 1 ? (span - per_point) / (points - 1) : 0;
   stride -= stride % job.block_size;
   sr->step.job.region_offset = job.region_offset;
   sr->step.job.region_length = job.region_length;
@@ -1438,7 +1441,7 @@ run_surface_step (NscRunner      *self,
       post_warning (self, w);
     }
 
-  for (guint p = 0; p < step->points; p++)
+  for (guint p = 0; p < points; p++)
     {
       NscJobResult *res = NULL;
       gboolean ok;
@@ -1449,7 +1452,7 @@ run_surface_step (NscRunner      *self,
       point.time_ns = job.time_ns;
       point.bytes = 0;
       point.once = TRUE;
-      set_status_test (self, NSC_STATUS_SURFACE_POINT, sr->step.job.label, p, step->points);
+      set_status_test (self, NSC_STATUS_SURFACE_POINT, sr->step.job.label, p, points);
       self->job_paced = nsc_job_has_writes (&point) && nsc_timing_step_budget_ns (&self->timing, step) == 0;
       if (self->job_paced)
         self->phase_status.bytes_total = point.bytes;

@@ -5,8 +5,9 @@
 # user's files keep their bytes (checksummed before and after) and nothing is left
 # behind after a completed run, a cancelled one (SIGINT: exit 130, a partial result
 # that says "not-verified") and a killed one (SIGKILL). A write-fill with --verify is
-# checked the same way; a preset with no whole-drive write refuses --verify. Root
-# (exit 77 without).
+# checked the same way; a preset with no whole-drive write refuses --verify. A surface
+# scan with --verify on a 64 MiB loop device gets a sample's verdict. Root (exit 77
+# without).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -103,4 +104,20 @@ rc=$?
 free_after=$(df -B1 --output=avail "$work/mnt" | tail -1)
 [ "$free_after" -ge $((free_before - (1 << 20))) ] && ok "the free space is back ($free_after B)" \
   || bad "free space $free_after B, was $free_before B"
+
+# --verify on a surface scan: a device's places written, read back and checked (a
+# sample's verdict), on a second loop device, released afterwards; 64 MiB holds 64 of
+# the 100 places of 1 MiB blocks.
+umount "$work/mnt"
+losetup -d "$loop"
+truncate -s 64m "$work/raw.img"
+loop=$(losetup -f --show --direct-io=on "$work/raw.img") || { bad "losetup failed"; finish; }
+"$cli" run --target "$loop" --destroy-data="$loop" --preset surface-write --verify --max-idle 1s \
+  --json "$work/s.json" > "$work/out.txt" 2> "$work/err.txt"
+rc=$?
+v=$(json_get "$work/s.json" 'r["analysis"]["capacity"]["verdict"] + " " + r["analysis"]["capacity"]["coverage"] + " " + str(r["analysis"]["capacity"]["places"]) + " " + str(r["analysis"]["capacity"]["checked_bytes"])')
+[ $rc -eq 0 ] && [ "$v" = "sample-verified places 64 $((64 << 20))" ] \
+  && grep -q "read back as written: a sample" "$work/out.txt" \
+  && ok "surface-write --verify: 64 places of 1 MiB (as many as fit) checked, a sample's verdict ($v)" \
+  || bad "surface-write --verify: exit $rc, $v: $(tail -2 "$work/err.txt")"
 finish

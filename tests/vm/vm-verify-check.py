@@ -23,7 +23,7 @@ what it did:
           read that met the range (or one queued just before it), the slowest within
           the reads queued with it, and at least the range's reads counted slow.
 Then the surface scan's places (surface-write --verify, 100 places of 2 MiB here) on
-the honest, wrapping and dropping drives: honest "sample-verified"; wrap "wraps" with
+the wrapping and dropping drives: wrap "wraps" with
 the real size (the places are dense enough that one lands on another's physical
 blocks); drop "loses-writes", or "damaged" when the drive's cache still served the
 last places right, with the first bad block at or past the real size and within a
@@ -202,7 +202,7 @@ def check(args):
             con.check(cap.get('slow_bytes', 0) >= -(-hi // READ_BS) * READ_BS - env_lo,
                       f'{name}: {cap.get("slow_bytes")} B counted slow, at least the '
                       f'{-(-hi // READ_BS) * READ_BS - env_lo} B of reads touching the range')
-        if kind in ('honest', 'wrap', 'drop'):
+        if kind in ('wrap', 'drop'):
             check_surface(con, name, kind, p)
     con.finish()
 
@@ -223,10 +223,7 @@ def check_surface(con, name, kind, p):
           f'usable {usable}, first bad {first}, bad {cap["bad_bytes"]}')
     con.check(cap['complete'] and cap['places'] == 100 and cap['checked_bytes'] == 100 * 2 * MIB,
               f'{name}: 100 places of 2 MiB written and read back whole')
-    if kind == 'honest':
-        con.check(verdict == 'sample-verified' and cap['bad_bytes'] == 0,
-                  f'{name} surface: sample-verified ({verdict})')
-    elif kind == 'wrap':
+    if kind == 'wrap':
         con.check(verdict == 'wraps' and usable == real,
                   f'{name} surface (wraps at {real}): {verdict}, at most {usable} B')
     else:

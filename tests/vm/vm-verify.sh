@@ -8,8 +8,8 @@
 # one whose reads fail in a range, one whose reads are slow in a range; about half
 # with a cache of their own. Each is checked by a full run of the preset in the
 # guest, and the verdict against the model's parameters and its log
-# (vm-verify-check.py says what is checked); the honest, wrapping and dropping drives
-# then by a surface scan whose places are checked (surface-write --verify).
+# (vm-verify-check.py says what is checked); the wrapping and dropping drives then by a
+# surface scan whose places are checked (surface-write --verify).
 #
 # NSC_VM_SEED picks the drives (printed; a failure names it), NSC_VM_DRIVES how many
 # (7: one of each kind; more are drawn).
@@ -51,9 +51,9 @@ ns=\$(ns_of $serial)
 section verify-$name nandscope-cli run --target \$ns --destroy-data=\$ns --preset verify --quiet --json /tmp/$name.json
 section result-$name cat /tmp/$name.json"
   # A surface scan's places checked (--verify) on the drives that lie about their size
-  # and the honest one: a sample's verdict.
+  # (the honest drive's sample is cli-verify's): a sample's verdict.
   case $kind in
-    honest|wrap|drop) body+="
+    wrap|drop) body+="
 section surface-$name nandscope-cli run --target \$ns --destroy-data=\$ns --preset surface-write --verify --max-idle 1s --quiet --json /tmp/s$name.json
 section sresult-$name cat /tmp/s$name.json" ;;
   esac
