@@ -189,6 +189,51 @@ plan_to_json (JsonBuilder         *b,
   json_builder_end_object (b);
 }
 
+gboolean
+nsc_cli_plan_target (const RunArgs *args,
+                     gboolean      *is_device,
+                     guint64       *capacity,
+                     char         **where)
+{
+  struct stat st;
+
+  *is_device = FALSE;
+  *capacity = 0;
+  *where = NULL;
+  if (stat (args->target, &st) == 0 && S_ISBLK (st.st_mode))
+    {
+      /* Read-only, and only to learn the size. */
+      int fd = open (args->target, O_RDONLY | O_CLOEXEC);
+
+      if (fd < 0 || ioctl (fd, BLKGETSIZE64, capacity) != 0)
+        {
+          int errsv = errno;
+          if (fd >= 0)
+            close (fd);
+          nsc_cli_fail (_("Cannot read the size of %s: %s; run as a user who may read it"),
+                     args->target, g_strerror (errsv));
+          return FALSE;
+        }
+      close (fd);
+      *is_device = TRUE;
+      *where = g_strdup (args->target);
+    }
+  else
+    {
+      *where = g_file_test (args->target, G_FILE_TEST_IS_DIR) ? g_strdup (args->target)
+                                                           : g_path_get_dirname (args->target);
+      if (!g_file_test (*where, G_FILE_TEST_IS_DIR))
+        {
+          nsc_cli_fail (_("The folder %s does not exist; name an existing folder, a new file in one, "
+                       "or a block device"), *where);
+          g_clear_pointer (where, g_free);
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
 int
 nsc_cli_dry_run (const RunArgs   *args,
                  const NscPreset *preset)
@@ -201,7 +246,6 @@ nsc_cli_dry_run (const RunArgs   *args,
   NscRunOptions user;
   gboolean is_device = FALSE;
   guint64 capacity = 0, history_cache;
-  struct stat st;
 
   /* The plan the run would have, strict's and CrystalDiskMark's defaults included,
    * in each drive state: the same the run itself gets, and the app promises. */
@@ -213,35 +257,8 @@ nsc_cli_dry_run (const RunArgs   *args,
       return 2;
     }
 
-  if (stat (args->target, &st) == 0 && S_ISBLK (st.st_mode))
-    {
-      /* Read-only, and only to learn the size. */
-      int fd = open (args->target, O_RDONLY | O_CLOEXEC);
-
-      if (fd < 0 || ioctl (fd, BLKGETSIZE64, &capacity) != 0)
-        {
-          int errsv = errno;
-          if (fd >= 0)
-            close (fd);
-          nsc_cli_fail (_("Cannot read the size of %s: %s; run as a user who may read it"),
-                     args->target, g_strerror (errsv));
-          return 1;
-        }
-      close (fd);
-      is_device = TRUE;
-      where = g_strdup (args->target);
-    }
-  else
-    {
-      where = g_file_test (args->target, G_FILE_TEST_IS_DIR) ? g_strdup (args->target)
-                                                           : g_path_get_dirname (args->target);
-      if (!g_file_test (where, G_FILE_TEST_IS_DIR))
-        {
-          nsc_cli_fail (_("The folder %s does not exist; name an existing folder, a new file in one, "
-                       "or a block device"), where);
-          return 1;
-        }
-    }
+  if (!nsc_cli_plan_target (args, &is_device, &capacity, &where))
+    return 1;
 
   dev = nsc_device_info_for_path (where, geteuid () == 0 ? NSC_DISCOVER_NVME : NSC_DISCOVER_DEFAULT,
                                   NULL);

@@ -18,6 +18,7 @@
 #include "nsc-bench.h"
 #include "nsc-device.h"
 #include "nsc-engine.h"
+#include "nsc-fio.h"
 #include "nsc-plan.h"
 #include "nsc-session.h"
 #include "nsc-words.h"
@@ -49,6 +50,8 @@ print_usage (FILE *out)
            "                [--width W --height H] [--compare OTHER.json]…\n"
            "  nandscope-cli sheet RESULT.json [MORE.json]… --out FILE.pdf|svg|png [--layout a4|16:9]\n"
            "                [--theme light|dark] [--scale 2]\n"
+           "  nandscope-cli export-fio --out FILE.fio --target DIR|DEVICE [--preset NAME | JOB\n"
+           "                OPTIONS] [OPTIONS]: the run as a fio job file (nothing is run)\n"
            "  nandscope-cli --version\n"
            "\n"
            "Run options:\n"
@@ -583,6 +586,95 @@ cmd_list_presets (void)
   return 0;
 }
 
+/* export-fio: the plan of a run, as fio would run it; nothing is opened for writing
+ * but the file. */
+static int
+cmd_export_fio (int    argc,
+                char **argv)
+{
+  g_auto(RunArgs) args = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NscPreset) preset = NULL;
+  g_autoptr(NscPlan) plan = NULL;
+  g_autoptr(GPtrArray) rest = g_ptr_array_new ();
+  g_autofree char *where = NULL;
+  g_autofree char *text = NULL;
+  const char *out = NULL;
+  NscRunOptions user;
+  gboolean is_device;
+  guint64 capacity;
+
+  for (int i = 0; i < argc; i++)
+    {
+      if (g_str_equal (argv[i], "--out") && i + 1 < argc)
+        out = argv[++i];
+      else if (g_str_has_prefix (argv[i], "--out="))
+        out = argv[i] + strlen ("--out=");
+      else
+        g_ptr_array_add (rest, argv[i]);
+    }
+  if (out == NULL || *out == '\0')
+    {
+      nsc_cli_fail (_("export-fio needs --out FILE.fio, the job file to write"));
+      return EXIT_USAGE;
+    }
+  if (!nsc_cli_parse_run_args ((int) rest->len, (char **) rest->pdata, &args, &error))
+    {
+      nsc_cli_fail ("%s", error->message);
+      return EXIT_USAGE;
+    }
+  if (args.state || args.dry_run)
+    {
+      nsc_cli_fail (_("export-fio writes the plain run of a preset: drive states (--state) and "
+                      "--dry-run have no fio job file"));
+      return EXIT_USAGE;
+    }
+  if (args.have_job)
+    preset = nsc_preset_new_single (&args.job);
+  else if (!(preset = nsc_preset_lookup (args.preset ? args.preset : "quick", &error)))
+    {
+      nsc_cli_fail ("%s", error->message);
+      return EXIT_USAGE;
+    }
+  if (args.verify)
+    {
+      NscPreset *checked = nsc_preset_with_verify (preset);
+
+      if (checked == NULL)
+        {
+          nsc_cli_fail (_("--verify checks what a write-fill wrote over a whole drive or free "
+                          "space, or a surface scan at its places, and “%s” has neither; "
+                          "--preset verify is the check on its own"), preset->name);
+          return EXIT_USAGE;
+        }
+      g_clear_pointer (&preset, nsc_preset_free);
+      preset = checked;
+    }
+  if (!nsc_cli_plan_target (&args, &is_device, &capacity, &where))
+    return 1;
+  nsc_cli_run_args_to_options (&args, &user);
+  plan = nsc_plan_new (preset, is_device ? args.target : where, is_device, capacity, &user);
+  if (!plan->budget_known)
+    {
+      nsc_cli_fail ("%s", plan->budget_error->message);
+      return 1;
+    }
+  text = nsc_fio_export (plan, is_device ? args.target : where, &error);
+  if (text == NULL)
+    {
+      nsc_cli_fail ("%s", error->message);
+      return 1;
+    }
+  if (!g_file_set_contents (out, text, -1, &error))
+    {
+      nsc_cli_fail (_("Cannot write the job file %s: %s"), out, error->message);
+      return 1;
+    }
+  /* Translators: after export-fio; %s: the file, then the command that runs it */
+  printf (_("Wrote %s; run it with: fio --output-format=json --output=RESULT.json %s\n"), out, out);
+  return 0;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -625,8 +717,10 @@ main (int    argc,
     return nsc_cli_chart (argc - 2, argv + 2);
   if (g_str_equal (argv[1], "sheet"))
     return nsc_cli_sheet (argc - 2, argv + 2);
+  if (g_str_equal (argv[1], "export-fio"))
+    return cmd_export_fio (argc - 2, argv + 2);
 
-  nsc_cli_fail (_("Unknown command “%s”; the commands are run, list-presets, devices, chart and "
-                  "sheet (see --help)"), argv[1]);
+  nsc_cli_fail (_("Unknown command “%s”; the commands are run, list-presets, devices, chart, "
+                  "sheet and export-fio (see --help)"), argv[1]);
   return EXIT_USAGE;
 }

@@ -1029,6 +1029,65 @@ idle_reason (const GArray *steps,
   return NSC_PAUSE_REST;
 }
 
+gboolean
+nsc_step_resolve_region (const NscStep *step,
+                         guint64        size,
+                         guint64        span_cap,
+                         guint          align,
+                         const char    *description,
+                         guint64       *offset,
+                         guint64       *length,
+                         gboolean      *clamped,
+                         GError       **error)
+{
+  const NscJob *j = &step->job;
+  guint64 off = j->region_offset, len = j->region_length, avail;
+  guint64 block = j->block_size ? j->block_size : 1;
+
+  *clamped = FALSE;
+  /* Shares are of what the run may cover: the target, or --span of it. */
+  {
+    guint64 basis = span_cap ? MIN (size, span_cap) : size;
+
+    if (step->offset_pct >= 0)
+      off = (guint64) (basis * step->offset_pct);
+    if (step->span_pct >= 0)
+      len = (guint64) (basis * step->span_pct);
+    if (step->span_max && len > step->span_max)
+      len = step->span_max;
+  }
+  off -= off % MAX (block, (guint64) MAX (align, 1u));
+
+  if (off >= size)
+    {
+      nsc_error_set (error, NSC_PROBLEM_STEP_PAST_END,
+                     &(NscErrorFields) { .path = description, .bytes = size });
+      return FALSE;
+    }
+  avail = size - off;
+  if (len == 0)
+    len = avail;
+  else if (len > avail)
+    {
+      len = avail;
+      *clamped = TRUE;
+    }
+  if (span_cap && len > span_cap)
+    {
+      len = span_cap;
+      *clamped = TRUE;
+    }
+  len -= len % block;
+  if (len < block * (j->shared_region ? 1 : j->workers))
+    {
+      nsc_error_set (error, NSC_PROBLEM_STEP_TOO_SMALL, &(NscErrorFields) { .path = description });
+      return FALSE;
+    }
+  *offset = off;
+  *length = len;
+  return TRUE;
+}
+
 /* Puts the step's region, block size and duration in terms of this target and these
  * options. A region larger than the target, or than --span, is clamped and says so. */
 static gboolean
@@ -1040,51 +1099,17 @@ resolve_job (NscRunner      *self,
              GError        **error)
 {
   guint64 size = nsc_target_get_size (target) - self->region_base;
-  guint64 avail;
+  gboolean clamped = FALSE;
 
   *job = step->job;
   job->verify_key = self->verify_key;
   if (step->min_block)
     job->block_size = MAX (nsc_target_get_dio_offset_align (target), 512u);
-  /* Shares are of what the run may cover: the target, or --span of it. */
-  {
-    guint64 basis = self->span_cap ? MIN (size, self->span_cap) : size;
-
-    if (step->offset_pct >= 0)
-      job->region_offset = (guint64) (basis * step->offset_pct);
-    if (step->span_pct >= 0)
-      job->region_length = (guint64) (basis * step->span_pct);
-    if (step->span_max && job->region_length > step->span_max)
-      job->region_length = step->span_max;
-  }
-  job->region_offset -= job->region_offset % MAX (job->block_size, (guint64) nsc_target_get_dio_offset_align (target));
-
-  if (job->region_offset >= size)
-    {
-      nsc_error_set (error, NSC_PROBLEM_STEP_PAST_END,
-                     &(NscErrorFields) { .path = nsc_target_get_description (target), .bytes = size });
-      return FALSE;
-    }
-  avail = size - job->region_offset;
-  if (job->region_length == 0)
-    job->region_length = avail;
-  else if (job->region_length > avail)
-    {
-      job->region_length = avail;
-      sr->span_clamped = TRUE;
-    }
-  if (self->span_cap && job->region_length > self->span_cap)
-    {
-      job->region_length = self->span_cap;
-      sr->span_clamped = TRUE;
-    }
-  job->region_length -= job->region_length % job->block_size;
-  if (job->region_length < (guint64) job->block_size * (job->shared_region ? 1 : job->workers))
-    {
-      nsc_error_set (error, NSC_PROBLEM_STEP_TOO_SMALL,
-                     &(NscErrorFields) { .path = nsc_target_get_description (target) });
-      return FALSE;
-    }
+  if (!nsc_step_resolve_region (step, size, self->span_cap, nsc_target_get_dio_offset_align (target),
+                                nsc_target_get_description (target), &job->region_offset,
+                                &job->region_length, &clamped, error))
+    return FALSE;
+  sr->span_clamped |= clamped;
 
   /* In a filled drive's state, everything happens in the part left free. */
   job->region_offset += self->region_base;

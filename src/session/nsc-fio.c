@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "nsc-fio.h"
+
+/* The file speaks fio's language, and its comments English: it is a file format for
+ * a tool, like a result's JSON, not a sentence for the user. */
+
+static void
+append_name (GString    *out,
+             guint       step,
+             guint       run,
+             const char *label)
+{
+  g_string_append_printf (out, "[s%02u-r%u-", step + 1, run + 1);
+  for (const char *p = label; *p; p++)
+    g_string_append_c (out, g_ascii_isalnum (*p) ? *p : '-');
+  g_string_append (out, "]\n");
+}
+
+/* fio's sizes in bytes, its times in ms: nothing for it to round. */
+static void
+append_ms (GString    *out,
+           const char *key,
+           gint64      ns)
+{
+  g_string_append_printf (out, "%s=%" G_GINT64_FORMAT "ms\n", key, MAX ((ns + 999999) / 1000000, (gint64) 1));
+}
+
+static void
+append_idle (GString *out,
+             guint    step,
+             gint64   ns,
+             const char *why)
+{
+  if (ns <= 0)
+    return;
+  /* fio's exec engine: the program's time, bounded by the job's own. */
+  g_string_append_printf (out, "\n; %s\n[s%02u-idle]\nstonewall\nioengine=exec\nprogram=sleep\n"
+                               "arguments=%.3f\ntime_based=1\n", why, step + 1, ns / 1e9);
+  append_ms (out, "runtime", ns);
+}
+
+static void
+append_data (GString      *out,
+             const NscJob *job)
+{
+  if (!nsc_job_has_writes (job))
+    return;
+  switch (job->data)
+    {
+    case NSC_DATA_ZEROS:
+      g_string_append (out, "zero_buffers=1\n");
+      break;
+    case NSC_DATA_COMPRESSIBLE:
+      /* Half of every 4 KiB random, half zeros. */
+      g_string_append (out, "refill_buffers=1\nbuffer_compress_percentage=50\n"
+                            "buffer_compress_chunk=4096\n");
+      break;
+    case NSC_DATA_VERIFY:
+      g_string_append (out, "; Nandscope writes blocks that name their own offset and the run, and\n"
+                            "; judges every read of them (capacity and integrity); fio's closest\n"
+                            "; is its own verify: a checksum header in every block\n"
+                            "verify=crc32c\nverify_fatal=0\n");
+      break;
+    case NSC_DATA_RANDOM:
+    default:
+      g_string_append (out, "refill_buffers=1\n");
+      break;
+    }
+}
+
+/* The job part of a section: direction, size, depth, where, how long. */
+static void
+append_job (GString         *out,
+            const NscPlan   *plan,
+            const NscStep   *s,
+            const NscJob    *job,
+            guint64          offset,
+            guint64          length,
+            gboolean         timed,
+            gint64           run_ns,
+            const char      *log_name)
+{
+  gboolean psync = plan->options.backend == NSC_BACKEND_PSYNC;
+  guint workers = MAX (job->workers, 1u);
+  guint64 slice = job->shared_region ? length : length / workers;
+
+  slice -= slice % job->block_size;
+  g_string_append_printf (out, "rw=%s\n", nsc_job_get_rw (job));
+  if (job->read_percent > 0 && job->read_percent < 100)
+    g_string_append_printf (out, "rwmixread=%u\n", job->read_percent);
+  g_string_append_printf (out, "bs=%" G_GUINT64_FORMAT "\n", job->block_size);
+  if (psync)
+    /* psync: a thread per request in flight, as Nandscope runs it. */
+    g_string_append_printf (out, "ioengine=psync\niodepth=1\nnumjobs=%u\n", workers * MAX (job->queue_depth, 1u));
+  else
+    g_string_append_printf (out, "iodepth=%u\nnumjobs=%u\n", MAX (job->queue_depth, 1u), workers);
+  g_string_append_printf (out, "offset=%" G_GUINT64_FORMAT "\nsize=%" G_GUINT64_FORMAT "\n", offset, slice);
+  if (workers > 1 && !job->shared_region)
+    g_string_append_printf (out, "offset_increment=%" G_GUINT64_FORMAT "\n", slice);
+  if (job->bytes && !timed)
+    g_string_append_printf (out, "io_size=%" G_GUINT64_FORMAT "\n", job->bytes / (job->shared_region ? 1 : workers));
+  if (timed)
+    {
+      g_string_append (out, "time_based=1\n");
+      append_ms (out, "runtime", run_ns);
+    }
+  if (job->ramp_ns > 0)
+    append_ms (out, "ramp_time", job->ramp_ns);
+  append_data (out, job);
+  if (s->stop.enabled)
+    g_string_append (out, "; Nandscope stops this write once its speed has dropped and held (past\n"
+                          "; the SLC cache); fio has no such rule and writes its whole bound\n");
+  if (log_name)
+    g_string_append_printf (out, "write_bw_log=%s\nwrite_iops_log=%s\n", log_name, log_name);
+  append_ms (out, "log_avg_msec", nsc_job_sample_interval (job));
+}
+
+char *
+nsc_fio_export (const NscPlan  *plan,
+                const char     *target,
+                GError        **error)
+{
+  const NscPreset *preset;
+  const NscBudgetTarget *t;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autofree char *file = NULL;
+  guint64 size;
+
+  g_return_val_if_fail (plan != NULL && target != NULL, NULL);
+
+  preset = plan->preset;
+  t = &plan->budget_target;
+  size = t->is_device ? t->capacity : t->file_size;
+  file = t->is_device ? g_strdup (target) : g_build_filename (target, "nandscope-fio.test", NULL);
+
+  g_string_append_printf (out, "; Nandscope %s: the preset \"%s\" (%s) as a fio job file.\n",
+                          PACKAGE_VERSION, preset->name, preset->title);
+  g_string_append_printf (out, "; Run it with: fio --output-format=json --output=RESULT.json %s\n",
+                          "THIS.fio");
+  if (t->is_device)
+    g_string_append_printf (out, "; Target: the device %s, %" G_GUINT64_FORMAT " bytes.%s\n", target, size,
+                            plan->writes ? " The jobs that write destroy its data." : "");
+  else
+    g_string_append_printf (out, "; Target: a test file of %" G_GUINT64_FORMAT " bytes in %s, which fio\n"
+                                 "; lays out (writes whole) before the first job; delete it afterwards.\n"
+                                 "; (Nandscope's own test file has no name and goes with the run.)\n",
+                            size, target);
+  g_string_append (out, "; Every step is a job, one after the other (stonewall); runs of a step are\n"
+                        "; jobs of their own, -r1, -r2, and Nandscope reports their median.\n"
+                        "; Reads: Nandscope writes what a test reads first and lets it settle (or\n"
+                        "; reads it fresh on purpose, as CrystalDiskMark does); fio reads what the\n"
+                        "; target holds.\n\n");
+  g_string_append (out, "[global]\n");
+  g_string_append_printf (out, "filename=%s\n", file);
+  g_string_append (out, "direct=1\n");
+  if (plan->options.backend != NSC_BACKEND_PSYNC)
+    g_string_append (out, "ioengine=io_uring\n");
+  g_string_append (out, "randrepeat=0\ngroup_reporting=1\n");
+  if (!t->is_device)
+    g_string_append_printf (out, "filesize=%" G_GUINT64_FORMAT "\n", size);
+
+  for (guint i = 0; i < preset->steps->len; i++)
+    {
+      const NscStep *s = &g_array_index (preset->steps, NscStep, i);
+      gint64 budget = nsc_timing_step_budget_ns (&plan->timing, s);
+      gint64 before = nsc_timing_step_total_ns (&plan->timing, preset, i) - budget;
+      guint runs = s->kind == NSC_STEP_JOB ? nsc_timing_step_runs (&plan->timing, s) : 1;
+      gint64 pause = 0;
+      char scratch[64];
+      const char *label = nsc_job_get_label (&s->job, scratch, sizeof scratch);
+      guint64 offset = 0, length = 0;
+      gboolean clamped;
+
+      /* CrystalDiskMark's pauses between runs are part of what the clock adds. */
+      if (plan->timing.cdm && runs > 1)
+        {
+          pause = nsc_timing_cut_idle (&plan->timing, G_GINT64_CONSTANT (5) * 1000000000);
+          before -= pause * (runs - 1);
+        }
+      if (s->kind == NSC_STEP_IDLE)
+        {
+          append_idle (out, i, budget, "Idle: the drive rests (its SLC cache folds)");
+          continue;
+        }
+      append_idle (out, i, before, "Idle before the next test");
+      if (s->kind == NSC_STEP_ERASE)
+        {
+          g_string_append_printf (out, "\n; Step %u: erase (a TRIM of everything, or NVMe Format or\n"
+                                       "; Sanitize): fio has none; before the next job, run\n"
+                                       "; blkdiscard %s (or nvme format) yourself\n", i + 1, target);
+          continue;
+        }
+      if (s->kind == NSC_STEP_COPY)
+        {
+          g_string_append_printf (out, "\n; Step %u: %s, a file copied within the filesystem: fio has no\n"
+                                       "; copy; its closest is a read and a write of the same size\n"
+                                       "; at once, which this file leaves out\n", i + 1, label);
+          continue;
+        }
+      if (!nsc_step_resolve_region (s, size, plan->options.span_cap, 512, target, &offset, &length,
+                                    &clamped, error))
+        return NULL;
+
+      if (s->kind == NSC_STEP_SURFACE)
+        {
+          guint points = nsc_surface_points (s->points, s->job.block_size, length);
+          guint64 per = nsc_surface_place_bytes (s->job.bytes, s->job.block_size, points, length);
+          guint64 stride = points > 1 ? (length - per) / (points - 1) : 0;
+
+          stride -= stride % s->job.block_size;
+          g_string_append_printf (out, "\n; Step %u: %s, %u places across the drive, %" G_GUINT64_FORMAT
+                                       " bytes each\n", i + 1, label, points, per);
+          for (guint p = 0; p < points; p++)
+            {
+              char name[96];
+
+              g_snprintf (name, sizeof name, "%s-place%u", label, p + 1);
+              append_name (out, i, 0, name);
+              g_string_append (out, "stonewall\n");
+              append_job (out, plan, s, &s->job, offset + p * stride, per, FALSE, 0, NULL);
+            }
+          continue;
+        }
+      if (s->kind == NSC_STEP_TRIM)
+        {
+          g_string_append_printf (out, "\n; Step %u: TRIM of its region (fio trims block devices only)\n", i + 1);
+          append_name (out, i, 0, "TRIM");
+          g_string_append_printf (out, "stonewall\nrw=trim\nbs=%u\nioengine=psync\noffset=%" G_GUINT64_FORMAT
+                                       "\nsize=%" G_GUINT64_FORMAT "\n", 1u << 20, offset, length);
+          continue;
+        }
+      if (s->kind == NSC_STEP_FILL)
+        {
+          NscJob fill;
+
+          nsc_job_init (&fill);
+          fill.read_percent = 0;
+          fill.block_size = 1 << 20;
+          fill.queue_depth = 8;
+          fill.once = TRUE;
+          g_string_append_printf (out, "\n; Step %u: fill its region with data, once\n", i + 1);
+          append_name (out, i, 0, "fill");
+          g_string_append (out, "stonewall\n");
+          append_job (out, plan, s, &fill, offset, length - length % fill.block_size, FALSE, 0, NULL);
+          continue;
+        }
+
+      /* A job step. */
+      {
+        gboolean timed = s->time_is_set ? s->job.time_ns > 0 : (!s->job.bytes && !s->job.once);
+        gint64 run_ns = timed ? nsc_timing_step_run_time (&plan->timing, s) : 0;
+
+        g_string_append_printf (out, "\n; Step %u: %s (%s", i + 1, label, nsc_job_get_rw (&s->job));
+        if (s->analysis[0])
+          g_string_append_printf (out, ", analysis %s", s->analysis);
+        g_string_append (out, ")\n");
+        for (guint r = 0; r < runs; r++)
+          {
+            char log_name[96];
+
+            if (r > 0 && pause > 0)
+              append_idle (out, i, pause, "CrystalDiskMark's pause between runs");
+            g_snprintf (log_name, sizeof log_name, "s%02u-r%u", i + 1, r + 1);
+            append_name (out, i, r, label);
+            g_string_append (out, "stonewall\n");
+            append_job (out, plan, s, &s->job, offset, length, timed, run_ns, log_name);
+          }
+      }
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}

@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# export-fio: every preset as a fio job file that fio 3.33 accepts (--parse-only), for
+# a folder; the jobs are the plan's steps and runs, one after the other, with their
+# regions, lengths and idles; a short Quick exported and run by fio on a 64 MiB test
+# file: every step a job with no error, and its bandwidth log written; bad input
+# refused. Nothing is left behind. Skips (77) without fio.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+command -v fio >/dev/null || { echo "SKIP: fio is missing (apt install fio)"; exit 77; }
+work=$(mktemp -d "${G_TEST_BUILDDIR:-/tmp}/cli-export-fio-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# Every preset, parsed by fio.
+n=0
+for p in $("$cli" list-presets | awk 'NR > 1 && $1 != "" {print $1}'); do
+  if ! "$cli" export-fio --out "$work/$p.fio" --target "$work" --preset "$p" > /dev/null 2> "$work/err.txt"; then
+    bad "$p: export failed: $(cat "$work/err.txt")"
+    continue
+  fi
+  if fio --parse-only "$work/$p.fio" > /dev/null 2> "$work/err.txt"; then
+    n=$((n + 1))
+  else
+    bad "$p: fio refuses the job file: $(head -2 "$work/err.txt")"
+  fi
+done
+[ "$n" -ge 29 ] && ok "$n presets exported, every file accepted by fio --parse-only" \
+  || bad "only $n presets exported and accepted"
+
+# The plan's steps and runs: Quick's 10 tests, 3 runs each by default, one after the other.
+f=$work/quick.fio
+jobs=$(grep -c '^\[s[0-9]*-r[0-9]-' "$f")
+walls=$(grep -c '^stonewall' "$f")
+[ "$jobs" -eq 30 ] && ok "Quick: 10 tests × 3 runs = $jobs jobs" || bad "Quick: $jobs jobs, expected 30"
+[ "$walls" -eq $(grep -c '^\[s' "$f") ] && ok "every job waits for the one before (stonewall)" \
+  || bad "$walls stonewalls for $(grep -c '^\[s' "$f") jobs"
+grep -q '^runtime=5000ms' "$f" && grep -q '^filesize=' "$f" && grep -q '^write_bw_log=s01-r1' "$f" \
+  && ok "Quick's 5 s tests, its test file and the bandwidth logs are in the file" \
+  || bad "Quick's file lacks runtime, filesize or the logs: $(head -30 "$f")"
+# A write-fill: once over the whole file, not by time; where a preset stops its fill
+# once the speed dropped (write-fill-twice), a comment says fio cannot.
+sed -n '/Step [0-9]*: .*analysis write-fill)/,/^log_avg/p' "$work/write-fill.fio" > "$work/wf.txt"
+grep -q '^size=' "$work/wf.txt" && ! grep -q '^time_based' "$work/wf.txt" \
+  && grep -q '^; Nandscope stops this write' "$work/write-fill-twice.fio" \
+  && ok "write-fill: once over its region; write-fill-twice's stop rule in a comment" \
+  || bad "write-fill's job: $(cat "$work/wf.txt")"
+
+# A short Quick run by fio itself.
+"$cli" export-fio --out "$work/short.fio" --target "$work" --preset quick --size 64m --time 1s \
+  --runs 1 --max-idle 1s > "$work/out.txt" 2>&1 || bad "short export: $(cat "$work/out.txt")"
+(cd "$work" && timeout 300 fio --output-format=json --output=short.json short.fio > /dev/null 2> fio.err)
+rc=$?
+got=$(python3 - "$work/short.json" <<'PY' 2>&1
+import json, sys
+r = json.load(open(sys.argv[1]))
+jobs = [j for j in r['jobs'] if '-r' in j['jobname']]
+bad = [j['jobname'] for j in jobs if j['error'] or (j['read']['io_bytes'] + j['write']['io_bytes']) == 0]
+print(len(jobs), len(bad))
+PY
+)
+[ $rc -eq 0 ] && [ "$got" = "10 0" ] && ls "$work"/s01-r1_bw*.log > /dev/null 2>&1 \
+  && ok "fio ran the short Quick: 10 jobs, each moved data, no error, logs written" \
+  || bad "fio on the short Quick: exit $rc, jobs/bad: $got: $(tail -3 "$work/fio.err")"
+rm -f "$work/nandscope-fio.test"
+
+# Bad input.
+expect_fail 2 'needs --out' export-fio --target "$work" --preset quick
+expect_fail 2 'drive states' export-fio --out "$work/x.fio" --target "$work" --state empty
+expect_fail 2 'no preset' export-fio --out "$work/x.fio" --target "$work" --preset nonsense
+expect_fail 1 'does not exist' export-fio --out "$work/x.fio" --target "$work/no/such/dir/"
+expect_fail 1 'Cannot write the job file' export-fio --out "$work/no/such/x.fio" --target "$work"
+finish
