@@ -20,7 +20,8 @@ struct _NscRunControl
   /* Between Run and the runner: the erase confirmation, then UDisks2 and polkit */
   gboolean         pending;
   gboolean         confirming;      /* ::confirm asked, not yet answered */
-  const NscPreset *pending_preset;
+  NscPreset       *pending_preset;  /* a copy: what the window chose may go while the
+                                     * user is asked */
   gboolean         pending_destroy;
   gboolean         captured;
   char            *target;
@@ -435,7 +436,7 @@ fail_before_run (NscRunControl *self,
 
   self->pending = FALSE;
   self->confirming = FALSE;
-  self->pending_preset = NULL;
+  g_clear_pointer (&self->pending_preset, nsc_preset_free);
   g_clear_object (&self->cancellable);
   g_signal_emit (self, signals[SIGNAL_FAILED], 0, message, cancelled);
 }
@@ -448,7 +449,7 @@ on_device_opened (GObject      *source,
   g_autoptr(NscRunControl) self = user_data;
   g_autoptr(GError) error = NULL;
   int fd = nsc_udisks_open_device_finish (result, &error);
-  const NscPreset *preset;
+  g_autoptr(NscPreset) preset = NULL;
 
   if (fd < 0)
     {
@@ -469,8 +470,8 @@ on_device_opened (GObject      *source,
     }
 
   self->pending = FALSE;
-  preset = self->pending_preset;
-  self->pending_preset = NULL;
+  /* The runner copies it. */
+  preset = g_steal_pointer (&self->pending_preset);
   start_runner (self, preset, fd, self->pending_destroy);
 }
 
@@ -558,7 +559,8 @@ nsc_run_control_run (NscRunControl       *self,
   self->device_name = g_strdup (request->device->name);
   self->captured = request->captured;
   self->pending = TRUE;
-  self->pending_preset = request->preset;
+  g_clear_pointer (&self->pending_preset, nsc_preset_free);
+  self->pending_preset = nsc_preset_copy (request->preset);
   self->pending_destroy = request->destroy;
 
   if (self->captured)
@@ -612,7 +614,7 @@ nsc_run_control_close (NscRunControl *self)
     {
       self->confirming = FALSE;
       self->pending = FALSE;
-      self->pending_preset = NULL;
+      g_clear_pointer (&self->pending_preset, nsc_preset_free);
     }
   if (!nsc_run_control_get_busy (self))
     return FALSE;
@@ -672,6 +674,7 @@ nsc_run_control_finalize (GObject *object)
   NscRunControl *self = NSC_RUN_CONTROL (object);
 
   g_clear_pointer (&self->session, nsc_session_free);
+  g_clear_pointer (&self->pending_preset, nsc_preset_free);
   g_clear_pointer (&self->target, g_free);
   g_clear_pointer (&self->device_name, g_free);
   g_clear_pointer (&self->chart_title, g_free);
