@@ -21,7 +21,7 @@ nsc_prefs_settings_new (void)
     return NULL;
   schema = g_settings_schema_source_lookup (source, SCHEMA_ID, TRUE);
   /* An older installed schema without our newer keys is as good as none. */
-  if (schema == NULL || !g_settings_schema_has_key (schema, "custom-test-settings"))
+  if (schema == NULL || !g_settings_schema_has_key (schema, "verify-writes"))
     return NULL;
   return g_settings_new_full (schema, NULL, NULL);
 }
@@ -35,6 +35,7 @@ enum {
   PROP_IDLE,
   PROP_STRICT,
   PROP_CDM,
+  PROP_VERIFY,
   PROP_UNITS,
   N_PROPS
 };
@@ -59,6 +60,7 @@ nsc_prefs_get_property (GObject    *object,
     case PROP_IDLE:     g_value_set_uint (value, self->idle_seconds); break;
     case PROP_STRICT:   g_value_set_boolean (value, self->strict); break;
     case PROP_CDM:      g_value_set_boolean (value, self->cdm); break;
+    case PROP_VERIFY:   g_value_set_boolean (value, self->verify_writes); break;
     case PROP_UNITS:    g_value_set_uint (value, self->units); break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -92,6 +94,7 @@ nsc_prefs_set_property (GObject      *object,
     case PROP_IDLE:     SET_FIELD (self->idle_seconds, g_value_get_uint (value)); break;
     case PROP_STRICT:   SET_FIELD (self->strict, g_value_get_boolean (value)); break;
     case PROP_CDM:      SET_FIELD (self->cdm, g_value_get_boolean (value)); break;
+    case PROP_VERIFY:   SET_FIELD (self->verify_writes, g_value_get_boolean (value)); break;
     case PROP_UNITS:    SET_FIELD (self->units, (NscUnits) g_value_get_uint (value)); break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -117,6 +120,7 @@ nsc_prefs_class_init (NscPrefsClass *klass)
                                              0, 86400, 0, flags);
   properties[PROP_STRICT] = g_param_spec_boolean ("strict-conditions", NULL, NULL, FALSE, flags);
   properties[PROP_CDM] = g_param_spec_boolean ("crystaldiskmark-mode", NULL, NULL, FALSE, flags);
+  properties[PROP_VERIFY] = g_param_spec_boolean ("verify-writes", NULL, NULL, FALSE, flags);
   /* An NscUnits; the key holds its name. */
   properties[PROP_UNITS] = g_param_spec_uint ("units", NULL, NULL, NSC_UNITS_MIB, NSC_UNITS_US,
                                               NSC_UNITS_MIB, flags);
@@ -254,7 +258,7 @@ nsc_preferences_window_new (GtkWindow *parent,
   GtkWidget *display = adw_preferences_group_new ();
   g_autoptr(GtkStringList) size_names = gtk_string_list_new (NULL);
   g_autoptr(GtkStringList) unit_names = gtk_string_list_new (NULL);
-  GtkWidget *custom, *size, *strict, *cdm, *units;
+  GtkWidget *custom, *size, *strict, *verify, *cdm, *units;
   GtkAdjustment *adjustment;
   GtkWidget *row;
 
@@ -331,6 +335,20 @@ nsc_preferences_window_new (GtkWindow *parent,
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (conditions), row);
 
   row = adw_action_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Check What Write Tests Wrote"));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
+                               _("Write-fill tests read back what they wrote and check every "
+                                 "block, which finds a drive that loses or wraps data; this "
+                                 "takes about as long again as the write"));
+  verify = gtk_switch_new ();
+  gtk_widget_set_name (verify, "verify_writes");
+  gtk_widget_set_valign (verify, GTK_ALIGN_CENTER);
+  bind (prefs, "verify-writes", verify, "active");
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), verify);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), verify);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (conditions), row);
+
+  row = adw_action_row_new ();
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("CrystalDiskMark's Way"));
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
                                _("5 runs of 5 s with 5 s between them, the best run shown, "
@@ -389,4 +407,21 @@ nsc_prefs_run_options (NscPrefs            *prefs,
   opts.cdm = prefs->cdm;
   opts.backend = NSC_BACKEND_AUTO;
   *out = opts;
+}
+
+NscPreset *
+nsc_prefs_run_preset (NscPrefs        *prefs,
+                      const NscPreset *preset)
+{
+  NscPreset *checked;
+
+  g_return_val_if_fail (NSC_IS_PREFS (prefs) && preset != NULL, NULL);
+
+  if (!prefs->verify_writes || (checked = nsc_preset_with_verify (preset)) == NULL)
+    return NULL;
+  /* The capacity check reads its writes back already: nothing is added, it runs as
+   * it is. */
+  if (checked->steps->len == preset->steps->len)
+    g_clear_pointer (&checked, nsc_preset_free);
+  return checked;
 }

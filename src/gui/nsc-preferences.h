@@ -26,6 +26,7 @@ struct _NscPrefs
   guint     idle_seconds;
   gboolean  strict;
   gboolean  cdm;             /* CrystalDiskMark's way: 5 runs of 5 s, the best shown */
+  gboolean  verify_writes;   /* write-fills read back and checked (the CLI's --verify) */
   NscUnits  units;
 };
 
@@ -40,6 +41,13 @@ NscPrefs  *nsc_prefs_new              (GSettings *settings);
 void       nsc_prefs_run_options      (NscPrefs            *prefs,
                                        const NscRunOptions *overrides,
                                        NscRunOptions       *out);
+
+/* The preset a run of @preset runs with @prefs: with verify-writes, @preset's
+ * write-fills read back and checked (nsc_preset_with_verify, the command line's
+ * --verify), a new preset; NULL when @preset runs as it is (the preference is off, it
+ * has no write-fill to check, or it reads its writes back already). */
+NscPreset *nsc_prefs_run_preset       (NscPrefs            *prefs,
+                                       const NscPreset     *preset);
 
 /* An AdwPreferencesWindow whose rows are bound to @prefs. */
 GtkWindow *nsc_preferences_window_new (GtkWindow *parent,

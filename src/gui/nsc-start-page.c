@@ -154,6 +154,10 @@ nsc_start_page_preset_markup (const NscPreset     *preset,
       g_autofree char *escaped = g_markup_escape_text (line, -1);
       g_string_append_printf (out, " %s.", escaped);
     }
+  /* The read-backs the preference added are in the time above: say what they are for. */
+  if (f->writes_checked)
+    g_string_append_printf (out, " %s", _("What the write tests wrote is read back and every "
+                                          "block checked."));
   /* Why Quick writes past the cache, and how to write less. */
   {
     g_autofree char *flush = nsc_plan_describe_flush (f->plan);

@@ -20,6 +20,9 @@ typedef struct
   double               history_write_bps; /* the drive's last write speed from its saved
                                            * results (read off the main thread); 0: none */
   const NscPlan       *plan;          /* the run's plan: what Run will run */
+  gboolean             writes_checked; /* the plan's preset is the chosen one with its
+                                       * write-fills read back and checked (a
+                                       * preference) */
   NscUnits             units;
 } NscStartFacts;
 

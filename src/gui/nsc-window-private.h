@@ -82,6 +82,9 @@ struct _NscWindow
   const NscPreset      *fit_preset;
   guint64               fit_size;
   guint64               fit_offer;      /* the size the start page offers now, or 0 */
+  /* A chosen preset's name → the preset that runs with Check What Write Tests Wrote
+   * (owned; NULL: the chosen one), made when first asked */
+  GHashTable           *run_presets;
 
   /* The run: its state, and what only the window has of it */
   NscRunControl        *run;
@@ -133,10 +136,18 @@ void             _nsc_window_set_result_subtitle (NscWindow *self,
  * The start page and the plan use them once read. */
 void      _nsc_window_read_history     (NscWindow *self);
 
-/* The plan of @preset on the target with the command line's overrides and the
- * preferences: what the start page promises and what Run runs. */
+/* The preset that runs when @preset is chosen: with Check What Write Tests Wrote,
+ * its write-fills read back and checked; else @preset. Owned by the window. */
+const NscPreset *_nsc_window_run_preset       (NscWindow       *self,
+                                               const NscPreset *preset);
+/* The plan of the chosen @preset as it runs (_nsc_window_run_preset) on the target
+ * with the command line's overrides and the preferences: what the start page promises
+ * and what Run runs. */
 NscPlan         *_nsc_window_plan             (NscWindow       *self,
                                                const NscPreset *preset);
+/* Whether @plan's preset is a chosen one with its writes read back and checked. */
+gboolean         _nsc_window_plan_checks_writes (NscWindow     *self,
+                                                 const NscPlan *plan);
 /* The engine's answer to "does this run write, trim or erase the drive?". */
 gboolean         _nsc_window_run_writes       (NscWindow       *self,
                                                const NscPreset *preset);

@@ -37,8 +37,38 @@ user_options (NscWindow       *self,
   *user = opts;
 }
 
-/* The plan of @preset on the target with what the user chose: what the start page
- * promises, and what Run runs (nsc_session_new () completes the same options). */
+/* The preset that runs when @preset is chosen: the one decision every plan and Run
+ * take (nsc_prefs_run_preset). A checked copy is made once per preset and kept as long
+ * as the window, as the chooser's presets are: plans and a run waiting for the drive
+ * borrow it, the runner copies its own. */
+const NscPreset *
+_nsc_window_run_preset (NscWindow       *self,
+                        const NscPreset *preset)
+{
+  NscPreset *checked;
+
+  if (!self->prefs->verify_writes)
+    return preset;
+  if (!g_hash_table_lookup_extended (self->run_presets, preset->name, NULL, (gpointer *) &checked))
+    {
+      checked = nsc_prefs_run_preset (self->prefs, preset);
+      /* NULL too: the preset runs as it is. */
+      g_hash_table_insert (self->run_presets, g_strdup (preset->name), checked);
+    }
+  return checked != NULL ? checked : preset;
+}
+
+gboolean
+_nsc_window_plan_checks_writes (NscWindow     *self,
+                                const NscPlan *plan)
+{
+  return self->prefs->verify_writes
+         && g_hash_table_lookup (self->run_presets, plan->preset->name) == plan->preset;
+}
+
+/* The plan of the chosen @preset as it runs on the target with what the user chose:
+ * what the start page promises, and what Run runs (nsc_session_new () completes the
+ * same options). */
 NscPlan *
 _nsc_window_plan (NscWindow       *self,
                   const NscPreset *preset)
@@ -46,7 +76,8 @@ _nsc_window_plan (NscWindow       *self,
   NscRunOptions user;
 
   user_options (self, preset, &user);
-  return nsc_plan_new (preset, self->target, self->target_device != NULL,
+  return nsc_plan_new (_nsc_window_run_preset (self, preset), self->target,
+                       self->target_device != NULL,
                        self->target_device ? self->target_device->capacity : 0, &user);
 }
 
@@ -488,6 +519,7 @@ nsc_window_run (NscWindow *self)
 {
   const NscPreset *preset;
   g_autofree char *why = NULL;
+  g_autoptr(NscPlan) plan = NULL;
   NscRunOptions user;
   NscRunRequest request = { 0 };
 
@@ -496,16 +528,18 @@ nsc_window_run (NscWindow *self)
   if (self->run == NULL || nsc_run_control_get_busy (self->run) || (preset = _nsc_window_get_preset (self)) == NULL)
     return;
 
+  /* What runs is what the start page promised: the plan's preset, runs and writes. */
+  plan = _nsc_window_plan (self, preset);
   user_options (self, preset, &user);
-  request.preset = preset;
+  request.preset = plan->preset;
   request.target = self->target;
   request.device = self->target_device;
   request.options = &user;
   request.history_read = self->history_cancellable == NULL;
-  request.runs = _nsc_window_effective_runs (self, preset);
+  request.runs = plan->timing.runs;
   if (self->target_device != NULL)
     {
-      request.destroy = _nsc_window_run_writes (self, preset);
+      request.destroy = plan->writes;
       request.captured = self->fake_devices;
       if (!self->fake_devices && !_nsc_window_preset_offered (self, preset, &why))
         request.refusal = why;

@@ -121,6 +121,7 @@ start_facts (NscWindow       *self,
   f->under_folder = self->folder_device;
   f->history_write_bps = self->history_write_bps;
   f->plan = plan;
+  f->writes_checked = _nsc_window_plan_checks_writes (self, plan);
   f->units = self->prefs->units;
 }
 
@@ -139,7 +140,7 @@ new_drive_offer (NscWindow *self)
     return g_strdup ("");
   plan = _nsc_window_plan (self, verify);
   start_facts (self, plan, &f);
-  duration = nsc_words_about (nsc_start_page_estimate_ns (verify, &f, NULL) / 1e9, FALSE);
+  duration = nsc_words_about (nsc_start_page_estimate_ns (plan->preset, &f, NULL) / 1e9, FALSE);
   size = nsc_words_size (plan->budget_known ? plan->total_bytes : self->target_device->capacity);
   /* Translators: the start page on a blank drive: the bytes the check writes, how long
    * it takes ("about 40 minutes") */
@@ -272,7 +273,7 @@ update_info (NscWindow *self)
       description = g_string_free (text, FALSE);
     }
   else
-    description = nsc_start_page_target_markup (preset, &sf);
+    description = nsc_start_page_target_markup (plan->preset, &sf);
 
   /* A test file that cannot fit is said now, with a size that would, not after Run. */
   {
@@ -305,13 +306,13 @@ update_info (NscWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->check_button), offer_check);
 
   {
-    double estimate_s = nsc_start_page_estimate_ns (preset, &sf, NULL) / 1e9;
+    double estimate_s = nsc_start_page_estimate_ns (plan->preset, &sf, NULL) / 1e9;
     g_autofree char *duration = nsc_words_about (estimate_s, FALSE);
     g_autofree char *about = nsc_words_about (estimate_s, TRUE);
     /* Translators: the window's subtitle: "Quick · about 3 minutes" */
     g_autofree char *subtitle = g_strdup_printf (C_("subtitle", "%s · %s"),
                                                  nsc_words_preset_title (preset), duration);
-    g_autofree char *markup = nsc_start_page_preset_markup (preset, &sf);
+    g_autofree char *markup = nsc_start_page_preset_markup (plan->preset, &sf);
     g_autofree char *wear = wear_markup (self, plan);
     g_autofree char *dd_tooltip = NULL;
 
@@ -759,6 +760,7 @@ nsc_window_finalize (GObject *object)
   g_clear_pointer (&self->result_subtitle, g_free);
   g_clear_pointer (&self->target_device, nsc_device_info_free);
   g_clear_pointer (&self->folder_device, nsc_device_info_free);
+  g_clear_pointer (&self->run_presets, g_hash_table_unref);
   g_clear_object (&self->prefs);
 
   G_OBJECT_CLASS (nsc_window_parent_class)->finalize (object);
@@ -824,6 +826,8 @@ nsc_window_init (NscWindow *self)
   NscRunOptions none = NSC_RUN_OPTIONS_INIT;
 
   self->overrides = none;
+  self->run_presets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                             (GDestroyNotify) nsc_preset_free);
   gtk_widget_init_template (GTK_WIDGET (self));
   self->warnings_list = NSC_WARNINGS_LIST (nsc_warnings_list_new ());
   gtk_box_append (GTK_BOX (self->warnings_box), GTK_WIDGET (self->warnings_list));
