@@ -115,24 +115,27 @@ test_start_page (void)
 }
 
 /* Every preset, with the preferences off, on (custom size, length, runs, idle and
- * strict) and CrystalDiskMark's way, in a folder and on a drive: what the start page
- * promises is the plan, and the runner Run starts on the session's options of the
- * same choice times its steps as the plan does. */
+ * strict), CrystalDiskMark's way and with what write tests wrote checked, in a folder
+ * and on a drive: what the start page promises is the plan of the preset that runs,
+ * and the runner Run starts on the session's options of the same choice times its
+ * steps as the plan does. */
 static void
 test_plan_promise (void)
 {
   g_auto(GStrv) names = nsc_preset_list_names ();
   NscDeviceInfo drive = { 0 };
-  guint checked = 0;
+  guint n_checked = 0;
 
   drive.name = (char *) "nvme9n1";
   drive.devnode = (char *) "/dev/nvme9n1";
   drive.capacity = G_GUINT64_CONSTANT (64) << 30;
   for (guint i = 0; names[i]; i++)
-    for (guint p = 0; p < 3; p++)
+    for (guint p = 0; p < 4; p++)
       for (guint d = 0; d < 2; d++)
         {
-          g_autoptr(NscPreset) preset = nsc_preset_lookup (names[i], NULL);
+          g_autoptr(NscPreset) chosen = nsc_preset_lookup (names[i], NULL);
+          g_autoptr(NscPreset) checked = NULL;
+          const NscPreset *preset = chosen;
           g_autoptr(NscPrefs) prefs = nsc_prefs_new (NULL);
           g_autoptr(NscPlan) plan = NULL;
           g_autoptr(NscRunner) runner = NULL;
@@ -144,7 +147,7 @@ test_plan_promise (void)
           gboolean from_history = TRUE;
           gint64 promised, expected, reads_ns;
 
-          g_assert_nonnull (preset);
+          g_assert_nonnull (chosen);
           if (p == 1)
             {
               prefs->custom = TRUE;
@@ -156,6 +159,11 @@ test_plan_promise (void)
             }
           else if (p == 2)
             prefs->cdm = TRUE;
+          else if (p == 3)
+            prefs->verify_writes = TRUE;
+          /* The preset that runs, as the window decides it. */
+          if ((checked = nsc_prefs_run_preset (prefs, chosen)) != NULL)
+            preset = checked;
           nsc_prefs_run_options (prefs, NULL, &user);
           plan = nsc_plan_new (preset, target, d, drive.capacity, &user);
           g_assert_true (plan->budget_known);
@@ -198,9 +206,121 @@ test_plan_promise (void)
           g_assert_cmpint (nsc_runner_get_estimate_ns (runner), ==, plan->timed_ns);
           g_assert_cmpuint (plan->timing.runs, ==, p == 1 ? 2 : p == 2 ? 5 : MAX (preset->runs, 1u));
           g_assert_true (plan->writes == nsc_run_writes (preset, &opts));
-          checked++;
+          n_checked++;
         }
-  g_test_message ("%u presets × 3 choices × 2 targets: the promise is the plan", checked / 6);
+  g_test_message ("%u presets × 4 choices × 2 targets: the promise is the plan", n_checked / 8);
+}
+
+/* The start page's promise for @name with Check What Write Tests Wrote @on, in a
+ * folder or on a 64 GiB drive: its plan, time and words. */
+typedef struct
+{
+  NscPreset *preset;    /* the preset that runs, when not the chosen one */
+  NscPlan   *plan;
+  gint64     estimate;
+  char      *markup;
+} Promise;
+
+static void
+promise_clear (Promise *p)
+{
+  g_clear_pointer (&p->plan, nsc_plan_free);
+  g_clear_pointer (&p->preset, nsc_preset_free);
+  g_clear_pointer (&p->markup, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Promise, promise_clear)
+
+static void
+promise (const NscPreset *chosen,
+         gboolean         on,
+         gboolean         drive,
+         Promise         *out)
+{
+  g_autoptr(NscPrefs) prefs = nsc_prefs_new (NULL);
+  NscDeviceInfo dev = { 0 };
+  const char *target = drive ? "/dev/nvme9n1" : g_get_tmp_dir ();
+  NscRunOptions user;
+  NscStartFacts facts = { 0 };
+
+  dev.name = (char *) "nvme9n1";
+  dev.devnode = (char *) "/dev/nvme9n1";
+  dev.capacity = G_GUINT64_CONSTANT (64) << 30;
+  g_object_set (prefs, "verify-writes", on, NULL);
+  out->preset = nsc_prefs_run_preset (prefs, chosen);
+  nsc_prefs_run_options (prefs, NULL, &user);
+  out->plan = nsc_plan_new (out->preset ? out->preset : chosen, target, drive, dev.capacity, &user);
+  g_assert_true (out->plan->budget_known);
+  facts.target = target;
+  facts.device = drive ? &dev : NULL;
+  facts.plan = out->plan;
+  facts.writes_checked = out->preset != NULL;
+  facts.units = NSC_UNITS_MIB;
+  out->estimate = nsc_start_page_estimate_ns (out->plan->preset, &facts, NULL);
+  out->markup = nsc_start_page_preset_markup (out->plan->preset, &facts);
+}
+
+static guint
+count_analysis (const NscPreset *preset,
+                const char      *analysis)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < preset->steps->len; i++)
+    n += g_str_equal (g_array_index (preset->steps, NscStep, i).analysis, analysis);
+  return n;
+}
+
+/* With Check What Write Tests Wrote, a write-fill's promise holds its read-back: the
+ * bytes read, the time, and a sentence that says so; a preset without a write-fill,
+ * and the capacity check (which reads back already), promise what they did. */
+static void
+test_plan_verify_writes (void)
+{
+  const char *what = "What the write tests wrote is read back and every block checked.";
+
+  for (guint d = 0; d < 2; d++)
+    {
+      g_autoptr(NscPreset) fill = nsc_preset_lookup ("write-fill", NULL);
+      g_autoptr(NscPreset) quick = nsc_preset_lookup ("quick", NULL);
+      g_autoptr(NscPreset) verify = nsc_preset_lookup ("verify", NULL);
+      g_auto(Promise) fill_off = { 0 };
+      g_auto(Promise) fill_on = { 0 };
+      g_auto(Promise) quick_off = { 0 };
+      g_auto(Promise) quick_on = { 0 };
+      g_auto(Promise) verify_off = { 0 };
+      g_auto(Promise) verify_on = { 0 };
+
+      promise (fill, FALSE, d, &fill_off);
+      promise (fill, TRUE, d, &fill_on);
+      g_assert_null (fill_off.preset);
+      g_assert_nonnull (fill_on.preset);
+      /* One read-back after the one write-fill, counted in the promise. */
+      g_assert_cmpuint (count_analysis (fill_on.plan->preset, "verify"), ==, 1);
+      g_assert_cmpuint (fill_off.plan->read_bytes, ==, 0);
+      g_assert_cmpuint (fill_on.plan->read_bytes, >, 0);
+      g_assert_cmpuint (fill_on.plan->read_bytes, ==, fill_on.plan->total_bytes);
+      g_assert_cmpuint (fill_on.plan->total_bytes, ==, fill_off.plan->total_bytes);
+      g_assert_cmpint (fill_on.estimate, >, fill_off.estimate);
+      g_assert_true (fill_on.plan->writes == fill_off.plan->writes);
+      g_assert_nonnull (strstr (fill_on.markup, what));
+      g_assert_null (strstr (fill_off.markup, what));
+      /* "… writes 60 GiB and reads 60 GiB at 500 MiB/s" */
+      g_assert_nonnull (strstr (fill_on.markup, " and reads "));
+
+      promise (quick, FALSE, d, &quick_off);
+      promise (quick, TRUE, d, &quick_on);
+      g_assert_null (quick_on.preset);
+      g_assert_cmpint (quick_on.estimate, ==, quick_off.estimate);
+      g_assert_cmpuint (quick_on.plan->read_bytes, ==, quick_off.plan->read_bytes);
+      g_assert_cmpstr (quick_on.markup, ==, quick_off.markup);
+
+      promise (verify, FALSE, d, &verify_off);
+      promise (verify, TRUE, d, &verify_on);
+      g_assert_null (verify_on.preset);
+      g_assert_cmpint (verify_on.estimate, ==, verify_off.estimate);
+      g_assert_cmpstr (verify_on.markup, ==, verify_off.markup);
+    }
 }
 
 static void
@@ -479,7 +599,7 @@ test_preferences (void)
 {
   NscPrefs *prefs = nsc_prefs_new (NULL);
   GtkWidget *window = GTK_WIDGET (nsc_preferences_window_new (NULL, prefs));
-  GtkWidget *units;
+  GtkWidget *units, *verify;
   guint notified = 0;
 
   g_object_ref (window);
@@ -494,6 +614,13 @@ test_preferences (void)
   g_assert_cmpuint (notified, ==, 1);
   g_object_set (prefs, "units", (guint) NSC_UNITS_IOPS, NULL);
   g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (units)), ==, NSC_UNITS_IOPS);
+  verify = find_named (window, "verify_writes");
+  g_assert_true (GTK_IS_SWITCH (verify));
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (verify)));
+  gtk_switch_set_active (GTK_SWITCH (verify), TRUE);
+  g_assert_true (prefs->verify_writes);
+  g_object_set (prefs, "verify-writes", FALSE, NULL);
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (verify)));
   g_object_set (prefs, "strict-conditions", TRUE, "test-size", (guint64) 4 << 30, NULL);
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -535,6 +662,9 @@ test_prefs_settings (void)
 
   g_settings_set_boolean (settings, "strict-conditions", TRUE);
   g_assert_true (prefs->strict);
+  g_assert_false (prefs->verify_writes);
+  g_settings_set_boolean (settings, "verify-writes", TRUE);
+  g_assert_true (prefs->verify_writes);
   g_object_set (prefs, "units", (guint) NSC_UNITS_US, "test-size", (guint64) 16 << 30, NULL);
   units = g_settings_get_string (settings, "units");
   g_assert_cmpstr (units, ==, "us");
@@ -624,6 +754,7 @@ main (int    argc,
   g_test_add_func ("/nsc/gui/warnings-list", test_warnings_list);
   g_test_add_func ("/nsc/gui/start-page", test_start_page);
   g_test_add_func ("/nsc/gui/plan-promise", test_plan_promise);
+  g_test_add_func ("/nsc/gui/plan-verify-writes", test_plan_verify_writes);
   g_test_add_func ("/nsc/gui/compare-table", test_compare_table);
   g_test_add_func ("/nsc/gui/reflow-box", test_reflow_box);
   g_test_add_func ("/nsc/gui/results-grid", test_results_grid);
