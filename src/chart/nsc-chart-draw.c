@@ -493,6 +493,9 @@ data_range (NscChart *chart,
           if (line->secondary == secondary)
             line_range (line, xmin, xmax, ymin, ymax);
         }
+      /* A read across the drive runs to the region's end, however far it got. */
+      if (!secondary && isfinite (ds->x_end))
+        *xmax = MAX (*xmax, ds->x_end);
       if (!secondary)
         for (guint i = 0; i < ds->phases->len; i++)
           {
@@ -959,6 +962,45 @@ draw_phases (Ctx      *c,
     }
 }
 
+/* How many of the lines' segments may cross the rectangle (user space): those
+ * whose bounding box meets it. */
+static guint
+segments_in (Ctx    *c,
+             double  x,
+             double  y,
+             double  w,
+             double  h)
+{
+  NscChart *chart = c->chart;
+  cairo_rectangle_t r = { x, y, w, h };
+  guint n = 0;
+  for (guint d = 0; d < chart->datasets->len; d++)
+    {
+      NscChartDataset *ds = g_ptr_array_index (chart->datasets, d);
+      for (guint i = 0; i < ds->lines->len; i++)
+        {
+          NscChartLine *line = g_ptr_array_index (ds->lines, i);
+          double px = NAN, py = NAN;
+          for (guint k = 0; !line->secondary && k < line->x->len; k++)
+            {
+              double X = map_x (chart, g_array_index (line->x, double, k));
+              double Y = map_y (chart, &chart->ay, g_array_index (line->y, double, k));
+              if (!isfinite (X) || !isfinite (Y))
+                continue;
+              if (!isfinite (px))
+                {
+                  px = X;
+                  py = Y;
+                }
+              n += meets (&r, MIN (px, X), MIN (py, Y), fabs (X - px) + 1, fabs (Y - py) + 1);
+              px = X;
+              py = Y;
+            }
+        }
+    }
+  return n;
+}
+
 static void
 draw_annotation_box (Ctx        *c,
                      GPtrArray  *lines,
@@ -979,15 +1021,26 @@ draw_annotation_box (Ctx        *c,
       g_free (g_ptr_array_index (lines, fit - 1));
       g_ptr_array_index (lines, fit - 1) = g_strdup ("…");
     }
-  font (c, c->fs * 0.85, FALSE);
+  /* Measured in the font each is drawn in: the first line is bold. */
   for (guint i = 0; i < lines->len; i++)
-    w = MAX (w, text_width (c, g_ptr_array_index (lines, i)));
+    {
+      font (c, c->fs * 0.85, i == 0 && !c->multi);
+      w = MAX (w, text_width (c, g_ptr_array_index (lines, i)));
+    }
   w += c->fs * 1.2;
   h = lh * lines->len + c->fs * 0.6;
   x = chart->plot.x + chart->plot.width - w - c->fs * 0.6;
   y = chart->plot.y + c->fs * 0.6;
   if (x < chart->plot.x)
     x = chart->plot.x;
+  /* A speed that holds across the drive runs along the top: the box goes to the
+   * bottom when fewer points lie there. */
+  if (chart->kind == NSC_CHART_POSITION)
+    {
+      double low = chart->plot.y + chart->plot.height - h - c->fs * 0.6;
+      if (low > y && segments_in (c, x, low, w, h) < segments_in (c, x, y, w, h))
+        y = low;
+    }
   c->box = (cairo_rectangle_t) { x, y, w, h };
   if (!draw)
     return;
@@ -1077,6 +1130,41 @@ draw_slc_summary (Ctx     *c,
   draw_annotation_box (c, lines, draw);
 }
 
+
+/* The speed across the drive in three numbers, as HD Tune gives them. */
+static void
+draw_position_summary (Ctx     *c,
+                       gboolean draw)
+{
+  NscChart *chart = c->chart;
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint d = 0; d < chart->datasets->len; d++)
+    {
+      NscChartDataset *ds = g_ptr_array_index (chart->datasets, d);
+      g_autofree char *lowest = NULL, *average = NULL, *highest = NULL;
+      if (!isfinite (ds->min_bps) || !isfinite (ds->max_bps) || !isfinite (ds->average_bps))
+        continue;
+      lowest = format_speed (c, ds->min_bps);
+      average = format_speed (c, ds->average_bps);
+      highest = format_speed (c, ds->max_bps);
+      if (c->multi)
+        {
+          /* Translators: a comparison's summary of the speed across the drive:
+           * the drive, its average speed, then its lowest and highest */
+          g_ptr_array_add (lines, g_strdup_printf (_("%s: average %s (%s to %s)"), ds->legend,
+                                                   average, lowest, highest));
+          continue;
+        }
+      /* Translators: the summary box of the speed across the drive; %s is a speed */
+      g_ptr_array_add (lines, g_strdup_printf (_("Average: %s"), average));
+      /* Translators: the summary box of the speed across the drive; %s is a speed */
+      g_ptr_array_add (lines, g_strdup_printf (_("Lowest: %s"), lowest));
+      /* Translators: the summary box of the speed across the drive; %s is a speed */
+      g_ptr_array_add (lines, g_strdup_printf (_("Highest: %s"), highest));
+    }
+  draw_annotation_box (c, lines, draw);
+}
 
 /* ---- legend ------------------------------------------------------------- */
 
@@ -1249,13 +1337,18 @@ setup_axes (Ctx     *c,
   switch (chart->kind)
     {
     case NSC_CHART_WRITE_FILL:
+    case NSC_CHART_POSITION:
       {
         double g = c->binary ? 1073741824.0 : 1e9, m = nsc_units_divisor (c->units);
         gboolean small = xmax < g;
+        const char *unit = small ? (c->binary ? _("MiB") : _("MB")) : (c->binary ? _("GiB") : _("GB"));
         linear_axis (&chart->ax, 0, MAX (xmax, 1), small ? m : g, tx, 0, xt);
-        /* Translators: the x axis of the write-fill chart; %s is a unit, "GiB" */
-        *x_title = g_strdup_printf (_("Data written, %s"), small ? (c->binary ? _("MiB") : _("MB"))
-                                                                 : (c->binary ? _("GiB") : _("GB")));
+        *x_title = chart->kind == NSC_CHART_WRITE_FILL
+                   /* Translators: the x axis of the write-fill chart; %s is a unit, "GiB" */
+                   ? g_strdup_printf (_("Data written, %s"), unit)
+                   /* Translators: the x axis of the chart of speed across the drive:
+                    * how far from the drive's start; %s is a unit, "GiB" */
+                   : g_strdup_printf (_("Place on the drive, %s"), unit);
         break;
       }
     case NSC_CHART_TIME:
@@ -1551,6 +1644,9 @@ draw_data (Ctx         *c,
       draw_phases (c, TRUE);
       draw_slc_summary (c, TRUE);
     }
+  /* Over the line, after it is drawn: its place depends on where the points are. */
+  if (chart->kind == NSC_CHART_POSITION)
+    draw_position_summary (c, TRUE);
   if (f->empty)
     {
       font (c, c->fs, FALSE);

@@ -60,6 +60,11 @@ typedef struct
   double     average_bps;
   GArray    *phases;         /* NscChartPhase */
   char      *summary;
+  /* position: the lowest and highest speed across the drive (average_bps is the
+   * average), and where the region ends (NAN: at the last point) */
+  double     min_bps;
+  double     max_bps;
+  double     x_end;
 } NscChartDataset;
 
 typedef struct

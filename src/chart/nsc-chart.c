@@ -17,7 +17,7 @@
 #include "nsc-words.h"
 
 static const char *const kind_names[NSC_CHART_N_KINDS] = {
-  "write-fill", "qd", "bs", "time", "mixed", "latency",
+  "write-fill", "position", "qd", "bs", "time", "mixed", "latency",
 };
 
 static const char *const theme_names[NSC_CHART_N_THEMES] = {
@@ -116,6 +116,7 @@ _nsc_chart_dataset_new (const char *legend)
   ds->lines = g_ptr_array_new_with_free_func (line_free);
   ds->phases = g_array_new (FALSE, FALSE, sizeof (NscChartPhase));
   ds->in_cache_bps = ds->post_cache_bps = ds->average_bps = NAN;
+  ds->min_bps = ds->max_bps = ds->x_end = NAN;
   return ds;
 }
 
@@ -283,6 +284,52 @@ series_len (JsonObject *step)
 }
 
 static gboolean
+is_surface (JsonObject *step)
+{
+  return step && g_strcmp0 (nsc_json_get_string (step, "kind"), "surface") == 0;
+}
+
+/* A surface run's speed at its place: reads and writes together, as the text
+ * report counts it. */
+static double
+run_bps (JsonObject *run)
+{
+  return nsc_json_get_number (nsc_json_get_object (run, "read"), "bw_bps", 0)
+         + nsc_json_get_number (nsc_json_get_object (run, "write"), "bw_bps", 0);
+}
+
+static JsonObject *
+run_at (JsonArray *runs,
+        guint      i)
+{
+  JsonNode *n = json_array_get_element (runs, i);
+  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
+/* The places of a surface step that measured a speed; none when they are all
+ * one place (a region too small to spread them), which draws no curve. */
+static guint
+surface_points (JsonObject *step)
+{
+  JsonArray *runs = nsc_json_get_array (step, "runs");
+  double first = NAN;
+  gboolean spread = FALSE;
+  guint n = 0;
+  for (guint i = 0; runs && i < json_array_get_length (runs); i++)
+    {
+      JsonObject *run = run_at (runs, i);
+      double offset = nsc_json_get_number (run, "region_offset", -1);
+      if (run == NULL || offset < 0 || !(run_bps (run) > 0))
+        continue;
+      if (n == 0)
+        first = offset;
+      spread |= offset != first;
+      n++;
+    }
+  return spread ? n : 0;
+}
+
+static gboolean
 has_percentiles (JsonObject *step)
 {
   static const char *const dirs[] = { "read", "write" };
@@ -312,12 +359,24 @@ static gboolean
 step_fits (JsonObject  *step,
            NscChartKind kind)
 {
+  JsonObject *job = nsc_json_get_object (step, "job");
+
+  if (kind == NSC_CHART_POSITION && is_surface (step))
+    return surface_points (step) >= 2;
   if (!is_job (step))
     return FALSE;
   switch (kind)
     {
     case NSC_CHART_WRITE_FILL:
-      return series_len (step) >= 2 && nsc_json_get_number (nsc_json_get_object (step, "job"), "read_percent", 0) < 100;
+      return series_len (step) >= 2 && nsc_json_get_number (job, "read_percent", 0) < 100;
+    case NSC_CHART_POSITION:
+      /* Read once, in order, from the region's start: each sample's position is
+       * then a place on the drive. Writes so are the write-fill chart's. */
+      return series_len (step) >= 2
+             && nsc_json_get_array (nsc_json_get_object (step, "series"), "position")
+             && nsc_json_get_bool (job, "once")
+             && g_strcmp0 (nsc_json_get_string (job, "pattern"), "sequential") == 0
+             && nsc_json_get_number (job, "read_percent", 0) >= 100;
     case NSC_CHART_TIME:
       return series_len (step) >= 2;
     case NSC_CHART_LATENCY:
@@ -358,6 +417,18 @@ auto_step (JsonNode    *result,
         if (tag_is (step_at (steps, i), "write-fill", TRUE) && step_fits (step_at (steps, i), kind))
           return i;
       return G_MAXUINT;
+    }
+  if (kind == NSC_CHART_POSITION)
+    {
+      /* The capacity check's read-back covers the whole drive; then a read across
+       * it (a surface scan's reads rather than its writes); then any. */
+      for (guint i = 0; i < n; i++)
+        if (tag_is (step_at (steps, i), "verify", FALSE) && step_fits (step_at (steps, i), kind))
+          return i;
+      for (guint i = 0; i < n; i++)
+        if (step_fits (step_at (steps, i), kind)
+            && nsc_json_get_number (nsc_json_get_object (step_at (steps, i), "job"), "read_percent", 0) > 0)
+          return i;
     }
   if (kind == NSC_CHART_TIME)
     {
@@ -410,6 +481,7 @@ result_has_kind (JsonNode    *result,
     case NSC_CHART_MIXED:
       return count_tagged (steps, "mixed-", TRUE) >= 2;
     case NSC_CHART_WRITE_FILL:
+    case NSC_CHART_POSITION:
     case NSC_CHART_TIME:
     case NSC_CHART_LATENCY:
       return auto_step (result, kind) != G_MAXUINT;
@@ -630,6 +702,10 @@ build_series (NscChartDataset *ds,
   gboolean have_read = FALSE, have_write = FALSE, split;
   NscChartLine *lr = NULL, *lw = NULL;
   JsonObject *temp;
+  /* A write-fill's x is the data written; the place on the drive is past the
+   * region's start. */
+  double offset = kind == NSC_CHART_POSITION
+                  ? nsc_json_get_number (nsc_json_get_object (step, "job"), "region_offset", 0) : 0;
 
   if (dur == NULL || rb == NULL || wb == NULL || json_array_get_length (dur) < n
       || json_array_get_length (rb) < n || json_array_get_length (wb) < n)
@@ -659,8 +735,8 @@ build_series (NscChartDataset *ds,
       double x;
       if (!(d > 0))
         continue;
-      if (kind == NSC_CHART_WRITE_FILL)
-        x = pos && i < json_array_get_length (pos) ? array_number (pos, i) : NAN;
+      if (kind == NSC_CHART_WRITE_FILL || kind == NSC_CHART_POSITION)
+        x = pos && i < json_array_get_length (pos) ? offset + array_number (pos, i) : NAN;
       else
         x = array_number (t, i) / 1e9;
       if (!isfinite (x))
@@ -689,6 +765,69 @@ build_series (NscChartDataset *ds,
               _nsc_chart_line_add (lt, array_number (tt, i) / 1e9, array_number (tc, i));
         }
     }
+}
+
+/* The speed's range across the drive, for the summary: the lowest and highest
+ * of the line's points and the step's own average (NAN: the points'). */
+static void
+position_summary (NscChartDataset *ds,
+                  double           average)
+{
+  NscChartLine *line = ds->lines->len ? g_ptr_array_index (ds->lines, 0) : NULL;
+  double sum = 0;
+  guint n = 0;
+
+  for (guint i = 0; line && i < line->y->len; i++)
+    {
+      double y = g_array_index (line->y, double, i);
+      if (!isfinite (y))
+        continue;
+      ds->min_bps = n ? MIN (ds->min_bps, y) : y;
+      ds->max_bps = n ? MAX (ds->max_bps, y) : y;
+      sum += y;
+      n++;
+    }
+  ds->average_bps = average > 0 ? average : n ? sum / n : NAN;
+}
+
+/* A surface scan: one point per place, at the place's start. */
+static void
+build_surface (NscChartDataset *ds,
+               JsonObject      *step)
+{
+  JsonArray *runs = nsc_json_get_array (step, "runs");
+  gboolean reads = nsc_json_get_number (nsc_json_get_object (step, "job"), "read_percent", 0) > 0;
+  NscChartLine *line = _nsc_chart_line_new (ds, reads ? NSC_CHART_LINE_READ : NSC_CHART_LINE_WRITE);
+
+  line->markers = TRUE;
+  for (guint i = 0; runs && i < json_array_get_length (runs); i++)
+    {
+      JsonObject *run = run_at (runs, i);
+      double offset = nsc_json_get_number (run, "region_offset", -1);
+      double bytes = nsc_json_get_number (nsc_json_get_object (run, "read"), "bytes", 0)
+                     + nsc_json_get_number (nsc_json_get_object (run, "write"), "bytes", 0);
+      if (run == NULL || offset < 0 || !(run_bps (run) > 0))
+        continue;
+      _nsc_chart_line_add (line, offset, run_bps (run));
+      /* The axis runs to the end of the last place read. */
+      ds->x_end = isfinite (ds->x_end) ? MAX (ds->x_end, offset + bytes) : offset + bytes;
+    }
+  sort_line (line);
+  position_summary (ds, NAN);
+}
+
+/* A region read once: per-sample speed at each place, to the region's end. */
+static void
+build_position (NscChartDataset *ds,
+                JsonObject      *step)
+{
+  JsonObject *job = nsc_json_get_object (step, "job");
+  double length = nsc_json_get_number (job, "region_length", 0);
+
+  build_series (ds, step, NSC_CHART_POSITION);
+  if (length > 0)
+    ds->x_end = nsc_json_get_number (job, "region_offset", 0) + length;
+  position_summary (ds, nsc_json_get_number (nsc_json_get_object (step, "read"), "bw_bps", NAN));
 }
 
 static void
@@ -796,6 +935,7 @@ build_dataset (NscChartDataset *ds,
       *step = G_MAXUINT;
       return TRUE;
     case NSC_CHART_WRITE_FILL:
+    case NSC_CHART_POSITION:
     case NSC_CHART_TIME:
     case NSC_CHART_LATENCY:
       break;
@@ -824,6 +964,10 @@ build_dataset (NscChartDataset *ds,
 
   if (kind == NSC_CHART_LATENCY)
     build_latency (ds, step_at (steps, *step));
+  else if (kind == NSC_CHART_POSITION && is_surface (step_at (steps, *step)))
+    build_surface (ds, step_at (steps, *step));
+  else if (kind == NSC_CHART_POSITION)
+    build_position (ds, step_at (steps, *step));
   else
     build_series (ds, step_at (steps, *step), kind);
   if (kind == NSC_CHART_WRITE_FILL)
@@ -872,6 +1016,14 @@ make_title (JsonNode    *result,
     case NSC_CHART_WRITE_FILL:
       /* Translators: the write-fill chart: speed against the amount of data written */
       what = _("Write-fill: speed against data written");
+      break;
+    case NSC_CHART_POSITION:
+      /* Translators: a chart title: speed against the place on the drive (HD
+       * Tune's read test, a surface scan) */
+      what = nsc_json_get_number (nsc_json_get_object (s, "job"), "read_percent", 0) > 0
+             ? _("Read speed across the drive")
+             /* Translators: a chart title: speed against the place on the drive */
+             : _("Write speed across the drive");
       break;
     case NSC_CHART_QD:
       /* Translators: a chart title */
@@ -1092,7 +1244,8 @@ nsc_chart_new_live (NscChartKind  kind,
                     const char   *title)
 {
   NscChart *chart;
-  g_return_val_if_fail (kind == NSC_CHART_WRITE_FILL || kind == NSC_CHART_TIME, NULL);
+  g_return_val_if_fail (kind == NSC_CHART_WRITE_FILL || kind == NSC_CHART_POSITION
+                        || kind == NSC_CHART_TIME, NULL);
   chart = chart_new (kind);
   chart->live = TRUE;
   chart->title = g_strdup (title);
@@ -1123,8 +1276,8 @@ nsc_chart_live_append (NscChart        *chart,
     return;
   ds = g_ptr_array_index (chart->datasets, 0);
   _nsc_chart_line_add (g_ptr_array_index (ds->lines, 0),
-                       chart->kind == NSC_CHART_WRITE_FILL ? (double) sample->position
-                                                           : sample->t_ns / 1e9,
+                       chart->kind == NSC_CHART_TIME ? sample->t_ns / 1e9
+                                                     : (double) sample->position,
                        nsc_sample_bps (sample));
 }
 

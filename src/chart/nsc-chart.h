@@ -20,6 +20,7 @@ G_BEGIN_DECLS
 typedef enum
 {
   NSC_CHART_WRITE_FILL,   /* x = data written, y = speed; SLC cache shaded, phases marked */
+  NSC_CHART_POSITION,     /* x = place on the drive, y = speed: a read-back or surface scan */
   NSC_CHART_QD,           /* x = queue depth (log2), read and write lines */
   NSC_CHART_BS,           /* x = block size (log2), read and write lines */
   NSC_CHART_TIME,         /* x = time, dots per sample + moving average, temperature */
@@ -74,7 +75,7 @@ const char   *nsc_chart_theme_to_string (NscChartTheme   theme);
 gboolean      nsc_chart_theme_from_string (const char   *name,
                                          NscChartTheme  *out_theme);
 
-/* "write-fill", "qd", "bs", "time", "mixed", "latency" */
+/* "write-fill", "position", "qd", "bs", "time", "mixed", "latency" */
 const char   *nsc_chart_kind_to_string  (NscChartKind    kind);
 gboolean      nsc_chart_kind_from_string (const char    *name,
                                          NscChartKind   *out_kind);
@@ -86,7 +87,8 @@ NscChartKind *nsc_chart_kinds_for_result (JsonNode      *result,
 char         *nsc_chart_kinds_describe  (JsonNode       *result);
 
 /* A chart of @kind from a result that nsc_result_file_validate() accepted.
- * @step: the step index for the per-step kinds (time, latency, write-fill), or
+ * @step: the step index for the per-step kinds (time, latency, write-fill,
+ * position), or
  * NSC_CHART_STEP_AUTO for the most telling one; ignored by the kinds that gather
  * steps (qd, bs, mixed). Fails with NSC_ERROR_NOT_FOUND when the result has no
  * data for @kind (the message names the kinds it has). */
@@ -116,8 +118,8 @@ void          nsc_chart_set_caption     (NscChart       *chart,
 NscChartKind  nsc_chart_get_kind        (NscChart       *chart);
 guint         nsc_chart_get_n_datasets  (NscChart       *chart);
 
-/* Live charts (write-fill and time): the GUI feeds the samples of the running
- * step as they arrive. Drawing cost follows the width, not the sample count. */
+/* Live charts (write-fill, position and time): the GUI feeds the samples of the
+ * running step as they arrive. Drawing cost follows the width, not the sample count. */
 NscChart     *nsc_chart_new_live        (NscChartKind    kind,
                                          const char     *title);
 void          nsc_chart_live_append     (NscChart       *chart,
@@ -141,8 +143,8 @@ void          nsc_chart_draw            (NscChart       *chart,
 gboolean      nsc_chart_get_plot_area   (NscChart       *chart,
                                          cairo_rectangle_t *area);
 /* Maps a data point of the last draw (x in the kind's data unit: bytes written,
- * queue depth, block size in bytes, seconds, read %, percentile; y in bytes/s, or
- * ns for latency) to user-space coordinates. FALSE before the first draw. */
+ * place on the drive in bytes, queue depth, block size in bytes, seconds, read %,
+ * percentile; y in bytes/s, or ns for latency) to user-space coordinates. FALSE before the first draw. */
 gboolean      nsc_chart_data_to_user    (NscChart       *chart,
                                          double          x,
                                          double          y,

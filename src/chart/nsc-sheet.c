@@ -1008,8 +1008,9 @@ footer_block (Page    *p,
 
 /* ---- the charts --------------------------------------------------------- */
 
-/* The charts of a sheet, in the page's order: write-fill, the sweeps, mixed
- * loads, degradation and thermal over time, latency. What did not run is left
+/* The charts of a sheet, in the page's order: write-fill, speed across the drive
+ * (a capacity check's read-back, a surface scan), the sweeps, mixed loads,
+ * degradation and thermal over time, latency. What did not run is left
  * out. */
 static void
 build_charts (NscSheet *sheet)
@@ -1020,6 +1021,7 @@ build_charts (NscSheet *sheet)
     const char  *tag;      /* the step's tag, NULL: the kind's own choice */
   } specs[] = {
     { NSC_CHART_WRITE_FILL, NULL },
+    { NSC_CHART_POSITION, NULL },
     { NSC_CHART_QD, NULL },
     { NSC_CHART_BS, NULL },
     { NSC_CHART_MIXED, NULL },

@@ -84,7 +84,7 @@ static const GOptionEntry option_entries[] = {
     N_("Save the review sheet of the result shown (after --open or --run) as PDF, SVG or PNG"),
     N_("FILE") },
   { "chart", 0, 0, G_OPTION_ARG_STRING, NULL,
-    N_("The chart to show or export: write-fill, qd, bs, time, mixed, latency"), N_("KIND") },
+    N_("The chart to show or export: write-fill, position, qd, bs, time, mixed, latency"), N_("KIND") },
   { "export-size", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Size of the exported chart, e.g. 1600x900"), N_("WxH") },
   { "dark", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Export the chart on a dark background"), NULL },
@@ -228,7 +228,7 @@ nsc_application_handle_local_options (GApplication *app,
       NscChartKind kind;
 
       if (!nsc_chart_kind_from_string (text, &kind))
-        return usage_error (_("--chart takes write-fill, qd, bs, time, mixed or latency"));
+        return usage_error (_("--chart takes write-fill, position, qd, bs, time, mixed or latency"));
       g_free (self->export_kind);
       self->export_kind = g_strdup (text);
     }

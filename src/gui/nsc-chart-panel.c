@@ -60,6 +60,9 @@ nsc_chart_kind_display_name (NscChartKind kind)
     {
     case NSC_CHART_WRITE_FILL:
       return _("Write-fill");
+    case NSC_CHART_POSITION:
+      /* TRANSLATORS: a chart: speed against the place on the drive */
+      return _("Speed across the drive");
     case NSC_CHART_QD:
       return _("Queue depth");
     case NSC_CHART_BS:
@@ -123,7 +126,8 @@ selected_step (NscChartPanel *self)
 static gboolean
 kind_per_step (NscChartKind kind)
 {
-  return kind == NSC_CHART_WRITE_FILL || kind == NSC_CHART_TIME || kind == NSC_CHART_LATENCY;
+  return kind == NSC_CHART_WRITE_FILL || kind == NSC_CHART_POSITION || kind == NSC_CHART_TIME
+         || kind == NSC_CHART_LATENCY;
 }
 
 /* The tests a per-step chart can show, for the second drop-down: every step the
