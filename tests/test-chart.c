@@ -20,11 +20,13 @@
 
 /* ---- synthetic results -------------------------------------------------- */
 
+/* @reads: the samples read, else they write. */
 static void
-add_series (GString *s,
-            guint    n,
-            double (*bps_at) (double pos),
-            double   total)
+add_series_dir (GString *s,
+                guint    n,
+                double (*bps_at) (double pos),
+                double   total,
+                gboolean reads)
 {
   const char *cols[] = { "t_ns", "duration_ns", "read_bytes", "write_bytes", "position" };
   double chunk = total / n;
@@ -41,8 +43,8 @@ add_series (GString *s,
             {
             case 0: v = t; break;
             case 1: v = dur; break;
-            case 2: v = 0; break;
-            case 3: v = chunk; break;
+            case 2: v = reads ? chunk : 0; break;
+            case 3: v = reads ? 0 : chunk; break;
             case 4: v = pos; break;
             default: g_assert_not_reached ();
             }
@@ -51,6 +53,15 @@ add_series (GString *s,
       g_string_append (s, "]");
     }
   g_string_append (s, "}");
+}
+
+static void
+add_series (GString *s,
+            guint    n,
+            double (*bps_at) (double pos),
+            double   total)
+{
+  add_series_dir (s, n, bps_at, total, FALSE);
 }
 
 static double
@@ -875,6 +886,248 @@ test_translated (void)
   g_rmdir (dir);
 }
 
+/* ---- speed across the drive ---------------------------------------------- */
+
+/* The read-back reads 3000 MB/s but 1000 MB/s from 4 to 5 GiB into its region. */
+static double
+read_back_speed (double pos)
+{
+  return pos > 4 * GiB && pos <= 5 * GiB ? 1000e6 : 3000e6;
+}
+
+/* A capacity check: a write-fill, then a read-back of the 8 GiB region that
+ * starts 1 GiB into the drive; @once FALSE: a timed sequential read instead. */
+static JsonNode *
+verify_result (gboolean once)
+{
+  GString *s = g_string_new (header);
+  JsonNode *node;
+  g_string_append (s, "\"steps\": [{\"index\": 0, \"kind\": \"job\", \"label\": \"Write checked data\","
+                      " \"analysis\": \"write-fill\", \"job\": {\"rw\": \"write\", \"pattern\": \"sequential\","
+                      " \"read_percent\": 0, \"once\": true, \"region_offset\": 1073741824,"
+                      " \"region_length\": 8589934592}, \"write\": {\"ios\": 8192, \"bw_bps\": 800000000}, ");
+  add_series (s, 64, slc_speed, 8 * GiB);
+  g_string_append_printf (s, "}, {\"index\": 1, \"kind\": \"job\", \"label\": \"Read back and check\","
+                             " \"analysis\": \"verify\", \"job\": {\"rw\": \"read\", \"pattern\": \"sequential\","
+                             " \"read_percent\": 100, \"once\": %s, \"region_offset\": 1073741824,"
+                             " \"region_length\": 8589934592}, \"read\": {\"ios\": 8192, \"bw_bps\": 2400000000}, ",
+                          once ? "true" : "false");
+  add_series_dir (s, 256, read_back_speed, 8 * GiB, TRUE);
+  g_string_append (s, "}], \"analysis\": {}, \"warnings\": []}");
+  node = parse (s->str);
+  g_string_free (s, TRUE);
+  return node;
+}
+
+/* A surface scan of 10 places 100 GiB apart, 64 MiB each: 2000 MB/s falling by
+ * 100 MB/s a place; @write: the scan writes. @spread FALSE: every place at 0. */
+static JsonNode *
+surface_result (gboolean write,
+                gboolean spread)
+{
+  GString *s = g_string_new (header);
+  JsonNode *node;
+  const char *dir = write ? "write" : "read", *other = write ? "read" : "write";
+  g_string_append_printf (s, "\"steps\": [{\"index\": 0, \"kind\": \"surface\", \"label\": \"Surface %s\","
+                             " \"analysis\": \"surface\", \"job\": {\"rw\": \"%s\", \"pattern\": \"sequential\","
+                             " \"read_percent\": %d, \"region_offset\": 0, \"region_length\": 0}, \"runs\": [",
+                          dir, dir, write ? 0 : 100);
+  for (guint i = 0; i < 10; i++)
+    g_string_append_printf (s, "%s{\"region_offset\": %.0f, \"%s\": {\"bytes\": 67108864, \"ios\": 64,"
+                               " \"bw_bps\": %.0f}, \"%s\": {\"bytes\": 0, \"ios\": 0, \"bw_bps\": 0}}",
+                            i ? ", " : "", spread ? i * 100 * GiB : 0, dir, 2000e6 - i * 100e6, other);
+  g_string_append (s, "]}], \"analysis\": {}, \"warnings\": []}");
+  node = parse (s->str);
+  g_string_free (s, TRUE);
+  return node;
+}
+
+/* Whether a coloured pixel lies within @d pixels above or below the data point. */
+static gboolean
+line_near (NscChart *chart,
+           Image    *img,
+           double    x,
+           double    y,
+           int       d)
+{
+  double ux, uy;
+  g_assert_true (nsc_chart_data_to_user (chart, x, y, &ux, &uy));
+  for (int dy = -d; dy <= d; dy++)
+    if (chroma (img, (int) ux, (int) uy + dy) > 0.35)
+      return TRUE;
+  return FALSE;
+}
+
+/* "@what: 954 MiB/s", as the chart writes the speed. */
+static char *
+speed_text (const char *what,
+            double      bps)
+{
+  g_autofree char *n = nsc_format_speed (bps, NSC_UNITS_MIB);
+  g_autofree char *label = nsc_words_speed_label (n, NSC_UNITS_MIB);
+  return g_strdup_printf ("%s: %s", what, label);
+}
+
+static void
+test_position_kinds (void)
+{
+  g_autoptr(JsonNode) verify = verify_result (TRUE);
+  g_autoptr(JsonNode) timed = verify_result (FALSE);
+  g_autoptr(JsonNode) scan = surface_result (FALSE, TRUE);
+  g_autoptr(JsonNode) one_place = surface_result (FALSE, FALSE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NscChart) chart = NULL;
+  g_autofree char *has = NULL;
+  g_autofree char *timed_has = NULL;
+  g_autofree char *scan_has = NULL;
+  g_autofree char *one_has = NULL;
+
+  /* The write-fill keeps its chart; the read-back gets the curve. */
+  has = nsc_chart_kinds_describe (verify);
+  g_assert_cmpstr (has, ==, "write-fill, position, time");
+  g_assert_true (nsc_chart_kind_from_string ("position", NULL));
+  chart = nsc_chart_new_for_result (verify, NSC_CHART_POSITION, NSC_CHART_STEP_AUTO, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (nsc_chart_get_title (chart), ==, "Read speed across the drive · Read back and check");
+  g_clear_pointer (&chart, nsc_chart_free);
+  /* A write is no read curve, even when it covers the region once. */
+  chart = nsc_chart_new_for_result (verify, NSC_CHART_POSITION, 0, &error);
+  g_assert_null (chart);
+  g_assert_error (error, NSC_ERROR, NSC_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "steps that have: 1"));
+  g_clear_error (&error);
+
+  /* A read that may wrap round its region has no places. */
+  timed_has = nsc_chart_kinds_describe (timed);
+  g_assert_cmpstr (timed_has, ==, "write-fill, time");
+
+  scan_has = nsc_chart_kinds_describe (scan);
+  g_assert_cmpstr (scan_has, ==, "position");
+  chart = nsc_chart_new_for_result (scan, NSC_CHART_POSITION, NSC_CHART_STEP_AUTO, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (nsc_chart_get_title (chart), ==, "Read speed across the drive · Surface read");
+  g_clear_pointer (&chart, nsc_chart_free);
+  {
+    g_autoptr(JsonNode) write_scan = surface_result (TRUE, TRUE);
+    chart = nsc_chart_new_for_result (write_scan, NSC_CHART_POSITION, NSC_CHART_STEP_AUTO, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (nsc_chart_get_title (chart), ==, "Write speed across the drive · Surface write");
+    g_clear_pointer (&chart, nsc_chart_free);
+  }
+  /* Places that are all one are no curve. */
+  one_has = nsc_chart_kinds_describe (one_place);
+  g_assert_cmpstr (one_has, ==, "none");
+}
+
+static void
+test_position_read_back (void)
+{
+  g_autoptr(JsonNode) verify = verify_result (TRUE);
+  g_autoptr(JsonNode) other = verify_result (TRUE);
+  g_autoptr(JsonNode) scan = surface_result (FALSE, TRUE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NscChart) chart = nsc_chart_new_for_result (verify, NSC_CHART_POSITION,
+                                                        NSC_CHART_STEP_AUTO, &error);
+  g_autofree char *lowest = NULL;
+  g_autofree char *average = NULL;
+  g_autofree char *highest = NULL;
+  cairo_rectangle_t plot;
+  double x, y;
+  Image img;
+
+  g_assert_no_error (error);
+  img = render (chart, 900, 520, FALSE);
+  g_assert_true (nsc_chart_get_plot_area (chart, &plot));
+  /* Places are the region's offset plus the position: the slow gigabyte is the
+   * sixth of the drive, and the fast reads around it stay fast. */
+  g_assert_true (line_near (chart, &img, 5.5 * GiB, 1000e6, 3));
+  g_assert_true (line_near (chart, &img, 3.5 * GiB, 3000e6, 3));
+  g_assert_true (line_near (chart, &img, 7.5 * GiB, 3000e6, 3));
+  g_assert_false (line_near (chart, &img, 3.5 * GiB, 1000e6, 3));
+  g_assert_false (line_near (chart, &img, 4.5 * GiB, 1000e6, 3));
+  /* The axis runs to the region's end. */
+  nsc_chart_data_to_user (chart, 9 * GiB, 0, &x, &y);
+  g_assert_cmpfloat (x, <=, plot.x + plot.width + 0.5);
+  g_assert_cmpfloat (x, >, plot.x + plot.width * 0.8);
+  /* The step's own average, the lowest and the highest sample. */
+  lowest = speed_text ("Lowest", 1000e6);
+  average = speed_text ("Average", 2400e6);
+  highest = speed_text ("Highest", 3000e6);
+  g_assert_true (texts_have (chart, lowest));
+  g_assert_true (texts_have (chart, average));
+  g_assert_true (texts_have (chart, highest));
+  g_assert_true (texts_have (chart, "Place on the drive, GiB"));
+  cairo_surface_destroy (img.surface);
+
+  /* Compared: a line and a summary line per drive; a surface scan compares too. */
+  g_assert_true (nsc_chart_add_result (chart, other, "Drive B", &error));
+  g_assert_true (nsc_chart_add_result (chart, scan, "Drive C", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (nsc_chart_get_n_datasets (chart), ==, 3);
+  img = render (chart, 900, 520, FALSE);
+  {
+    g_autofree char *a = speed_text ("x", 2400e6), *lo = speed_text ("x", 1000e6), *hi = speed_text ("x", 3000e6);
+    g_autofree char *line = g_strdup_printf ("Drive B: average %s (%s to %s)", a + 3, lo + 3, hi + 3);
+    g_assert_true (texts_have (chart, line));
+  }
+  cairo_surface_destroy (img.surface);
+}
+
+static void
+test_position_surface (void)
+{
+  g_autoptr(JsonNode) scan = surface_result (FALSE, TRUE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NscChart) chart = nsc_chart_new_for_result (scan, NSC_CHART_POSITION,
+                                                        NSC_CHART_STEP_AUTO, &error);
+  cairo_rectangle_t plot;
+  double x, y;
+  Image img;
+
+  g_assert_no_error (error);
+  img = render (chart, 900, 520, FALSE);
+  g_assert_true (nsc_chart_get_plot_area (chart, &plot));
+  /* A point at each place's start, with its speed (the first is on the axis);
+   * the line between. */
+  for (guint i = 1; i < 10; i++)
+    g_assert_true (line_near (chart, &img, i * 100 * GiB, 2000e6 - i * 100e6, 2));
+  g_assert_true (line_near (chart, &img, 10 * GiB, 1999e6, 3));
+  g_assert_true (line_near (chart, &img, 450 * GiB, 1550e6, 3));
+  g_assert_false (line_near (chart, &img, 450 * GiB, 1000e6, 3));
+  /* The axis ends where the last place read ends, not at the next tick's gap. */
+  nsc_chart_data_to_user (chart, 900 * GiB + 67108864, 0, &x, &y);
+  g_assert_cmpfloat (x, <=, plot.x + plot.width + 0.5);
+  /* Lowest, average and highest of the places. */
+  {
+    g_autofree char *lowest = speed_text ("Lowest", 1100e6);
+    g_autofree char *average = speed_text ("Average", 1550e6);
+    g_autofree char *highest = speed_text ("Highest", 2000e6);
+    g_assert_true (texts_have (chart, lowest));
+    g_assert_true (texts_have (chart, average));
+    g_assert_true (texts_have (chart, highest));
+  }
+  g_assert_true (texts_have (chart, "Place on the drive, GiB"));
+  cairo_surface_destroy (img.surface);
+
+  /* Live, the chart follows the samples' positions as the write-fill's does. */
+  {
+    g_autoptr(NscChart) live = nsc_chart_new_live (NSC_CHART_POSITION, "Read back");
+    NscSample sample = { 0 };
+    sample.t_ns = 1000000000;
+    sample.duration_ns = 500000000;
+    sample.bytes[0] = 512 << 20;
+    sample.position = 512 << 20;
+    nsc_chart_live_append (live, &sample);
+    sample.t_ns += 500000000;
+    sample.position += 512 << 20;
+    nsc_chart_live_append (live, &sample);
+    g_assert_cmpuint (nsc_chart_live_get_n_samples (live), ==, 2);
+    img = render (live, 600, 400, FALSE);
+    g_assert_true (line_near (live, &img, 768 << 20, 1024.0 * 1048576, 3));
+    cairo_surface_destroy (img.surface);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -889,6 +1142,9 @@ main (int    argc,
   g_test_add_func ("/nsc/chart/decimation", test_decimation);
   g_test_add_func ("/nsc/chart/export", test_export);
   g_test_add_func ("/nsc/chart/compare", test_compare);
+  g_test_add_func ("/nsc/chart/position-kinds", test_position_kinds);
+  g_test_add_func ("/nsc/chart/position-read-back", test_position_read_back);
+  g_test_add_func ("/nsc/chart/position-surface", test_position_surface);
   g_test_add_func ("/nsc/chart/all-kinds-draw", test_all_kinds_draw);
   g_test_add_func ("/nsc/chart/high-contrast", test_high_contrast);
   g_test_add_func ("/nsc/chart/fonts", test_fonts);
