@@ -683,6 +683,43 @@ test_sheet_cancelled_fill (void)
   g_assert_cmpfloat (bench_x, <, w * 0.2);
 }
 
+/* A capacity check (a real run on a folder, from the corpus): its sheet shows the
+ * write curve and the read-back's speed across the drive, each titled by its
+ * test, with room for both in either layout. */
+static void
+test_sheet_capacity_check (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus", "fuzz-result-file",
+                                                 "verify.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) result = nsc_result_file_load (path, &error);
+  g_autoptr(NscSheet) sheet = NULL;
+  GPtrArray *charts;
+  gboolean fill = FALSE, curve = FALSE;
+
+  g_assert_no_error (error);
+  sheet = nsc_sheet_new (result, NULL);
+  for (guint l = 0; l < NSC_SHEET_N_LAYOUTS; l++)
+    {
+      double w, h;
+      draw_page (sheet, l, NULL, &w, &h);
+      assert_text (sheet, "chart-title", "Write-fill: speed against data written · Write checked data", path);
+      assert_text (sheet, "chart-title", "Read speed across the drive · Read back and check", path);
+      assert_text (sheet, "chart position", "Place on the drive, GiB", path);
+      check_no_overlap (sheet, w, h, nsc_sheet_layout_to_string (l));
+    }
+  charts = _nsc_sheet_get_charts (sheet);
+  for (guint c = 0; c < charts->len; c++)
+    {
+      NscChartKind kind = nsc_chart_get_kind (g_ptr_array_index (charts, c));
+      /* The read-back's chart follows the write-fill's. */
+      g_assert_true (kind != NSC_CHART_POSITION || fill);
+      fill |= kind == NSC_CHART_WRITE_FILL;
+      curve |= kind == NSC_CHART_POSITION;
+    }
+  g_assert_true (fill && curve);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -693,6 +730,7 @@ main (int    argc,
   g_test_add_func ("/nsc/sheet/overlap-caught", test_sheet_overlap_caught);
   g_test_add_func ("/nsc/sheet/write-fill-labels", test_sheet_write_fill_labels);
   g_test_add_func ("/nsc/sheet/cancelled-fill", test_sheet_cancelled_fill);
+  g_test_add_func ("/nsc/sheet/capacity-check", test_sheet_capacity_check);
   g_test_add_func ("/nsc/sheet/export", test_sheet_export);
   g_test_add_func ("/nsc/sheet/compare", test_sheet_compare);
   g_test_add_func ("/nsc/sheet/thermal", test_sheet_thermal);

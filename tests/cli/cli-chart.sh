@@ -31,6 +31,7 @@ run() { # NAME ARGS…: a short real run into $work/NAME.json
 run wf --preset write-fill --size 256m --max-idle 200ms
 run qd --preset seq-qd --size 32m --time 200ms --max-idle 200ms
 run deg --preset degradation --size 32m --time 2s --max-idle 200ms
+run verify --preset verify --size 256m
 
 chart_ok() { # OUT W H ARGS…
   local out=$1 w=$2 h=$3 size
@@ -50,6 +51,21 @@ chart_ok() { # OUT W H ARGS…
 [ -f "$work/qd.json" ] && chart_ok "$work/lat.png" 640 400 "$work/qd.json" --kind latency --step 0
 [ -f "$work/deg.json" ] && chart_ok "$work/deg.png" 1000 600 "$work/deg.json" --kind time
 [ -f "$work/qd.json" ] && chart_ok "$work/cmp.png" 900 500 "$work/qd.json" --kind qd --compare "$work/qd.json"
+[ -f "$work/verify.json" ] && chart_ok "$work/pos.png" 1000 600 "$work/verify.json" --kind position
+[ -f "$work/verify.json" ] && chart_ok "$work/pos-cmp.png" 900 500 "$work/verify.json" --kind position \
+  --compare "$work/verify.json"
+
+# The capacity check's read-back, against the place on the drive (the SVG's
+# description holds the caption, the axis titles and the legend).
+if [ -f "$work/verify.json" ] && "$cli" chart "$work/verify.json" --kind position --out "$work/pos.svg" 2>"$work/pos.err"; then
+  if python3 -c 'import sys,xml.dom.minidom as m; d=m.parse(sys.argv[1]); t="".join(n.data for e in d.getElementsByTagName("desc") for n in e.childNodes); sys.exit(0 if all(w in t for w in ("Capacity and integrity", "Place on the drive, MiB", "Speed, MiB/s")) else 1)' "$work/pos.svg"; then
+    ok "position chart of the read-back: caption and axes"
+  else
+    bad "position chart without its caption or axes: $(head -c 400 "$work/pos.svg")"
+  fi
+else
+  bad "position chart failed: $(cat "$work/pos.err" 2>/dev/null)"
+fi
 
 if [ -f "$work/wf.json" ] && "$cli" chart "$work/wf.json" --out "$work/wf.svg" 2>"$work/svg.err"; then
   if python3 -c 'import sys,xml.dom.minidom as m; d=m.parse(sys.argv[1]); t="".join(n.data for e in d.getElementsByTagName("desc") for n in e.childNodes); sys.exit(0 if "Nandscope" in t and "Write-fill" in t else 1)' "$work/wf.svg"; then
@@ -75,6 +91,8 @@ expect_fail 1 "nests deeper than 64" chart "$work/deep.json" --out "$work/x.png"
 expect_fail 1 "fifo.json: not a regular file" chart "$work/fifo.json" --out "$work/x.png"
 expect_fail 1 "huge.json: 300 MiB, more than any" chart "$work/huge.json" --out "$work/x.png"
 [ -f "$work/qd.json" ] && expect_fail 1 "no data for a write-fill chart.*qd" chart "$work/qd.json" --kind write-fill --out "$work/x.png"
+[ -f "$work/verify.json" ] && expect_fail 1 "no data for a position chart.*steps that have: 2" chart "$work/verify.json" --kind position --step 0 --out "$work/x.png"
+[ -f "$work/qd.json" ] && expect_fail 1 "no data for a position chart" chart "$work/qd.json" --kind position --out "$work/x.png"
 [ -f "$work/qd.json" ] && expect_fail 1 "step 99" chart "$work/qd.json" --kind latency --step 99 --out "$work/x.png"
 expect_fail 2 "pixels" chart "$work/wf.json" --out "$work/x.png" --width 12
 expect_fail 2 "pixels" chart "$work/wf.json" --out "$work/x.png" --height big
