@@ -7,6 +7,7 @@
 #endif
 #include <unistd.h>
 
+#include "nsc-chart.h"
 #include "nsc-result-info.h"
 #include "nsc-run-control.h"
 #include "nsc-session.h"
@@ -42,7 +43,7 @@ struct _NscRunControl
   /* The live chart */
   guint            chart_step;      /* its step and run */
   guint            chart_run;
-  gboolean         chart_fill;      /* the step's: speed against data written */
+  NscChartKind     chart_kind;      /* the step's: write-fill, position or time */
   char            *chart_title;
   int              chart_phase;     /* -1, or the NscStatusKind of the write between the
                                      * tests it shows */
@@ -123,22 +124,33 @@ on_step_started (NscRunner     *runner,
   self->measuring = FALSE;
   g_signal_emit (self, signals[SIGNAL_STEP_STARTED], 0, s);
 
-  /* The running step's chart: write-fill for the fills, speed over time else. */
+  /* The running step's chart: write-fill for the fills; a region read once in
+   * order (the capacity check's read-back) against the place on the drive, each
+   * sample's position; speed over time else. */
   if (s->kind == NSC_STEP_JOB)
     {
       char scratch[64];
       const char *label = nsc_job_get_label (&s->job, scratch, sizeof scratch);
-      gboolean fill = g_str_equal (s->analysis, "write-fill");
+      NscChartKind kind = g_str_equal (s->analysis, "write-fill") ? NSC_CHART_WRITE_FILL
+                          : s->job.once && s->job.pattern == NSC_PATTERN_SEQUENTIAL
+                            && s->job.read_percent == 100 ? NSC_CHART_POSITION
+                          : NSC_CHART_TIME;
       /* TRANSLATORS: "SEQ1M Q8T1 · speed over time" */
       g_autofree char *title = g_strdup_printf (_("%s · %s"), label,
-                                                fill ? _("speed against data written")
-                                                     : _("speed over time"));
+                                                kind == NSC_CHART_WRITE_FILL
+                                                ? _("speed against data written")
+                                                : kind == NSC_CHART_POSITION
+                                                /* TRANSLATORS: the live chart of a read of the
+                                                 * whole drive: "Read back and check · speed
+                                                 * across the drive" */
+                                                ? _("speed across the drive")
+                                                : _("speed over time"));
 
-      g_signal_emit (self, signals[SIGNAL_LIVE_CHART], 0, fill, title);
+      g_signal_emit (self, signals[SIGNAL_LIVE_CHART], 0, (int) kind, title);
       self->chart_step = step;
       self->chart_run = 0;
       self->chart_steps++;
-      self->chart_fill = fill;
+      self->chart_kind = kind;
       g_free (self->chart_title);
       self->chart_title = g_steal_pointer (&title);
       self->chart_phase = -1;
@@ -160,7 +172,7 @@ show_phase_chart (NscRunControl   *self,
   what = nsc_status_title (status);
   /* TRANSLATORS: "Preparing the test file · speed against data written" */
   title = g_strdup_printf (_("%s · %s"), what, _("speed against data written"));
-  g_signal_emit (self, signals[SIGNAL_LIVE_CHART], 0, TRUE, title);
+  g_signal_emit (self, signals[SIGNAL_LIVE_CHART], 0, (int) NSC_CHART_WRITE_FILL, title);
   self->chart_phase = (int) status->kind;
 }
 
@@ -196,7 +208,7 @@ on_sample (NscRunner       *runner,
   /* Back from a write between the tests to the test's own chart. */
   if (step == self->chart_step && self->chart_phase >= 0)
     {
-      g_signal_emit (self, signals[SIGNAL_LIVE_CHART], 0, self->chart_fill, self->chart_title);
+      g_signal_emit (self, signals[SIGNAL_LIVE_CHART], 0, (int) self->chart_kind, self->chart_title);
       self->chart_phase = -1;
       self->chart_run = run;
     }
@@ -714,7 +726,7 @@ nsc_run_control_class_init (NscRunControlClass *klass)
                   G_TYPE_NONE, 1, G_TYPE_POINTER);
   signals[SIGNAL_LIVE_CHART] =
     g_signal_new ("live-chart", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2, G_TYPE_BOOLEAN, G_TYPE_STRING);
+                  G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_STRING);
   signals[SIGNAL_LIVE_RESTART] =
     g_signal_new ("live-restart", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);

@@ -25,9 +25,11 @@ G_BEGIN_DECLS
  *   ::sample (const NscStep *, guint run, const NscSample *)
  *   ::step-finished (NscStepResult *)
  *   ::warning (NscWarning *)         each warning once, in the order raised
- *   ::live-chart (gboolean fill, const char *title)
- *                                    the live chart shows this now (fill: speed
- *                                    against data written, else over time)
+ *   ::live-chart (int kind, const char *title)
+ *                                    the live chart shows this now: an
+ *                                    NscChartKind, write-fill (speed against data
+ *                                    written), position (against the place on the
+ *                                    drive: a read-back) or time
  *   ::live-restart ()                a new run of the step: its chart afresh
  *   ::live-sample (const NscSample *) a sample for the live chart
  *   ::progress (double fraction, const char *text, const char *time_left)

@@ -141,12 +141,11 @@ on_step_started (NscRunControl *run,
 
 static void
 on_live_chart (NscRunControl *run,
-               gboolean       fill,
+               int            kind,
                const char    *title,
                NscWindow     *self)
 {
-  nsc_chart_panel_show_live (self->chart_panel, fill ? NSC_CHART_WRITE_FILL : NSC_CHART_TIME,
-                             title);
+  nsc_chart_panel_show_live (self->chart_panel, (NscChartKind) kind, title);
 }
 
 static void

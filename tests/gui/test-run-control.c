@@ -3,6 +3,7 @@
 
 #include <glib/gstdio.h>
 
+#include "nsc-chart.h"
 #include "nsc-run-control.h"
 #include "nsc-session.h"
 
@@ -20,6 +21,7 @@ typedef struct
   guint      samples;
   guint      live_samples;
   guint      live_charts;
+  guint      live_kinds;    /* 1 << each NscChartKind shown live */
   guint      progress;
   guint      failed;
   guint      finished;
@@ -98,12 +100,15 @@ on_live_sample (NscRunControl   *run,
 
 static void
 on_live_chart (NscRunControl *run,
-               gboolean       fill,
+               int            kind,
                const char    *title,
                Events        *e)
 {
   g_assert_nonnull (title);
+  g_assert_cmpint (kind, >=, 0);
+  g_assert_cmpint (kind, <, NSC_CHART_N_KINDS);
   e->live_charts++;
+  e->live_kinds |= 1u << kind;
 }
 
 static void
@@ -182,7 +187,8 @@ events_clear (Events *e)
 
 static const char tiny_json[] =
   "{\"name\":\"tiny\",\"title\":\"Tiny\",\"file_size\":\"8m\",\"runs\":1,\"time\":\"50ms\","
-  "\"steps\":[{\"rw\":\"read\",\"bs\":\"1m\",\"qd\":2},{\"rw\":\"randwrite\",\"bs\":\"4k\"}]}";
+  "\"steps\":[{\"rw\":\"read\",\"bs\":\"1m\",\"qd\":2},{\"rw\":\"randwrite\",\"bs\":\"4k\"},"
+  "{\"rw\":\"read\",\"bs\":\"1m\",\"qd\":2,\"once\":true}]}";
 
 static void
 test_time_left (void)
@@ -341,9 +347,12 @@ test_run (void)
   run_tiny (&e, FALSE, FALSE);
   g_assert_true (e.success);
   g_assert_false (e.cancelled);
-  g_assert_cmpuint (e.step_started, ==, 2);
-  g_assert_cmpuint (e.step_finished, ==, 2);
-  g_assert_cmpuint (e.live_charts, >=, 2);
+  g_assert_cmpuint (e.step_started, ==, 3);
+  g_assert_cmpuint (e.step_finished, ==, 3);
+  g_assert_cmpuint (e.live_charts, >=, 3);
+  /* Timed tests over time; the region read once, against the place on the drive. */
+  g_assert_true (e.live_kinds & (1u << NSC_CHART_TIME));
+  g_assert_true (e.live_kinds & (1u << NSC_CHART_POSITION));
   g_assert_cmpuint (e.samples, >, 0);
   g_assert_cmpuint (e.live_samples, >, 0);
   g_assert_cmpuint (e.progress, >, 0);
