@@ -1018,12 +1018,13 @@ make_title (JsonNode    *result,
       what = _("Write-fill: speed against data written");
       break;
     case NSC_CHART_POSITION:
-      /* Translators: a chart title: speed against the place on the drive (HD
-       * Tune's read test, a surface scan) */
-      what = nsc_json_get_number (nsc_json_get_object (s, "job"), "read_percent", 0) > 0
-             ? _("Read speed across the drive")
-             /* Translators: a chart title: speed against the place on the drive */
-             : _("Write speed across the drive");
+      if (nsc_json_get_number (nsc_json_get_object (s, "job"), "read_percent", 0) > 0)
+        /* Translators: a chart title: speed against the place on the drive (HD
+         * Tune's read test, a surface scan) */
+        what = _("Read speed across the drive");
+      else
+        /* Translators: a chart title: speed against the place on the drive */
+        what = _("Write speed across the drive");
       break;
     case NSC_CHART_QD:
       /* Translators: a chart title */
