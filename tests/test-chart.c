@@ -1000,6 +1000,16 @@ test_position_kinds (void)
   /* A read that may wrap round its region has no places. */
   timed_has = nsc_chart_kinds_describe (timed);
   g_assert_cmpstr (timed_has, ==, "write-fill, time");
+  /* Nor do the positions of several workers, each in its own slice. */
+  {
+    JsonArray *steps = json_object_get_array_member (json_node_get_object (verify), "steps");
+    JsonObject *job = json_object_get_object_member (json_array_get_object_element (steps, 1), "job");
+    g_autofree char *workers_has = NULL;
+    json_object_set_int_member (job, "workers", 4);
+    workers_has = nsc_chart_kinds_describe (verify);
+    g_assert_cmpstr (workers_has, ==, "write-fill, time");
+    json_object_set_int_member (job, "workers", 1);
+  }
 
   scan_has = nsc_chart_kinds_describe (scan);
   g_assert_cmpstr (scan_has, ==, "position");

@@ -370,13 +370,15 @@ step_fits (JsonObject  *step,
     case NSC_CHART_WRITE_FILL:
       return series_len (step) >= 2 && nsc_json_get_number (job, "read_percent", 0) < 100;
     case NSC_CHART_POSITION:
-      /* Read once, in order, from the region's start: each sample's position is
-       * then a place on the drive. Writes so are the write-fill chart's. */
+      /* Read once, in order, from the region's start by one worker: each sample's
+       * position is then a place on the drive (several workers' slices add up to
+       * no place). A write that covers its region so is the write-fill chart's. */
       return series_len (step) >= 2
              && nsc_json_get_array (nsc_json_get_object (step, "series"), "position")
              && nsc_json_get_bool (job, "once")
              && g_strcmp0 (nsc_json_get_string (job, "pattern"), "sequential") == 0
-             && nsc_json_get_number (job, "read_percent", 0) >= 100;
+             && nsc_json_get_number (job, "read_percent", 0) >= 100
+             && nsc_json_get_number (job, "workers", 1) <= 1;
     case NSC_CHART_TIME:
       return series_len (step) >= 2;
     case NSC_CHART_LATENCY:

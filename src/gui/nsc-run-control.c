@@ -112,6 +112,20 @@ runner_step (NscRunner *runner,
   return &g_array_index (preset->steps, NscStep, index);
 }
 
+/* The live chart of a test: write-fill for the fills; a region read once in order
+ * by one worker (the capacity check's read-back) against the place on the drive,
+ * each sample's position; speed over time else. */
+static NscChartKind
+live_kind (const NscStep *s)
+{
+  if (g_str_equal (s->analysis, "write-fill"))
+    return NSC_CHART_WRITE_FILL;
+  if (s->job.once && s->job.pattern == NSC_PATTERN_SEQUENTIAL && s->job.read_percent == 100
+      && s->job.workers <= 1)
+    return NSC_CHART_POSITION;
+  return NSC_CHART_TIME;
+}
+
 static void
 on_step_started (NscRunner     *runner,
                  guint          step,
@@ -124,17 +138,12 @@ on_step_started (NscRunner     *runner,
   self->measuring = FALSE;
   g_signal_emit (self, signals[SIGNAL_STEP_STARTED], 0, s);
 
-  /* The running step's chart: write-fill for the fills; a region read once in
-   * order (the capacity check's read-back) against the place on the drive, each
-   * sample's position; speed over time else. */
+  /* The running step's chart, of the kind live_kind () picks. */
   if (s->kind == NSC_STEP_JOB)
     {
       char scratch[64];
       const char *label = nsc_job_get_label (&s->job, scratch, sizeof scratch);
-      NscChartKind kind = g_str_equal (s->analysis, "write-fill") ? NSC_CHART_WRITE_FILL
-                          : s->job.once && s->job.pattern == NSC_PATTERN_SEQUENTIAL
-                            && s->job.read_percent == 100 ? NSC_CHART_POSITION
-                          : NSC_CHART_TIME;
+      NscChartKind kind = live_kind (s);
       /* TRANSLATORS: "SEQ1M Q8T1 · speed over time" */
       g_autofree char *title = g_strdup_printf (_("%s · %s"), label,
                                                 kind == NSC_CHART_WRITE_FILL
