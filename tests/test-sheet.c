@@ -720,6 +720,36 @@ test_sheet_capacity_check (void)
   g_assert_true (fill && curve);
 }
 
+/* A surface scan that writes, then reads (a real scan of a loop device, every
+ * fifth place kept): its sheet draws both across the drive, the writes first. */
+static void
+test_sheet_surface_write (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus", "fuzz-result-file",
+                                                 "surface-write.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) result = nsc_result_file_load (path, &error);
+  g_autoptr(NscSheet) sheet = NULL;
+  GPtrArray *charts;
+  guint n_position = 0;
+
+  g_assert_no_error (error);
+  sheet = nsc_sheet_new (result, NULL);
+  for (guint l = 0; l < NSC_SHEET_N_LAYOUTS; l++)
+    {
+      double w, h;
+      draw_page (sheet, l, NULL, &w, &h);
+      assert_text (sheet, "chart-title", "Write speed across the drive · Surface write", path);
+      assert_text (sheet, "chart-title", "Read speed across the drive · Surface read", path);
+      check_no_overlap (sheet, w, h, nsc_sheet_layout_to_string (l));
+    }
+  charts = _nsc_sheet_get_charts (sheet);
+  for (guint c = 0; c < charts->len; c++)
+    n_position += nsc_chart_get_kind (g_ptr_array_index (charts, c)) == NSC_CHART_POSITION;
+  /* Each scan once: the untagged catch-all adds no third. */
+  g_assert_cmpuint (n_position, ==, 2);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -731,6 +761,7 @@ main (int    argc,
   g_test_add_func ("/nsc/sheet/write-fill-labels", test_sheet_write_fill_labels);
   g_test_add_func ("/nsc/sheet/cancelled-fill", test_sheet_cancelled_fill);
   g_test_add_func ("/nsc/sheet/capacity-check", test_sheet_capacity_check);
+  g_test_add_func ("/nsc/sheet/surface-write", test_sheet_surface_write);
   g_test_add_func ("/nsc/sheet/export", test_sheet_export);
   g_test_add_func ("/nsc/sheet/compare", test_sheet_compare);
   g_test_add_func ("/nsc/sheet/thermal", test_sheet_thermal);

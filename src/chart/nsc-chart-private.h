@@ -137,7 +137,7 @@ void             _nsc_chart_layout_device_box (cairo_t     *cr,
                                           PangoLayout     *layout,
                                           NscChartTextBox *box);
 
-/* The first job step of @result from step @from on, tagged @tag ("degradation"),
+/* The first step of @result from step @from on, tagged @tag ("degradation"),
  * that a chart of @kind can draw, or NSC_CHART_STEP_AUTO when none. */
 guint            _nsc_chart_find_step    (JsonNode        *result,
                                           NscChartKind     kind,

@@ -463,8 +463,10 @@ _nsc_chart_find_step (JsonNode    *result,
                       guint        from)
 {
   JsonArray *steps = result_steps (result);
+  /* The tag of any step a chart of @kind can draw (a surface scan is no job). */
   for (guint i = from; steps && i < json_array_get_length (steps); i++)
-    if (tag_is (step_at (steps, i), tag, FALSE) && step_fits (step_at (steps, i), kind))
+    if (g_strcmp0 (nsc_json_get_string (step_at (steps, i), "analysis"), tag) == 0
+        && step_fits (step_at (steps, i), kind))
       return i;
   return NSC_CHART_STEP_AUTO;
 }

@@ -1021,6 +1021,8 @@ build_charts (NscSheet *sheet)
     const char  *tag;      /* the step's tag, NULL: the kind's own choice */
   } specs[] = {
     { NSC_CHART_WRITE_FILL, NULL },
+    { NSC_CHART_POSITION, "verify" },
+    { NSC_CHART_POSITION, "surface" },   /* a scan's writes and its reads */
     { NSC_CHART_POSITION, NULL },
     { NSC_CHART_QD, NULL },
     { NSC_CHART_BS, NULL },
@@ -1030,7 +1032,7 @@ build_charts (NscSheet *sheet)
     { NSC_CHART_LATENCY, "response-time" },
   };
   JsonNode *first = g_ptr_array_index (sheet->results, 0);
-  guint n_time = 0, n_latency = 0;
+  guint n_time = 0, n_latency = 0, n_position = 0;
 
   g_ptr_array_set_size (sheet->charts, 0);
   for (guint k = 0; k < G_N_ELEMENTS (specs); k++)
@@ -1042,6 +1044,9 @@ build_charts (NscSheet *sheet)
           g_autoptr(NscChart) chart = NULL;
           const char *what = NULL;
 
+          /* Another read across the drive (an ad hoc one), when no tagged one was. */
+          if (specs[k].kind == NSC_CHART_POSITION && specs[k].tag == NULL && n_position > 0)
+            break;
           if (specs[k].tag)
             {
               /* Every step of the tag: response time has one for reads, one for writes. */
@@ -1077,6 +1082,7 @@ build_charts (NscSheet *sheet)
           nsc_chart_set_legend (chart, 0, sheet->results->len > 1 ? "1" : g_ptr_array_index (sheet->legends, 0));
           _nsc_chart_set_compact_legend (chart, TRUE);
           n_time += specs[k].kind == NSC_CHART_TIME;
+          n_position += specs[k].kind == NSC_CHART_POSITION;
           n_latency += specs[k].kind == NSC_CHART_LATENCY;
           g_ptr_array_add (sheet->charts, g_steal_pointer (&chart));
           if (specs[k].tag == NULL)
