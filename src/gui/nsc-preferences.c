@@ -339,7 +339,8 @@ nsc_preferences_window_new (GtkWindow *parent,
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
                                _("Write-fill tests read back what they wrote and check every "
                                  "block, which finds a drive that loses or wraps data; this "
-                                 "takes about as long again as the write"));
+                                 "takes about as long again as the write. A surface scan checks "
+                                 "its places when it reads them"));
   verify = gtk_switch_new ();
   gtk_widget_set_name (verify, "verify_writes");
   gtk_widget_set_valign (verify, GTK_ALIGN_CENTER);
@@ -419,9 +420,10 @@ nsc_prefs_run_preset (NscPrefs        *prefs,
 
   if (!prefs->verify_writes || (checked = nsc_preset_with_verify (preset)) == NULL)
     return NULL;
-  /* The capacity check reads its writes back already: nothing is added, it runs as
-   * it is. */
-  if (checked->steps->len == preset->steps->len)
-    g_clear_pointer (&checked, nsc_preset_free);
+  /* The capacity check reads its writes back already: it runs as it is. (A surface
+   * scan's copy has as many steps as the scan, with its places checked.) */
+  for (guint i = 0; i < preset->steps->len; i++)
+    if (g_str_equal (g_array_index (preset->steps, NscStep, i).analysis, "verify"))
+      g_clear_pointer (&checked, nsc_preset_free);
   return checked;
 }

@@ -21,7 +21,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-truncate -s 256m "$work/disk.img"
+# Large enough that a check lasts past the moments the cancelled and killed runs are
+# stopped at, on a fast machine too.
+truncate -s 768m "$work/disk.img"
 loop=$(losetup -f --show "$work/disk.img") || { bad "losetup failed"; finish; }
 mkfs.ext4 -q "$loop" && mkdir "$work/mnt" && mount "$loop" "$work/mnt" || { bad "mkfs or mount failed"; finish; }
 dir=$work/mnt/check
