@@ -363,6 +363,32 @@ run_one (const RunArgs   *args,
   return status;
 }
 
+/* The preset a run's arguments ask for: an ad hoc job, or a named preset, with its
+ * writes checked under --verify. NULL: said why. */
+static NscPreset *
+run_preset (const RunArgs *args)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NscPreset) preset = NULL;
+  NscPreset *checked;
+
+  if (args->have_job)
+    preset = nsc_preset_new_single (&args->job);
+  else if (!(preset = nsc_preset_lookup (args->preset ? args->preset : "quick", &error)))
+    {
+      nsc_cli_fail ("%s", error->message);
+      return NULL;
+    }
+  if (!args->verify)
+    return g_steal_pointer (&preset);
+  checked = nsc_preset_with_verify (preset);
+  if (checked == NULL)
+    nsc_cli_fail (_("--verify checks what a write-fill wrote over a whole drive or free "
+                    "space, or a surface scan at its places, and “%s” has neither; "
+                    "--preset verify is the check on its own"), preset->name);
+  return checked;
+}
+
 static int
 run_command (int           argc,
              char        **argv,
@@ -381,27 +407,8 @@ run_command (int           argc,
       return EXIT_USAGE;
     }
 
-  if (args.have_job)
-    preset = nsc_preset_new_single (&args.job);
-  else if (!(preset = nsc_preset_lookup (args.preset ? args.preset : "quick", &error)))
-    {
-      nsc_cli_fail ("%s", error->message);
-      return EXIT_USAGE;
-    }
-  if (args.verify)
-    {
-      NscPreset *checked = nsc_preset_with_verify (preset);
-
-      if (checked == NULL)
-        {
-          nsc_cli_fail (_("--verify checks what a write-fill wrote over a whole drive or free "
-                          "space, or a surface scan at its places, and “%s” has neither; "
-                          "--preset verify is the check on its own"), preset->name);
-          return EXIT_USAGE;
-        }
-      g_clear_pointer (&preset, nsc_preset_free);
-      preset = checked;
-    }
+  if (!(preset = run_preset (&args)))
+    return EXIT_USAGE;
 
   if (args.dry_run)
     return nsc_cli_dry_run (&args, preset);
@@ -629,27 +636,8 @@ cmd_export_fio (int    argc,
                       "--dry-run have no fio job file"));
       return EXIT_USAGE;
     }
-  if (args.have_job)
-    preset = nsc_preset_new_single (&args.job);
-  else if (!(preset = nsc_preset_lookup (args.preset ? args.preset : "quick", &error)))
-    {
-      nsc_cli_fail ("%s", error->message);
-      return EXIT_USAGE;
-    }
-  if (args.verify)
-    {
-      NscPreset *checked = nsc_preset_with_verify (preset);
-
-      if (checked == NULL)
-        {
-          nsc_cli_fail (_("--verify checks what a write-fill wrote over a whole drive or free "
-                          "space, or a surface scan at its places, and “%s” has neither; "
-                          "--preset verify is the check on its own"), preset->name);
-          return EXIT_USAGE;
-        }
-      g_clear_pointer (&preset, nsc_preset_free);
-      preset = checked;
-    }
+  if (!(preset = run_preset (&args)))
+    return EXIT_USAGE;
   if (!nsc_cli_plan_target (&args, &is_device, &capacity, &where))
     return 1;
   nsc_cli_run_args_to_options (&args, &user);
