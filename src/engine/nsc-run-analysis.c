@@ -934,6 +934,28 @@ analyze_compressibility (NscRunResult *r,
 
 /* ---- capacity and integrity ------------------------------------------------- */
 
+/* A verdict's first members: what was found, on what evidence. */
+static JsonObject *
+capacity_new (const char *verdict,
+              gboolean    complete,
+              const char *coverage,
+              guint64     reported,
+              guint64     checked,
+              guint64     usable,
+              guint64     bad)
+{
+  JsonObject *o = json_object_new ();
+
+  json_object_set_string_member (o, "verdict", verdict);
+  json_object_set_boolean_member (o, "complete", complete);
+  json_object_set_string_member (o, "coverage", coverage);
+  json_object_set_int_member (o, "reported_bytes", (gint64) reported);
+  json_object_set_int_member (o, "checked_bytes", (gint64) checked);
+  json_object_set_int_member (o, "usable_bytes", (gint64) usable);
+  json_object_set_int_member (o, "bad_bytes", (gint64) bad);
+  return o;
+}
+
 /* What a check's reads found, into @o: the bytes of each kind, the first bad block and
  * its kind, the aliasing block, its echo and the period, and the slow reads (blocks the
  * drive read only after ten times the usual time). Offsets are from @base. */
@@ -1044,14 +1066,7 @@ analyze_capacity_whole (NscRunResult *r,
         verdict = "damaged", usable = first;
     }
 
-  o = json_object_new ();
-  json_object_set_string_member (o, "verdict", verdict);
-  json_object_set_boolean_member (o, "complete", complete);
-  json_object_set_string_member (o, "coverage", "whole");
-  json_object_set_int_member (o, "reported_bytes", (gint64) reported);
-  json_object_set_int_member (o, "checked_bytes", (gint64) checked);
-  json_object_set_int_member (o, "usable_bytes", (gint64) usable);
-  json_object_set_int_member (o, "bad_bytes", (gint64) bad);
+  o = capacity_new (verdict, complete, "whole", reported, checked, usable, bad);
   /* Rewritten last, before the read: a drive's own cache of recent writes holds these,
    * not the region's end, whose loss it could otherwise hide. */
   json_object_set_int_member (o, "rewritten_bytes",
@@ -1148,15 +1163,8 @@ analyze_capacity_places (NscRunResult *r,
   else
     verdict = "damaged", usable = first;
 
-  o = json_object_new ();
-  json_object_set_string_member (o, "verdict", verdict);
-  json_object_set_boolean_member (o, "complete", complete);
-  json_object_set_string_member (o, "coverage", "places");
+  o = capacity_new (verdict, complete, "places", reported, checked, usable, bad);
   json_object_set_int_member (o, "places", read->runs->len);
-  json_object_set_int_member (o, "reported_bytes", (gint64) reported);
-  json_object_set_int_member (o, "checked_bytes", (gint64) checked);
-  json_object_set_int_member (o, "usable_bytes", (gint64) usable);
-  json_object_set_int_member (o, "bad_bytes", (gint64) bad);
   add_tally (o, &v, base, first_run->job.block_size);
   json_object_set_object_member (analysis, "capacity", o);
 }
