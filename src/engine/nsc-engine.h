@@ -12,6 +12,7 @@
 #include "nsc-mountinfo.h"
 #include "nsc-offsets.h"
 #include "nsc-preset.h"
+#include "nsc-probe.h"
 #include "nsc-result.h"
 #include "nsc-result-file.h"
 #include "nsc-run-analysis.h"

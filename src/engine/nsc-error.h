@@ -183,6 +183,7 @@ typedef enum
   /* capacity checks */ \
   X (VERIFY_UNIT,             INVALID_ARGUMENT)  /* bytes: the block size, bytes2: the offset */ \
   X (VERIFY_MIXED,            INVALID_ARGUMENT)  /* none */ \
+  X (PROBE_TOO_SMALL,         INVALID_ARGUMENT)  /* bytes: the drive's size, bytes2: the least */ \
   /* other */ \
   X (REGION_BELOW_BLOCK,      INVALID_ARGUMENT)  /* bytes: the region, bytes2: the block size */
 

@@ -457,6 +457,10 @@ say_problem (Say                  *say,
     case NSC_PROBLEM_VERIFY_MIXED:
       return g_strdup (_("Checked data is either written or read back in one test, not both "
                          "mixed"));
+    case NSC_PROBLEM_PROBE_TOO_SMALL:
+      return g_strdup_printf (_("The drive (%s) is too small for the quick probe, which needs %s "
+                                "or more; check it whole with the capacity check"),
+                              size (say, f->bytes), size (say, f->bytes2));
 
     /* other */
     case NSC_PROBLEM_REGION_BELOW_BLOCK:

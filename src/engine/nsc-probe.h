@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "nsc-verify.h"
+
+G_BEGIN_DECLS
+
+/* The quick probe of a drive's real capacity: a few blocks that name their own place
+ * (nsc-verify) written at chosen places and read back, instead of the whole drive.
+ *
+ * 1. Places spread across the drive (the first level), then a run of blocks at its
+ *    very end, written from the last block down.
+ * 2. Wrap: reads every run's length across the first half. A drive that stores R
+ *    bytes and lands an offset on (offset modulo R) returns the end run's data at
+ *    one of them whatever R is; the distances between such a block and its echo are
+ *    multiples of R, and their greatest common divisor, checked, is R.
+ * 3. The drive's own cache of recent writes: how many of the end run still read back
+ *    (the end of a drive that does not store it reads back only from a cache). When
+ *    all of them do, more is written (at the start) until the first of them does not,
+ *    at most max_cache: then the drive stores its end, or its cache is larger.
+ * 4. Past the cache, the first level's places are read: where they turn bad is
+ *    where the drive stops storing, to a level's resolution; each further level puts
+ *    places in between and, when the drive has a cache, writes past it again before
+ *    reading them, until the first lost block is found.
+ *
+ * A probe cannot prove a drive good: a drive that maps flash as it is written keeps
+ * every block a probe writes and loses data only once more than its real capacity
+ * was written, and a cache larger than max_cache hides the end. Its verdict says so. */
+
+typedef enum
+{
+  NSC_PROBE_GOOD,          /* every place held its data: as far as a probe can tell */
+  NSC_PROBE_WRAPS,         /* writes past usable_bytes land on earlier blocks */
+  NSC_PROBE_LOSES_WRITES,  /* blocks from usable_bytes on do not keep their data */
+  NSC_PROBE_DAMAGED,       /* places that lost their data between places that kept it */
+  NSC_PROBE_N_VERDICTS
+} NscProbeVerdict;
+
+typedef struct
+{
+  guint64       offset;
+  NscVerifyKind kind;
+} NscProbePlace;
+
+typedef struct
+{
+  NscProbeVerdict verdict;
+  guint64  reported_bytes;
+  guint64  usable_bytes;     /* wraps: the period; loses-writes: the first lost block;
+                              * else the reported size */
+  guint64  alias_period;
+  guint64  cache_bytes;      /* the drive's own cache as measured (0: none seen) */
+  gboolean cache_beyond;     /* the end read back after max_cache more: the drive
+                              * stores its end, or has a larger cache */
+  guint    levels;           /* rounds of places read */
+  guint64  bytes_written;
+  guint64  bytes_read;
+  GArray  *places;           /* NscProbePlace: every place read past the cache */
+} NscProbeResult;
+
+/* The drive, as the probe sees it: whole 4 KiB blocks at 4 KiB offsets, read one at
+ * a time. A read returns 0, or -EIO when the drive failed it (the block is
+ * unreadable), or another negative errno with @error set, which ends the probe. */
+typedef struct
+{
+  /* @len: whole blocks, at most 1 MiB. */
+  gboolean (*write) (gpointer data, guint64 offset, const guint8 *buf, gsize len, GError **error);
+  int      (*read)  (gpointer data, guint64 offset, guint8 *block, GError **error);
+  gpointer data;
+} NscProbeIo;
+
+#define NSC_PROBE_MIN_SIZE (G_GUINT64_CONSTANT (64) << 20)
+
+void        nsc_probe_result_clear (NscProbeResult   *result);
+/* Probes a drive of @size bytes (at least NSC_PROBE_MIN_SIZE) with data of @key,
+ * looking for a cache of its own up to @max_cache bytes (0: 1 GiB; at most a quarter
+ * of the drive). FALSE with @error when the drive failed otherwise than a read, or
+ * @cancellable was cancelled. */
+gboolean    nsc_probe_run          (guint64           size,
+                                    guint64           max_cache,
+                                    guint64           key,
+                                    const NscProbeIo *io,
+                                    GCancellable     *cancellable,
+                                    NscProbeResult   *result,
+                                    GError          **error);
+const char *nsc_probe_verdict_name (NscProbeVerdict   verdict);
+
+G_END_DECLS
