@@ -558,6 +558,24 @@ nsc_surface_points (guint   points,
 }
 
 guint64
+nsc_surface_place_offset (guint   p,
+                          guint   points,
+                          guint64 per,
+                          guint64 span,
+                          guint   block_size)
+{
+  guint64 room = span > per ? span - per : 0, at;
+
+  g_return_val_if_fail (block_size > 0, 0);
+
+  if (points < 2)
+    return 0;
+  /* room × p / (points − 1), without room × p overflowing. */
+  at = room / (points - 1) * p + room % (points - 1) * p / (points - 1);
+  return at - at % block_size;
+}
+
+guint64
 nsc_surface_place_bytes (guint64 bytes,
                          guint   block_size,
                          guint   points,

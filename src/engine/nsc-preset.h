@@ -101,6 +101,14 @@ NscPreset  *nsc_preset_with_verify   (const NscPreset *preset);
 guint       nsc_surface_points       (guint            points,
                                       guint            block_size,
                                       guint64          span);
+/* Where place @p of @points (of @per bytes each) starts in a span of @span bytes,
+ * from the span's start: evenly from the start to the end (the last place ends at
+ * the span's end), each start a whole number of @block_size blocks. */
+guint64     nsc_surface_place_offset (guint            p,
+                                      guint            points,
+                                      guint64          per,
+                                      guint64          span,
+                                      guint            block_size);
 guint64     nsc_surface_place_bytes  (guint64          bytes,
                                       guint            block_size,
                                       guint            points,

@@ -1031,6 +1031,7 @@ idle_reason (const GArray *steps,
 
 gboolean
 nsc_step_resolve_region (const NscStep *step,
+                         guint64        block_size,
                          guint64        size,
                          guint64        span_cap,
                          guint          align,
@@ -1042,7 +1043,7 @@ nsc_step_resolve_region (const NscStep *step,
 {
   const NscJob *j = &step->job;
   guint64 off = j->region_offset, len = j->region_length, avail;
-  guint64 block = j->block_size ? j->block_size : 1;
+  guint64 block = block_size ? block_size : j->block_size ? j->block_size : 1;
 
   *clamped = FALSE;
   /* Shares are of what the run may cover: the target, or --span of it. */
@@ -1105,7 +1106,8 @@ resolve_job (NscRunner      *self,
   job->verify_key = self->verify_key;
   if (step->min_block)
     job->block_size = MAX (nsc_target_get_dio_offset_align (target), 512u);
-  if (!nsc_step_resolve_region (step, size, self->span_cap, nsc_target_get_dio_offset_align (target),
+  if (!nsc_step_resolve_region (step, job->block_size, size, self->span_cap,
+                                nsc_target_get_dio_offset_align (target),
                                 nsc_target_get_description (target), &job->region_offset,
                                 &job->region_length, &clamped, error))
     return FALSE;
@@ -1438,7 +1440,7 @@ run_surface_step (NscRunner      *self,
                   GError        **error)
 {
   NscJob job, point;
-  guint64 per_point, span, stride;
+  guint64 per_point, span;
   guint points;
 
   if (!resolve_job (self, target, step, &job, sr, error))
@@ -1447,8 +1449,6 @@ run_surface_step (NscRunner      *self,
   points = nsc_surface_points (step->points, job.block_size, span);
   sr->step.points = points;
   per_point = nsc_surface_place_bytes (job.bytes, job.block_size, points, span);
-  stride = points > 1 ? (span - per_point) / (points - 1) : 0;
-  stride -= stride % job.block_size;
   sr->step.job.region_offset = job.region_offset;
   sr->step.job.region_length = job.region_length;
   g_strlcpy (sr->step.job.label, step->job.label[0] ? step->job.label : "Surface",
@@ -1472,7 +1472,8 @@ run_surface_step (NscRunner      *self,
       gboolean ok;
 
       point = job;
-      point.region_offset = job.region_offset + p * stride;
+      point.region_offset = job.region_offset
+                            + nsc_surface_place_offset (p, points, per_point, span, job.block_size);
       point.region_length = per_point;
       point.time_ns = job.time_ns;
       point.bytes = 0;

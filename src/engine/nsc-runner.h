@@ -117,12 +117,14 @@ gint64 nsc_timing_step_run_time  (const NscTiming     *timing,
 guint  nsc_timing_step_runs      (const NscTiming     *timing,
                                   const NscStep       *step);
 /* Where a step runs on a target of @size bytes (after any part a drive state
- * filled), as the runner resolves it: its offset and length (shares of @size, or of
+ * filled), in blocks of @block_size (the step's when 0; a "min" block is the
+ * target's), as the runner resolves it: its offset and length (shares of @size, or of
  * @span_cap when set; span_max; clamped to the target and to @span_cap; offsets
  * aligned to the block size and @align, lengths to the block size). @clamped: the
  * length was cut. Errors: NSC_PROBLEM_STEP_PAST_END (bytes: @size) and
  * NSC_PROBLEM_STEP_TOO_SMALL, with @description as their path. */
 gboolean nsc_step_resolve_region (const NscStep       *step,
+                                  guint64              block_size,
                                   guint64              size,
                                   guint64              span_cap,
                                   guint                align,

@@ -199,17 +199,14 @@ nsc_fio_export (const NscPlan  *plan,
                                        "; at once, which this file leaves out\n", i + 1, label);
           continue;
         }
-      if (!nsc_step_resolve_region (s, size, plan->options.span_cap, 512, target, &offset, &length,
-                                    &clamped, error))
+      if (!nsc_step_resolve_region (s, s->min_block ? 512 : 0, size, plan->options.span_cap, 512,
+                                    target, &offset, &length, &clamped, error))
         return NULL;
 
       if (s->kind == NSC_STEP_SURFACE)
         {
           guint points = nsc_surface_points (s->points, s->job.block_size, length);
           guint64 per = nsc_surface_place_bytes (s->job.bytes, s->job.block_size, points, length);
-          guint64 stride = points > 1 ? (length - per) / (points - 1) : 0;
-
-          stride -= stride % s->job.block_size;
           g_string_append_printf (out, "\n; Step %u: %s, %u places across the drive, %" G_GUINT64_FORMAT
                                        " bytes each\n", i + 1, label, points, per);
           for (guint p = 0; p < points; p++)
@@ -219,7 +216,9 @@ nsc_fio_export (const NscPlan  *plan,
               g_snprintf (name, sizeof name, "%s-place%u", label, p + 1);
               append_name (out, i, 0, name);
               g_string_append (out, "stonewall\n");
-              append_job (out, plan, s, &s->job, offset + p * stride, per, FALSE, 0, NULL);
+              append_job (out, plan, s, &s->job,
+                          offset + nsc_surface_place_offset (p, points, per, length, s->job.block_size),
+                          per, FALSE, 0, NULL);
             }
           continue;
         }

@@ -23,9 +23,9 @@ what it did:
           read that met the range (or one queued just before it), the slowest within
           the reads queued with it, and at least the range's reads counted slow.
 Then the surface scan's places (surface-write --verify, 100 places of 2 MiB here) on
-the wrapping and dropping drives: wrap "wraps" with
-the real size (the places are dense enough that one lands on another's physical
-blocks); drop "loses-writes", or "damaged" when the drive's cache still served the
+the wrapping and dropping drives: wrap "wraps", at most a multiple of the real size,
+where a place past the real size lands on another place's blocks (the model's
+geometry says whether one does), else "sample-verified" (a sample saw nothing); drop "loses-writes", or "damaged" when the drive's cache still served the
 last places right, with the first bad block at or past the real size and within a
 place's stride of it.
 Every run ends by itself with exit 0 (a drive that lies is a result, not an error)."""
@@ -218,14 +218,30 @@ def check_surface(con, name, kind, p):
         return
     size, real = int(p['size']), int(p.get('real', p['size']))
     verdict, usable, first = cap['verdict'], cap['usable_bytes'], cap.get('first_bad_offset')
-    stride = (size - 2 * MIB) // 99 // MIB * MIB
+    stride = 4 * MIB   # the places start every ~2.57 MiB, each at a whole MiB
     print(f'# {name} surface: {verdict}, {cap["places"]} places, {cap["checked_bytes"]} B checked, '
           f'usable {usable}, first bad {first}, bad {cap["bad_bytes"]}')
     con.check(cap['complete'] and cap['places'] == 100 and cap['checked_bytes'] == 100 * 2 * MIB,
               f'{name}: 100 places of 2 MiB written and read back whole')
     if kind == 'wrap':
-        con.check(verdict == 'wraps' and usable == real,
-                  f'{name} surface (wraps at {real}): {verdict}, at most {usable} B')
+        # Evidence there is when a place's blocks past `real` land (modulo real) on
+        # another place's blocks, which were written before and read back after. Then
+        # the sample must say it wraps, at most a multiple of the real size; else it
+        # saw nothing, and must not claim more than a sample.
+        steps = [st for st in r['steps'] if st.get('kind') == 'surface']
+        spans = [(x['region_offset'], x['region_offset'] + max(x['write']['bytes'], x['read']['bytes']))
+                 for x in steps[0]['runs']] if steps else []
+        hit = any(lo <= b % real < hi
+                  for i, (a, e) in enumerate(spans)
+                  for b in range(max(a, real), e, BLOCK)
+                  for j, (lo, hi) in enumerate(spans) if j != i)
+        if hit:
+            con.check(verdict == 'wraps' and usable % real == 0 and usable >= real,
+                      f'{name} surface (wraps at {real}, a place lands on another): {verdict}, '
+                      f'at most {usable} B')
+        else:
+            con.check(verdict == 'sample-verified',
+                      f'{name} surface (wraps at {real}, no place lands on another): {verdict}')
     else:
         ok = verdict == 'loses-writes' or (verdict == 'damaged' and 'cache' in p)
         con.check(ok and first is not None and real <= first <= real + stride,
