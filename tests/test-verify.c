@@ -227,7 +227,7 @@ places_verdict (DriveFunc drive,
   for (guint p = 0; p < PLACES; p++)
     {
       NscJobResult *w = g_new0 (NscJobResult, 1);
-      NscJobResult *j = g_new0 (NscJobResult, 1);
+      NscJobResult *j;
 
       w->job = wrote->step.job;
       w->job.region_offset = p * STRIDE;
@@ -237,6 +237,7 @@ places_verdict (DriveFunc drive,
       g_ptr_array_add (wrote->runs, w);
       if (p >= read_places)
         continue;
+      j = g_new0 (NscJobResult, 1);
       j->job = read->step.job;
       j->job.region_offset = p * STRIDE;
       j->job.region_length = PLACE_BLOCKS * U;
