@@ -3,6 +3,7 @@
  * return, made in memory and told apart. */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "nsc-engine.h"
@@ -276,7 +277,7 @@ static guint64 wraps (guint64 o) { return o < 5 * STRIDE ? o + 5 * STRIDE : o; }
 static void
 test_places (void)
 {
-  g_autoptr(JsonNode) a = NULL, b = NULL, c = NULL, d = NULL, e = NULL;
+  g_autoptr(JsonNode) a = NULL, b = NULL, c = NULL, d = NULL, e = NULL, f = NULL;
   JsonObject *o;
 
   o = places_verdict (honest, PLACES, &a);
@@ -305,6 +306,54 @@ test_places (void)
   o = places_verdict (honest, PLACES - 1, &e);
   g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "not-verified");
   g_assert_false (json_object_get_boolean_member (o, "complete"));
+
+  /* Written, and the run ended before any place was read back: not verified, with
+   * nothing checked (no verdict at all was given before). */
+  o = places_verdict (honest, 0, &f);
+  g_assert_nonnull (o);
+  g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "not-verified");
+  g_assert_cmpint (json_object_get_int_member (o, "checked_bytes"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (o, "places"), ==, PLACES);
+  g_assert_cmpint (json_object_get_int_member (o, "reported_bytes"), ==, (PLACES - 1) * STRIDE + PLACE_BLOCKS * U);
+}
+
+/* The capacity check (whole) that ended while it wrote: its read-back step never ran.
+ * The result says not verified, nothing checked; without the checked write there is
+ * no verdict at all. */
+static void
+test_whole_ended_in_write (void)
+{
+  g_autoptr(NscRunResult) r = nsc_run_result_new ();
+  g_autoptr(NscRunResult) plain = nsc_run_result_new ();
+  NscStep step = { 0 };
+  NscStepResult *wrote;
+  NscJobResult *w = g_new0 (NscJobResult, 1);
+  JsonObject *o;
+
+  step.kind = NSC_STEP_JOB;
+  nsc_job_init (&step.job);
+  step.job.block_size = 1 << 20;
+  step.job.read_percent = 0;
+  step.job.data = NSC_DATA_VERIFY;
+  wrote = nsc_step_result_new (&step);
+  w->job = step.job;
+  w->job.region_length = 64 << 20;
+  w->dir[NSC_DIR_WRITE].bytes = 20 << 20;
+  w->error_errno = ENXIO;
+  w->series = nsc_series_new (4096);
+  nsc_verify_tally_init (&w->verify);
+  g_ptr_array_add (wrote->runs, w);
+  g_ptr_array_add (r->steps, wrote);
+  nsc_run_result_analyze (r);
+  o = json_object_get_object_member (json_node_get_object (r->analysis), "capacity");
+  g_assert_nonnull (o);
+  g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, "not-verified");
+  g_assert_cmpstr (json_object_get_string_member (o, "coverage"), ==, "whole");
+  g_assert_cmpint (json_object_get_int_member (o, "checked_bytes"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (o, "reported_bytes"), ==, 64 << 20);
+
+  nsc_run_result_analyze (plain);
+  g_assert_false (json_object_has_member (json_node_get_object (plain->analysis), "capacity"));
 }
 
 /* --verify on every preset: each whole-region write-fill writes checked data and is
@@ -402,6 +451,7 @@ main (int    argc,
   g_test_add_func ("/nsc/verify/drop-and-merge", test_drop_and_merge);
   g_test_add_func ("/nsc/verify/slow", test_slow);
   g_test_add_func ("/nsc/verify/places", test_places);
+  g_test_add_func ("/nsc/verify/whole-ended-in-write", test_whole_ended_in_write);
   g_test_add_func ("/nsc/verify/preset-with-verify", test_preset_with_verify);
   return g_test_run ();
 }

@@ -391,6 +391,12 @@ test_capacity (void)
       "\"bad_bytes\": 4096, \"other_bytes\": 4096}",
       "Not verified: the places written were not all read back (1 MiB checked, 4 KiB of it not "
       "as written)" },
+    /* Ended while it wrote (cancelled, the drive gone): nothing read back. */
+    { "{\"verdict\": \"not-verified\", \"checked_bytes\": 0, \"reported_bytes\": 268435456}",
+      "Not verified: the run ended before it read back anything it wrote" },
+    { "{\"verdict\": \"not-verified\", \"coverage\": \"places\", \"places\": 100, \"checked_bytes\": 0, "
+      "\"reported_bytes\": 268435456}",
+      "Not verified: the run ended before it read back anything it wrote" },
   };
   const char *localedir = g_getenv ("NSC_TEST_LOCALEDIR");
 

@@ -1025,7 +1025,7 @@ analyze_capacity_whole (NscRunResult *r,
       NscStepResult *s = g_ptr_array_index (r->steps, i);
       const NscJobResult *head = headline (s);
 
-      if (head == NULL || head->job.data != NSC_DATA_VERIFY)
+      if (head == NULL || head->job.data != NSC_DATA_VERIFY || s->step.kind == NSC_STEP_SURFACE)
         continue;
       if (head->verified && is (s, "verify"))
         read = head;
@@ -1033,6 +1033,14 @@ analyze_capacity_whole (NscRunResult *r,
         wrote = head;
       else if (nsc_job_has_writes (&head->job) && read == NULL)
         rewrote = head;
+    }
+  if (read == NULL && wrote != NULL)
+    {
+      /* Checked data written, and the run ended (cancelled, failed, the drive gone)
+       * before any of it was read back: nothing is verified. */
+      o = capacity_new ("not-verified", FALSE, "whole", wrote->job.region_length, 0, 0, 0);
+      json_object_set_object_member (analysis, "capacity", o);
+      return TRUE;
     }
   if (read == NULL)
     return FALSE;
@@ -1112,6 +1120,19 @@ analyze_capacity_places (NscRunResult *r,
         read = s;
       else if (nsc_job_has_writes (&j->job) && read == NULL)
         wrote = s;
+    }
+  if (read == NULL && wrote != NULL)
+    {
+      /* Places written, none read back (the run ended first): nothing is verified. */
+      const NscJobResult *a = g_ptr_array_index (wrote->runs, 0);
+      const NscJobResult *z = g_ptr_array_index (wrote->runs, wrote->runs->len - 1);
+
+      reported = wrote->step.job.region_length > 0 ? wrote->step.job.region_length
+                 : z->job.region_offset + z->job.region_length - a->job.region_offset;
+      o = capacity_new ("not-verified", FALSE, "places", reported, 0, 0, 0);
+      json_object_set_int_member (o, "places", wrote->step.points);
+      json_object_set_object_member (analysis, "capacity", o);
+      return;
     }
   if (read == NULL)
     return;

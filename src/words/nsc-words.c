@@ -1498,6 +1498,9 @@ nsc_words_capacity (JsonObject  *capacity,
       g_string_free (s, TRUE);
     }
 
+  if (g_str_equal (verdict, "not-verified") && capacity_bytes (capacity, "checked_bytes") == 0)
+    /* Translators: a capacity check, or a write test with --verify, ended while it wrote */
+    return g_strdup (_("Not verified: the run ended before it read back anything it wrote"));
   if (g_strcmp0 (json_object_get_string_member_with_default (capacity, "coverage", "whole"),
                  "places") == 0)
     {

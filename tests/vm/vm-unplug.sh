@@ -54,15 +54,19 @@ checker=\$!
 reader=\$!
 # The unplug comes once both runs measure (the event, not a delay): the read run has
 # read 16 MiB (past its prefill, and more than any probe of the device reads), the
-# write run has written 16 MiB, and the check has read back 16 MiB. Each is told by
-# its command line.
+# write run has written 16 MiB, and the check has read back 16 MiB (counted from the
+# end of its writes). Each is told by its command line.
 measuring() {
   rd=; wr=; ck=
   for p in \$(pidof nandscope-cli); do
     rb=\$(awk '\$1 == "read_bytes:" {print \$2}' /proc/\$p/io 2>/dev/null)
     wb=\$(awk '\$1 == "write_bytes:" {print \$2}' /proc/\$p/io 2>/dev/null)
     case "\$(tr '\\0' ' ' < /proc/\$p/cmdline 2>/dev/null)" in
-      *"--preset verify "*) [ "\${rb:-0}" -gt 16777216 ] && ck=\$p ;;
+      *"--preset verify "*)
+        # Before it writes, the check reads to choose its I/O path: the read-back
+        # begins once the whole drive is written, and counts from there.
+        if [ ! -e /tmp/ck0 ] && [ "\${wb:-0}" -ge $vdisk_size ]; then echo "\${rb:-0}" > /tmp/ck0; fi
+        [ -e /tmp/ck0 ] && [ "\${rb:-0}" -gt \$((\$(cat /tmp/ck0) + 16777216)) ] && ck=\$p ;;
       *"--rw read "*) [ "\${rb:-0}" -gt 16777216 ] && rd=\$p ;;
       *"--rw write "*) [ "\${wb:-0}" -gt 16777216 ] && wr=\$p ;;
     esac
