@@ -196,7 +196,8 @@ test_drawn (void)
       /* Real sizes anywhere from a tenth to nearly all of it, to the block. */
       guint64 real = (guint64) (size * g_rand_double_range (rng, 0.1, 0.97)) / B * B;
       /* Half with no cache, half with 16–512 MiB (within what the probe writes past). */
-      guint64 cache = i % 8 < 4 ? 0 : MIN ((guint64) g_rand_int_range (rng, 16, 513) * MIB, size / 8);
+      guint64 drawn = (guint64) g_rand_int_range (rng, 16, 513) * MIB;
+      guint64 cache = i % 8 < 4 ? 0 : MIN (drawn, size / 8);
       NscProbeResult r = { 0 };
       Fake f;
 
@@ -210,6 +211,8 @@ test_drawn (void)
                       nsc_probe_verdict_name (r.verdict), r.usable_bytes, r.cache_bytes / MIB,
                       r.cache_beyond ? " (or more)" : "", r.levels, r.bytes_written / 1024,
                       r.bytes_read / 1024);
+      /* What the plan promises before the run: never less than what it writes. */
+      g_assert_cmpuint (r.bytes_written, <=, nsc_probe_write_bound (size, 640 * MIB));
       switch (mode)
         {
         case WRAP:

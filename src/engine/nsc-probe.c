@@ -225,6 +225,49 @@ nsc_probe_verdict_name (NscProbeVerdict verdict)
   return names[verdict];
 }
 
+static guint64
+effective_max_cache (guint64 size,
+                     guint64 max_cache)
+{
+  if (max_cache == 0)
+    max_cache = G_GUINT64_CONSTANT (1) << 30;
+  return MIN (max_cache, size / 4) / B * B;
+}
+
+static guint64
+levels_to_one (guint64 n,
+               guint64 per)
+{
+  guint64 width, levels = 0;
+
+  for (width = n / FIRST_PLACES + 1; width > 1; width = (width + per - 1) / per)
+    levels++;
+  return levels;
+}
+
+guint64
+nsc_probe_write_bound (guint64 size,
+                       guint64 max_cache)
+{
+  guint64 n = size / B, cache, margin, per, fixed, bare, cached;
+
+  if (size < NSC_PROBE_MIN_SIZE)
+    return 0;
+  /* The places, the end run, the blocks that try a wrap's period. */
+  fixed = (FIRST_PLACES + END_RUN + 64) * B;
+  /* No cache: each level's places alone. */
+  bare = fixed + levels_to_one (n, LEVEL_BARE) * LEVEL_BARE * B;
+  /* A cache: the search for it (the end run's blocks it held counted in), the
+   * margin past it, then each level's places and a cache's worth past them. The
+   * largest cache bounds every level's cost, the fewest places per level their
+   * count. */
+  cache = effective_max_cache (size, max_cache) + (END_RUN - 1) * B;
+  margin = cache / 16 + 16 * B;
+  per = CLAMP (cache / B / 8, (guint64) LEVEL_CACHED, (guint64) LEVEL_MOST);
+  cached = fixed + cache + margin + levels_to_one (n, LEVEL_CACHED) * (cache + margin + per * B);
+  return MAX (bare, cached);
+}
+
 gboolean
 nsc_probe_run (guint64           size,
                guint64           max_cache,
@@ -254,9 +297,7 @@ nsc_probe_run (guint64           size,
                      &(NscErrorFields) { .bytes = size, .bytes2 = NSC_PROBE_MIN_SIZE });
       return FALSE;
     }
-  if (max_cache == 0)
-    max_cache = G_GUINT64_CONSTANT (1) << 30;
-  max_cache = MIN (max_cache, size / 4) / B * B;
+  max_cache = effective_max_cache (size, max_cache);
   buf = g_malloc (CHUNK_BLOCKS * B);
   p.buf = buf;
 

@@ -86,5 +86,10 @@ gboolean    nsc_probe_run          (guint64           size,
                                     NscProbeResult   *result,
                                     GError          **error);
 const char *nsc_probe_verdict_name (NscProbeVerdict   verdict);
+/* The most a probe of a drive of @size writes, looking for a cache up to @max_cache
+ * (as nsc_probe_run () takes it): a fake whose cache is as large as that costs most.
+ * 0 for a drive too small to probe. */
+guint64     nsc_probe_write_bound  (guint64           size,
+                                    guint64           max_cache);
 
 G_END_DECLS
