@@ -68,6 +68,12 @@ static const char *preset_strings[] = {
   /* Translators: what the test set "mixed" does */
   /* xgettext:no-c-format */
   N_("Read share from 0 % to 100 % in 20 % steps: sequential 128 KiB in 2 workers and random 4 KiB in 4 workers (3DNews); the curve and the mean of the six points."),
+  /* Translators: the title of the test set "probe" */
+  /* xgettext:no-c-format */
+  N_("Is it fake? Quick check"),
+  /* Translators: what the test set "probe" does */
+  /* xgettext:no-c-format */
+  N_("Writes a few blocks that name their own place and this run at chosen places across the drive, writes past the drive's own cache of recent writes, and reads them back: whether the drive stores what it reports, or wraps its writes onto earlier blocks, or loses them, and where, to the block. Minutes instead of the hours of the full capacity check, but a probe cannot prove a drive good. The blocks it writes are destroyed."),
   /* Translators: the title of the test set "quick-nvme" */
   /* xgettext:no-c-format */
   N_("Quick (NVMe)"),
@@ -224,6 +230,9 @@ static const char *step_labels[] = {
   /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
   /* xgettext:no-c-format */
   N_("First large write"),
+  /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
+  /* xgettext:no-c-format */
+  N_("Probe"),
   /* Translators: a test's name in the results; keep its codes (SEQ1M Q8T1, RND4K, R50%) as they are */
   /* xgettext:no-c-format */
   N_("RND4K Q1T1 settled"),

@@ -137,6 +137,7 @@ test_run_writes (void)
 
           if (step->kind == NSC_STEP_FILL || step->kind == NSC_STEP_TRIM
               || step->kind == NSC_STEP_ERASE || step->kind == NSC_STEP_COPY
+              || step->kind == NSC_STEP_PROBE
               || ((step->kind == NSC_STEP_JOB || step->kind == NSC_STEP_SURFACE)
                   && nsc_job_has_writes (&step->job)))
             changes = TRUE;

@@ -419,6 +419,63 @@ test_capacity (void)
       if (!has_cyrillic (ru) || (ru_details && !has_cyrillic (ru_details)))
         g_error ("capacity %u is not Russian: %s / %s", i, ru, ru_details);
     }
+  /* The quick probe's verdicts: one sentence, then what it saw, what a probe cannot
+   * prove and the full check's cost where it passed or did not end. */
+  {
+    static const struct { const char *json; const char *en; const char *details; } probe[] = {
+      { "{\"verdict\": \"probe-passed\", \"coverage\": \"probe\", \"places\": 192, "
+        "\"reported_bytes\": 4294967296, \"usable_bytes\": 4294967296, \"cache_bytes\": 0, "
+        "\"cache_beyond\": true, \"cache_max\": 1073741824, \"bytes_written\": 1074790400, "
+        "\"write_bps\": 1073741824}",
+        "The 192 places the probe wrote across the drive kept their data: good as far as a quick "
+        "probe can tell",
+        "The drive's end still held its data after 1 GiB more was written: it stores its end, or a "
+        "cache of its own is larger than that. The probe wrote 1.00 GiB. A probe cannot prove a drive "
+        "good: a fake that maps its flash as it is written keeps every block a probe writes and "
+        "loses data only once more than it really stores has been written. The capacity check "
+        "settles it: it writes 5 GiB and reads 4 GiB back, its writes alone 5 seconds or more "
+        "at the speed the probe wrote" },
+      { "{\"verdict\": \"wraps\", \"coverage\": \"probe\", \"places\": 0, "
+        "\"reported_bytes\": 1099511627776, \"usable_bytes\": 68719472640, \"cache_bytes\": 0, "
+        "\"bytes_written\": 790528}",
+        "This drive stores 64.0 GiB, not the 1 TiB it reports: writes past that land on earlier "
+        "blocks and destroy them",
+        "Usable: 68719472640 bytes, to the 4 KiB block. The probe wrote 772 KiB" },
+      { "{\"verdict\": \"loses-writes\", \"coverage\": \"probe\", \"places\": 700, "
+        "\"reported_bytes\": 4294967296, \"usable_bytes\": 2461323264, \"cache_bytes\": 221708288, "
+        "\"bytes_written\": 740294656}",
+        "This drive stores 2.29 GiB, not the 4 GiB it reports: what is written past that is lost",
+        "Usable: 2461323264 bytes, to the 4 KiB block. The drive returned up to its last 211.4 MiB "
+        "of writes from a cache of its own: the probe wrote past it before it read. The probe wrote "
+        "706 MiB" },
+      { "{\"verdict\": \"damaged\", \"coverage\": \"probe\", \"places\": 192, "
+        "\"reported_bytes\": 4294967296, \"usable_bytes\": 0, \"first_bad_offset\": 0, "
+        "\"bytes_written\": 790528}",
+        "Places the probe wrote lost their data between places that kept it, the first at 0 bytes: "
+        "the drive is damaged, or a fake a probe cannot measure",
+        "The probe wrote 772 KiB" },
+      { "{\"verdict\": \"not-verified\", \"coverage\": \"probe\", \"reported_bytes\": 4294967296, "
+        "\"checked_bytes\": 0, \"bytes_written\": 33554432}",
+        "Not verified: the probe ended before it could tell",
+        "The probe wrote 32 MiB. The capacity check settles it: it writes 5 GiB and reads 4 GiB back" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (probe); i++)
+      {
+        g_autoptr(JsonNode) node = json_from_string (probe[i].json, NULL);
+        JsonObject *o = json_node_get_object (node);
+        g_autofree char *details = NULL, *en = NULL, *ru = NULL, *ru_details = NULL;
+
+        nsc_test_use_language (NULL);
+        en = nsc_words_capacity (o, &details);
+        g_assert_cmpstr (en, ==, probe[i].en);
+        g_assert_cmpstr (details, ==, probe[i].details);
+        nsc_test_use_language ("ru");
+        ru = nsc_words_capacity (o, &ru_details);
+        if (!has_cyrillic (ru) || !has_cyrillic (ru_details))
+          g_error ("probe %u is not Russian: %s / %s", i, ru, ru_details);
+      }
+  }
   {
     g_autoptr(JsonNode) node = json_from_string ("{\"verdict\": \"damaged\", \"bad_bytes\": 20480, "
                                                  "\"zeros_bytes\": 4096, \"alias_bytes\": 4096, "

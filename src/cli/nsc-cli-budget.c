@@ -101,6 +101,20 @@ print_plan (const NscPlan       *plan,
           amount = it->stops_early ? g_strdup_printf (_("at most %s"), sz) : g_steal_pointer (&sz);
         }
       early |= it->stops_early;
+      if (it->probe_usual)
+        {
+          g_autofree char *usual = nsc_words_size (it->probe_usual);
+          /* Translators: the dry run: the quick probe's line; %s: what a good drive costs */
+          g_autofree char *why = g_strdup_printf (_(" (that much only on a fake with a cache of its "
+                                                    "own as large as the probe looks past; a good "
+                                                    "drive about %s)"), usual);
+          g_autofree char *sz = nsc_words_size (it->bytes);
+
+          g_free (amount);
+          amount = g_strdup_printf (_("at most %s"), sz);
+          print_budget_line (step, nsc_words_test_label (it->label), amount, why);
+          continue;
+        }
       print_budget_line (step, nsc_words_test_label (it->label), amount,
                          it->stops_early ? _(" (stops once its speed drop has held; its cap scales "
                                              "with the cache measured)") : "");

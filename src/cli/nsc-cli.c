@@ -324,7 +324,8 @@ run_one (const RunArgs   *args,
   /* The drive's facts, the test bench and their warnings. */
   nsc_session_finish (session, r);
   for (guint i = 0; i < r->steps->len; i++)
-    if (nsc_step_result_headline (g_ptr_array_index (r->steps, i)))
+    if (nsc_step_result_headline (g_ptr_array_index (r->steps, i))
+        || ((NscStepResult *) g_ptr_array_index (r->steps, i))->step.kind == NSC_STEP_PROBE)
       {
         g_autofree char *table = nsc_session_table (r, cli.unit);
         fputs (table, stdout);

@@ -13,6 +13,7 @@
 #include "nsc-budget.h"
 #include "nsc-runner.h"
 #include "nsc-error.h"
+#include "nsc-probe.h"
 #include "nsc-target.h"
 #include "nsc-units.h"
 #include "nsc-write-budget.h"
@@ -454,6 +455,18 @@ nsc_write_budget (const NscPreset       *preset,
             g_strlcpy (it.label, s->job.label[0] ? s->job.label : N_("Copy"), sizeof it.label);
           }
           break;
+        case NSC_STEP_PROBE:
+          {
+            guint64 cache_max = MIN (s->cache_max ? s->cache_max : G_GUINT64_CONSTANT (1) << 30, size / 4);
+
+            if (!t->is_device || size < NSC_PROBE_MIN_SIZE)
+              continue;
+            it.bytes = nsc_probe_write_bound (size, cache_max);
+            /* A good drive: the places, and the writes past a cache that is not there. */
+            it.probe_usual = cache_max + (G_GUINT64_CONSTANT (1) << 20);
+            g_strlcpy (it.label, s->job.label[0] ? s->job.label : N_("Probe"), sizeof it.label);
+          }
+          break;
         case NSC_STEP_TRIM:
           unwritten = MIN (size, unwritten + region);
           continue;
@@ -506,6 +519,12 @@ nsc_write_budget_folder (const char *dir,
   if (out_fits)
     *out_fits = fits;
   return TRUE;
+}
+
+guint64
+nsc_budget_item_expected (const NscBudgetItem *item)
+{
+  return item->probe_usual ? MIN (item->probe_usual, item->bytes) : item->bytes;
 }
 
 guint64

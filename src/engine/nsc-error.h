@@ -184,6 +184,10 @@ typedef enum
   X (VERIFY_UNIT,             INVALID_ARGUMENT)  /* bytes: the block size, bytes2: the offset */ \
   X (VERIFY_MIXED,            INVALID_ARGUMENT)  /* none */ \
   X (PROBE_TOO_SMALL,         INVALID_ARGUMENT)  /* bytes: the drive's size, bytes2: the least */ \
+  X (PROBE_NOT_A_DRIVE,       INVALID_ARGUMENT)  /* path: the target */ \
+  X (PROBE_PARTITION,         INVALID_ARGUMENT)  /* path: the partition */ \
+  X (PROBE_BLOCK_SIZE,        UNSUPPORTED)       /* path, bytes: its logical block size */ \
+  X (PROBE_NOT_AGREED,        NEEDS_CONFIRMATION) /* path: the device */ \
   /* other */ \
   X (REGION_BELOW_BLOCK,      INVALID_ARGUMENT)  /* bytes: the region, bytes2: the block size */
 

@@ -196,6 +196,8 @@ parse_step (JsonObject  *obj,
     step->kind = NSC_STEP_ERASE;
   else if (g_str_equal (kind, "copy"))
     step->kind = NSC_STEP_COPY;
+  else if (g_str_equal (kind, "probe"))
+    step->kind = NSC_STEP_PROBE;
   else
     {
       nsc_error_set (error, NSC_PROBLEM_PRESET_STEP_KIND, &(NscErrorFields) { .text = kind });
@@ -231,6 +233,7 @@ parse_step (JsonObject  *obj,
   if (!get_uint (obj, "points", 10000, &step->points, error)
       || !get_uint (obj, "files", 1000000, &step->files, error)
       || !get_size (obj, "span_max", &step->span_max, error)
+      || !get_size (obj, "cache_max", &step->cache_max, error)
       || !get_size (obj, "sample_bytes", &step->job.sample_bytes, error)
       || !get_duration (obj, "interval", &step->job.sample_interval_ns, NULL, error)
       || !get_uint (obj, "qd", NSC_JOB_MAX_QUEUE_DEPTH, &step->job.queue_depth, error)
@@ -253,7 +256,8 @@ parse_step (JsonObject  *obj,
     step->no_strict = !strict;
   }
 
-  if (step->kind == NSC_STEP_FILL || step->kind == NSC_STEP_TRIM || step->kind == NSC_STEP_ERASE)
+  if (step->kind == NSC_STEP_FILL || step->kind == NSC_STEP_TRIM || step->kind == NSC_STEP_ERASE
+      || step->kind == NSC_STEP_PROBE)
     {
       step->job.read_percent = 0;
       step->job.once = TRUE;
@@ -423,7 +427,7 @@ nsc_preset_list_names (void)
     "quick", "quick-nvme", "quick-random", "seq-qd", "rnd-qd", "bs-sweep", "bs-sweep-classic",
     "mixed", "write-fill", "write-fill-twice", "cache-recovery", "degradation", "fill-state",
     "trim-latency", "response-time", "workers", "thermal", "surface", "surface-write", "review",
-    "compressibility", "mixed-block", "seq-qd-64k", "thermal-qd4", "hardcore", "recovery-no-trim", "erase", "copy", "verify",
+    "compressibility", "mixed-block", "seq-qd-64k", "thermal-qd4", "hardcore", "recovery-no-trim", "erase", "copy", "probe", "verify",
     NULL,
   };
 

@@ -28,6 +28,7 @@ typedef enum
   NSC_STEP_SURFACE,
   NSC_STEP_ERASE,     /* the whole target: TRIM, or NVMe Format/Sanitize via a hook */
   NSC_STEP_COPY,      /* a file or a folder copied within the target's filesystem */
+  NSC_STEP_PROBE,     /* the quick probe of a device's real capacity (nsc-probe) */
 } NscStepKind;
 
 typedef struct
@@ -53,6 +54,8 @@ typedef struct
   gint64      group_settle_ns; /* that preset's idle between writing what it reads and reading */
   gboolean    no_strict;    /* "strict": false: no TRIM or idle of strict mode before it */
   NscStopRule stop;         /* JOB: stop once the speed drop has held (nsc-budget) */
+  guint64     cache_max;    /* PROBE: the largest cache of the drive's own it looks past
+                             * (0: the probe's default) */
 } NscStep;
 
 typedef struct

@@ -79,7 +79,7 @@ nsc_run_result_bytes_written (const NscRunResult *r)
     {
       const NscStepResult *s = g_ptr_array_index (r->steps, i);
 
-      total += s->prefilled_bytes;
+      total += s->prefilled_bytes + s->probe_written;
       /* A copy wrote its source first, as much as it copied. */
       for (guint k = 0; s->runs && k < s->runs->len; k++)
         total += ((const NscJobResult *) g_ptr_array_index (s->runs, k))->dir[NSC_DIR_WRITE].bytes
@@ -132,6 +132,7 @@ nsc_step_result_free (NscStepResult *r)
   g_ptr_array_unref (r->runs);
   g_array_unref (r->temperature);
   g_free (r->erase_method);
+  g_clear_pointer (&r->probe, json_node_unref);
   g_free (r->error);
   g_free (r);
 }
@@ -411,7 +412,7 @@ add_step (JsonBuilder         *b,
           guint                index,
           const NscStepResult *s)
 {
-  static const char *kinds[] = { "job", "idle", "fill", "trim", "surface", "erase", "copy" };
+  static const char *kinds[] = { "job", "idle", "fill", "trim", "surface", "erase", "copy", "probe" };
   const NscJobResult *head = s->step.kind == NSC_STEP_JOB || s->step.kind == NSC_STEP_COPY
                            ? nsc_step_result_headline (s) : NULL;
   char scratch[64];
@@ -543,6 +544,16 @@ add_step (JsonBuilder         *b,
       add_int (b, "files", s->copy_files);
       json_builder_set_member_name (b, "scaled_to_free_space");
       json_builder_add_boolean_value (b, s->copy_scaled);
+    }
+  if (s->step.kind == NSC_STEP_PROBE)
+    {
+      add_int (b, "duration_ns", s->duration_ns);
+      add_int (b, "bytes_written", (gint64) s->probe_written);
+      if (s->probe)
+        {
+          json_builder_set_member_name (b, "probe");
+          json_builder_add_value (b, json_node_copy (s->probe));
+        }
     }
   if (s->step.kind == NSC_STEP_ERASE)
     {

@@ -38,6 +38,9 @@ typedef struct
   gint64     duration_ns;        /* idle, fill and TRIM steps */
   guint      copy_files;         /* copy steps: how many files were copied */
   gboolean   copy_scaled;        /* copy steps: less than asked, for the free space */
+  JsonNode  *probe;              /* probe steps: what the probe found (an object, see
+                                  * DESIGN.md), or NULL before it ended */
+  guint64    probe_written;      /* probe steps: bytes written, also when it failed */
   GArray    *temperature;        /* NscTempSample */
   gboolean   started;
   gboolean   completed;

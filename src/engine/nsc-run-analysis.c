@@ -1190,11 +1190,77 @@ analyze_capacity_places (NscRunResult *r,
   json_object_set_object_member (analysis, "capacity", o);
 }
 
+/* The quick probe's verdict (a probe step): what its places held, past the drive's
+ * own cache.
+ *   probe-passed   every place kept its data: good as far as a probe can tell (a drive
+ *                  that maps its flash as it is written passes too);
+ *   wraps          writes past usable_bytes land on earlier blocks (the period);
+ *   loses-writes   blocks from usable_bytes on do not keep their data;
+ *   damaged        places that lost their data between places that kept it;
+ *   not-verified   the probe did not end (cancelled, failed, the drive gone). */
+static gboolean
+analyze_capacity_probe (NscRunResult *r,
+                        JsonObject   *analysis)
+{
+  for (guint i = 0; i < r->steps->len; i++)
+    {
+      NscStepResult *s = g_ptr_array_index (r->steps, i);
+      JsonObject *p, *o;
+      const char *verdict;
+      JsonArray *places;
+      guint64 checked = 0, bad = 0, first = G_MAXUINT64;
+
+      if (s->step.kind != NSC_STEP_PROBE || s->skipped || !s->started)
+        continue;
+      if (s->probe == NULL)
+        {
+          o = capacity_new ("not-verified", FALSE, "probe", r->target_size, 0, 0, 0);
+          json_object_set_int_member (o, "bytes_written", (gint64) s->probe_written);
+          json_object_set_object_member (analysis, "capacity", o);
+          return TRUE;
+        }
+      p = json_node_get_object (s->probe);
+      places = json_object_get_array_member (p, "places");
+      for (guint k = 0; places && k < json_array_get_length (places); k++)
+        {
+          JsonArray *place = json_array_get_array_element (places, k);
+          guint64 at = (guint64) json_array_get_int_element (place, 0);
+
+          checked += NSC_VERIFY_UNIT;
+          if (g_strcmp0 (json_array_get_string_element (place, 1), "ok") != 0)
+            {
+              bad += NSC_VERIFY_UNIT;
+              first = MIN (first, at);
+            }
+        }
+      verdict = json_object_get_string_member (p, "verdict");
+      if (g_strcmp0 (verdict, "good") == 0)
+        verdict = "probe-passed";
+      o = capacity_new (verdict, TRUE, "probe",
+                        (guint64) json_object_get_int_member (p, "reported_bytes"), checked,
+                        (guint64) json_object_get_int_member (p, "usable_bytes"), bad);
+      json_object_set_int_member (o, "places", places ? json_array_get_length (places) : 0);
+      if (first != G_MAXUINT64)
+        json_object_set_int_member (o, "first_bad_offset", (gint64) first);
+      if (json_object_has_member (p, "alias_period"))
+        json_object_set_int_member (o, "alias_period", json_object_get_int_member (p, "alias_period"));
+      json_object_set_int_member (o, "cache_bytes", json_object_get_int_member (p, "cache_bytes"));
+      json_object_set_boolean_member (o, "cache_beyond", json_object_get_boolean_member (p, "cache_beyond"));
+      json_object_set_int_member (o, "cache_max", json_object_get_int_member (p, "cache_max"));
+      json_object_set_int_member (o, "bytes_written", json_object_get_int_member (p, "bytes_written"));
+      if (json_object_has_member (p, "write_bps"))
+        json_object_set_double_member (o, "write_bps", json_object_get_double_member (p, "write_bps"));
+      json_object_set_object_member (analysis, "capacity", o);
+      return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 analyze_capacity (NscRunResult *r,
                   JsonObject   *analysis)
 {
-  if (!analyze_capacity_whole (r, analysis))
+  if (!analyze_capacity_probe (r, analysis) && !analyze_capacity_whole (r, analysis))
     analyze_capacity_places (r, analysis);
 }
 

@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "nsc-analysis.h"
 #include "nsc-copy.h"
 #include "nsc-error.h"
+#include "nsc-probe.h"
 #include "nsc-run-analysis.h"
 #include "nsc-runner.h"
 #include "nsc-units.h"
@@ -806,7 +810,7 @@ static gboolean
 step_writes (const NscStep *s)
 {
   return s->kind == NSC_STEP_FILL || s->kind == NSC_STEP_TRIM || s->kind == NSC_STEP_ERASE
-      || s->kind == NSC_STEP_COPY
+      || s->kind == NSC_STEP_COPY || s->kind == NSC_STEP_PROBE
       || ((s->kind == NSC_STEP_JOB || s->kind == NSC_STEP_SURFACE) && nsc_job_has_writes (&s->job));
 }
 
@@ -1592,6 +1596,269 @@ run_erase_step (NscRunner      *self,
   return ok;
 }
 
+/* ---- the quick probe ---------------------------------------------------------- */
+
+/* The drive as the probe sees it: 4 KiB blocks by direct I/O on the held device,
+ * through one aligned buffer; writes made durable (a flush) before the reads that
+ * follow them. */
+typedef struct
+{
+  NscRunner *self;
+  NscTarget *target;
+  guint8    *buf;          /* 1 MiB, aligned for direct I/O */
+  gboolean   dirty;        /* written since the last flush */
+  guint64   *written;      /* the step's bytes written */
+  gint64     write_ns;     /* time in writes of 1 MiB (the drive's pace) */
+  guint64    write_bytes;  /* and their bytes */
+  gint64     posted_ns;    /* the last progress told */
+  guint64    posted_bytes;
+} ProbeDrive;
+
+#define PROBE_IO_MAX ((gsize) 1 << 20)
+
+static gboolean
+probe_failed (ProbeDrive  *d,
+              int          errsv,
+              guint64      offset,
+              GError     **error)
+{
+  const char *desc = nsc_target_get_description (d->target);
+
+  if (nsc_target_is_gone (d->target))
+    nsc_error_set (error, NSC_PROBLEM_IO_TARGET_GONE, &(NscErrorFields) { .path = desc });
+  else
+    nsc_error_set (error, NSC_PROBLEM_IO_FAILED,
+                   &(NscErrorFields) { .path = desc, .bytes = offset, .text = g_strerror (errsv) });
+  return FALSE;
+}
+
+/* Progress: the bytes written so far, at most every quarter second, with the pace
+ * they went at. */
+static void
+probe_progress (ProbeDrive *d)
+{
+  gint64 now = nsc_now_ns ();
+  NscSample sample = { 0 };
+
+  if (now - d->posted_ns < 250000000)
+    return;
+  sample.bytes[NSC_DIR_WRITE] = *d->written - d->posted_bytes;
+  sample.duration_ns = now - d->posted_ns;
+  note_paced (d->self, &sample);
+  d->posted_ns = now;
+  d->posted_bytes = *d->written;
+  post_progress (d->self, &d->self->phase_status);
+}
+
+static gboolean
+probe_write (gpointer      data,
+             guint64       offset,
+             const guint8 *buf,
+             gsize         len,
+             GError      **error)
+{
+  ProbeDrive *d = data;
+  int fd = nsc_target_get_fd (d->target);
+  gint64 t0 = nsc_now_ns ();
+  gsize done = 0;
+
+  g_return_val_if_fail (len > 0 && len <= PROBE_IO_MAX, FALSE);
+  memcpy (d->buf, buf, len);
+  while (done < len)
+    {
+      ssize_t n = pwrite (fd, d->buf + done, len - done, (off_t) (offset + done));
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return probe_failed (d, n < 0 ? errno : ENOSPC, offset + done, error);
+      done += (gsize) n;
+    }
+  d->dirty = TRUE;
+  *d->written += len;
+  if (len == PROBE_IO_MAX)
+    {
+      d->write_ns += nsc_now_ns () - t0;
+      d->write_bytes += len;
+    }
+  probe_progress (d);
+  return TRUE;
+}
+
+static int
+probe_read (gpointer  data,
+            guint64   offset,
+            guint8   *block,
+            GError  **error)
+{
+  ProbeDrive *d = data;
+  int fd = nsc_target_get_fd (d->target);
+  ssize_t n;
+
+  if (d->dirty)
+    {
+      /* What was written is on the drive, as far as it says, before it is read. */
+      if (fdatasync (fd) != 0)
+        {
+          int errsv = errno;
+
+          probe_failed (d, errsv, offset, error);
+          return -errsv;
+        }
+      d->dirty = FALSE;
+    }
+  do
+    n = pread (fd, d->buf, NSC_VERIFY_UNIT, (off_t) offset);
+  while (n < 0 && errno == EINTR);
+  if (n == NSC_VERIFY_UNIT)
+    {
+      memcpy (block, d->buf, NSC_VERIFY_UNIT);
+      probe_progress (d);
+      return 0;
+    }
+  /* A block the drive cannot read is the probe's finding; a drive that went away
+   * ends it. */
+  if (n < 0 && (errno == EIO || errno == ENODATA || errno == EILSEQ || errno == EBADMSG)
+      && !nsc_target_is_gone (d->target))
+    return -EIO;
+  {
+    int errsv = n < 0 ? errno : EIO;
+
+    probe_failed (d, errsv, offset, error);
+    return -errsv;
+  }
+}
+
+/* What the probe found, as the result keeps it. */
+static JsonNode *
+probe_to_json (const NscProbeResult *r,
+               guint64               cache_max,
+               double                write_bps)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "verdict");
+  json_builder_add_string_value (b, nsc_probe_verdict_name (r->verdict));
+#define INT(name, v) (json_builder_set_member_name (b, name), json_builder_add_int_value (b, (gint64) (v)))
+  INT ("reported_bytes", r->reported_bytes);
+  INT ("usable_bytes", r->usable_bytes);
+  if (r->alias_period)
+    INT ("alias_period", r->alias_period);
+  INT ("cache_bytes", r->cache_bytes);
+  json_builder_set_member_name (b, "cache_beyond");
+  json_builder_add_boolean_value (b, r->cache_beyond);
+  INT ("cache_max", cache_max);
+  INT ("levels", r->levels);
+  INT ("bytes_written", r->bytes_written);
+  INT ("bytes_read", r->bytes_read);
+  INT ("block_size", NSC_VERIFY_UNIT);
+  if (write_bps > 0)
+    {
+      json_builder_set_member_name (b, "write_bps");
+      json_builder_add_double_value (b, write_bps);
+    }
+  /* The map: each place read past the cache, in order, and what it held. */
+  json_builder_set_member_name (b, "places");
+  json_builder_begin_array (b);
+  for (guint i = 0; r->places && i < r->places->len; i++)
+    {
+      const NscProbePlace *p = &g_array_index (r->places, NscProbePlace, i);
+
+      json_builder_begin_array (b);
+      json_builder_add_int_value (b, (gint64) p->offset);
+      json_builder_add_string_value (b, nsc_verify_kind_name (p->kind));
+      json_builder_end_array (b);
+    }
+  json_builder_end_array (b);
+#undef INT
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+/* Whether the preset probes: the probe judges a whole drive, so it needs one. */
+static gboolean
+preset_probes (const NscPreset *preset)
+{
+  for (guint i = 0; i < preset->steps->len; i++)
+    if (g_array_index (preset->steps, NscStep, i).kind == NSC_STEP_PROBE)
+      return TRUE;
+  return FALSE;
+}
+
+/* A probe runs on a whole drive: a block device that is not a partition (whose end
+ * is not the drive's), refused before anything is opened. */
+static gboolean
+probe_target_ok (const char  *path,
+                 int          fd,
+                 GError     **error)
+{
+  struct stat st;
+  g_autofree char *part = NULL;
+
+  if ((fd >= 0 ? fstat (fd, &st) : stat (path, &st)) != 0 || !S_ISBLK (st.st_mode))
+    {
+      nsc_error_set (error, NSC_PROBLEM_PROBE_NOT_A_DRIVE, &(NscErrorFields) { .path = path });
+      return FALSE;
+    }
+  part = g_strdup_printf ("/sys/dev/block/%u:%u/partition", major (st.st_rdev), minor (st.st_rdev));
+  if (g_file_test (part, G_FILE_TEST_EXISTS))
+    {
+      nsc_error_set (error, NSC_PROBLEM_PROBE_PARTITION, &(NscErrorFields) { .path = path });
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+run_probe_step (NscRunner      *self,
+                NscTarget      *target,
+                const NscStep  *step,
+                NscStepResult  *sr,
+                GError        **error)
+{
+  ProbeDrive d = { self, target, NULL, FALSE, &sr->probe_written, 0, 0, 0, 0 };
+  NscProbeIo io = { probe_write, probe_read, &d };
+  NscProbeResult r = { 0 };
+  guint64 size = nsc_target_get_size (target);
+  guint64 cache_max = step->cache_max ? step->cache_max : G_GUINT64_CONSTANT (1) << 30;
+  gint64 t0 = nsc_now_ns ();
+  gboolean ok;
+
+  /* Writing needs consent, and the device held exclusively. */
+  if (nsc_target_get_kind (target) != NSC_TARGET_DEVICE)
+    {
+      nsc_error_set (error, NSC_PROBLEM_PROBE_NOT_A_DRIVE,
+                     &(NscErrorFields) { .path = nsc_target_get_description (target) });
+      return FALSE;
+    }
+  if (!nsc_target_get_writable (target) || !nsc_target_get_exclusive (target))
+    {
+      nsc_error_set (error, NSC_PROBLEM_PROBE_NOT_AGREED,
+                     &(NscErrorFields) { .path = nsc_target_get_description (target) });
+      return FALSE;
+    }
+  if (nsc_target_get_logical_block_size (target) > NSC_VERIFY_UNIT
+      || NSC_VERIFY_UNIT % nsc_target_get_dio_offset_align (target) != 0)
+    {
+      nsc_error_set (error, NSC_PROBLEM_PROBE_BLOCK_SIZE,
+                     &(NscErrorFields) { .path = nsc_target_get_description (target),
+                                         .bytes = nsc_target_get_logical_block_size (target) });
+      return FALSE;
+    }
+  cache_max = MIN (cache_max, size / 4) / NSC_VERIFY_UNIT * NSC_VERIFY_UNIT;
+  set_status_bytes (self, NSC_STATUS_PROBE, nsc_probe_write_bound (size, cache_max));
+  d.posted_ns = nsc_now_ns ();
+  d.buf = g_aligned_alloc0 (1, PROBE_IO_MAX, MAX (nsc_target_get_dio_mem_align (target), 4096u));
+  ok = nsc_probe_run (size, cache_max, self->verify_key, &io, self->cancellable, &r, error);
+  g_aligned_free (d.buf);
+  if (ok)
+    sr->probe = probe_to_json (&r, cache_max, d.write_ns > 0 ? d.write_bytes * 1e9 / d.write_ns : 0);
+  sr->duration_ns = nsc_now_ns () - t0;
+  nsc_probe_result_clear (&r);
+  return ok;
+}
+
 /* A copy within the target's filesystem, reported as a write job of what it copied. */
 static gboolean
 run_copy_step (NscRunner      *self,
@@ -2013,6 +2280,8 @@ note_step_done (NscRunner           *self,
     self->written_since_quiet = 0;
   else if (step->kind == NSC_STEP_FILL)
     self->written_since_quiet += sr->prefilled_bytes;
+  else if (step->kind == NSC_STEP_PROBE)
+    self->written_since_quiet += sr->probe_written;
   else if (step->kind == NSC_STEP_SURFACE)
     for (guint r = 0; r < sr->runs->len; r++)
       self->written_since_quiet += ((NscJobResult *) g_ptr_array_index (sr->runs, r))->dir[NSC_DIR_WRITE].bytes;
@@ -2068,9 +2337,9 @@ plan_paced (NscRunner *self,
       if (it->timed)
         continue;
       if (it->step < 0)
-        self->paced_setup += it->bytes;
+        self->paced_setup += nsc_budget_item_expected (it);
       else if ((guint) it->step < self->preset->steps->len)
-        self->paced[it->step] += it->bytes;
+        self->paced[it->step] += nsc_budget_item_expected (it);
     }
   self->paced_planned = TRUE;
 }
@@ -2144,6 +2413,13 @@ open_target (NscRunner  *self,
 {
   NscTargetOptions topts = NSC_TARGET_OPTIONS_INIT;
 
+  if (preset_probes (self->preset) && !probe_target_ok (self->target, self->device_fd, error))
+    {
+      if (self->device_fd >= 0)
+        close (self->device_fd);
+      self->device_fd = -1;
+      return FALSE;
+    }
   topts.file_size = self->file_size;
   /* Consent to wipe a device also lets reads go to blocks written first. */
   topts.need_write = run_writes (self->preset, self->erase_first, self->leave_free,
@@ -2350,6 +2626,9 @@ run_step (NscRunner      *self,
       break;
     case NSC_STEP_COPY:
       ok = run_copy_step (self, i, step, sr, error);
+      break;
+    case NSC_STEP_PROBE:
+      ok = run_probe_step (self, target, step, sr, error);
       break;
     default:
       g_assert_not_reached ();

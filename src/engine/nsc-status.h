@@ -29,6 +29,7 @@ typedef enum
   NSC_STATUS_ERASE_NVME,           /* method: "format" or "sanitize" */
   NSC_STATUS_WRITING_COPY_FILE,
   NSC_STATUS_WRITING_COPY_FOLDER,
+  NSC_STATUS_PROBE,                /* the quick probe: bytes written of at most */
 } NscStatusKind;
 
 /* Why the runner leaves the drive alone (the idle kinds). */

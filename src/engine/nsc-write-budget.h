@@ -31,7 +31,14 @@ typedef struct
   gboolean    stops_early; /* stops when its drop has held: @bytes is its cap's bound */
   gboolean    flush;       /* written past the SLC cache after a settled control's data */
   gboolean    flush_capped; /* and cut to the span */
+  guint64     probe_usual; /* the quick probe: @bytes is what a fake with a cache as large
+                            * as it looks past costs; a drive that stores what it reports
+                            * takes about this */
 } NscBudgetItem;
+
+/* What @item is expected to write, for the time a run takes: its bytes, or what a
+ * good drive costs the quick probe (the bytes stay the promise's bound). */
+guint64  nsc_budget_item_expected (const NscBudgetItem *item);
 
 /* The bytes @preset reads at the drive's pace on @t: reads bounded by their region or
  * their bytes (a capacity check's read-back, a surface scan), not by time, every run. */

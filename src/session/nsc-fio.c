@@ -192,6 +192,14 @@ nsc_fio_export (const NscPlan  *plan,
                                        "; blkdiscard %s (or nvme format) yourself\n", i + 1, target);
           continue;
         }
+      if (s->kind == NSC_STEP_PROBE)
+        {
+          g_string_append_printf (out, "\n; Step %u: %s, the quick probe of what the drive really\n"
+                                       "; stores: it chooses where to write and read next from\n"
+                                       "; what it read, which a fio job cannot; f3probe (from the\n"
+                                       "; f3 project) does the same\n", i + 1, label);
+          continue;
+        }
       if (s->kind == NSC_STEP_COPY)
         {
           g_string_append_printf (out, "\n; Step %u: %s, a file copied within the filesystem: fio has no\n"

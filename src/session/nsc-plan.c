@@ -52,6 +52,13 @@ nsc_plan_new (const NscPreset     *preset,
   if (plan->budget_known)
     {
       plan->budget = nsc_write_budget (preset, t, &plan->total_bytes, &plan->timed_writes);
+      for (guint i = 0; i < plan->budget->len; i++)
+        {
+          const NscBudgetItem *it = &g_array_index (plan->budget, NscBudgetItem, i);
+
+          if (!it->timed)
+            plan->expected_bytes += nsc_budget_item_expected (it);
+        }
       plan->read_bytes = nsc_budget_paced_reads (preset, t);
     }
   return plan;

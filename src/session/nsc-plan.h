@@ -29,6 +29,9 @@ typedef struct
   GArray          *budget;       /* NscBudgetItem, or NULL when not known */
   guint64          total_bytes;  /* the writes bounded by bytes, at most: at the
                                   * drive's pace, on top of timed_ns */
+  guint64          expected_bytes; /* of those, what the time is reckoned on
+                                  * (nsc_budget_item_expected: the quick probe's
+                                  * good drive, not its bound), as the runner does */
   gboolean         timed_writes; /* some writes are bounded by time only */
   guint64          read_bytes;   /* the reads bounded by bytes: at the drive's pace too */
   gint64           timed_ns;     /* what the clock bounds: steps, idles, pauses */

@@ -270,6 +270,9 @@ print_table (GString      *out,
         g_string_append_printf (out, "%s.\n", details);
       g_string_append_c (out, '\n');
     }
+  /* A run without tests of speed (the quick probe) has no table. */
+  if (rows->len == 0)
+    goto analysis;
   /* Translators: the I/O backends that ran, then how many runs of what length */
   g_string_append_printf (out, _("Backend %s · %s\n\n"), backend->len ? backend->str : "-", runs);
   for (guint j = 0; j < rows->len; j++)
@@ -323,6 +326,7 @@ print_table (GString      *out,
   for (guint j = 0; j < notes->len; j++)
     g_string_append_printf (out, "%s%s\n", j == 0 ? "\n" : "", (const char *) g_ptr_array_index (notes, j));
 
+analysis:
   print_analysis (out, r, units);
 
   /* Warnings that say the same of several tests are said once, as the app does. */

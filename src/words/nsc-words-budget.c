@@ -17,11 +17,13 @@ nsc_write_budget_describe (const NscPreset       *preset,
   GString *out = g_string_new (NULL);
   guint early = 0;
   gint64 timed_ns = 0;
+  guint64 probe_usual = 0;
 
   for (guint i = 0; i < items->len; i++)
     {
       const NscBudgetItem *it = &g_array_index (items, NscBudgetItem, i);
       early += it->stops_early;
+      probe_usual += it->probe_usual;
       if (it->timed)
         timed_ns = nsc_duration_add (timed_ns, it->time_ns);
     }
@@ -45,6 +47,15 @@ nsc_write_budget_describe (const NscPreset       *preset,
   else
     /* Translators: the write budget; %s is a size, "12 GiB" */
     g_string_append_printf (out, _("Writes at most %s"), size);
+  if (probe_usual)
+    {
+      g_autofree char *usual = nsc_words_size (probe_usual);
+
+      g_string_append_c (out, ' ');
+      /* Translators: after "Writes at most 4.4 GiB": the quick probe's usual cost */
+      g_string_append_printf (out, _("(that much only on a fake with a large cache of its own; "
+                                     "a good drive takes about %s)"), usual);
+    }
   if (early)
     {
       g_string_append_c (out, ' ');

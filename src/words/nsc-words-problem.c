@@ -461,6 +461,19 @@ say_problem (Say                  *say,
       return g_strdup_printf (_("The drive (%s) is too small for the quick probe, which needs %s "
                                 "or more; check it whole with the capacity check"),
                               size (say, f->bytes), size (say, f->bytes2));
+    case NSC_PROBLEM_PROBE_NOT_A_DRIVE:
+      return g_strdup_printf (_("The quick probe checks a whole drive, and %s is not one: choose "
+                                "the drive's device (for a folder, use the capacity check)"),
+                              str (f->path));
+    case NSC_PROBLEM_PROBE_PARTITION:
+      return g_strdup_printf (_("%s is a partition: the quick probe checks the whole drive, whose "
+                                "end is not the partition's; choose the drive's device"), str (f->path));
+    case NSC_PROBLEM_PROBE_BLOCK_SIZE:
+      return g_strdup_printf (_("The quick probe writes 4 KiB blocks, and %s takes no less than %s: "
+                                "use the capacity check"), str (f->path), size (say, f->bytes));
+    case NSC_PROBLEM_PROBE_NOT_AGREED:
+      return g_strdup_printf (_("Probing %s refused: it is not open for writing with consent to "
+                                "destroy its data"), str (f->path));
 
     /* other */
     case NSC_PROBLEM_REGION_BELOW_BLOCK:

@@ -1337,6 +1337,8 @@ describe_kind (const NscStatus *st)
       return g_strdup (_("Writing the file to copy"));
     case NSC_STATUS_WRITING_COPY_FOLDER:
       return g_strdup (_("Writing the folder to copy"));
+    case NSC_STATUS_PROBE:
+      return g_strdup (_("Probing what the drive really stores"));
     default:
       g_return_val_if_reached (g_strdup (""));
     }
@@ -1372,6 +1374,7 @@ nsc_status_title (const NscStatus *st)
     case NSC_STATUS_ERASE_NVME:
     case NSC_STATUS_WRITING_COPY_FILE:
     case NSC_STATUS_WRITING_COPY_FOLDER:
+    case NSC_STATUS_PROBE:
     default:
       return describe_kind (st);
     }
@@ -1425,6 +1428,105 @@ capacity_bytes (JsonObject *o,
   double v = nsc_json_get_number (o, name, 0);
 
   return v > 0 ? (guint64) v : 0;
+}
+
+/* The quick probe's verdict in one sentence. */
+static char *
+probe_verdict (JsonObject *capacity,
+               const char *verdict)
+{
+  g_autofree char *reported = nsc_words_size (capacity_bytes (capacity, "reported_bytes"));
+  g_autofree char *usable = nsc_words_size (capacity_bytes (capacity, "usable_bytes"));
+  g_autofree char *first = nsc_words_size (capacity_bytes (capacity, "first_bad_offset"));
+  guint places = (guint) capacity_bytes (capacity, "places");
+
+  if (g_str_equal (verdict, "probe-passed"))
+    /* Translators: the quick probe found nothing wrong; %u places */
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "The %u place the probe wrote across the drive kept its "
+                                         "data: good as far as a quick probe can tell",
+                                         "The %u places the probe wrote across the drive kept their "
+                                         "data: good as far as a quick probe can tell", places),
+                            places);
+  if (g_str_equal (verdict, "wraps"))
+    /* Translators: a fake drive found by the quick probe; the size it stores, then the
+     * size it reports */
+    return g_strdup_printf (_("This drive stores %s, not the %s it reports: writes past that land "
+                              "on earlier blocks and destroy them"), usable, reported);
+  if (g_str_equal (verdict, "loses-writes"))
+    return g_strdup_printf (_("This drive stores %s, not the %s it reports: what is written past "
+                              "that is lost"), usable, reported);
+  if (g_str_equal (verdict, "damaged"))
+    /* Translators: the quick probe; where the first place that lost its data is */
+    return g_strdup_printf (_("Places the probe wrote lost their data between places that kept it, "
+                              "the first at %s: the drive is damaged, or a fake a probe cannot "
+                              "measure"), first);
+  return g_strdup (_("Not verified: the probe ended before it could tell"));
+}
+
+/* What the quick probe saw and what it cannot prove, with the full check's cost. */
+static char *
+probe_details (JsonObject *capacity)
+{
+  const char *verdict = json_object_get_string_member_with_default (capacity, "verdict", "");
+  GString *s = g_string_new (NULL);
+  guint64 reported = capacity_bytes (capacity, "reported_bytes");
+  guint64 usable = capacity_bytes (capacity, "usable_bytes");
+  guint64 cache = capacity_bytes (capacity, "cache_bytes");
+  g_autofree char *written = nsc_words_size (capacity_bytes (capacity, "bytes_written"));
+  double bps = nsc_json_get_number (capacity, "write_bps", 0);
+
+  if (g_str_equal (verdict, "wraps") || g_str_equal (verdict, "loses-writes"))
+    {
+      g_autofree char *exact = g_strdup_printf ("%" G_GUINT64_FORMAT, usable);
+
+      /* Translators: the quick probe's exact size: a count of bytes */
+      g_string_append_printf (s, _("Usable: %s bytes, to the 4 KiB block. "), exact);
+    }
+  if (cache > 0)
+    {
+      g_autofree char *c = nsc_words_size (cache);
+
+      /* Translators: the quick probe found the drive's own cache of recent writes */
+      g_string_append_printf (s, _("The drive returned up to its last %s of writes from a cache of "
+                                   "its own: the probe wrote past it before it read. "), c);
+    }
+  else if (json_object_get_boolean_member_with_default (capacity, "cache_beyond", FALSE))
+    {
+      g_autofree char *c = nsc_words_size (capacity_bytes (capacity, "cache_max"));
+
+      g_string_append_printf (s, _("The drive's end still held its data after %s more was written: "
+                                   "it stores its end, or a cache of its own is larger than that. "), c);
+    }
+  if (capacity_bytes (capacity, "bytes_written") > 0)
+    /* Translators: what the quick probe wrote */
+    g_string_append_printf (s, _("The probe wrote %s. "), written);
+  if (g_str_equal (verdict, "probe-passed") || g_str_equal (verdict, "not-verified"))
+    {
+      guint64 check_writes = reported + MIN (reported / 4, G_GUINT64_CONSTANT (1) << 30);
+      g_autofree char *w = nsc_words_size (check_writes);
+      g_autofree char *r = nsc_words_size (reported);
+
+      if (g_str_equal (verdict, "probe-passed"))
+        g_string_append (s, _("A probe cannot prove a drive good: a fake that maps its flash as it "
+                              "is written keeps every block a probe writes and loses data only once "
+                              "more than it really stores has been written. "));
+      /* Translators: the full check offered after the quick probe: what it writes and reads */
+      g_string_append_printf (s, _("The capacity check settles it: it writes %s and reads %s back"),
+                              w, r);
+      if (bps > 0)
+        {
+          g_autofree char *t = nsc_words_duration (check_writes / bps);
+
+          /* Translators: after the capacity check's bytes: its writes' time at the speed
+           * the probe measured, "about 20 minutes" */
+          g_string_append_printf (s, _(", its writes alone %s or more at the speed the probe wrote"), t);
+        }
+    }
+  /* The caller ends the last sentence. */
+  while (s->len && (s->str[s->len - 1] == ' ' || s->str[s->len - 1] == '.'))
+    g_string_truncate (s, s->len - 1);
+  return g_string_free (s, s->len == 0);
 }
 
 char *
@@ -1498,6 +1600,16 @@ nsc_words_capacity (JsonObject  *capacity,
       g_string_free (s, TRUE);
     }
 
+  if (g_strcmp0 (json_object_get_string_member_with_default (capacity, "coverage", "whole"),
+                 "probe") == 0)
+    {
+      if (details)
+        {
+          g_free (*details);
+          *details = probe_details (capacity);
+        }
+      return probe_verdict (capacity, verdict);
+    }
   if (g_str_equal (verdict, "not-verified") && capacity_bytes (capacity, "checked_bytes") == 0)
     /* Translators: a capacity check, or a write test with --verify, ended while it wrote */
     return g_strdup (_("Not verified: the run ended before it read back anything it wrote"));

@@ -111,6 +111,15 @@ def places_problem(surf):
     if offs[0] != 0 or any(offs[i] + lens[i] > offs[i + 1] for i in range(len(offs) - 1)):
         return "surface offsets overlap or are out of order"
     return None
+if p == "probe":
+    cap = a.get("capacity") or {}
+    probe = [s for s in steps if s["kind"] == "probe"][0].get("probe") or {}
+    # An honest device: every place kept its data; it wrote no more than its bound.
+    if cap.get("verdict") != "probe-passed" or cap.get("coverage") != "probe":
+        problems.append("probe verdict %s" % cap)
+    if probe.get("usable_bytes") != r["target"]["size"] or not probe.get("places"):
+        problems.append("probe: usable %s of %s, %d places" % (probe.get("usable_bytes"), r["target"]["size"],
+                                                               len(probe.get("places") or [])))
 if p == "surface":
     surf = [s for s in steps if s["kind"] == "surface"][0]
     if places_problem(surf): problems.append(places_problem(surf))
@@ -179,6 +188,14 @@ run_all() {
       out=$("$cli" run --preset copy --target "$target" "$@" --quiet 2>&1 >/dev/null)
       printf '%s' "$out" | grep -q "needs a folder" && ok "copy on $where is refused: $out" \
                                                    || bad "copy on $where: $out"
+      continue
+    fi
+    # The quick probe judges a whole drive: a folder is refused before anything is
+    # made there.
+    if [ ! -b "$target" ] && [ "$p" = probe ]; then
+      out=$("$cli" run --preset probe --target "$target" "$@" --quiet 2>&1 >/dev/null)
+      printf '%s' "$out" | grep -q "checks a whole drive" && ok "probe on $where is refused: $out" \
+                                                        || bad "probe on $where: $out"
       continue
     fi
     size=96m

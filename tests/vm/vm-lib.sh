@@ -182,6 +182,41 @@ vm_keep_console() {
   echo "# the guest's console is in ${G_TEST_BUILDDIR:-/tmp}/$vm_name-console.log"
 }
 
+# Fake drives (fake-drive.py, an nbdkit plugin that stores what is written), each behind
+# an emulated NVMe controller of 4 KiB blocks:
+#   vm_fake_drive NAME SERIAL PARAMS…   starts the model (its log $work/NAME.log) and
+#                                       adds its QEMU arguments to fake_args
+#   vm_fake_drives_ready NAME           waits until the last one's socket is there
+#   vm_fake_drives_stop                 stops them all
+#   vm_keep_fake_logs                   copies the models' logs and $work/drives.txt
+#                                       next to the build, for a failed check
+fake_args=()
+fake_pids=()
+vm_fake_drive() {
+  local name=$1 serial=$2 n=${#fake_pids[@]}
+  shift 2
+  nbdkit --foreground --exit-with-parent --unix "$work/$name.sock" python "$here/fake-drive.py" \
+    "$@" log="$work/$name.log" &
+  fake_pids+=($!)
+  fake_args+=(-drive "driver=nbd,server.type=unix,server.path=$work/$name.sock,id=f$n,if=none,cache.direct=on,discard=unmap"
+              -device "nvme,serial=$serial,drive=f$n,logical_block_size=4096,physical_block_size=4096")
+}
+vm_fake_drives_ready() {
+  local i=0
+  until [ -S "$work/$1.sock" ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+}
+vm_fake_drives_stop() {
+  local p
+  for p in "${fake_pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+  fake_pids=()
+}
+vm_keep_fake_logs() {
+  local dir=${G_TEST_BUILDDIR:-/tmp}/$vm_name-logs
+  mkdir -p "$dir"
+  cp "$work"/*.log "$work/drives.txt" "$dir/" 2>/dev/null
+  echo "# the fake drives' logs are in $dir"
+}
+
 # vm_add_modules NAME…: more kernel modules in the initramfs (/lib/modules/NAME.ko),
 # for the guest's script to insmod in the order given; exit 77 when one is missing.
 vm_add_modules() {

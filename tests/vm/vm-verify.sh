@@ -29,23 +29,15 @@ vm_prepare vm-verify
 python3 "$here/vm-verify-check.py" draw --seed "$seed" --count "$count" > "$work/drives.txt" || exit 1
 cat "$work/drives.txt"
 
-pids=()
-stop_models() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; pids=(); }
-trap 'stop_models; rm -rf "$work" "$imgdir"' EXIT
+trap 'vm_fake_drives_stop; rm -rf "$work" "$imgdir"' EXIT
 
 body='i=0
 while [ ! -b /dev/nvme'$((count - 1))'n1 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done'
-args=()
 n=0
 while read -r name kind params; do
   serial=NSCFAKE$n
-  sock=$work/$name.sock
   # shellcheck disable=SC2086
-  nbdkit --foreground --exit-with-parent --unix "$sock" python "$here/fake-drive.py" \
-    $params log="$work/$name.log" &
-  pids+=($!)
-  args+=(-drive "driver=nbd,server.type=unix,server.path=$sock,id=f$n,if=none,cache.direct=on,discard=unmap"
-         -device "nvme,serial=$serial,drive=f$n,logical_block_size=4096,physical_block_size=4096")
+  vm_fake_drive "$name" "$serial" $params
   body+="
 ns=\$(ns_of $serial)
 section verify-$name nandscope-cli run --target \$ns --destroy-data=\$ns --preset verify --quiet --json /tmp/$name.json
@@ -59,19 +51,16 @@ section sresult-$name cat /tmp/s$name.json" ;;
   esac
   n=$((n + 1))
 done < "$work/drives.txt"
-i=0
-until [ -S "$work/$(awk 'END {print $1}' "$work/drives.txt").sock" ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+vm_fake_drives_ready "$(awk 'END {print $1}' "$work/drives.txt")"
 
 vm_init_script "$body"
-vm_boot "${args[1]}" "${args[3]}" "${args[@]:4}" || { vm_keep_console; exit 1; }
-stop_models
+vm_boot "${fake_args[1]}" "${fake_args[3]}" "${fake_args[@]:4}" || { vm_keep_console; exit 1; }
+vm_fake_drives_stop
 
 python3 "$here/vm-verify-check.py" check "$work/console.log" --drives "$work/drives.txt" --logs "$work"
 rc=$?
 if [ $rc -ne 0 ]; then
   vm_keep_console
-  mkdir -p "${G_TEST_BUILDDIR:-/tmp}/vm-verify-logs"
-  cp "$work"/*.log "$work/drives.txt" "${G_TEST_BUILDDIR:-/tmp}/vm-verify-logs/" 2>/dev/null
-  echo "# the fake drives' logs are in ${G_TEST_BUILDDIR:-/tmp}/vm-verify-logs"
+  vm_keep_fake_logs
 fi
 exit $rc
