@@ -1083,6 +1083,78 @@ test_position_read_back (void)
   cairo_surface_destroy (img.surface);
 }
 
+/* A probe's result: 64 places across 8 GiB, those below 5 GiB kept, the rest lost. */
+static JsonNode *
+probe_result (gboolean loses)
+{
+  g_autoptr(GString) places = g_string_new (NULL);
+  g_autofree char *json = NULL;
+
+  for (guint i = 0; i < 64; i++)
+    {
+      guint64 at = (guint64) i * 128 * 1024 * 1024;
+
+      g_string_append_printf (places, "%s[%" G_GUINT64_FORMAT ", \"%s\"]", i ? ", " : "", at,
+                              loses && at >= 5 * (guint64) GiB ? "zeros" : "ok");
+    }
+  json = g_strdup_printf ("{\"schema\": 1, \"steps\": [{\"index\": 0, \"kind\": \"probe\", "
+                          "\"label\": \"Probe\", \"completed\": true, \"probe\": {\"verdict\": \"%s\", "
+                          "\"reported_bytes\": %" G_GUINT64_FORMAT ", \"usable_bytes\": %" G_GUINT64_FORMAT ", "
+                          "\"places\": [%s]}}]}",
+                          loses ? "loses-writes" : "good", 8 * (guint64) GiB,
+                          (loses ? 5 : 8) * (guint64) GiB, places->str);
+  return json_from_string (json, NULL);
+}
+
+/* The probe's map: a dot per place, kept ones on the upper row and lost ones on the
+ * lower, the axis to the drive's reported size, and where it stops storing. */
+static void
+test_map (void)
+{
+  g_autoptr(JsonNode) lies = probe_result (TRUE);
+  g_autoptr(JsonNode) good = probe_result (FALSE);
+  g_autoptr(JsonNode) other = verify_result (TRUE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NscChart) chart = nsc_chart_new_for_result (lies, NSC_CHART_MAP, NSC_CHART_STEP_AUTO, &error);
+  g_autoptr(NscChart) passed = NULL;
+  g_autofree NscChartKind *kinds = NULL;
+  cairo_rectangle_t plot;
+  NscChartKind k;
+  double x, y;
+  guint n = 0;
+  Image img;
+
+  g_assert_no_error (error);
+  g_assert_true (nsc_chart_kind_from_string ("map", &k) && k == NSC_CHART_MAP);
+  kinds = nsc_chart_kinds_for_result (lies, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpint (kinds[0], ==, NSC_CHART_MAP);
+  g_assert_null (nsc_chart_new_for_result (other, NSC_CHART_MAP, NSC_CHART_STEP_AUTO, NULL));
+  img = render (chart, 900, 400, FALSE);
+  g_assert_true (nsc_chart_get_plot_area (chart, &plot));
+  g_assert_true (line_near (chart, &img, 1 * GiB, 1, 3));
+  g_assert_true (line_near (chart, &img, 6 * GiB, 0, 3));
+  g_assert_false (line_near (chart, &img, 6 * GiB, 1, 3));
+  g_assert_false (line_near (chart, &img, 1 * GiB, 0, 3));
+  nsc_chart_data_to_user (chart, 8 * GiB, 0, &x, &y);
+  g_assert_cmpfloat (x, <=, plot.x + plot.width + 0.5);
+  g_assert_true (texts_have (chart, "Stores 5 GiB"));
+  g_assert_true (texts_have (chart, "Kept its data"));
+  g_assert_true (texts_have (chart, "Lost its data"));
+  g_assert_true (texts_have (chart, "What the place held"));
+  g_assert_true (g_str_has_prefix (nsc_chart_get_title (chart), "What the probe's places held"));
+  cairo_surface_destroy (img.surface);
+
+  /* A probe that passed: every dot kept, no line of where it stops. */
+  passed = nsc_chart_new_for_result (good, NSC_CHART_MAP, NSC_CHART_STEP_AUTO, &error);
+  g_assert_no_error (error);
+  img = render (passed, 900, 400, TRUE);
+  g_assert_true (line_near (passed, &img, 6 * GiB, 1, 3));
+  g_assert_false (line_near (passed, &img, 6 * GiB, 0, 3));
+  g_assert_false (texts_have (passed, "Stores 8 GiB"));
+  cairo_surface_destroy (img.surface);
+}
+
 static void
 test_position_surface (void)
 {
@@ -1155,6 +1227,7 @@ main (int    argc,
   g_test_add_func ("/nsc/chart/position-kinds", test_position_kinds);
   g_test_add_func ("/nsc/chart/position-read-back", test_position_read_back);
   g_test_add_func ("/nsc/chart/position-surface", test_position_surface);
+  g_test_add_func ("/nsc/chart/map", test_map);
   g_test_add_func ("/nsc/chart/all-kinds-draw", test_all_kinds_draw);
   g_test_add_func ("/nsc/chart/high-contrast", test_high_contrast);
   g_test_add_func ("/nsc/chart/fonts", test_fonts);

@@ -543,6 +543,10 @@ line_color (Ctx          *c,
     return c->pal->series[i % G_N_ELEMENTS (c->pal->series)];
   switch (line->role)
     {
+    case NSC_CHART_LINE_KEPT:
+      return c->pal->series[2];   /* green */
+    case NSC_CHART_LINE_LOST:
+      return c->pal->series[4];   /* red */
     case NSC_CHART_LINE_READ:
       return c->pal->series[0];
     case NSC_CHART_LINE_WRITE:
@@ -787,7 +791,16 @@ draw_line (Ctx          *c,
   cairo_save (cr);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
-  if (line->scatter)
+  if (line->dots_only)
+    {
+      /* Each place a dot, larger where there are few. */
+      double r = CLAMP (chart->plot.width / MAX (n, 1) * 0.3, MAX (1.5, c->fs * 0.15), c->fs * 0.35);
+
+      path_dots (c, ay, xs, ys, n, r);
+      set_rgb (cr, &color, 1);
+      cairo_fill (cr);
+    }
+  else if (line->scatter)
     {
       g_autofree double *avg = moving_average (xs, ys, n, average_window (chart));
       /* Few samples get visible dots; many get fine ones. */
@@ -1166,6 +1179,43 @@ draw_position_summary (Ctx     *c,
   draw_annotation_box (c, lines, draw);
 }
 
+/* The probe's map: where the drive stops storing, a dashed line and its size, for
+ * each result whose probe found one. */
+static void
+draw_map_usable (Ctx *c)
+{
+  NscChart *chart = c->chart;
+  cairo_t *cr = c->cr;
+
+  for (guint d = 0; d < chart->datasets->len; d++)
+    {
+      NscChartDataset *ds = g_ptr_array_index (chart->datasets, d);
+      g_autofree char *size = NULL, *label = NULL;
+      double X;
+      static const double dash[] = { 4, 3 };
+
+      if (!isfinite (ds->usable))
+        continue;
+      X = round (map_x (chart, ds->usable)) + 0.5;
+      set_rgb (cr, c->multi ? &c->pal->series[d % G_N_ELEMENTS (c->pal->series)] : &c->pal->text, 0.8);
+      cairo_set_line_width (cr, MAX (1, c->fs * 0.1));
+      cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+      cairo_move_to (cr, X, chart->plot.y);
+      cairo_line_to (cr, X, chart->plot.y + chart->plot.height);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+      size = nsc_words_size ((guint64) ds->usable);
+      /* Translators: the probe's map: where the drive stops storing; %s is a size */
+      label = g_strdup_printf (_("Stores %s"), size);
+      font (c, c->fs * 0.85, FALSE);
+      set_rgb (cr, &c->pal->text, 1);
+      /* Left of the line when it stands in the right half. */
+      show_text (c, label, X + (X > chart->plot.x + chart->plot.width / 2 ? -c->fs * 0.4 : c->fs * 0.4),
+                 chart->plot.y + c->fs * (1.2 + 1.1 * d),
+                 X > chart->plot.x + chart->plot.width / 2 ? 1 : 0);
+    }
+}
+
 /* ---- legend ------------------------------------------------------------- */
 
 typedef struct
@@ -1174,6 +1224,7 @@ typedef struct
   Rgb      color;
   guint    line_index;
   gboolean dots, markers, secondary;
+  gboolean dots_only;     /* a map's places: dots, no line */
 } LegendEntry;
 
 static void
@@ -1198,7 +1249,7 @@ legend_entries (Ctx *c)
         {
           NscChartLine *line = g_ptr_array_index (ds->lines, i);
           LegendEntry e = { NULL, compact ? c->pal->muted : line_color (c, d, i, line), i,
-                            line->scatter, line->markers, line->secondary };
+                            line->scatter, line->markers, line->secondary, line->dots_only };
           GString *s = g_string_new (NULL);
           g_autofree char *name = _nsc_chart_line_label (line);
           if (c->multi && !compact)
@@ -1259,7 +1310,15 @@ legend_layout (Ctx    *c,
           double my = y - c->fs * 0.3;
           NscChartLine fake = { .secondary = e->secondary };
           cairo_save (cr);
-          if (e->dots)
+          if (e->dots_only)
+            {
+              set_rgb (cr, &e->color, 1);
+              for (int k = 0; k < 3; k++)
+                cairo_rectangle (cr, x + sw * (0.15 + 0.3 * k) - c->fs * 0.15, my - c->fs * 0.15,
+                                 c->fs * 0.3, c->fs * 0.3);
+              cairo_fill (cr);
+            }
+          if (e->dots && !e->dots_only)
             {
               set_rgb (cr, &e->color, 0.5);
               for (int k = 0; k < 4; k++)
@@ -1267,13 +1326,16 @@ legend_layout (Ctx    *c,
                                  3, 3);
               cairo_fill (cr);
             }
-          cairo_move_to (cr, x, my);
-          cairo_line_to (cr, x + sw, my);
-          cairo_set_line_width (cr, MAX (1.5, c->fs * 0.16) * c->pal->line_scale);
-          set_rgb (cr, &e->color, 1);
-          line_dash (c, e->line_index, &fake);
-          cairo_stroke (cr);
-          cairo_set_dash (cr, NULL, 0, 0);
+          if (!e->dots_only)
+            {
+              cairo_move_to (cr, x, my);
+              cairo_line_to (cr, x + sw, my);
+              cairo_set_line_width (cr, MAX (1.5, c->fs * 0.16) * c->pal->line_scale);
+              set_rgb (cr, &e->color, 1);
+              line_dash (c, e->line_index, &fake);
+              cairo_stroke (cr);
+              cairo_set_dash (cr, NULL, 0, 0);
+            }
           if (e->markers)
             draw_marker (c, x + sw / 2, my, e->color);
           font (c, size, FALSE);
@@ -1338,6 +1400,7 @@ setup_axes (Ctx     *c,
     {
     case NSC_CHART_WRITE_FILL:
     case NSC_CHART_POSITION:
+    case NSC_CHART_MAP:
       {
         double g = c->binary ? 1073741824.0 : 1e9, m = nsc_units_divisor (c->units);
         gboolean small = xmax < g;
@@ -1409,7 +1472,21 @@ setup_axes (Ctx     *c,
       g_assert_not_reached ();
     }
 
-  if (chart->kind == NSC_CHART_LATENCY)
+  if (chart->kind == NSC_CHART_MAP)
+    {
+      /* Two rows: the places that lost their data below, those that kept it above. */
+      chart->ay.scale = AXIS_LINEAR;
+      chart->ay.unit = 1;
+      chart->ay.min = -0.6;
+      chart->ay.max = 1.6;
+      /* Translators: the probe's map: the row of places that lost their data */
+      ticks_add (yt, 0, g_strdup (C_("map", "lost")));
+      /* Translators: the probe's map: the row of places that kept their data */
+      ticks_add (yt, 1, g_strdup (C_("map", "kept")));
+      /* Translators: the y axis of the probe's map */
+      *y_title = g_strdup (_("What the place held"));
+    }
+  else if (chart->kind == NSC_CHART_LATENCY)
     {
       double lo = floor (log10 (MAX (ymin, 1) * 0.8)), hi = ceil (log10 (MAX (ymax, 1) * 1.25));
       static const double mult[] = { 1, 2, 5 };
@@ -1647,6 +1724,8 @@ draw_data (Ctx         *c,
   /* Over the line, after it is drawn: its place depends on where the points are. */
   if (chart->kind == NSC_CHART_POSITION)
     draw_position_summary (c, TRUE);
+  if (chart->kind == NSC_CHART_MAP)
+    draw_map_usable (c);
   if (f->empty)
     {
       font (c, c->fs, FALSE);

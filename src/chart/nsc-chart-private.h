@@ -14,6 +14,8 @@ typedef enum
   NSC_CHART_LINE_SPEED,         /* reads and writes together (live charts) */
   NSC_CHART_LINE_MIXED,         /* a mixed load: total speed by read share */
   NSC_CHART_LINE_TEMPERATURE,
+  NSC_CHART_LINE_KEPT,          /* map: places that kept their data (y = 1) */
+  NSC_CHART_LINE_LOST,          /* map: places that lost it (y = 0) */
   NSC_CHART_N_LINE_ROLES
 } NscChartLineRole;
 
@@ -39,6 +41,7 @@ typedef struct
   gboolean  scatter;      /* dots per sample and a moving average (time) */
   gboolean  secondary;    /* on the right-hand axis (temperature, °C) */
   gboolean  dashed;       /* write lines in comparisons */
+  gboolean  dots_only;    /* a point at each value and no line between (map) */
 } NscChartLine;
 
 typedef struct
@@ -65,6 +68,8 @@ typedef struct
   double     min_bps;
   double     max_bps;
   double     x_end;
+  /* map: the size the drive stores as the probe found it (NAN: all it reports) */
+  double     usable;
 } NscChartDataset;
 
 typedef struct

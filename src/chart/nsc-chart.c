@@ -17,7 +17,7 @@
 #include "nsc-words.h"
 
 static const char *const kind_names[NSC_CHART_N_KINDS] = {
-  "write-fill", "position", "qd", "bs", "time", "mixed", "latency",
+  "write-fill", "position", "qd", "bs", "time", "mixed", "latency", "map",
 };
 
 static const char *const theme_names[NSC_CHART_N_THEMES] = {
@@ -116,7 +116,7 @@ _nsc_chart_dataset_new (const char *legend)
   ds->lines = g_ptr_array_new_with_free_func (line_free);
   ds->phases = g_array_new (FALSE, FALSE, sizeof (NscChartPhase));
   ds->in_cache_bps = ds->post_cache_bps = ds->average_bps = NAN;
-  ds->min_bps = ds->max_bps = ds->x_end = NAN;
+  ds->min_bps = ds->max_bps = ds->x_end = ds->usable = NAN;
   return ds;
 }
 
@@ -186,6 +186,10 @@ _nsc_chart_line_label (const NscChartLine *line)
     /* Translators: the legend of the drive temperature line, drawn against the
      * chart's right-hand axis */
     N_("Temperature, °C (right axis)"),
+    /* Translators: the probe's map: places that read back as written */
+    N_("Kept its data"),
+    /* Translators: the probe's map: places that did not */
+    N_("Lost its data"),
   };
   /* [pattern - RANDOM][role]: read, write */
   static const char *const pattern_labels[2][2] = {
@@ -289,6 +293,15 @@ is_surface (JsonObject *step)
   return step && g_strcmp0 (nsc_json_get_string (step, "kind"), "surface") == 0;
 }
 
+/* A probe step's places ([[offset, kind], …]), or NULL. */
+static JsonArray *
+probe_places (JsonObject *step)
+{
+  if (step == NULL || g_strcmp0 (nsc_json_get_string (step, "kind"), "probe") != 0)
+    return NULL;
+  return nsc_json_get_array (nsc_json_get_object (step, "probe"), "places");
+}
+
 /* A surface run's speed at its place: reads and writes together, as the text
  * report counts it. */
 static double
@@ -363,6 +376,8 @@ step_fits (JsonObject  *step,
 
   if (kind == NSC_CHART_POSITION && is_surface (step))
     return surface_points (step) >= 2;
+  if (kind == NSC_CHART_MAP)
+    return probe_places (step) && json_array_get_length (probe_places (step)) > 0;
   if (!is_job (step))
     return FALSE;
   switch (kind)
@@ -386,6 +401,7 @@ step_fits (JsonObject  *step,
     case NSC_CHART_QD:
     case NSC_CHART_BS:
     case NSC_CHART_MIXED:
+    case NSC_CHART_MAP:
     case NSC_CHART_N_KINDS:
     default:
       return FALSE;
@@ -488,6 +504,7 @@ result_has_kind (JsonNode    *result,
     case NSC_CHART_POSITION:
     case NSC_CHART_TIME:
     case NSC_CHART_LATENCY:
+    case NSC_CHART_MAP:
       return auto_step (result, kind) != G_MAXUINT;
     case NSC_CHART_N_KINDS:
     default:
@@ -902,6 +919,41 @@ read_slc (NscChartDataset *ds,
     }
 }
 
+/* The probe's map: each place it read past the drive's cache, at 1 where it kept its
+ * data and 0 where it did not; the drive's reported size ends the axis, and the size
+ * it stores marks where the loss begins. */
+static void
+build_map (NscChartDataset *ds,
+           JsonObject      *step)
+{
+  JsonObject *probe = nsc_json_get_object (step, "probe");
+  JsonArray *places = probe_places (step);
+  NscChartLine *kept = _nsc_chart_line_new (ds, NSC_CHART_LINE_KEPT);
+  NscChartLine *lost = _nsc_chart_line_new (ds, NSC_CHART_LINE_LOST);
+  double reported = nsc_json_get_number (probe, "reported_bytes", NAN);
+  double usable = nsc_json_get_number (probe, "usable_bytes", NAN);
+
+  kept->dots_only = lost->dots_only = TRUE;
+  for (guint i = 0; places && i < json_array_get_length (places); i++)
+    {
+      JsonNode *node = json_array_get_element (places, i);
+      JsonArray *place = JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+      JsonNode *at = place && json_array_get_length (place) == 2 ? json_array_get_element (place, 0) : NULL;
+      JsonNode *what = place && json_array_get_length (place) == 2 ? json_array_get_element (place, 1) : NULL;
+      gboolean ok;
+
+      if (at == NULL || what == NULL || !JSON_NODE_HOLDS_VALUE (at) || !JSON_NODE_HOLDS_VALUE (what)
+          || json_node_get_value_type (what) != G_TYPE_STRING)
+        continue;
+      ok = g_strcmp0 (json_node_get_string (what), "ok") == 0;
+      _nsc_chart_line_add (ok ? kept : lost, json_node_get_double (at), ok ? 1 : 0);
+    }
+  if (isfinite (reported) && reported > 0)
+    ds->x_end = reported;
+  if (isfinite (usable) && isfinite (reported) && usable < reported)
+    ds->usable = usable;
+}
+
 /* Fills @ds from @result for @kind; *@step in: requested (or AUTO), out: used. */
 static gboolean
 build_dataset (NscChartDataset *ds,
@@ -942,6 +994,7 @@ build_dataset (NscChartDataset *ds,
     case NSC_CHART_POSITION:
     case NSC_CHART_TIME:
     case NSC_CHART_LATENCY:
+    case NSC_CHART_MAP:
       break;
     case NSC_CHART_N_KINDS:
     default:
@@ -968,6 +1021,8 @@ build_dataset (NscChartDataset *ds,
 
   if (kind == NSC_CHART_LATENCY)
     build_latency (ds, step_at (steps, *step));
+  else if (kind == NSC_CHART_MAP)
+    build_map (ds, step_at (steps, *step));
   else if (kind == NSC_CHART_POSITION && is_surface (step_at (steps, *step)))
     build_surface (ds, step_at (steps, *step));
   else if (kind == NSC_CHART_POSITION)
@@ -1045,6 +1100,10 @@ make_title (JsonNode    *result,
     case NSC_CHART_MIXED:
       /* Translators: a chart title */
       what = _("Mixed reads and writes");
+      break;
+    case NSC_CHART_MAP:
+      /* Translators: a chart title: the quick probe's places across the drive */
+      what = _("What the probe's places held");
       break;
     case NSC_CHART_LATENCY:
       {

@@ -26,6 +26,7 @@ typedef enum
   NSC_CHART_TIME,         /* x = time, dots per sample + moving average, temperature */
   NSC_CHART_MIXED,        /* x = read share %, y = speed, one line per load */
   NSC_CHART_LATENCY,      /* x = percentile (log-ish), y = latency (log) */
+  NSC_CHART_MAP,          /* x = place on the drive: the quick probe's places, kept or lost */
   NSC_CHART_N_KINDS
 } NscChartKind;
 
@@ -75,7 +76,7 @@ const char   *nsc_chart_theme_to_string (NscChartTheme   theme);
 gboolean      nsc_chart_theme_from_string (const char   *name,
                                          NscChartTheme  *out_theme);
 
-/* "write-fill", "position", "qd", "bs", "time", "mixed", "latency" */
+/* "write-fill", "position", "qd", "bs", "time", "mixed", "latency", "map" */
 const char   *nsc_chart_kind_to_string  (NscChartKind    kind);
 gboolean      nsc_chart_kind_from_string (const char    *name,
                                          NscChartKind   *out_kind);

@@ -1008,7 +1008,7 @@ footer_block (Page    *p,
 
 /* ---- the charts --------------------------------------------------------- */
 
-/* The charts of a sheet, in the page's order: write-fill, speed across the drive
+/* The charts of a sheet, in the page's order: the quick probe's map, write-fill, speed across the drive
  * (a capacity check's read-back, a surface scan), the sweeps, mixed loads,
  * degradation and thermal over time, latency. What did not run is left
  * out. */
@@ -1020,6 +1020,7 @@ build_charts (NscSheet *sheet)
     NscChartKind kind;
     const char  *tag;      /* the step's tag, NULL: the kind's own choice */
   } specs[] = {
+    { NSC_CHART_MAP, NULL },             /* the quick probe's places */
     { NSC_CHART_WRITE_FILL, NULL },
     { NSC_CHART_POSITION, "verify" },
     { NSC_CHART_POSITION, "surface" },   /* a scan's writes and its reads */

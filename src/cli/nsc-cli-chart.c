@@ -28,7 +28,7 @@ usage (FILE *out)
            "Draws a chart of a saved result, as the desktop app shows it.\n"
            "\n"
            "  --out FILE           where to write: .png or .svg (required)\n"
-           "  --kind KIND          write-fill, position, qd, bs, time, mixed or latency\n"
+           "  --kind KIND          write-fill, position, qd, bs, time, mixed, latency or map\n"
            "                       (default: the first the result has data for)\n"
            "  --step N             the step for time, latency, write-fill and position\n"
            "                       charts\n"
@@ -179,7 +179,7 @@ nsc_cli_chart (int    argc,
     }
   if (kind_name && !nsc_chart_kind_from_string (kind_name, &kind))
     {
-      nsc_cli_fail (_("--kind “%s” is not a chart; the kinds are write-fill, position, qd, bs, time, mixed and latency"),
+      nsc_cli_fail (_("--kind “%s” is not a chart; the kinds are write-fill, position, qd, bs, time, mixed, latency and map"),
                  kind_name);
       return EXIT_USAGE;
     }

@@ -84,7 +84,7 @@ static const GOptionEntry option_entries[] = {
     N_("Save the review sheet of the result shown (after --open or --run) as PDF, SVG or PNG"),
     N_("FILE") },
   { "chart", 0, 0, G_OPTION_ARG_STRING, NULL,
-    N_("The chart to show or export: write-fill, position, qd, bs, time, mixed, latency"), N_("KIND") },
+    N_("The chart to show or export: write-fill, position, qd, bs, time, mixed, latency, map"), N_("KIND") },
   { "export-size", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Size of the exported chart, e.g. 1600x900"), N_("WxH") },
   { "dark", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Export the chart on a dark background"), NULL },

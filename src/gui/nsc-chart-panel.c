@@ -73,6 +73,9 @@ nsc_chart_kind_display_name (NscChartKind kind)
       return _("Mixed load");
     case NSC_CHART_LATENCY:
       return _("Latency");
+    case NSC_CHART_MAP:
+      /* TRANSLATORS: a chart: the quick probe's places, kept or lost */
+      return _("Probe's map");
     case NSC_CHART_N_KINDS:
     default:
       return "";

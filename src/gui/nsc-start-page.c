@@ -22,11 +22,12 @@ preset_file_size (const NscPreset     *preset,
   return f->plan->options.file_size ? f->plan->options.file_size : preset->file_size;
 }
 
-/* The bytes written at the drive's pace (not bounded by time), as the plan has them. */
+/* The bytes written at the drive's pace (not bounded by time) that the time is
+ * reckoned on, as the plan (and the runner) have them. */
 static guint64
 paced_bytes (const NscStartFacts *f)
 {
-  return f->plan->budget_known ? f->plan->total_bytes : 0;
+  return f->plan->budget_known ? f->plan->expected_bytes : 0;
 }
 
 static double

@@ -43,7 +43,8 @@ struct _NscWindow
   AdwStatusPage        *status_page;
   GtkLabel             *preset_label;
   GtkButton            *fit_button;
-  GtkButton            *check_button;   /* a blank drive: the capacity check first */
+  GtkButton            *check_button;   /* a blank drive: the quick probe first, then the
+                                         * full capacity check */
   GtkWidget            *progress_box;
   GtkLabel             *status_label;
   GtkLabel             *time_left_label;

@@ -125,29 +125,56 @@ start_facts (NscWindow       *self,
   f->units = self->prefs->units;
 }
 
-/* A blank drive (nsc_device_row_is_new) is offered the capacity check first: what it
- * writes and how long it takes here, from the plan Run would run (markup). */
-static char *
-new_drive_offer (NscWindow *self)
+/* What @name's plan writes (@expected: what the time is reckoned on) and how long it
+ * takes here, from the plan Run would run. */
+static void
+offer_cost (NscWindow  *self,
+            const char *name,
+            gboolean    expected,
+            char      **size,
+            char      **duration)
 {
-  g_autoptr(NscPreset) verify = nsc_preset_lookup ("verify", NULL);
+  g_autoptr(NscPreset) preset = nsc_preset_lookup (name, NULL);
   g_autoptr(NscPlan) plan = NULL;
-  g_autofree char *duration = NULL;
-  g_autofree char *size = NULL;
   NscStartFacts f;
 
-  if (verify == NULL)
-    return g_strdup ("");
-  plan = _nsc_window_plan (self, verify);
+  *size = *duration = NULL;
+  if (preset == NULL)
+    return;
+  plan = _nsc_window_plan (self, preset);
   start_facts (self, plan, &f);
-  duration = nsc_words_about (nsc_start_page_estimate_ns (plan->preset, &f, NULL) / 1e9, FALSE);
-  size = nsc_words_size (plan->budget_known ? plan->total_bytes : self->target_device->capacity);
-  /* Translators: the start page on a blank drive: the bytes the check writes, how long
-   * it takes ("about 40 minutes") */
+  *duration = nsc_words_about (nsc_start_page_estimate_ns (plan->preset, &f, NULL) / 1e9, FALSE);
+  *size = nsc_words_size (!plan->budget_known ? self->target_device->capacity
+                          : expected ? plan->expected_bytes : plan->total_bytes);
+}
+
+/* A blank drive (nsc_device_row_is_new) is offered the quick probe first, then the
+ * full capacity check, with what each writes and how long it takes here (markup).
+ * With the probe chosen, the check that settles what a probe cannot. */
+static char *
+new_drive_offer (NscWindow  *self,
+                 const char *chosen)
+{
+  g_autofree char *probe_size = NULL, *probe_time = NULL, *check_size = NULL, *check_time = NULL;
+
+  offer_cost (self, "probe", TRUE, &probe_size, &probe_time);
+  offer_cost (self, "verify", FALSE, &check_size, &check_time);
+  if (probe_size == NULL || check_size == NULL)
+    return g_strdup ("");
+  if (g_strcmp0 (chosen, "probe") == 0)
+    /* Translators: the start page on a blank drive with the quick probe chosen: the
+     * bytes the full check writes, how long it takes ("about 40 minutes") */
+    return g_markup_printf_escaped (_("<b>New drive</b>: a probe cannot prove a drive good. "
+                                      "The capacity check settles it: it writes all of it (%s), "
+                                      "reads it back and verifies every block: %s. Then Quick."),
+                                    check_size, check_time);
+  /* Translators: the start page on a blank drive: what the quick probe writes on a good
+   * drive and its time, then the same of the full check */
   return g_markup_printf_escaped (_("<b>New drive</b>: check first that it stores what it "
-                                    "says. The capacity check writes all of it (%s), reads it "
+                                    "says. The quick probe finds most fakes writing about %s "
+                                    "(%s); the capacity check writes all of it (%s), reads it "
                                     "back and verifies every block: %s. Then Quick."),
-                                  size, duration);
+                                  probe_size, probe_time, check_size, check_time);
 }
 
 /* How long @plan's preset takes here, writes at the drive's last speed when known. */
@@ -258,11 +285,17 @@ update_info (NscWindow *self)
         }
       else if (nsc_device_row_is_new (dev) && g_strcmp0 (preset->name, "verify") != 0)
         {
-          g_autofree char *offer = new_drive_offer (self);
+          g_autofree char *offer = new_drive_offer (self, preset->name);
+          gboolean probing = g_str_equal (preset->name, "probe");
 
           g_string_append (text, "\n\n");
           g_string_append (text, offer);
           offer_check = TRUE;
+          /* The probe first; once it is chosen, the full check. */
+          gtk_button_set_label (self->check_button, probing ? _("_Check Capacity Fully")
+                                                            : _("_Probe for a Fake First"));
+          gtk_actionable_set_action_target (GTK_ACTIONABLE (self->check_button), "s",
+                                            probing ? "verify" : "probe");
         }
       else if (nsc_device_row_is_new (dev))
         {

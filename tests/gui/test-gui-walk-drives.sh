@@ -54,13 +54,20 @@ preset quick
 target /dev/sdb
 dump blank
 shot $shots/blank-drive.png
+preset probe
+dump blank-probe
+shot $shots/blank-drive-probe.png
 " --target "$target"
 expect "$tmp/fake.log" picker 'In use \(mounted at /data.*\): read tests only' "a mounted drive says it is for read tests"
 expect "$tmp/fake.log" switched 'Quick cannot run on [^;]*; [^"]* is chosen instead' \
   "the preset that replaces Quick on a mounted drive is named"
-# A blank drive (no table, no filesystem) is offered the capacity check first, with what
-# it writes and how long it takes.
-expect "$tmp/fake.log" blank 'New drive: check first that it stores what it says\. The capacity check writes all of it \([0-9.]+ [GMT]iB\), reads it back and verifies every block: about [0-9]+ (minutes?|hours?)' \
-  "a blank drive is offered the capacity check, its bytes and its time"
-expect "$tmp/fake.log" blank 'GtkButton#check_button' "with its button"
+# A blank drive (no table, no filesystem) is offered the quick probe first, then the
+# capacity check, each with what it writes and how long it takes; with the probe
+# chosen, the check that settles what a probe cannot.
+expect "$tmp/fake.log" blank 'New drive: check first that it stores what it says\. The quick probe finds most fakes writing about [0-9.]+ [GMT]iB \(about [0-9]+ (seconds?|minutes?)\); the capacity check writes all of it \([0-9.]+ [GMT]iB\), reads it back and verifies every block: about [0-9]+ (minutes?|hours?)' \
+  "a blank drive is offered the quick probe and the capacity check, their bytes and their time"
+expect "$tmp/fake.log" blank 'GtkButton#check_button.*Probe for a Fake First' "with the probe's button"
+expect "$tmp/fake.log" blank-probe 'New drive: a probe cannot prove a drive good\. The capacity check settles it: it writes all of it \([0-9.]+ [GMT]iB\)' \
+  "with the probe chosen, the full check is offered with its bytes"
+expect "$tmp/fake.log" blank-probe 'GtkButton#check_button.*Check Capacity Fully' "with its button"
 walk_done
