@@ -380,6 +380,14 @@ run_preset (const RunArgs *args)
       nsc_cli_fail ("%s", error->message);
       return NULL;
     }
+  /* The probe takes the drive as it comes and measures no speed: the reviews'
+   * conditions and drive states do not apply to it. */
+  if (nsc_preset_only_probes (preset) && (args->strict || args->cdm || (args->state && *args->state)))
+    {
+      nsc_cli_fail (_("The quick probe takes the drive as it is and measures no speed: "
+                      "--strict, --cdm and --state do not apply to it"));
+      return NULL;
+    }
   if (!args->verify)
     return g_steal_pointer (&preset);
   checked = nsc_preset_with_verify (preset);

@@ -328,7 +328,7 @@ nsc_write_budget (const NscPreset       *preset,
     }
   if (!t->is_device && preset->prepare)
     add_item (items, -1, N_("Preparing the test file"), size);
-  if (t->strict && t->is_device)
+  if (t->strict && t->is_device && !nsc_preset_only_probes (preset))
     add_item (items, -1, N_("Preconditioning: writing the whole drive once"), t->capacity);
 
   /* What reads would meet unwritten, and so the runner writes first: a device's

@@ -821,6 +821,15 @@ step_reads (const NscStep *s)
 }
 
 gboolean
+nsc_preset_only_probes (const NscPreset *preset)
+{
+  for (guint i = 0; i < preset->steps->len; i++)
+    if (g_array_index (preset->steps, NscStep, i).kind != NSC_STEP_PROBE)
+      return FALSE;
+  return preset->steps->len > 0;
+}
+
+gboolean
 nsc_preset_writes (const NscPreset *preset)
 {
   for (guint i = 0; i < preset->steps->len; i++)
@@ -2509,7 +2518,7 @@ prepare_target (NscRunner  *self,
   /* The reviews' "used drive": the whole device written once before the first test
    * (a test file was written whole above). */
   if (self->timing.strict && nsc_target_get_writable (target) && self->backend != NSC_BACKEND_NULL
-      && kind == NSC_TARGET_DEVICE)
+      && kind == NSC_TARGET_DEVICE && !nsc_preset_only_probes (self->preset))
     {
       if (!setup_fill (self, target, NSC_STATUS_PRECONDITIONING, nsc_target_get_size (target),
                        &filled, error))

@@ -198,6 +198,9 @@ void          nsc_run_options_set_cdm    (NscRunOptions      *options);
 /* Whether any step of @preset writes, trims or erases (fill, trim, erase, copy, a job
  * or surface step with writes). */
 gboolean      nsc_preset_writes          (const NscPreset    *preset);
+/* Every step is the quick probe: no speed is measured, so the reviews' conditions
+ * (strict's preconditioning) do not apply. */
+gboolean      nsc_preset_only_probes     (const NscPreset    *preset);
 
 /* The one answer to "does this run write, trim or erase its target?": a step of
  * @preset does, or @options ask for a drive state (erase first, fill but leave

@@ -4,8 +4,8 @@
 # what it reports gets "probe-passed", its usable size the device's, the places it
 # read, no more written than the plan's bound, and the report says what a probe cannot
 # prove and what the capacity check costs. Bad input is refused before anything is
-# written, with one clear line: a folder, a regular file, no consent, a drive too
-# small to probe, a mounted drive. The fakes, the drive's own cache, cancel and kill
+# written, with one clear line: a folder, a regular file, no consent, --strict, a
+# drive too small to probe, a mounted drive. The fakes, the drive's own cache, cancel and kill
 # are the vm suite's (vm-probe). Root (exit 77 without).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -77,6 +77,8 @@ empty_dir "$work/folder" && ok "nothing made in the folder" || bad "left in the 
 head -c 1m /dev/zero > "$work/file"
 expect_fail 1 "checks a whole drive" run --target "$work/file" --preset probe
 expect_fail 2 "destroys everything on it.*--destroy-data=$loop" run --target "$loop" --preset probe
+expect_fail 2 "measures no speed: --strict, --cdm and --state do not apply" \
+  run --target "$loop" --preset probe --destroy-data="$loop" --strict
 truncate -s 32m "$work/small.img"
 small=$(losetup -f --show "$work/small.img") || bad "losetup failed"
 [ -n "$small" ] && expect_fail 1 "too small for the quick probe.*capacity check" \
