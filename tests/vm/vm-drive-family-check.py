@@ -37,6 +37,10 @@ STEP_SAMPLE_S = 0.5
 # "below"): the margin past the drop is checked where the guest saw the drive's slow
 # speed clearly below that, 0.6 of its cache speed or less; else only the cap.
 CLEAR_DROP = 0.6
+# The premise of judging a cache at all: the guest's own samples past the model's edge
+# at most this share of those before it (the stop rule's "below"). A guest starved of
+# CPU submits no faster than the model's slow speed and sees no edge.
+SEEN_DROP = 0.7
 
 
 def draw(seed, count):
@@ -147,10 +151,11 @@ def served(ops, start, length, params, first_group):
 
 def guest_kept_pace(result, truth):
     """Whether the guest's own samples of its fill (not the analysis) held their speed
-    while the model took writes fast: the median of the last third of those samples at
-    0.8 × the first third's or more. A guest starved of CPU part of the way slows down
-    while the model still has cache to give, and its curve then shows a slope where
-    the model had an edge; False then, None where there are too few samples to tell."""
+    while the model took writes fast: the median of the last third of those samples
+    within 0.8 and 1.25 × the first third's. A guest starved of CPU part of the way
+    slows down (or, starved at the start, speeds up) while the model still has cache
+    to give, and its curve then shows a slope where the model had an edge; False then,
+    None where there are too few samples to tell."""
     jobs = [st for st in result.get('steps', []) if st.get('kind') == 'job' and st.get('series')]
     if not jobs:
         return None
@@ -162,7 +167,44 @@ def guest_kept_pace(result, truth):
         return None
     third = len(speeds) // 3
     first, last = sorted(speeds[:third]), sorted(speeds[-third:])
-    return last[len(last) // 2] >= 0.8 * first[len(first) // 2]
+    # Starved at the start instead, it speeds up as much: the edge it then draws is the
+    # rig's too.
+    return 0.8 * first[len(first) // 2] <= last[len(last) // 2] <= 1.25 * first[len(first) // 2]
+
+
+def guest_speeds(result, truth):
+    """The median speeds (bytes/s) of the guest's own samples within the bytes the model
+    took fast (the first aside: a queue filling) and past them (and a tenth more):
+    (fast, slow), each None with fewer than three samples."""
+    jobs = [st for st in result.get('steps', []) if st.get('kind') == 'job' and st.get('series')]
+    if not jobs:
+        return None, None
+    se = max(jobs, key=lambda st: sum(st['series'].get('write_bytes', [])))['series']
+    samples = [(pos, b * 1e9 / d) for pos, b, d in zip(se.get('position', []), se.get('write_bytes', []),
+                                                        se.get('duration_ns', [])) if d > 0 and b > 0]
+    fast = sorted(v for pos, v in samples[1:] if pos <= truth)
+    slow = sorted(v for pos, v in samples if pos > truth * 1.1 + 16 * MIB)
+    return (fast[len(fast) // 2] if len(fast) >= 3 else None,
+            slow[len(slow) // 2] if len(slow) >= 3 else None)
+
+
+def guest_drop(result, truth):
+    """The drop the guest itself saw at the model's edge: the median of its own samples
+    past the bytes the model took fast (and a tenth more, for the queue and a sample)
+    over the median of those within them. A guest starved of CPU submits no faster than
+    the model's slow speed and sees little or no drop there: the analysis cannot find
+    what the guest never saw. None where there are too few samples to tell."""
+    jobs = [st for st in result.get('steps', []) if st.get('kind') == 'job' and st.get('series')]
+    if not jobs:
+        return None
+    se = max(jobs, key=lambda st: sum(st['series'].get('write_bytes', [])))['series']
+    samples = [(pos, b / d) for pos, b, d in zip(se.get('position', []), se.get('write_bytes', []),
+                                                  se.get('duration_ns', [])) if d > 0 and b > 0]
+    fast = sorted(v for pos, v in samples[1:] if pos <= truth)
+    slow = sorted(v for pos, v in samples if pos > truth * 1.1 + 16 * MIB)
+    if len(fast) < 3 or len(slow) < 3:
+        return None
+    return slow[len(slow) // 2] / fast[len(fast) // 2]
 
 
 def check_fill(con, name, state, result, truth, tail, p):
@@ -245,7 +287,9 @@ def check_recovery(con, name, p, result, truths):
     """Each recovery step's fast bytes against what the model took fast after that
     idle, and its stop: once the drop held (its margin past the model's drop), or at
     its cap."""
-    points = ((result.get('analysis') or {}).get('cache_recovery') or {}).get('points') or []
+    recovery = (result.get('analysis') or {}).get('cache_recovery') or {}
+    points = recovery.get('points') or []
+    threshold = recovery.get('fast_threshold_bps') or 0
     steps = [s for s in result['steps'] if s.get('analysis') == 'cache-recovery']
     slc = (result.get('analysis') or {}).get('slc') or {}
     seen = (slc.get('post_cache_bps') or 0) / slc['in_cache_bps'] if slc.get('in_cache_bps') else 1
@@ -269,8 +313,29 @@ def check_recovery(con, name, p, result, truths):
         if truth >= CLEAR and guest_kept_pace({'steps': [s]}, truth) is False:
             # As in a write-fill: the guest slowed while the model still took writes
             # fast, so the fast bytes it measured are the rig's, not the drive's.
-            print(f"# {name}: recovery step {k + 1}: premise missed: the guest's own samples slowed "
-                  f"by more than a fifth within the {truth / MIB:.0f} MiB the model took fast "
+            print(f"# {name}: recovery step {k + 1}: premise missed: the guest's own samples changed "
+                  f"pace by more than a fifth within the {truth / MIB:.0f} MiB the model took fast "
+                  f"(it measured {got / MIB:.0f} MiB fast); not judged")
+            missed = True
+            continue
+        drop_seen = guest_drop({'steps': [s]}, truth) if truth >= CLEAR else None
+        fast_seen, slow_seen = guest_speeds({'steps': [s]}, truth) if truth >= CLEAR else (None, None)
+        if threshold and ((slow_seen is not None and slow_seen > 0.9 * threshold)
+                          or (fast_seen is not None and fast_seen < 1.1 * threshold)):
+            # The analysis counts as fast what is above a threshold the exhaust's speeds
+            # set: a step whose cache or whose slow part the guest wrote near it (its CPU
+            # busier or freer than in the exhaust) cannot be told apart. Not judged.
+            print(f"# {name}: recovery step {k + 1}: premise missed: the guest wrote at "
+                  f"{(fast_seen or 0) / 1e6:.1f} MB/s within the {truth / MIB:.0f} MiB the model took "
+                  f"fast and {(slow_seen or 0) / 1e6:.1f} MB/s past them, not clearly either side of "
+                  f"the fast threshold the exhaust set ({threshold / 1e6:.1f}; it measured "
+                  f"{got / MIB:.0f} MiB fast); not judged")
+            missed = True
+            continue
+        if drop_seen is not None and drop_seen > SEEN_DROP:
+            # Or it saw no edge where the model had one (as in a write-fill).
+            print(f"# {name}: recovery step {k + 1}: premise missed: the guest's own samples past the "
+                  f"{truth / MIB:.0f} MiB the model took fast ran at {drop_seen:.2f} of those before "
                   f"(it measured {got / MIB:.0f} MiB fast); not judged")
             missed = True
             continue
@@ -334,8 +399,18 @@ def check(args):
             if truth >= CLEAR and tail >= CLEAR and guest_kept_pace(result, truth) is False:
                 # The premise: the guest wrote at one pace while the model took its
                 # writes fast. Not met, the fill is not judged (a missed premise).
-                print(f"# {name}, {state}: premise missed: the guest's own samples slowed by more "
+                print(f"# {name}, {state}: premise missed: the guest's own samples changed pace by more "
                       f"than a fifth within the {truth / MIB:.0f} MiB the model took fast; not judged")
+                fill_missed.add(name)
+                continue
+            seen = guest_drop(result, truth) if truth >= CLEAR and tail >= CLEAR else None
+            if seen is not None and seen > SEEN_DROP:
+                # And the guest saw the model's edge: its own samples past it at most the
+                # stop rule's 0.7 of those before (a starved guest writes no faster than
+                # the model's slow speed and sees no edge to find).
+                print(f"# {name}, {state}: premise missed: the guest's own samples past the "
+                      f"{truth / MIB:.0f} MiB the model took fast ran at {seen:.2f} of those before "
+                      f"(the model's {p['tlc_write'] / p['cache_write']:.2f}); not judged")
                 fill_missed.add(name)
                 continue
             got[state] = (check_fill(con, name, state, result, truth, tail, p), truth, tail)
