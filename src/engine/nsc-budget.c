@@ -253,20 +253,21 @@ region_seen (GArray        *seen,
 }
 
 /* The bytes a step's region covers in a test area of @size, as the runner resolves
- * it: its share of the area (of --span when given), or its own length. */
+ * it (nsc_step_resolve_region: its share of the area, or of --span, its own length,
+ * span_max, clamped to what is left past its offset), before its length is rounded
+ * down to the step's blocks: never less than the runner's. 0 for a step the runner
+ * would refuse (past the end). */
 static guint64
 step_region (const NscBudgetTarget *t,
              const NscStep         *s,
              guint64                size)
 {
-  guint64 basis = t->span_cap ? MIN (size, t->span_cap) : size;
-  guint64 region = s->span_pct >= 0 ? (guint64) (basis * s->span_pct)
-                 : s->job.region_length ? MIN (s->job.region_length, basis) : basis;
+  guint64 offset = 0, length = 0;
+  gboolean clamped;
 
-  if (s->span_max)
-    region = MIN (region, s->span_max);
-
-  return t->span_cap ? MIN (region, t->span_cap) : region;
+  if (!nsc_step_resolve_region (s, 1, size, t->span_cap, 1, NULL, &offset, &length, &clamped, NULL))
+    return 0;
+  return length;
 }
 
 /* ---- the budget ------------------------------------------------------------------ */
