@@ -49,7 +49,33 @@ put (Probe   *p,
   return TRUE;
 }
 
-/* What block @block holds: its kind, and the offset an alias echoes. */
+static guint64 gcd64 (guint64 a,
+                      guint64 b);
+
+/* What block @block holds, as read into @data with answer @rc: its kind, and the
+ * offset an alias echoes. */
+static void
+judge_read (Probe         *p,
+            guint64        block,
+            const guint8  *data,
+            int            rc,
+            NscVerifyKind *kind,
+            guint64       *echo)
+{
+  guint64 e = 0, bits;
+
+  p->r->bytes_read += B;
+  if (rc == -EIO)
+    {
+      *kind = NSC_VERIFY_UNREADABLE;
+      e = block * B;
+    }
+  else
+    *kind = nsc_verify_block (data, block * B, p->key, &e, &bits);
+  if (echo)
+    *echo = e;
+}
+
 static gboolean
 judge (Probe         *p,
        guint64        block,
@@ -57,25 +83,84 @@ judge (Probe         *p,
        guint64       *echo,
        GError       **error)
 {
-  guint64 e = 0, bits;
   int rc;
 
   if (g_cancellable_set_error_if_cancelled (p->cancellable, error))
     return FALSE;
   rc = p->io->read (p->io->data, block * B, p->buf, error);
-  p->r->bytes_read += B;
-  if (rc == -EIO)
-    {
-      *kind = NSC_VERIFY_UNREADABLE;
-      e = block * B;
-    }
-  else if (rc < 0)
+  if (rc < 0 && rc != -EIO)
     return FALSE;
-  else
-    *kind = nsc_verify_block (p->buf, block * B, p->key, &e, &bits);
-  if (echo)
-    *echo = e;
+  judge_read (p, block, p->buf, rc, kind, echo);
   return TRUE;
+}
+
+/* Blocks @first, @first + @step, … below @end judged together where the drive can
+ * take them so: @each is called with each block's kind and echo, in order. */
+static gboolean
+judge_many (Probe    *p,
+            guint64   first,
+            guint64   step,
+            guint64   end,
+            void    (*each) (Probe *p, guint64 block, NscVerifyKind kind, guint64 echo, gpointer data),
+            gpointer  data,
+            GError  **error)
+{
+  g_autofree guint64 *offsets = NULL;
+  g_autofree guint8 *blocks = NULL;
+  g_autofree int *rc = NULL;
+
+  if (p->io->read_many == NULL)
+    {
+      for (guint64 k = first; k < end; k += step)
+        {
+          NscVerifyKind kind;
+          guint64 echo;
+
+          if (!judge (p, k, &kind, &echo, error))
+            return FALSE;
+          each (p, k, kind, echo, data);
+        }
+      return TRUE;
+    }
+  offsets = g_new (guint64, NSC_PROBE_BATCH);
+  blocks = g_malloc (NSC_PROBE_BATCH * B);
+  rc = g_new (int, NSC_PROBE_BATCH);
+  for (guint64 k = first; k < end;)
+    {
+      guint n = 0;
+
+      if (g_cancellable_set_error_if_cancelled (p->cancellable, error))
+        return FALSE;
+      for (guint64 c = k; c < end && n < NSC_PROBE_BATCH; c += step)
+        offsets[n++] = c * B;
+      if (!p->io->read_many (p->io->data, offsets, n, blocks, rc, error))
+        return FALSE;
+      for (guint i = 0; i < n; i++)
+        {
+          NscVerifyKind kind;
+          guint64 echo;
+
+          judge_read (p, offsets[i] / B, blocks + (gsize) i * B, rc[i], &kind, &echo);
+          each (p, offsets[i] / B, kind, echo, data);
+        }
+      k = offsets[n - 1] / B + step;
+    }
+  return TRUE;
+}
+
+/* The wrap's comb: a block returning the end run's data from past it adds its distance
+ * to the period's divisor. */
+static void
+comb_echo (Probe         *p,
+           guint64        y,
+           NscVerifyKind  kind,
+           guint64        echo,
+           gpointer       data)
+{
+  guint64 *period = data;
+
+  if (kind == NSC_VERIFY_ALIAS && echo > y * B)
+    *period = gcd64 (*period, echo / B - y);
 }
 
 /* Writes @bytes (whole blocks, at least one) of blocks not written before in this
@@ -321,16 +406,8 @@ nsc_probe_run (guint64           size,
   /* 2. Wrap: the first half read every END_RUN blocks. Where the drive stores R
    *    blocks, the end run sits at (end modulo R), some copy of which lies in the
    *    first half: one of these reads returns it. */
-  for (guint64 y = END_RUN; y < p.n / 2; y += END_RUN)
-    {
-      NscVerifyKind kind;
-      guint64 echo;
-
-      if (!judge (&p, y, &kind, &echo, error))
-        return FALSE;
-      if (kind == NSC_VERIFY_ALIAS && echo > y * B)
-        period = gcd64 (period, echo / B - y);
-    }
+  if (!judge_many (&p, END_RUN, END_RUN, p.n / 2, comb_echo, &period, error))
+    return FALSE;
   if (period > 0)
     {
       static const guint primes[] = { 2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31 };

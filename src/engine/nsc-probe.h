@@ -68,8 +68,16 @@ typedef struct
   /* @len: whole blocks, at most 1 MiB. */
   gboolean (*write) (gpointer data, guint64 offset, const guint8 *buf, gsize len, GError **error);
   int      (*read)  (gpointer data, guint64 offset, guint8 *block, GError **error);
+  /* Optional: @n blocks at @offsets into @blocks (block i at i × 4 KiB), each one's
+   * answer in @rc as read () gives it, issued together (the wrap's sparse reads across
+   * half the drive: one at a time they would take minutes on a large drive). FALSE
+   * with @error when one failed otherwise than -EIO. NULL: read () one by one. */
+  gboolean (*read_many) (gpointer data, const guint64 *offsets, guint n, guint8 *blocks,
+                         int *rc, GError **error);
   gpointer data;
 } NscProbeIo;
+
+#define NSC_PROBE_BATCH 1024u   /* blocks read_many () is given at most */
 
 #define NSC_PROBE_MIN_SIZE (G_GUINT64_CONSTANT (64) << 20)
 
