@@ -796,6 +796,66 @@ test_opener_prober (void)
   g_assert_cmpint (g_rmdir (root), ==, 0);
 }
 
+/* A model that names a maker whose drives carry its own PCI vendor ID, on a controller
+ * that reports another: suspect; makers that ship others' controllers are not judged. */
+static void
+test_identity (void)
+{
+  static const struct { const char *model; guint16 vid; const char *maker; guint16 expected; } cases[] = {
+    { "Samsung SSD 980 PRO 1TB", 0x144d, NULL, 0 },
+    { "Samsung SSD 980 PRO 1TB", 0x1e4b, "Samsung", 0x144d },
+    { "  SAMSUNG MZVL21T0HCLR-00B00", 0x126f, "Samsung", 0x144d },
+    { "WD_BLACK SN850X 2000GB", 0x15b7, NULL, 0 },
+    { "WD_BLACK SN850X 2000GB", 0x126f, "Western Digital", 0x15b7 },
+    { "WDC WDS500G2B0C-00PXH0", 0x15b7, NULL, 0 },
+    { "SanDisk Extreme Pro 1TB", 0x1987, "Western Digital", 0x15b7 },
+    { "INTEL SSDPEKNW010T8", 0x8086, NULL, 0 },
+    { "INTEL SSDPEKNW010T8", 0x1987, "Intel", 0x8086 },
+    { "SK hynix BC711 HFM512GD3JX013N", 0x1c5c, NULL, 0 },
+    { "KIOXIA-EXCERIA SSD", 0x1e0f, NULL, 0 },
+    { "TOSHIBA KBG40ZNS256G", 0x1179, NULL, 0 },
+    { "KIOXIA-EXCERIA SSD", 0x1cc1, "Kioxia", 0x1e0f },
+    { "SOLIDIGM SSDPFKKW010X7", 0x025e, NULL, 0 },
+    /* Not judged: makers that ship other controllers' IDs, emulators, no brand. */
+    { "KINGSTON SNV2S1000G", 0x2646, NULL, 0 },
+    { "CT1000P3SSD8", 0x1987, NULL, 0 },
+    { "QEMU NVMe Ctrl", 0x1b36, NULL, 0 },
+    { "Fanxiang S500Pro 1TB", 0x1e4b, NULL, 0 },
+    /* A maker's name inside another word is not the maker; no ID, no judgement. */
+    { "XSAMSUNGX 1TB", 0x1e4b, NULL, 0 },
+    { "Samsung SSD 970 EVO", 0, NULL, 0 },
+  };
+  NscDeviceInfo info = { 0 };
+  NscNvmeInfo nvme = { 0 };
+  g_autoptr(NscWarning) w = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      guint16 expected = 0;
+      const char *maker = nsc_nvme_identity_mismatch (cases[i].model, cases[i].vid, &expected);
+
+      g_assert_cmpstr (maker, ==, cases[i].maker);
+      if (maker)
+        g_assert_cmpuint (expected, ==, cases[i].expected);
+    }
+
+  /* The warning a run's result gets, and none without Identify Controller. */
+  info.nvme = &nvme;
+  nvme.model = (char *) "Samsung SSD 990 PRO 2TB";
+  nvme.vendor_id = 0x1e4b;
+  g_assert_null (nsc_device_info_identity_warning (&info));
+  nvme.have_identify = TRUE;
+  w = nsc_device_info_identity_warning (&info);
+  g_assert_nonnull (w);
+  g_assert_cmpint (w->kind, ==, NSC_WARNING_IDENTITY_SUSPECT);
+  g_assert_cmpstr (w->subject, ==, "Samsung");
+  g_assert_cmpint (w->vendor_id, ==, 0x1e4b);
+  g_assert_cmpint (w->expected_vendor_id, ==, 0x144d);
+  g_assert_nonnull (strstr (w->message, "PCI vendor ID 0x1e4b, not Samsung's (0x144d)"));
+  nvme.vendor_id = 0x144d;
+  g_assert_null (nsc_device_info_identity_warning (&info));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -819,5 +879,6 @@ main (int    argc,
   g_test_add_func ("/nsc/device/live-root", test_live_root);
   g_test_add_func ("/nsc/device/opener-prober", test_opener_prober);
   g_test_add_func ("/nsc/device/temperature-errors", test_temperature_errors);
+  g_test_add_func ("/nsc/device/identity", test_identity);
   return g_test_run ();
 }

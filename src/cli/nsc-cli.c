@@ -302,6 +302,20 @@ run_one (const RunArgs   *args,
 
   if (state_label)
     printf (_("State: %s\n"), state_label);
+  /* A drive whose identity is suspect is said before anything is written to it. */
+  if (session->device && !args->quiet)
+    {
+      g_autoptr(NscWarning) identity = nsc_device_info_identity_warning (session->device);
+
+      if (identity)
+        {
+          g_autofree char *details = NULL;
+          const char *settle = NULL;
+          g_autofree char *title = nsc_warning_describe (identity, NSC_UNITS_MIB, &details, &settle);
+
+          printf (_("Warning (%s): %s.\n  %s\n"), identity->code, title, details ? details : "");
+        }
+    }
   runner = nsc_runner_new (preset, &opts);
   loop = g_main_loop_new (NULL, FALSE);
   cli.loop = loop;

@@ -364,6 +364,31 @@ nsc_device_info_link_warning (const NscDeviceInfo *info)
   return w;
 }
 
+NscWarning *
+nsc_device_info_identity_warning (const NscDeviceInfo *info)
+{
+  const char *maker;
+  guint16 expected = 0;
+  NscWarning *w;
+
+  g_return_val_if_fail (info != NULL, NULL);
+
+  if (info->nvme == NULL || !info->nvme->have_identify)
+    return NULL;
+  maker = nsc_nvme_identity_mismatch (info->nvme->model, info->nvme->vendor_id, &expected);
+  if (maker == NULL)
+    return NULL;
+  w = nsc_warning_new (NSC_WARNING_IDENTITY_SUSPECT, -1);
+  w->subject = g_strdup (maker);
+  w->vendor_id = info->nvme->vendor_id;
+  w->expected_vendor_id = expected;
+  nsc_warning_set_message (w, "The model \"%s\" names %s, but the controller reports PCI vendor "
+                           "ID 0x%04x, not %s's (0x%04x): a fake sold under a known name often "
+                           "shows this", info->nvme->model, maker, info->nvme->vendor_id, maker,
+                           expected);
+  return w;
+}
+
 guint
 nsc_pcie_generation (const char *speed)
 {

@@ -159,6 +159,10 @@ guint          nsc_pcie_generation     (const char *speed);
 /* The "pcie-link-below-max" warning with its link fields, or NULL when the link runs
  * as fast as both ends support. */
 NscWarning    *nsc_device_info_link_warning (const NscDeviceInfo *info);
+/* An NVMe drive whose model names a maker whose PCI vendor ID its controller does not
+ * report (nsc_nvme_identity_mismatch): a warning, else NULL. Nothing is written to
+ * learn it. */
+NscWarning    *nsc_device_info_identity_warning (const NscDeviceInfo *info);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NscDeviceInfo, nsc_device_info_free)
 

@@ -297,6 +297,47 @@ add_str (JsonBuilder *b,
     json_builder_add_null_value (b);
 }
 
+const char *
+nsc_nvme_identity_mismatch (const char *model,
+                            guint16     vendor_id,
+                            guint16    *expected)
+{
+  static const struct
+  {
+    const char *maker;
+    const char *names[5];   /* as the model spells them, upper case, at a word's start */
+    guint16     ids[3];
+  } makers[] = {
+    { "Samsung", { "SAMSUNG" }, { 0x144d } },
+    { "Western Digital", { "WDC", "WD_", "WD ", "WESTERN DIGITAL", "SANDISK" }, { 0x15b7, 0x1b96 } },
+    { "Intel", { "INTEL" }, { 0x8086 } },
+    { "SK hynix", { "SK HYNIX", "HYNIX" }, { 0x1c5c } },
+    { "Kioxia", { "KIOXIA", "TOSHIBA" }, { 0x1e0f, 0x1179 } },
+    { "Solidigm", { "SOLIDIGM" }, { 0x025e } },
+  };
+  g_autofree char *up = NULL;
+
+  if (model == NULL || vendor_id == 0)
+    return NULL;
+  up = g_ascii_strup (model, -1);
+  g_strstrip (up);
+  for (guint m = 0; m < G_N_ELEMENTS (makers); m++)
+    for (guint k = 0; k < G_N_ELEMENTS (makers[m].names) && makers[m].names[k]; k++)
+      {
+        const char *at = strstr (up, makers[m].names[k]);
+
+        if (at == NULL || (at != up && g_ascii_isalnum (at[-1])))
+          continue;
+        for (guint i = 0; i < G_N_ELEMENTS (makers[m].ids) && makers[m].ids[i]; i++)
+          if (makers[m].ids[i] == vendor_id)
+            return NULL;
+        if (expected)
+          *expected = makers[m].ids[0];
+        return makers[m].maker;
+      }
+  return NULL;
+}
+
 JsonNode *
 nsc_nvme_info_to_json (const NscNvmeInfo *info)
 {

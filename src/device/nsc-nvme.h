@@ -72,6 +72,16 @@ typedef struct
 
 void         nsc_nvme_info_free      (NscNvmeInfo       *info);
 
+/* Whether @model names a maker whose NVMe drives carry that maker's own PCI vendor ID
+ * (Samsung, Western Digital and SanDisk, Intel, SK hynix, Kioxia and Toshiba,
+ * Solidigm), and the controller's @vendor_id is none of that maker's: the maker's
+ * name, with its usual ID in @expected, else NULL. Fakes sold as a known brand often
+ * show this (CrystalDiskInfo's [FAKE]); makers that ship other controllers' IDs
+ * (Crucial, Kingston, Seagate…) are not judged. */
+const char  *nsc_nvme_identity_mismatch (const char    *model,
+                                         guint16        vendor_id,
+                                         guint16       *expected);
+
 /* Asks the controller @controller ("nvme0") through /dev/@controller for Identify
  * Controller, Identify Namespace @nsid (0: none) and the SMART log. Needs root
  * (CAP_SYS_ADMIN for admin commands). Returns NULL with an error only when the

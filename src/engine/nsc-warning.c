@@ -53,6 +53,7 @@ warning_new_with_code (const char *code,
   w->bytes = w->bytes_before = w->cache_bytes = -1;
   w->seconds = w->celsius = w->celsius_limit = NAN;
   w->link_generation = w->link_width = w->link_max_generation = w->link_max_width = -1;
+  w->vendor_id = w->expected_vendor_id = -1;
   return w;
 }
 
@@ -135,6 +136,8 @@ static const struct {
   { "link_width", FIELD_INT, G_STRUCT_OFFSET (NscWarning, link_width) },
   { "link_max_generation", FIELD_INT, G_STRUCT_OFFSET (NscWarning, link_max_generation) },
   { "link_max_width", FIELD_INT, G_STRUCT_OFFSET (NscWarning, link_max_width) },
+  { "vendor_id", FIELD_INT, G_STRUCT_OFFSET (NscWarning, vendor_id) },
+  { "expected_vendor_id", FIELD_INT, G_STRUCT_OFFSET (NscWarning, expected_vendor_id) },
 };
 
 void

@@ -29,7 +29,8 @@ G_BEGIN_DECLS
   X (RAID_MEASURED, "raid-measured", FALSE)                                    \
   X (WRITE_CACHE_OFF, "write-cache-off", FALSE)                                \
   X (COMPRESSING_CONTROLLER, "compressing-controller", FALSE)                  \
-  X (PCIE_LINK_BELOW_MAX, "pcie-link-below-max", FALSE)
+  X (PCIE_LINK_BELOW_MAX, "pcie-link-below-max", FALSE)                        \
+  X (IDENTITY_SUSPECT, "identity-suspect", FALSE)
 
 typedef enum
 {
@@ -73,7 +74,10 @@ gboolean        nsc_warning_kind_marks_result (NscWarningKind kind);
  *                                    (block-size-unsupported)
  *   link_generation, link_width,
  *   link_max_generation,
- *   link_max_width                   pcie-link-below-max */
+ *   link_max_width                   pcie-link-below-max
+ *   subject, vendor_id,
+ *   expected_vendor_id               identity-suspect: the maker the model names, the
+ *                                    controller's PCI vendor ID, that maker's */
 typedef struct
 {
   NscWarningKind kind;
@@ -105,6 +109,8 @@ typedef struct
   int     link_width;
   int     link_max_generation;
   int     link_max_width;
+  int     vendor_id;
+  int     expected_vendor_id;
 } NscWarning;
 
 /* A warning of @kind about @step (-1: the whole run), every field unset. */

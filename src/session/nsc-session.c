@@ -243,10 +243,13 @@ nsc_session_finish (NscSession   *session,
   if (dev)
     {
       NscWarning *link = nsc_device_info_link_warning (dev);
+      NscWarning *identity = nsc_device_info_identity_warning (dev);
 
       nsc_run_result_set_device (r, nsc_device_info_to_json (dev));
       if (link)
         nsc_run_result_take_warning (r, link);
+      if (identity)
+        nsc_run_result_take_warning (r, identity);
     }
   {
     /* The test bench, as the reviews list it, and what it implies. */

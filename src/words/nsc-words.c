@@ -1117,6 +1117,26 @@ describe_pcie_link_below_max (const Ctx   *c,
   return title;
 }
 
+static char *
+describe_identity_suspect (const Ctx   *c,
+                           char       **details,
+                           const char **settle)
+{
+  const NscWarning *w = c->w;
+  const char *maker = w->subject ? w->subject : "?";
+
+  *settle = "probe";
+  if (w->vendor_id >= 0 && w->expected_vendor_id >= 0)
+    /* Translators: the maker's name, the controller's PCI vendor ID, the maker again,
+     * its ID: "0x1e4b, not Samsung's (0x144d)" */
+    *details = g_strdup_printf (_("Its controller reports PCI vendor ID 0x%04x, not %s's (0x%04x). "
+                                  "A fake sold under a known name often shows this; the quick "
+                                  "probe tells whether it stores what it reports."),
+                                w->vendor_id, maker, w->expected_vendor_id);
+  /* Translators: %s is a maker, "Samsung" */
+  return g_strdup_printf (_("The drive calls itself %s, but its controller is another maker's"), maker);
+}
+
 /* One describer per kind of NSC_WARNING_KINDS (test-words checks that none is missing). */
 static const Describer describers[NSC_N_WARNING_KINDS] = {
   [NSC_WARNING_INSIDE_SLC_CACHE] = describe_inside_slc_cache,
@@ -1138,6 +1158,7 @@ static const Describer describers[NSC_N_WARNING_KINDS] = {
   [NSC_WARNING_WRITE_CACHE_OFF] = describe_write_cache_off,
   [NSC_WARNING_COMPRESSING_CONTROLLER] = describe_compressing_controller,
   [NSC_WARNING_PCIE_LINK_BELOW_MAX] = describe_pcie_link_below_max,
+  [NSC_WARNING_IDENTITY_SUSPECT] = describe_identity_suspect,
 };
 
 char *
