@@ -54,8 +54,11 @@ preset quick
 target /dev/sdb
 dump blank
 shot $shots/blank-drive.png
-preset probe
-dump blank-probe
+preset quick
+activate check_button
+dump chose-probe
+activate check_button
+dump chose-check
 shot $shots/blank-drive-probe.png
 " --target "$target"
 expect "$tmp/fake.log" picker 'In use \(mounted at /data.*\): read tests only' "a mounted drive says it is for read tests"
@@ -66,8 +69,11 @@ expect "$tmp/fake.log" switched 'Quick cannot run on [^;]*; [^"]* is chosen inst
 # chosen, the check that settles what a probe cannot.
 expect "$tmp/fake.log" blank 'New drive: check first that it stores what it says\. The quick probe finds most fakes writing about [0-9.]+ [GMT]iB \(about [0-9]+ (seconds?|minutes?)\); the capacity check writes all of it \([0-9.]+ [GMT]iB\), reads it back and verifies every block: about [0-9]+ (minutes?|hours?)' \
   "a blank drive is offered the quick probe and the capacity check, their bytes and their time"
-expect "$tmp/fake.log" blank 'GtkButton#check_button.*Probe for a Fake First' "with the probe's button"
-expect "$tmp/fake.log" blank-probe 'New drive: a probe cannot prove a drive good\. The capacity check settles it: it writes all of it \([0-9.]+ [GMT]iB\)' \
+expect "$tmp/fake.log" blank 'GtkButton#check_button.*action=win.select-preset' "with its button"
+expect "$tmp/fake.log" blank '"Probe for a Fake First"' "which chooses the probe"
+expect "$tmp/fake.log" chose-probe 'New drive: a probe cannot prove a drive good\. The capacity check settles it: it writes all of it \([0-9.]+ [GMT]iB\)' \
   "with the probe chosen, the full check is offered with its bytes"
-expect "$tmp/fake.log" blank-probe 'GtkButton#check_button.*Check Capacity Fully' "with its button"
+expect "$tmp/fake.log" chose-probe '"Check Capacity Fully"' "with its button"
+expect "$tmp/fake.log" chose-probe 'subtitle_label.*"Is it fake\? Quick check · about' "the button chose the probe"
+expect "$tmp/fake.log" chose-check 'subtitle_label.*"Capacity and integrity · about' "and then the full check"
 walk_done

@@ -177,9 +177,16 @@ test_plan_promise (void)
           /* The clock's part, and the bytes written and read at the pace the page says
            * it assumed. */
           reads_ns = plan->read_bytes ? (gint64) ((double) plan->read_bytes / (500.0 * 1048576) * 1e9) : 0;
+          /* The bytes the time is reckoned on: every bounded write, but the quick
+           * probe's, whose bound is what a fake with a large cache costs and whose time
+           * is what a good drive costs (the runner paces it so too). */
+          if (nsc_preset_only_probes (preset) && d)
+            g_assert_cmpuint (plan->expected_bytes, <, plan->total_bytes);
+          else
+            g_assert_cmpuint (plan->expected_bytes, ==, plan->total_bytes);
           expected = plan->timed_ns + reads_ns
-                     + (plan->total_bytes
-                        ? (gint64) ((double) plan->total_bytes / (500.0 * 1048576) * 1e9) : 0);
+                     + (plan->expected_bytes
+                        ? (gint64) ((double) plan->expected_bytes / (500.0 * 1048576) * 1e9) : 0);
           g_assert_cmpint (promised, ==, expected);
           markup = nsc_start_page_preset_markup (preset, &facts);
           budget = g_markup_escape_text (nsc_write_budget_describe (preset, &plan->budget_target), -1);
@@ -193,7 +200,7 @@ test_plan_promise (void)
               facts.history_write_bps = 100e6;
               g_assert_cmpint (nsc_start_page_estimate_ns (preset, &facts, &from_history), ==,
                                plan->timed_ns + reads_ns
-                               + (gint64) ((double) plan->total_bytes / 100e6 * 1e9));
+                               + (gint64) ((double) plan->expected_bytes / 100e6 * 1e9));
               g_assert_true (from_history);
               known = nsc_start_page_preset_markup (preset, &facts);
               g_assert_nonnull (strstr (known, "at the speed this drive showed last time"));
