@@ -698,6 +698,36 @@ test_speed (void)
   nsc_test_use_language (NULL);
 }
 
+/* A drive's size as drives are sold, the one formatter of the app, reports, captions
+ * and sheets: a 256 MiB drive is not "0 GB". */
+static void
+test_drive_size (void)
+{
+  static const struct { guint64 bytes; const char *dec; const char *both; } cases[] = {
+    { 268435456, "268.4 MB", "268.4 MB (256 MiB)" },
+    { 500107862016, "500.1 GB", "500.1 GB (465.8 GiB)" },
+    { 1000204886016, "1.00 TB", "1.00 TB (931.5 GiB)" },
+    { 64000000000, "64 GB", "64 GB (59.6 GiB)" },
+    { 999, "999 bytes", "999 bytes (999 bytes)" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *dec = NULL, *both = NULL, *ru = NULL;
+
+      nsc_test_use_language (NULL);
+      dec = nsc_words_drive_size (cases[i].bytes, FALSE);
+      both = nsc_words_drive_size (cases[i].bytes, TRUE);
+      g_assert_cmpstr (dec, ==, cases[i].dec);
+      g_assert_cmpstr (both, ==, cases[i].both);
+      nsc_test_use_language ("ru");
+      ru = nsc_words_drive_size (cases[i].bytes, TRUE);
+      if (!has_cyrillic (ru))
+        g_error ("drive size %u is not Russian: %s", i, ru);
+    }
+  nsc_test_use_language (NULL);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -713,5 +743,6 @@ main (int    argc,
   g_test_add_func ("/nsc/words/speed", test_speed);
   g_test_add_func ("/nsc/words/problems", test_problems);
   g_test_add_func ("/nsc/words/capacity", test_capacity);
+  g_test_add_func ("/nsc/words/drive-size", test_drive_size);
   return g_test_run ();
 }

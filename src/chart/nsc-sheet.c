@@ -156,16 +156,8 @@ drive_facts (JsonNode *result)
   g_autofree char *cap = NULL, *lnk = NULL;
 
   if (capacity > 0)
-    {
-      g_autofree char *bin = nsc_words_size ((guint64) capacity);
-      /* Drives are sold in decimal units: say both. */
-      cap = capacity >= 1e12
-            /* Translators: a drive's capacity in decimal terabytes, then in binary
-             * units ("1.00 TB (931 GiB)") */
-            ? g_strdup_printf (_("%.2f TB (%s)"), capacity / 1e12, bin)
-            /* Translators: a drive's capacity in decimal gigabytes, then binary */
-            : g_strdup_printf (_("%.1f GB (%s)"), capacity / 1e9, bin);
-    }
+    /* Drives are sold in decimal units: say both. */
+    cap = nsc_words_drive_size ((guint64) capacity, TRUE);
   if (link && nsc_json_get_number (link, "generation", 0) > 0)
     {
       double g = nsc_json_get_number (link, "generation", 0), w = nsc_json_get_number (link, "width", 0);

@@ -64,7 +64,8 @@ print_table (GPtrArray *devices)
   for (guint i = 0; i < devices->len; i++)
     {
       NscDeviceInfo *d = g_ptr_array_index (devices, i);
-      g_autofree char *size = nsc_words_size (d->capacity);
+      /* As drives are sold, as the app lists them. */
+      g_autofree char *size = nsc_words_drive_size (d->capacity, FALSE);
       g_autofree char *link = nsc_device_info_describe_link (d);
       g_autofree char *transport = link ? g_strdup_printf ("%s %s", d->transport,
                                                            link + strlen ("PCIe "))

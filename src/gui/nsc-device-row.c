@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "nsc-device-row.h"
+#include "nsc-words.h"
 
 static const char *
 transport_name (const char *transport)
@@ -61,7 +62,7 @@ nsc_device_row_facts (const NscDeviceInfo *info)
   g_return_val_if_fail (info != NULL, NULL);
 
   /* Drives are sold in decimal units, and that is how their owners know them. */
-  g_ptr_array_add (parts, g_format_size (info->capacity));
+  g_ptr_array_add (parts, nsc_words_drive_size (info->capacity, FALSE));
   transport = transport_name (info->transport);
   link = nsc_device_info_describe_link (info);
   /* "PCIe 4.0 x4" says NVMe already. */

@@ -412,7 +412,7 @@ on_confirm (NscRunControl   *run,
 {
   NscDeviceInfo *dev = self->target_device;
   g_autofree char *title = nsc_device_row_title (dev);
-  g_autofree char *capacity = g_format_size (dev->capacity);
+  g_autofree char *capacity = nsc_words_drive_size (dev->capacity, FALSE);
   g_autofree char *heading = NULL;
   g_autofree char *body = NULL;
   guint n_parts = dev->partitions ? dev->partitions->len : 0;

@@ -153,9 +153,7 @@ nsc_result_info_drive_details (JsonNode *result)
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
 
   if (capacity > 0)
-    /* Translators: a drive's capacity in decimal units, as drives are sold */
-    g_ptr_array_add (parts, capacity >= 1e12 ? g_strdup_printf (_("%.2f TB"), capacity / 1e12)
-                                             : g_strdup_printf (_("%.0f GB"), capacity / 1e9));
+    g_ptr_array_add (parts, nsc_words_drive_size ((guint64) capacity, FALSE));
   if (fw)
     /* TRANSLATORS: firmware version */
     g_ptr_array_add (parts, g_strdup_printf (_("FW %s"), fw));
@@ -195,16 +193,8 @@ make_caption (JsonNode *result)
   else if (nsc_json_get_string (dev, "name"))
     g_ptr_array_add (parts, g_strdup (nsc_json_get_string (dev, "name")));
   if (capacity > 0)
-    {
-      /* Drives are sold in decimal units: say both. */
-      g_autofree char *bin = nsc_words_size ((guint64) capacity);
-      g_ptr_array_add (parts, capacity >= 1e12
-                              /* Translators: a drive's capacity in decimal terabytes, then
-                               * in binary units ("1.00 TB (931 GiB)") */
-                              ? g_strdup_printf (_("%.2f TB (%s)"), capacity / 1e12, bin)
-                              /* Translators: a drive's capacity in decimal gigabytes */
-                              : g_strdup_printf (_("%.0f GB (%s)"), capacity / 1e9, bin));
-    }
+    /* Drives are sold in decimal units: say both. */
+    g_ptr_array_add (parts, nsc_words_drive_size ((guint64) capacity, TRUE));
   if (fw)
     /* Translators: the drive's firmware version in a chart's caption */
     g_ptr_array_add (parts, g_strdup_printf (_("FW %s"), fw));

@@ -122,6 +122,36 @@ nsc_words_size (guint64 bytes)
 }
 
 char *
+nsc_words_drive_size (guint64  bytes,
+                      gboolean binary)
+{
+  /* Translators: decimal size units, as drives are sold: "500.1 GB" */
+  static const char *units[] = { N_("kB"), N_("MB"), N_("GB"), N_("TB"), N_("PB") };
+  double v = bytes;
+  int u = -1;
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *dec = NULL;
+  g_autofree char *bin = NULL;
+
+  if (bytes < 1000)
+    dec = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u byte", "%u bytes", (gulong) bytes),
+                           (guint) bytes);
+  else
+    {
+      while (v >= 1000 && u + 1 < (int) G_N_ELEMENTS (units))
+        v /= 1000, u++;
+      g_snprintf (number, sizeof number, v == floor (v) ? "%.0f" : v < 10 ? "%.2f" : "%.1f", v);
+      dec = g_strdup_printf (C_("size", "%s %s"), number, _(units[u]));
+    }
+  if (!binary)
+    return g_steal_pointer (&dec);
+  bin = nsc_words_size (bytes);
+  /* Translators: a drive's capacity in decimal units, then in binary ones: "1.00 TB
+   * (931.5 GiB)" */
+  return g_strdup_printf (C_("size", "%s (%s)"), dec, bin);
+}
+
+char *
 nsc_words_duration (double seconds)
 {
   guint n;

@@ -51,6 +51,11 @@ char       *nsc_words_speed        (double             bps,
                                     NscUnits           units);
 /* "1.50 GiB", "512 B" */
 char *nsc_words_size           (guint64            bytes);
+/* A drive's capacity as drives are sold, in decimal units: "500.1 GB", "1.00 TB",
+ * "268.4 MB"; with @binary also in binary units after it: "1.00 TB (931.5 GiB)". The
+ * one formatter of a drive's size for the app, the reports, captions and sheets. */
+char *nsc_words_drive_size     (guint64            bytes,
+                                gboolean           binary);
 /* "200 ms", "40 seconds", "3 minutes", "2 hours" */
 char *nsc_words_duration       (double             seconds);
 /* When a result was taken, in local time: "2 Dec 2026, 20:03" (with @seconds
