@@ -265,6 +265,8 @@ test_drawn (void)
           g_assert_cmpstr (nsc_probe_verdict_name (r.verdict), ==, "good");
           g_assert_cmpuint (r.usable_bytes, ==, size);
           g_assert_true (r.cache_beyond);
+          /* What the plan counts it reading. */
+          g_assert_cmpuint (r.bytes_read, <=, nsc_probe_read_estimate (size));
           break;
         }
       nsc_probe_result_clear (&r);

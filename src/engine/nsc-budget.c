@@ -549,6 +549,9 @@ nsc_budget_paced_reads (const NscPreset       *preset,
       double share = s->job.read_percent / 100.0;
       guint64 bound = G_MAXUINT64;
 
+      /* The quick probe reads a block in every 128 across half the drive. */
+      if (s->kind == NSC_STEP_PROBE && t->is_device)
+        total += nsc_probe_read_estimate (size);
       if (!nsc_job_has_reads (&s->job))
         continue;
       if (s->kind == NSC_STEP_SURFACE)

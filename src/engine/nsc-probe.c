@@ -353,6 +353,18 @@ nsc_probe_write_bound (guint64 size,
   return MAX (bare, cached);
 }
 
+guint64
+nsc_probe_read_estimate (guint64 size)
+{
+  guint64 n = size / B;
+
+  if (size < NSC_PROBE_MIN_SIZE)
+    return 0;
+  /* And the end's block read after each MiB written past a cache that is not there
+   * (at most a GiB of them). */
+  return (n / 2 / END_RUN + FIRST_PLACES + 2 * END_RUN + 1024) * B;
+}
+
 gboolean
 nsc_probe_run (guint64           size,
                guint64           max_cache,

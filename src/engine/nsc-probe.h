@@ -99,5 +99,9 @@ const char *nsc_probe_verdict_name (NscProbeVerdict   verdict);
  * 0 for a drive too small to probe. */
 guint64     nsc_probe_write_bound  (guint64           size,
                                     guint64           max_cache);
+/* What a probe of a drive of @size that stores what it reports reads: the wrap's
+ * reads across half the drive, the end run, the first level's places, the end's block
+ * after each MiB written past the cache it looks for (the plan's time counts them). */
+guint64     nsc_probe_read_estimate (guint64          size);
 
 G_END_DECLS

@@ -216,6 +216,22 @@ vm_keep_fake_logs() {
   cp "$work"/*.log "$work/drives.txt" "$dir/" 2>/dev/null
   echo "# the fake drives' logs are in $dir"
 }
+# vm_fake_boot_and_check CHECK.py: the guest (its script from vm_init_script) booted
+# with the fake drives, the models stopped, then CHECK.py check on the console and the
+# models' logs; the console and logs kept when it fails. Returns the check's status.
+vm_fake_boot_and_check() {
+  local rc
+  vm_fake_drives_ready "$(awk 'END {print $1}' "$work/drives.txt")"
+  vm_boot "${fake_args[1]}" "${fake_args[3]}" "${fake_args[@]:4}" || { vm_keep_console; return 1; }
+  vm_fake_drives_stop
+  python3 "$1" check "$work/console.log" --drives "$work/drives.txt" --logs "$work"
+  rc=$?
+  if [ $rc -ne 0 ]; then
+    vm_keep_console
+    vm_keep_fake_logs
+  fi
+  return $rc
+}
 
 # vm_add_modules NAME…: more kernel modules in the initramfs (/lib/modules/NAME.ko),
 # for the guest's script to insmod in the order given; exit 77 when one is missing.

@@ -78,16 +78,5 @@ stop_when_writing KILL kill
 section kill sh -c "exit \$(cat /tmp/kill.rc)"
 section left-kill sh -c "ls /tmp/kill.json 2>/dev/null; pidof nandscope-cli; true"
 section released-kill nandscope-cli run --target $honest --destroy-data=$honest --rw write --bs 1m --qd 1 --span 1m --time 1s --quiet'
-vm_fake_drives_ready "$(awk 'END {print $1}' "$work/drives.txt")"
-
 vm_init_script "$body"
-vm_boot "${fake_args[1]}" "${fake_args[3]}" "${fake_args[@]:4}" || { vm_keep_console; exit 1; }
-vm_fake_drives_stop
-
-python3 "$here/vm-probe-check.py" check "$work/console.log" --drives "$work/drives.txt" --logs "$work"
-rc=$?
-if [ $rc -ne 0 ]; then
-  vm_keep_console
-  vm_keep_fake_logs
-fi
-exit $rc
+vm_fake_boot_and_check "$here/vm-probe-check.py"

@@ -51,16 +51,5 @@ section sresult-$name cat /tmp/s$name.json" ;;
   esac
   n=$((n + 1))
 done < "$work/drives.txt"
-vm_fake_drives_ready "$(awk 'END {print $1}' "$work/drives.txt")"
-
 vm_init_script "$body"
-vm_boot "${fake_args[1]}" "${fake_args[3]}" "${fake_args[@]:4}" || { vm_keep_console; exit 1; }
-vm_fake_drives_stop
-
-python3 "$here/vm-verify-check.py" check "$work/console.log" --drives "$work/drives.txt" --logs "$work"
-rc=$?
-if [ $rc -ne 0 ]; then
-  vm_keep_console
-  vm_keep_fake_logs
-fi
-exit $rc
+vm_fake_boot_and_check "$here/vm-verify-check.py"
