@@ -95,15 +95,29 @@ def read_log(path):
     return runs
 
 
+# A drive that frees its cache while idle may free a little more in the gaps of a step
+# just as its cache fills: a few writes then go partly slow and the rest fast again.
+# The cache's edge is where the slow part passes this much for good.
+EDGE_SLACK = 8 * MIB
+
+
 def fast_run(writes):
-    """Bytes the drive took at its cache's speed from the first write on, up to the
-    first write it did not take whole at that speed; and the bytes written after."""
-    fast = 0
+    """Bytes the drive took at its cache's speed from the first write on, up to its
+    edge: the last write before which at most EDGE_SLACK of what was written went slow
+    (a drive that folds while writing trickles fast bytes after its edge, and its slow
+    part grows past the slack at once); and the bytes written after."""
+    fast = total = 0
+    edge = None
     for i, (_, _, ln, fb, _) in enumerate(writes):
         fast += fb
-        if fb < ln:
-            return fast, sum(w[2] for w in writes[i:]) - fb
-    return fast, 0
+        total += ln
+        if total - fast <= EDGE_SLACK:
+            edge = (fast, i)
+    if edge is None:
+        return 0, sum(w[2] for w in writes)
+    if edge[1] == len(writes) - 1 and fast == total:
+        return fast, 0
+    return edge[0], sum(w[2] for w in writes[edge[1] + 1:]) + sum(w[2] - w[3] for w in writes[:edge[1] + 1])
 
 
 def writes_after_erase(ops):
