@@ -458,7 +458,7 @@ nsc_write_budget (const NscPreset       *preset,
           break;
         case NSC_STEP_PROBE:
           {
-            guint64 cache_max = MIN (s->cache_max ? s->cache_max : G_GUINT64_CONSTANT (1) << 30, size / 4);
+            guint64 cache_max = nsc_probe_cache_limit (size, s->cache_max);
 
             if (!t->is_device || size < NSC_PROBE_MIN_SIZE)
               continue;

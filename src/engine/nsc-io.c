@@ -476,6 +476,12 @@ thread_check (IoThread     *t,
     }
 }
 
+gboolean
+nsc_io_errno_unreadable (int errsv)
+{
+  return errsv == EIO || errsv == ENODATA || errsv == EILSEQ || errsv == EBADMSG;
+}
+
 /* NSC_DATA_VERIFY: a read the drive failed (a media error, or short) is a finding of
  * the check, not its end: its blocks are counted unreadable and the job goes on.
  * Anything else (the device gone, a submission refused, a failed write) still stops
@@ -489,7 +495,7 @@ thread_read_failed (IoThread *t,
 {
   if (t->run->job.data != NSC_DATA_VERIFY || dir != NSC_DIR_READ)
     return FALSE;
-  if (errsv != 0 && errsv != EIO && errsv != ENODATA && errsv != EILSEQ && errsv != EBADMSG)
+  if (errsv != 0 && !nsc_io_errno_unreadable (errsv))
     return FALSE;
   /* A drive that went away fails every read with EIO too: that ends the check (it
    * says so), rather than counting the rest of the drive unreadable. */

@@ -199,4 +199,9 @@ void     nsc_thread_wake_promptly_end   (gboolean begun);
 /* CLOCK_MONOTONIC in ns, the engine's one clock. */
 gint64   nsc_now_ns       (void);
 
+/* Whether a failed read's @errsv says the drive could not read the block (EIO, or a
+ * media error: ENODATA, EILSEQ, EBADMSG), as a check counts it unreadable: a drive
+ * that went away fails with EIO too, which its caller asks apart. */
+gboolean nsc_io_errno_unreadable (int errsv);
+
 G_END_DECLS

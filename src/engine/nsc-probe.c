@@ -310,9 +310,9 @@ nsc_probe_verdict_name (NscProbeVerdict verdict)
   return names[verdict];
 }
 
-static guint64
-effective_max_cache (guint64 size,
-                     guint64 max_cache)
+guint64
+nsc_probe_cache_limit (guint64 size,
+                       guint64 max_cache)
 {
   if (max_cache == 0)
     max_cache = G_GUINT64_CONSTANT (1) << 30;
@@ -346,7 +346,7 @@ nsc_probe_write_bound (guint64 size,
    * margin past it, then each level's places and a cache's worth past them. The
    * largest cache bounds every level's cost, the fewest places per level their
    * count. */
-  cache = effective_max_cache (size, max_cache) + (END_RUN - 1) * B;
+  cache = nsc_probe_cache_limit (size, max_cache) + (END_RUN - 1) * B;
   margin = cache / 16 + 16 * B;
   per = CLAMP (cache / B / 8, (guint64) LEVEL_CACHED, (guint64) LEVEL_MOST);
   cached = fixed + cache + margin + levels_to_one (n, LEVEL_CACHED) * (cache + margin + per * B);
@@ -394,7 +394,7 @@ nsc_probe_run (guint64           size,
                      &(NscErrorFields) { .bytes = size, .bytes2 = NSC_PROBE_MIN_SIZE });
       return FALSE;
     }
-  max_cache = effective_max_cache (size, max_cache);
+  max_cache = nsc_probe_cache_limit (size, max_cache);
   buf = g_malloc (CHUNK_BLOCKS * B);
   p.buf = buf;
 

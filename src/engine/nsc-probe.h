@@ -94,6 +94,10 @@ gboolean    nsc_probe_run          (guint64           size,
                                     NscProbeResult   *result,
                                     GError          **error);
 const char *nsc_probe_verdict_name (NscProbeVerdict   verdict);
+/* The largest cache of its own a probe of a drive of @size looks past, asked for
+ * @max_cache (0: 1 GiB): at most a quarter of the drive, in whole blocks. */
+guint64     nsc_probe_cache_limit  (guint64           size,
+                                    guint64           max_cache);
 /* The most a probe of a drive of @size writes, looking for a cache up to @max_cache
  * (as nsc_probe_run () takes it): a fake whose cache is as large as that costs most.
  * 0 for a drive too small to probe. */

@@ -1641,6 +1641,35 @@ probe_failed (ProbeDrive  *d,
   return FALSE;
 }
 
+/* What was written is on the drive, as far as it says, before it is read. */
+static gboolean
+probe_settle (ProbeDrive  *d,
+              guint64      offset,
+              GError     **error)
+{
+  if (!d->dirty)
+    return TRUE;
+  if (fdatasync (nsc_target_get_fd (d->target)) != 0)
+    return probe_failed (d, errno, offset, error);
+  d->dirty = FALSE;
+  return TRUE;
+}
+
+/* A failed read's answer to the probe (@errsv): -EIO for a block the drive cannot
+ * read, the probe's finding; else the probe ends (a drive that went away, another
+ * error), with @error set. */
+static int
+probe_read_failed (ProbeDrive  *d,
+                   int          errsv,
+                   guint64      offset,
+                   GError     **error)
+{
+  if (nsc_io_errno_unreadable (errsv) && !nsc_target_is_gone (d->target))
+    return -EIO;
+  probe_failed (d, errsv, offset, error);
+  return -errsv;
+}
+
 /* Progress: the bytes written so far, at most every quarter second, with the pace
  * they went at. */
 static void
@@ -1704,18 +1733,8 @@ probe_read (gpointer  data,
   int fd = nsc_target_get_fd (d->target);
   ssize_t n;
 
-  if (d->dirty)
-    {
-      /* What was written is on the drive, as far as it says, before it is read. */
-      if (fdatasync (fd) != 0)
-        {
-          int errsv = errno;
-
-          probe_failed (d, errsv, offset, error);
-          return -errsv;
-        }
-      d->dirty = FALSE;
-    }
+  if (!probe_settle (d, offset, error))
+    return -EIO;
   do
     n = pread (fd, d->buf, NSC_VERIFY_UNIT, (off_t) offset);
   while (n < 0 && errno == EINTR);
@@ -1725,17 +1744,8 @@ probe_read (gpointer  data,
       probe_progress (d);
       return 0;
     }
-  /* A block the drive cannot read is the probe's finding; a drive that went away
-   * ends it. */
-  if (n < 0 && (errno == EIO || errno == ENODATA || errno == EILSEQ || errno == EBADMSG)
-      && !nsc_target_is_gone (d->target))
-    return -EIO;
-  {
-    int errsv = n < 0 ? errno : EIO;
-
-    probe_failed (d, errsv, offset, error);
-    return -errsv;
-  }
+  /* A short read as a failed one, as the batch's readers take it. */
+  return probe_read_failed (d, n < 0 ? errno : EIO, offset, error);
 }
 
 /* Reads issued together: PROBE_READERS threads take the blocks in turn, each with an
@@ -1794,12 +1804,8 @@ probe_read_many (gpointer        data,
   GThread *threads[PROBE_READERS];
   guint nt = MIN (n, PROBE_READERS);
 
-  if (d->dirty)
-    {
-      if (fdatasync (nsc_target_get_fd (d->target)) != 0)
-        return probe_failed (d, errno, offsets[0], error);
-      d->dirty = FALSE;
-    }
+  if (!probe_settle (d, offsets[0], error))
+    return FALSE;
   for (guint t = 0; t < nt; t++)
     threads[t] = g_thread_new ("nsc-probe", probe_reader, &b);
   for (guint t = 0; t < nt; t++)
@@ -1808,18 +1814,8 @@ probe_read_many (gpointer        data,
   /* As one read at a time: a block the drive cannot read is the probe's finding; a
    * drive that went away, or another error, ends it. */
   for (guint i = 0; i < n; i++)
-    {
-      int e = -rc[i];
-
-      if (rc[i] == 0)
-        continue;
-      if ((e == EIO || e == ENODATA || e == EILSEQ || e == EBADMSG) && !nsc_target_is_gone (d->target))
-        {
-          rc[i] = -EIO;
-          continue;
-        }
-      return probe_failed (d, e, offsets[i], error);
-    }
+    if (rc[i] != 0 && (rc[i] = probe_read_failed (d, -rc[i], offsets[i], error)) != -EIO)
+      return FALSE;
   return TRUE;
 }
 
@@ -1915,7 +1911,7 @@ run_probe_step (NscRunner      *self,
   NscProbeIo io = { probe_write, probe_read, probe_read_many, &d };
   NscProbeResult r = { 0 };
   guint64 size = nsc_target_get_size (target);
-  guint64 cache_max = step->cache_max ? step->cache_max : G_GUINT64_CONSTANT (1) << 30;
+  guint64 cache_max = nsc_probe_cache_limit (size, step->cache_max);
   gint64 t0 = nsc_now_ns ();
   gboolean ok;
 
@@ -1940,7 +1936,6 @@ run_probe_step (NscRunner      *self,
                                          .bytes = nsc_target_get_logical_block_size (target) });
       return FALSE;
     }
-  cache_max = MIN (cache_max, size / 4) / NSC_VERIFY_UNIT * NSC_VERIFY_UNIT;
   set_status_bytes (self, NSC_STATUS_PROBE, nsc_probe_write_bound (size, cache_max));
   d.posted_ns = nsc_now_ns ();
   d.buf = g_aligned_alloc0 (1, PROBE_IO_MAX, MAX (nsc_target_get_dio_mem_align (target), 4096u));
