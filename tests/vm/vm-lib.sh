@@ -184,6 +184,7 @@ vm_keep_console() {
 
 # Fake drives (fake-drive.py, an nbdkit plugin that stores what is written), each behind
 # an emulated NVMe controller of 4 KiB blocks:
+#   vm_need_fake_drives                 skips (77) without nbdkit's Python plugin
 #   vm_fake_drive NAME SERIAL PARAMS…   starts the model (its log $work/NAME.log) and
 #                                       adds its QEMU arguments to fake_args
 #   vm_fake_drives_ready NAME           waits until the last one's socket is there
@@ -192,6 +193,11 @@ vm_keep_console() {
 #                                       next to the build, for a failed check
 fake_args=()
 fake_pids=()
+# vm_need_fake_drives: exit 77 (skip) without nbdkit's Python plugin.
+vm_need_fake_drives() {
+  command -v nbdkit >/dev/null || skip "nbdkit is missing (apt install nbdkit nbdkit-plugin-python)"
+  nbdkit python --version >/dev/null 2>&1 || skip "nbdkit's Python plugin is missing (apt install nbdkit-plugin-python)"
+}
 vm_fake_drive() {
   local name=$1 serial=$2 n=${#fake_pids[@]}
   shift 2

@@ -18,8 +18,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 vm_timeout_default=900
 . "$here/vm-lib.sh"
-command -v nbdkit >/dev/null || skip "nbdkit is missing (apt install nbdkit nbdkit-plugin-python)"
-nbdkit python --version >/dev/null 2>&1 || skip "nbdkit's Python plugin is missing (apt install nbdkit-plugin-python)"
+vm_need_fake_drives
 
 seed=${NSC_VM_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 count=${NSC_VM_DRIVES:-7}
