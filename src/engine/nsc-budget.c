@@ -464,7 +464,7 @@ nsc_write_budget (const NscPreset       *preset,
               continue;
             it.bytes = nsc_probe_write_bound (size, cache_max);
             /* A good drive: the places, and the writes past a cache that is not there. */
-            it.probe_usual = cache_max + (G_GUINT64_CONSTANT (1) << 20);
+            it.probe_usual = nsc_probe_good_bytes (size, cache_max);
             g_strlcpy (it.label, s->job.label[0] ? s->job.label : N_("Probe"), sizeof it.label);
           }
           break;

@@ -14,6 +14,9 @@
 #define LEVEL_BARE     15u             /* places a level adds with no cache to write past */
 #define LEVEL_CACHED   255u            /* and with one, at least (each level costs a cache's worth) */
 #define LEVEL_MOST     16383u          /* and at most (64 MiB of places) */
+#define LEVEL_ONE_MOST 65536u          /* a last level that takes every block left, at most */
+#define GRID_FEWEST    256u            /* the grid written while the cache is sought: */
+#define GRID_MOST      16384u          /* about the square root of the drive's blocks */
 
 typedef struct
 {
@@ -294,6 +297,55 @@ read_places (Probe    *p,
   return TRUE;
 }
 
+static gint
+compare_blocks (gconstpointer a,
+                gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The grid's places: a power of two near the square root of the drive's blocks, so
+ * that the grid and the level after it cost about the same. */
+static guint
+grid_size (guint64 n)
+{
+  guint g = GRID_FEWEST;
+
+  while (g < GRID_MOST && (guint64) g * g < n)
+    g *= 2;
+  return g;
+}
+
+/* @i with its @bits lowest bits in reverse order: any first 2^k of 0, 1, … are an
+ * evenly spaced grid. */
+static guint
+bit_reverse (guint i,
+             guint bits)
+{
+  guint r = 0;
+
+  for (guint k = 0; k < bits; k++)
+    r |= ((i >> k) & 1u) << (bits - 1 - k);
+  return r;
+}
+
+/* Places in a level over @width blocks, behind a cache of @cache bytes: with a cache
+ * each level costs a cache's worth of writes, so a width a cache's worth of places
+ * covers is taken in one level of every block; wider ones in fewer levels of more
+ * places (an eighth of the cache's blocks). */
+static guint64
+level_places (guint64 cache,
+              guint64 width)
+{
+  if (cache == 0)
+    return LEVEL_BARE;
+  if (width <= MIN (cache / B, (guint64) LEVEL_ONE_MOST))
+    return width;
+  return CLAMP (cache / B / 8, (guint64) LEVEL_CACHED, (guint64) LEVEL_MOST);
+}
+
 void
 nsc_probe_result_clear (NscProbeResult *result)
 {
@@ -319,38 +371,88 @@ nsc_probe_cache_limit (guint64 size,
   return MIN (max_cache, size / 4) / B * B;
 }
 
+/* What the levels after the first cost, at most, from an interval of @width blocks,
+ * behind a cache the probe measured between @c_lo and @c_hi bytes (each level: its
+ * places, then the cache and its margin written past them). */
 static guint64
-levels_to_one (guint64 n,
-               guint64 per)
+levels_cost (guint64 width,
+             guint64 c_lo,
+             guint64 c_hi)
 {
-  guint64 width, levels = 0;
+  guint64 cost = 0;
 
-  for (width = n / FIRST_PLACES + 1; width > 1; width = (width + per - 1) / per)
-    levels++;
-  return levels;
+  while (width > 0)
+    {
+      guint64 k = MIN (MAX (level_places (c_lo, width), level_places (c_hi, width)), width);
+      guint64 k_lo = MIN (level_places (c_lo, width), width);
+
+      cost += k * B + (c_hi ? c_hi + c_hi / 16 + 16 * B : 0);
+      if (k_lo >= width)
+        break;
+      /* Between two places, or past the last: at most this wide. */
+      width = width / k_lo + 2;
+    }
+  return cost;
+}
+
+/* The first level's spacing with @grid of the grid's places written. */
+static guint64
+first_width (guint64 n,
+             guint64 grid)
+{
+  guint64 q = FIRST_PLACES;
+
+  while (q * 2 <= grid)
+    q *= 2;
+  return (n - END_RUN) / q + 2;
 }
 
 guint64
 nsc_probe_write_bound (guint64 size,
                        guint64 max_cache)
 {
-  guint64 n = size / B, cache, margin, per, fixed, bare, cached;
+  guint64 n = size / B, limit, fixed, worst, g;
+  const guint64 step = 64 * B;
 
   if (size < NSC_PROBE_MIN_SIZE)
     return 0;
   /* The places, the end run, the blocks that try a wrap's period. */
   fixed = (FIRST_PLACES + END_RUN + 64) * B;
   /* No cache: each level's places alone. */
-  bare = fixed + levels_to_one (n, LEVEL_BARE) * LEVEL_BARE * B;
-  /* A cache: the search for it (the end run's blocks it held counted in), the
-   * margin past it, then each level's places and a cache's worth past them. The
-   * largest cache bounds every level's cost, the fewest places per level their
-   * count. */
-  cache = nsc_probe_cache_limit (size, max_cache) + (END_RUN - 1) * B;
-  margin = cache / 16 + 16 * B;
-  per = CLAMP (cache / B / 8, (guint64) LEVEL_CACHED, (guint64) LEVEL_MOST);
-  cached = fixed + cache + margin + levels_to_one (n, LEVEL_CACHED) * (cache + margin + per * B);
-  return MAX (bare, cached);
+  worst = fixed + levels_cost (first_width (n, 0), 0, 0);
+  /* A cache the end run measures (fewer blocks than it has): no search, no grid. */
+  for (guint64 c = B; c < END_RUN * B; c += B)
+    worst = MAX (worst, fixed + c + c / 16 + 16 * B + levels_cost (first_width (n, 0), c, c));
+  /* A cache the search measures, as it may stop after any of its writes: what it
+   * wrote (the grid and the MiBs past the end run), the margin and the grid written
+   * past, then the levels. The largest cache bounds the bytes, the fewest grid places
+   * the width, the smallest cache of a step the levels. */
+  limit = nsc_probe_cache_limit (size, max_cache);
+  g = grid_size (n);
+  for (guint64 s = 0; s <= limit + CHUNK_BLOCKS * B; s += step)
+    {
+      guint64 c_lo = (END_RUN - 1) * B + (s > step ? s - step : 0);
+      guint64 c_hi = (END_RUN - 1) * B + s + step;
+      guint64 grid = MIN (g, s > step + CHUNK_BLOCKS * B ? (s - step) / B - CHUNK_BLOCKS - FIRST_PLACES : 0);
+
+      worst = MAX (worst, fixed + c_hi + c_hi / 16 + 16 * B + g * B
+                          + levels_cost (first_width (n, grid), c_lo, c_hi));
+    }
+  return worst;
+}
+
+guint64
+nsc_probe_good_bytes (guint64 size,
+                      guint64 max_cache)
+{
+  guint64 n = size / B;
+
+  if (size < NSC_PROBE_MIN_SIZE)
+    return 0;
+  /* The places and the end run, the search up to the limit (a MiB over at most),
+   * the grid in it written past again, with the end run's length. */
+  return (FIRST_PLACES + END_RUN) * B + nsc_probe_cache_limit (size, max_cache) + CHUNK_BLOCKS * B
+         + ((guint64) grid_size (n) + END_RUN) * B;
 }
 
 guint64
@@ -360,9 +462,9 @@ nsc_probe_read_estimate (guint64 size)
 
   if (size < NSC_PROBE_MIN_SIZE)
     return 0;
-  /* And the end's block read after each MiB written past a cache that is not there
-   * (at most a GiB of them). */
-  return (n / 2 / END_RUN + FIRST_PLACES + 2 * END_RUN + 1024) * B;
+  /* The grid's places, and the end's block read after each MiB written past a cache
+   * that is not there (at most a GiB of them). */
+  return (n / 2 / END_RUN + FIRST_PLACES + grid_size (n) + 2 * END_RUN + 1024) * B;
 }
 
 gboolean
@@ -378,7 +480,7 @@ nsc_probe_run (guint64           size,
   g_autoptr(GArray) first = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_autoptr(GHashTable) placed = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   Probe p = { io, cancellable, key, size / B, NULL, placed, 0, result };
-  guint64 period = 0, fresh = 1, cache, since_end, lo, hi;
+  guint64 period = 0, fresh = 1, cache, since_end, grid_end, lo, hi;
   guint64 margin;
   gboolean clean;
   guint first_ok;
@@ -458,11 +560,36 @@ nsc_probe_run (guint64           size,
         }
     }
   since_end = 0;
+  grid_end = 0;
   if (first_ok == 0)
     {
-      /* Even the first reads back: write past it, a MiB at a time, until it does not. */
+      /* Even the first reads back: write past it, a MiB at a time, until it does not.
+       * The first of those writes are places across the drive (the grid), coarse to
+       * fine, so that the writes that find the cache also write what is read past
+       * it: with them, one more level finds the last block stored. */
       NscVerifyKind kind = NSC_VERIFY_OK;
+      guint g = grid_size (p.n), bits = 0;
 
+      while ((1u << bits) < g)
+        bits++;
+      for (guint i = 0; i < g && kind == NSC_VERIFY_OK && since_end < max_cache;)
+        {
+          for (guint end = MIN (g, i + CHUNK_BLOCKS); i < end; i++)
+            {
+              guint64 b = (guint64) bit_reverse (i, bits) * (p.n - END_RUN) / g;
+
+              if (g_hash_table_contains (p.placed, &b))
+                continue;
+              if (!put_place (&p, b, error))
+                return FALSE;
+              g_array_append_val (first, b);
+              result->grid++;
+              since_end += B;
+            }
+          grid_end = since_end;
+          if (!judge (&p, p.n - 1, &kind, NULL, error))
+            return FALSE;
+        }
       while (kind == NSC_VERIFY_OK && since_end < max_cache)
         {
           guint64 n = MIN (CHUNK_BLOCKS * B, max_cache - since_end);
@@ -484,8 +611,8 @@ nsc_probe_run (guint64           size,
   /* Everything read from here on was written at least a cache (and a margin) ago:
    * more is written if need be. */
   margin = cache && !result->cache_beyond ? cache / 16 + 16 * B : 0;
-  if (cache > 0 && since_end < cache + margin)
-    if (!write_past (&p, cache + margin - since_end, error))
+  if (cache > 0 && since_end - grid_end < cache + margin)
+    if (!write_past (&p, cache + margin - (since_end - grid_end), error))
       return FALSE;
 
   /* 4. The first level, and the end run, past the cache. */
@@ -497,6 +624,7 @@ nsc_probe_run (guint64           size,
 
       g_array_append_val (first, b);
     }
+  g_array_sort (first, compare_blocks);
   if (!read_places (&p, first, &lo, &hi, &clean, error))
     return FALSE;
   result->levels = 1;
@@ -520,8 +648,7 @@ nsc_probe_run (guint64           size,
       g_autoptr(GArray) level = g_array_new (FALSE, FALSE, sizeof (guint64));
       /* With a cache each level costs a cache's worth of writes: fewer levels of more
        * places (an eighth of the cache's blocks) cost less. */
-      guint64 per = cache ? CLAMP (cache / B / 8, (guint64) LEVEL_CACHED, (guint64) LEVEL_MOST) : LEVEL_BARE;
-      guint k = (guint) MIN (per, hi - lo);
+      guint k = (guint) MIN (level_places (cache, hi - lo), hi - lo);
       guint64 lo_before = lo, hi_before = hi;
 
       for (guint j = 0; j < k; j++)

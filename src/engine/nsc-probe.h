@@ -18,12 +18,17 @@ G_BEGIN_DECLS
  *    multiples of R, and their greatest common divisor, checked, is R.
  * 3. The drive's own cache of recent writes: how many of the end run still read back
  *    (the end of a drive that does not store it reads back only from a cache). When
- *    all of them do, more is written (at the start) until the first of them does not,
- *    at most max_cache: then the drive stores its end, or its cache is larger.
- * 4. Past the cache, the first level's places are read: where they turn bad is
- *    where the drive stops storing, to a level's resolution; each further level puts
- *    places in between and, when the drive has a cache, writes past it again before
- *    reading them, until the first lost block is found.
+ *    all of them do, more is written until the first of them does not, at most
+ *    max_cache: then the drive stores its end, or its cache is larger. The first of
+ *    those writes, a MiB at a time, are the grid: places across the drive, coarse to
+ *    fine (about the square root of its blocks, so that the grid and the level after
+ *    it cost alike); the rest go at the start.
+ * 4. Past the cache (and the grid), the first level's and the grid's places are read:
+ *    where they turn bad is where the drive stops storing, to their spacing; each
+ *    further level puts places in between (every block left, where a cache's worth of
+ *    places covers them) and, when the drive has a cache, writes past it again before
+ *    reading them, until the first lost block is found. Behind a cache of C bytes that
+ *    is about 2 C written, and the grid twice.
  *
  * A probe cannot prove a drive good: a drive that maps flash as it is written keeps
  * every block a probe writes and loses data only once more than its real capacity
@@ -55,6 +60,8 @@ typedef struct
   gboolean cache_beyond;     /* the end read back after max_cache more: the drive
                               * stores its end, or has a larger cache */
   guint    levels;           /* rounds of places read */
+  guint    grid;             /* places written across the drive while the cache was
+                              * sought (read with the first level) */
   guint64  bytes_written;
   guint64  bytes_read;
   GArray  *places;           /* NscProbePlace: every place read past the cache */
@@ -98,6 +105,11 @@ const char *nsc_probe_verdict_name (NscProbeVerdict   verdict);
  * @max_cache (0: 1 GiB): at most a quarter of the drive, in whole blocks. */
 guint64     nsc_probe_cache_limit  (guint64           size,
                                     guint64           max_cache);
+/* What a probe of a good drive of @size writes (its places and grid, the writes past a
+ * cache up to @max_cache that is not there, the grid written past): what the plan
+ * expects, where nsc_probe_write_bound () is the most. */
+guint64          nsc_probe_good_bytes      (guint64           size,
+                                            guint64           max_cache);
 /* The most a probe of a drive of @size writes, looking for a cache up to @max_cache
  * (as nsc_probe_run () takes it): a fake whose cache is as large as that costs most.
  * 0 for a drive too small to probe. */

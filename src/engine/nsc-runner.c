@@ -1840,6 +1840,7 @@ probe_to_json (const NscProbeResult *r,
   json_builder_add_boolean_value (b, r->cache_beyond);
   INT ("cache_max", cache_max);
   INT ("levels", r->levels);
+  INT ("grid", r->grid);
   INT ("bytes_written", r->bytes_written);
   INT ("bytes_read", r->bytes_read);
   INT ("block_size", NSC_VERIFY_UNIT);
