@@ -114,7 +114,9 @@ append_job (GString         *out,
                           "; the SLC cache); fio has no such rule and writes its whole bound\n");
   if (log_name)
     g_string_append_printf (out, "write_bw_log=%s\nwrite_iops_log=%s\n", log_name, log_name);
-  append_ms (out, "log_avg_msec", nsc_job_sample_interval (job));
+  /* A plain number: fio takes "500ms" here and then logs nothing. */
+  g_string_append_printf (out, "log_avg_msec=%" G_GINT64_FORMAT "\n",
+                          MAX ((nsc_job_sample_interval (job) + 999999) / 1000000, (gint64) 1));
 }
 
 char *
@@ -271,6 +273,10 @@ nsc_fio_export (const NscPlan  *plan,
               append_idle (out, i, pause, "CrystalDiskMark's pause between runs");
             g_snprintf (log_name, sizeof log_name, "s%02u-r%u", i + 1, r + 1);
             append_name (out, i, r, label);
+            /* Its place in the preset, for nandscope-cli import to fold the runs back
+             * into their step. */
+            g_string_append_printf (out, "description=nandscope preset=%s step=%u run=%u analysis=%s label=%s\n",
+                                    preset->name, i + 1, r + 1, s->analysis[0] ? s->analysis : "-", label);
             g_string_append (out, "stonewall\n");
             append_job (out, plan, s, &s->job, offset, length, timed, run_ns, log_name);
           }
