@@ -309,6 +309,9 @@ bench_text (JsonNode *result)
 
   if (kernel == NULL)
     kernel = nsc_json_get_string (nsc_json_get_object (root, "system"), "kernel");
+  /* Another tool's figures, imported: said first. */
+  if (nsc_json_get_object (root, "source"))
+    g_ptr_array_add (parts, nsc_words_result_source (root));
   if (nsc_json_get_string (bench, "cpu"))
     /* Translators: the test bench: the processor */
     g_ptr_array_add (parts, g_strdup_printf (_("CPU: %s"), nsc_json_get_string (bench, "cpu")));
@@ -980,15 +983,27 @@ footer_block (Page    *p,
   JsonObject *app = nsc_json_get_object (root_of (first), "app");
   const char *name = nsc_json_get_string (app, "name");
   const char *version = nsc_json_get_string (app, "version");
+  JsonObject *source = nsc_json_get_object (root_of (first), "source");
   g_autofree char *text = NULL;
 
-  /* Translators: the foot of a review sheet: the app and version that ran the
-   * test, then the unit of the speeds ("MiB/s = 1 048 576 bytes per second") */
-  text = g_strdup_printf (_("Measured with %s %s · %s · %s"),
-                          name ? name : "Nandscope", version ? version : PACKAGE_VERSION,
-                          p->units != NSC_UNITS_MB ? _("MiB/s = 1 048 576 bytes per second")
-                                    : _("MB/s = 1 000 000 bytes per second"),
-                          "io.github.nandscope.Nandscope");
+  if (source)
+    /* Translators: the foot of a review sheet of results another tool measured: the
+     * tool ("fio-3.33"), the app and version that imported them, then the unit of
+     * the speeds */
+    text = g_strdup_printf (_("Measured with %s, imported by %s %s · %s · %s"),
+                            nsc_json_get_string (source, "version") ? nsc_json_get_string (source, "version") : "?",
+                            name ? name : "Nandscope", version ? version : PACKAGE_VERSION,
+                            p->units != NSC_UNITS_MB ? _("MiB/s = 1 048 576 bytes per second")
+                                      : _("MB/s = 1 000 000 bytes per second"),
+                            "io.github.nandscope.Nandscope");
+  else
+    /* Translators: the foot of a review sheet: the app and version that ran the
+     * test, then the unit of the speeds ("MiB/s = 1 048 576 bytes per second") */
+    text = g_strdup_printf (_("Measured with %s %s · %s · %s"),
+                            name ? name : "Nandscope", version ? version : PACKAGE_VERSION,
+                            p->units != NSC_UNITS_MB ? _("MiB/s = 1 048 576 bytes per second")
+                                      : _("MB/s = 1 000 000 bytes per second"),
+                            "io.github.nandscope.Nandscope");
   set_font (p, p->fs * 0.85, FALSE);
   if (draw)
     {

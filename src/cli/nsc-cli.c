@@ -19,6 +19,9 @@
 #include "nsc-device.h"
 #include "nsc-engine.h"
 #include "nsc-fio.h"
+#include "nsc-fio-import.h"
+#include "nsc-json.h"
+#include "nsc-result-file.h"
 #include "nsc-plan.h"
 #include "nsc-session.h"
 #include "nsc-words.h"
@@ -52,6 +55,9 @@ print_usage (FILE *out)
            "                [--theme light|dark] [--scale 2]\n"
            "  nandscope-cli export-fio --out FILE.fio --target DIR|DEVICE [--preset NAME | JOB\n"
            "                OPTIONS] [OPTIONS]: the run as a fio job file (nothing is run)\n"
+           "  nandscope-cli import FIO.json --json OUT.json [--logs DIR]: fio's JSON output as a\n"
+           "                result, with its bandwidth logs (write_bw_log) found in DIR (default:\n"
+           "                FIO.json's folder); several hosts (fio --client) give OUT-HOST.json\n"
            "  nandscope-cli --version\n"
            "\n"
            "Run options:\n"
@@ -686,6 +692,112 @@ cmd_export_fio (int    argc,
   return 0;
 }
 
+/* OUT.json for one host; OUT-HOST.json for each of several. */
+static char *
+import_path (const char *out,
+             const char *host,
+             gboolean    several)
+{
+  g_autofree char *stem = NULL;
+  g_autofree char *safe = NULL;
+
+  if (!several)
+    return g_strdup (out);
+  stem = g_str_has_suffix (out, ".json") ? g_strndup (out, strlen (out) - 5) : g_strdup (out);
+  safe = g_strdup (host ? host : "host");
+  for (char *p = safe; *p; p++)
+    if (!g_ascii_isalnum (*p) && *p != '.' && *p != '-' && *p != '_')
+      *p = '-';
+  return g_strdup_printf ("%s-%s.json", stem, safe);
+}
+
+/* import: fio's JSON output (and its bandwidth logs) as results of Nandscope's. */
+static int
+cmd_import (int    argc,
+            char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autofree char *text = NULL;
+  const char *in = NULL, *out = NULL, *logs = NULL;
+  g_autofree char *logs_dir = NULL;
+  gsize length = 0;
+
+  for (int i = 0; i < argc; i++)
+    {
+      if (g_str_equal (argv[i], "--json") && i + 1 < argc)
+        out = argv[++i];
+      else if (g_str_has_prefix (argv[i], "--json="))
+        out = argv[i] + strlen ("--json=");
+      else if (g_str_equal (argv[i], "--logs") && i + 1 < argc)
+        logs = argv[++i];
+      else if (g_str_has_prefix (argv[i], "--logs="))
+        logs = argv[i] + strlen ("--logs=");
+      else if (argv[i][0] != '-' && in == NULL)
+        in = argv[i];
+      else
+        {
+          nsc_cli_fail (_("import: unknown option “%s”; it takes FIO.json, --json OUT.json and "
+                          "--logs DIR"), argv[i]);
+          return EXIT_USAGE;
+        }
+    }
+  if (in == NULL || out == NULL || *out == '\0')
+    {
+      nsc_cli_fail (_("import needs fio's JSON output and --json OUT.json, the result to write"));
+      return EXIT_USAGE;
+    }
+  /* The logs fio wrote beside its output, unless told where. */
+  if (logs == NULL)
+    logs = logs_dir = g_path_get_dirname (in);
+  else if (!g_file_test (logs, G_FILE_TEST_IS_DIR))
+    {
+      nsc_cli_fail (_("import: --logs %s is not a folder; give the folder fio wrote its logs in"), logs);
+      return EXIT_USAGE;
+    }
+  if (!(text = nsc_result_file_read (in, (gsize) 256 << 20, NSC_PROBLEM_FIO_NOT_REGULAR,
+                                     NSC_PROBLEM_FIO_TOO_LARGE, &length, &error))
+      || !(results = nsc_fio_import (text, (gssize) length, logs, &error)))
+    {
+      nsc_cli_fail ("%s: %s", in, error->message);
+      return 1;
+    }
+  for (guint i = 0; i < results->len; i++)
+    {
+      JsonNode *root = g_ptr_array_index (results, i);
+      JsonObject *o = json_node_get_object (root);
+      JsonObject *source = nsc_json_get_object (o, "source");
+      const char *host = nsc_json_get_string (source, "host");
+      g_autofree char *path = import_path (out, host, results->len > 1);
+      g_autofree char *json = json_to_string (root, TRUE);
+      JsonArray *steps = nsc_json_get_array (o, "steps");
+      guint n = steps ? json_array_get_length (steps) : 0;
+
+      if (!nsc_result_file_validate (root, &error))
+        {
+          nsc_cli_fail ("%s: %s", in, error->message);
+          return 1;
+        }
+      if (!g_file_set_contents (path, json, -1, &error))
+        {
+          nsc_cli_fail (_("Cannot save the result to %s: %s"), path, error->message);
+          return 1;
+        }
+      if (host)
+        /* Translators: after import: the file written, the tests in it, fio's version
+         * ("fio-3.33") and the host it ran on */
+        printf (g_dngettext (GETTEXT_PACKAGE, "Wrote %s: %u test run by %s on %s\n",
+                             "Wrote %s: %u tests run by %s on %s\n", n),
+                path, n, nsc_json_get_string (source, "version"), host);
+      else
+        /* Translators: after import: the file written, the tests in it, fio's version */
+        printf (g_dngettext (GETTEXT_PACKAGE, "Wrote %s: %u test run by %s\n",
+                             "Wrote %s: %u tests run by %s\n", n),
+                path, n, nsc_json_get_string (source, "version"));
+    }
+  return 0;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -730,8 +842,10 @@ main (int    argc,
     return nsc_cli_sheet (argc - 2, argv + 2);
   if (g_str_equal (argv[1], "export-fio"))
     return cmd_export_fio (argc - 2, argv + 2);
+  if (g_str_equal (argv[1], "import"))
+    return cmd_import (argc - 2, argv + 2);
 
   nsc_cli_fail (_("Unknown command “%s”; the commands are run, list-presets, devices, chart, "
-                  "sheet and export-fio (see --help)"), argv[1]);
+                  "sheet, export-fio and import (see --help)"), argv[1]);
   return EXIT_USAGE;
 }

@@ -717,6 +717,10 @@ static const struct
   /* Translators: "a network or user-space filesystem (nfs)" */
   { "network-fs", N_("a network or user-space filesystem (%s)"), FALSE },
   { "zfs", N_("ZFS, which gathers writes in memory"), FALSE },
+  /* Translators: an imported fio run's target: "/dev/nvme0n1, fio's target, whose
+   * path to the drive Nandscope did not see" */
+  { "fio", N_("%s, fio's target, whose path to the drive Nandscope did not see"), TRUE },
+  { "fio-buffered", N_("%s through the page cache of fio's machine (fio without direct=1)"), TRUE },
 };
 
 char *

@@ -162,6 +162,16 @@ typedef enum
   X (RESULT_NOT_REGULAR,      INVALID_ARGUMENT)  /* path */ \
   X (RESULT_TOO_LARGE,        INVALID_ARGUMENT)  /* path, bytes: its size, bytes2: the largest read */ \
   X (RESULT_SAVE,             FAILED)            /* path, text: the system's message */ \
+  /* fio's output, imported */ \
+  X (FIO_DAMAGED,             INVALID_ARGUMENT)  /* text: the parser's message */ \
+  X (FIO_TOO_DEEP,            INVALID_ARGUMENT)  /* n: the deepest nesting read */ \
+  X (FIO_NOT_FIO,             INVALID_ARGUMENT)  /* none: no "fio version" */ \
+  X (FIO_NO_JOBS,             INVALID_ARGUMENT)  /* none */ \
+  X (FIO_TOO_MANY_JOBS,       INVALID_ARGUMENT)  /* n: the jobs, n2: the most read */ \
+  X (FIO_JOB_MEMBER,          INVALID_ARGUMENT)  /* n: the job from 1 (0: the file), text: the member */ \
+  X (FIO_LOG_LINE,            INVALID_ARGUMENT)  /* path: the log, n: the line from 1 */ \
+  X (FIO_NOT_REGULAR,         INVALID_ARGUMENT)  /* path */ \
+  X (FIO_TOO_LARGE,           INVALID_ARGUMENT)  /* path, bytes: its size, bytes2: the most read */ \
   /* copies */ \
   X (COPY_FOLDER_UNUSABLE,    FAILED)            /* path: the folder, errnum */ \
   X (COPY_NO_ROOM,            NO_SPACE)          /* path: the folder */ \

@@ -14,7 +14,7 @@
 #define MAX_FILE_SIZE ((gsize) 256 << 20)
 /* A result nests six levels deep (root, steps, step, read, lat_ns, percentiles);
  * json-glib parses recursively, so tens of thousands of "[" would exhaust the stack. */
-#define MAX_DEPTH 64
+#define MAX_DEPTH NSC_JSON_MAX_DEPTH
 
 /* Where in the file a problem lies (the n2 of its error): a step from 1, or these. */
 #define PLACE_FILE    0
@@ -222,10 +222,10 @@ nsc_result_file_validate (JsonNode  *root,
 
 /* The deepest nesting of arrays and objects in @data, outside strings, scanning no
  * further than one level past @limit. */
-static guint
-nesting_depth (const char *data,
-               gsize       length,
-               guint       limit)
+guint
+nsc_json_nesting_depth (const char *data,
+                        gsize       length,
+                        guint       limit)
 {
   guint depth = 0, deepest = 0;
   gboolean in_string = FALSE;
@@ -266,7 +266,7 @@ nsc_result_file_parse (const char  *data,
 
   g_return_val_if_fail (data != NULL, NULL);
 
-  if (nesting_depth (data, length < 0 ? strlen (data) : (gsize) length, MAX_DEPTH) > MAX_DEPTH)
+  if (nsc_json_nesting_depth (data, length < 0 ? strlen (data) : (gsize) length, MAX_DEPTH) > MAX_DEPTH)
     {
       nsc_error_set (error, NSC_PROBLEM_RESULT_TOO_DEEP, &(NscErrorFields) { .n = MAX_DEPTH });
       return NULL;
@@ -283,12 +283,13 @@ nsc_result_file_parse (const char  *data,
   return json_node_ref (root);
 }
 
-/* Reads a result file: a regular file (not a FIFO that would block, nor a device
- * that never ends), its size checked before anything is read. */
-static char *
-read_result_file (const char  *path,
-                  gsize       *length,
-                  GError     **error)
+char *
+nsc_result_file_read (const char  *path,
+                      gsize        most,
+                      NscProblem   not_regular,
+                      NscProblem   too_large,
+                      gsize       *length,
+                      GError     **error)
 {
   g_autofree char *data = NULL;
   struct stat st;
@@ -305,15 +306,15 @@ read_result_file (const char  *path,
     }
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
-      nsc_error_set (error, NSC_PROBLEM_RESULT_NOT_REGULAR, &(NscErrorFields) { .path = path });
+      nsc_error_set (error, not_regular, &(NscErrorFields) { .path = path });
       close (fd);
       return NULL;
     }
-  if ((guint64) st.st_size > MAX_FILE_SIZE)
+  if ((guint64) st.st_size > most)
     {
-      nsc_error_set (error, NSC_PROBLEM_RESULT_TOO_LARGE,
+      nsc_error_set (error, too_large,
                      &(NscErrorFields) { .path = path, .bytes = (guint64) st.st_size,
-                                         .bytes2 = MAX_FILE_SIZE });
+                                         .bytes2 = most });
       close (fd);
       return NULL;
     }
@@ -350,7 +351,8 @@ nsc_result_file_load (const char  *path,
   GError *parse_error = NULL;
   JsonNode *root;
 
-  if (!(data = read_result_file (path, &len, error)))
+  if (!(data = nsc_result_file_read (path, MAX_FILE_SIZE, NSC_PROBLEM_RESULT_NOT_REGULAR,
+                                     NSC_PROBLEM_RESULT_TOO_LARGE, &len, error)))
     return NULL;
   root = nsc_result_file_parse (data, (gssize) len, &parse_error);
   if (root == NULL)

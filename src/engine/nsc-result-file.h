@@ -3,6 +3,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "nsc-error.h"
+
 G_BEGIN_DECLS
 
 /* Reading results back (charts, history, comparison): a saved file is checked
@@ -23,6 +25,25 @@ JsonNode *nsc_result_file_parse    (const char  *data,
  * series columns are arrays of numbers of one length. */
 gboolean  nsc_result_file_validate (JsonNode    *root,
                                     GError     **error);
+
+/* Reads a file of outside data (a result, fio's output, a log): a regular file (not
+ * a FIFO that would block, nor a device that never ends) of at most @most bytes,
+ * checked with fstat before anything is read; @not_regular and @too_large are the
+ * problems to report when it is not. NUL-terminated, its length in @length. */
+char     *nsc_result_file_read     (const char  *path,
+                                    gsize        most,
+                                    NscProblem   not_regular,
+                                    NscProblem   too_large,
+                                    gsize       *length,
+                                    GError     **error);
+
+/* The deepest nesting of arrays and objects in @data, outside strings, scanning no
+ * further than one level past @limit: outside JSON deeper than NSC_JSON_MAX_DEPTH is
+ * refused before it is parsed (the parser recurses). */
+#define NSC_JSON_MAX_DEPTH 64
+guint     nsc_json_nesting_depth   (const char  *data,
+                                    gsize        length,
+                                    guint        limit);
 
 /* The drive's history: the SLC cache that the newest write-fill among the results in
  * @dir measured on the drive with @serial, or 0 when none did. @from_path: that file. */

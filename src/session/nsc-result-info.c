@@ -393,6 +393,9 @@ nsc_result_info_marks (JsonNode *result)
     g_ptr_array_add (marks, (gpointer) _("stopped by an error"));
   if (nsc_result_info_strict (result))
     g_ptr_array_add (marks, (gpointer) _("strict"));
+  if (nsc_json_get_object (root, "source"))
+    /* Translators: a mark of a result another tool measured (fio's, imported) */
+    g_ptr_array_add (marks, (gpointer) _("imported"));
   if (marks->len == 0)
     return NULL;
   g_ptr_array_add (marks, NULL);
@@ -467,7 +470,16 @@ nsc_result_info_header (JsonNode *result)
   GString *text = g_string_new (NULL);
   g_autoptr(GPtrArray) last = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *capacity = nsc_result_info_capacity (result);
+  g_autofree char *source = nsc_words_result_source (root);
 
+  /* Another tool's figures, imported: said before anything else. */
+  if (source)
+    {
+      const char *rest = g_utf8_next_char (source);
+      g_autofree char *first = g_utf8_strup (source, rest - source);
+
+      g_string_append_printf (text, "%s%s\n", first, rest);
+    }
   /* A capacity check's verdict comes first: a drive that lies matters more than its
    * speeds. */
   if (capacity)

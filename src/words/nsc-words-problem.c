@@ -412,6 +412,35 @@ say_problem (Say                  *say,
     case NSC_PROBLEM_RESULT_SAVE:
       return g_strdup_printf (_("Cannot save the result to %s: %s"), str (f->path), str (f->text));
 
+    /* fio's output, imported */
+    case NSC_PROBLEM_FIO_DAMAGED:
+      return g_strdup_printf (_("This is not fio's JSON output: the JSON is damaged (%s)"), str (f->text));
+    case NSC_PROBLEM_FIO_TOO_DEEP:
+      return g_strdup_printf (_("This is not fio's JSON output: its JSON nests deeper than %d levels"),
+                              (int) f->n);
+    case NSC_PROBLEM_FIO_NOT_FIO:
+      return g_strdup (_("This is not fio's JSON output: it has no “fio version”; run fio with "
+                         "--output-format=json"));
+    case NSC_PROBLEM_FIO_NO_JOBS:
+      return g_strdup (_("This fio output holds no jobs"));
+    case NSC_PROBLEM_FIO_TOO_MANY_JOBS:
+      return g_strdup_printf (_("This fio output holds %lld jobs; Nandscope reads at most %lld"),
+                              (long long) f->n, (long long) f->n2);
+    case NSC_PROBLEM_FIO_JOB_MEMBER:
+      /* Translators: "fio's job 2: “io_bytes” is missing, not a number or out of range" */
+      return g_strdup_printf (_("fio's job %lld: “%s” is missing, of the wrong type or out of range"),
+                              (long long) f->n, str (f->text));
+    case NSC_PROBLEM_FIO_LOG_LINE:
+      return g_strdup_printf (_("%s, line %lld: not a line of fio's bandwidth log (time, KiB/s, "
+                                "direction, block size, offset)"), str (f->path), (long long) f->n);
+    case NSC_PROBLEM_FIO_NOT_REGULAR:
+      return g_strdup_printf (_("%s: not a regular file; choose fio's JSON output or its logs"),
+                              str (f->path));
+    case NSC_PROBLEM_FIO_TOO_LARGE:
+      /* Translators: the file, its size, and the largest read */
+      return g_strdup_printf (_("%s: %s, more than Nandscope reads of fio's output (at most %s)"),
+                              str (f->path), size (say, f->bytes), size (say, f->bytes2));
+
     /* copies */
     case NSC_PROBLEM_COPY_FOLDER_UNUSABLE:
       return g_strdup_printf (_("Cannot use %s"), str (f->path));

@@ -122,6 +122,25 @@ nsc_words_size (guint64 bytes)
 }
 
 char *
+nsc_words_result_source (JsonObject *root)
+{
+  JsonObject *source = nsc_json_get_object (root, "source");
+  const char *version = nsc_json_get_string (source, "version");
+  const char *host = nsc_json_get_string (source, "host");
+
+  if (source == NULL)
+    return NULL;
+  if (version == NULL || *version == '\0')
+    version = nsc_json_get_string (source, "tool");
+  if (host)
+    /* Translators: a result imported from another tool: "run by fio-3.33 on host1,
+     * imported" */
+    return g_strdup_printf (_("run by %s on %s, imported"), version ? version : "?", host);
+  /* Translators: a result imported from another tool: "run by fio-3.33, imported" */
+  return g_strdup_printf (_("run by %s, imported"), version ? version : "?");
+}
+
+char *
 nsc_words_drive_size (guint64  bytes,
                       gboolean binary)
 {

@@ -54,6 +54,10 @@ char *nsc_words_size           (guint64            bytes);
 /* A drive's capacity as drives are sold, in decimal units: "500.1 GB", "1.00 TB",
  * "268.4 MB"; with @binary also in binary units after it: "1.00 TB (931.5 GiB)". The
  * one formatter of a drive's size for the app, the reports, captions and sheets. */
+/* Where a result's figures came from when another tool measured them (its "source",
+ * an import of fio's output): "run by fio-3.33 on host1, imported", or NULL for a
+ * run of Nandscope's own. */
+char *nsc_words_result_source  (JsonObject         *root);
 char *nsc_words_drive_size     (guint64            bytes,
                                 gboolean           binary);
 /* "200 ms", "40 seconds", "3 minutes", "2 hours" */
