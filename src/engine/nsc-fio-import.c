@@ -859,7 +859,8 @@ host_result (JsonObject *root,
   r->preset_title = g_strdup_printf ("fio: %s", nsc_json_get_string (first->entry, "jobname"));
   r->target_path = g_strdup (filename ? filename : option (first, "directory") ? option (first, "directory") : "");
   r->target_kind = g_strdup (filename && g_str_has_prefix (filename, "/dev/") ? "device" : "file");
-  r->target_description = g_strdup (h->name ? h->name : "");
+  /* What it ran on, as far as fio says: the machine and the file or device. */
+  r->target_description = h->name ? g_strdup_printf ("%s: %s", h->name, r->target_path) : g_strdup (r->target_path);
   r->backend_requested = g_strdup ("fio");
   r->runs = 1;
   for (guint i = 0; ok && i < h->jobs->len; i++)

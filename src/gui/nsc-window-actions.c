@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "nsc-fio.h"
 #include "nsc-history.h"
 #include "nsc-window-private.h"
 
@@ -53,6 +54,35 @@ nsc_window_export_sheet (NscWindow   *self,
 {
   g_return_val_if_fail (NSC_IS_WINDOW (self), FALSE);
   return nsc_chart_panel_export_sheet (self->chart_panel, path, dark, error);
+}
+
+gboolean
+nsc_window_export_fio (NscWindow   *self,
+                       const char  *path,
+                       GError     **error)
+{
+  g_autoptr(NscPlan) plan = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) local = NULL;
+
+  g_return_val_if_fail (NSC_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  plan = _nsc_window_plan (self, _nsc_window_get_preset (self));
+  if (!plan->budget_known)
+    {
+      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT, plan->budget_error->message);
+      return FALSE;
+    }
+  if (!(text = nsc_fio_export (plan, self->target, error)))
+    return FALSE;
+  if (!g_file_set_contents (path, text, -1, &local))
+    {
+      g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED, _("Cannot write the job file %s: %s"),
+                   path, local->message);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /**
@@ -258,7 +288,7 @@ open_file_action (GSimpleAction *action,
   chooser = gtk_file_chooser_native_new (_("Open a Result"), GTK_WINDOW (self),
                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_filter_set_name (filter, _("Nandscope results"));
+  gtk_file_filter_set_name (filter, _("Nandscope results and fio's JSON output"));
   gtk_file_filter_add_pattern (filter, "*.json");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   if (g_file_test (dir, G_FILE_TEST_IS_DIR))
@@ -298,7 +328,56 @@ use_fitting_size_action (GSimpleAction *action,
   _nsc_window_update_info (self);
 }
 
+static void
+on_export_fio_response (GtkNativeDialog *native,
+                        int              response,
+                        NscWindow       *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (path == NULL)
+        _nsc_window_add_toast (self, _("Choose a folder on this computer for the job file"), NULL, NULL);
+      else if (!nsc_window_export_fio (self, path, &error))
+        _nsc_window_add_toast (self, error->message, NULL, NULL);
+      else
+        {
+          g_autofree char *name = g_filename_display_basename (path);
+          /* Translators: after saving a fio job file: its name, then the command */
+          g_autofree char *text = g_strdup_printf (_("Saved %s; run it with fio --output-format=json "
+                                                     "--output=result.json %s, then open the result"),
+                                                   name, name);
+
+          _nsc_window_add_toast (self, text, NULL, NULL);
+        }
+    }
+  gtk_native_dialog_destroy (native);
+  g_object_unref (native);
+}
+
+/* Export Run as fio Job File: the run Run would start, for fio. */
+static void
+export_fio_action (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  NscWindow *self = NSC_WINDOW (user_data);
+  GtkFileChooserNative *chooser;
+  g_autofree char *name = g_strdup_printf ("%s.fio", _nsc_window_get_preset (self)->name);
+
+  chooser = gtk_file_chooser_native_new (_("Export Run as fio Job File"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_export_fio_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
 static const GActionEntry win_actions[] = {
+  { "export-fio", export_fio_action },
   { "run", run_action },
   { "cancel", cancel_action },
   { "choose-target", choose_target_action },

@@ -11,6 +11,7 @@
 #include "nsc-display.h"
 #include "nsc-engine.h"
 #include "nsc-history.h"
+#include "nsc-json.h"
 #include "nsc-preferences.h"
 #include "nsc-preset-chooser.h"
 #include "nsc-result-info.h"
@@ -538,6 +539,7 @@ nsc_window_open_result (NscWindow   *self,
   g_autoptr(JsonNode) result = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *name = NULL;
+  guint hosts = 1;
 
   g_return_val_if_fail (NSC_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -549,7 +551,8 @@ nsc_window_open_result (NscWindow   *self,
       return FALSE;
     }
 
-  result = nsc_result_file_load (path, &local_error);
+  /* A saved result, or fio's output imported (the first host's). */
+  result = nsc_result_info_open (path, &hosts, &local_error);
   if (result == NULL)
     {
       g_autofree char *prefix = g_strconcat (path, ": ", NULL);
@@ -564,6 +567,22 @@ nsc_window_open_result (NscWindow   *self,
       return FALSE;
     }
   show_result (self, result, path);
+  if (hosts > 1)
+    {
+      g_autofree char *host = g_strdup (nsc_json_get_string (nsc_json_get_object (
+                                          json_node_get_object (result), "source"), "host"));
+      g_autofree char *text = NULL;
+
+      /* Translators: after opening fio's output of a run on several machines: how
+       * many, the one shown, and the command that makes a result of each */
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "fio ran on %u machine; showing %s. nandscope-cli import "
+                                           "makes a result of each",
+                                           "fio ran on %u machines; showing %s. nandscope-cli import "
+                                           "makes a result of each", hosts),
+                              hosts, host ? host : "?");
+      _nsc_window_add_toast (self, text, NULL, NULL);
+    }
   return TRUE;
 }
 

@@ -54,6 +54,11 @@ gboolean   nsc_window_export_sheet  (NscWindow      *self,
                                      const char     *path,
                                      gboolean        dark,
                                      GError        **error);
+/* The run Run would start (the target, the preset, the preferences) as a fio job
+ * file: the code behind Export Run as fio Job File. */
+gboolean   nsc_window_export_fio    (NscWindow      *self,
+                                     const char     *path,
+                                     GError        **error);
 GtkWindow *nsc_window_show_history  (NscWindow      *self);
 /* The result shown as text, as Copy as Text puts it on the clipboard. */
 char      *nsc_window_get_text      (NscWindow      *self);

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "nsc-engine.h"
+#include "nsc-fio-import.h"
 #include "nsc-json.h"
+#include "nsc-result-file.h"
 #include "nsc-result-info.h"
 #include "nsc-words.h"
 
@@ -13,6 +15,44 @@ static JsonObject *
 root_object (JsonNode *result)
 {
   return result && JSON_NODE_HOLDS_OBJECT (result) ? json_node_get_object (result) : NULL;
+}
+
+JsonNode *
+nsc_result_info_open (const char  *path,
+                      guint       *hosts,
+                      GError     **error)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *dir = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  GError *local = NULL;
+  gsize length = 0;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (hosts)
+    *hosts = 1;
+  /* Read once, bounded as a result is; fio's output goes to the importer. */
+  if (!(text = nsc_result_file_read (path, (gsize) 256 << 20, NSC_PROBLEM_RESULT_NOT_REGULAR,
+                                     NSC_PROBLEM_RESULT_TOO_LARGE, &length, error)))
+    return NULL;
+  if (!nsc_fio_text_is_fio (text, length))
+    {
+      JsonNode *root = nsc_result_file_parse (text, (gssize) length, &local);
+
+      if (root == NULL)
+        g_propagate_prefixed_error (error, local, "%s: ", path);
+      return root;
+    }
+  dir = g_path_get_dirname (path);
+  if (!(results = nsc_fio_import (text, (gssize) length, dir, &local)))
+    {
+      g_propagate_prefixed_error (error, local, "%s: ", path);
+      return NULL;
+    }
+  if (hosts)
+    *hosts = results->len;
+  return json_node_ref (g_ptr_array_index (results, 0));
 }
 
 char *
@@ -120,6 +160,7 @@ nsc_result_info_drive (JsonNode *result)
   JsonObject *dev = nsc_json_get_object (root, "device");
   const char *model = nsc_json_get_string (dev, "model");
   const char *vendor = nsc_json_get_string (dev, "vendor");
+  const char *description;
 
   if (model != NULL && *model != '\0')
     return vendor && *vendor && !g_str_has_prefix (model, vendor)
@@ -127,8 +168,9 @@ nsc_result_info_drive (JsonNode *result)
   if (nsc_json_get_string (dev, "name"))
     /* TRANSLATORS: a drive without a model name, e.g. "Drive vda" */
     return g_strdup_printf (_("Drive %s"), nsc_json_get_string (dev, "name"));
-  if (nsc_json_get_string (nsc_json_get_object (root, "target"), "description"))
-    return g_strdup (nsc_json_get_string (nsc_json_get_object (root, "target"), "description"));
+  description = nsc_json_get_string (nsc_json_get_object (root, "target"), "description");
+  if (description && *description)
+    return g_strdup (description);
   return g_strdup (_("Unknown drive"));
 }
 

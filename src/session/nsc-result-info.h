@@ -10,6 +10,13 @@ G_BEGIN_DECLS
 /* What the app shows of a saved result (schema 1, validated by
  * nsc_result_file_load): names, dates, headline numbers, the text block. */
 
+/* A result to show from @path: a saved result (nsc_result_file_load), or fio's JSON
+ * output imported (nsc_fio_import, its bandwidth logs read from the folder beside it):
+ * then the first host's, and @hosts (may be NULL) says how many the output holds. */
+JsonNode    *nsc_result_info_open           (const char  *path,
+                                             guint       *hosts,
+                                             GError     **error);
+
 /* The number as the grid shows it (NscUnits: nsc-words.h): three significant figures
  * at least. */
 char        *nsc_units_format               (NscUnits    units,

@@ -678,6 +678,14 @@ run_line (Script  *script,
         return -1;
       dump (script, argc == 2 ? argv[1] : NULL);
     }
+  else if (g_str_equal (cmd, "export-fio") && argc == 2)
+    {
+      /* What Export Run as fio Job File writes, without its file dialog. */
+      if (!nsc_window_export_fio (script->window, argv[1], &error))
+        fail (script, "export-fio: %s", error->message);
+      else
+        g_print ("script: exported %s\n", argv[1]);
+    }
   else if (g_str_equal (cmd, "shot") && argc == 2)
     return shot_done (script, save_png (GTK_WIDGET (script->window), argv[1]), argv[1]);
   else if (g_str_equal (cmd, "shot-top") && argc == 2)
