@@ -301,6 +301,11 @@ test_bad_log (void)
   g_assert_null (results);
   g_assert_cmpint (nsc_error_get_problem (error), ==, NSC_PROBLEM_FIO_LOG_LINE);
   g_assert_nonnull (strstr (error->message, "2"));
+  g_clear_error (&error);
+  /* Speeds and times no drive reaches: more bytes than fio could have moved. */
+  g_assert_true (g_file_set_contents (log, "1000000000000, 900000000000000, 1, 0, 0\n", -1, NULL));
+  g_assert_null (nsc_fio_import (text, -1, dir, &error));
+  g_assert_cmpint (nsc_error_get_problem (error), ==, NSC_PROBLEM_FIO_LOG_LINE);
   nsc_test_rm_rf (dir);
 }
 

@@ -273,9 +273,34 @@ latency (const FioJob *j,
 
 typedef struct
 {
-  gint64 t_ms;
+  gint64  t_ms;
   guint64 bytes[2];
 } LogWindow;
+
+/* A window into @series, after the one that ended at *@end: FALSE when its sum of
+ * bytes passes what fio could have moved. */
+static gboolean
+log_window_flush (const LogWindow *w,
+                  gint64          *end,
+                  guint64         *position,
+                  NscSeries       *series)
+{
+  NscSample s = { 0 };
+
+  if (w->t_ms <= *end)
+    return TRUE;
+  s.t_ns = w->t_ms * 1000000;
+  s.duration_ns = (w->t_ms - *end) * 1000000;
+  s.bytes[0] = w->bytes[0];
+  s.bytes[1] = w->bytes[1];
+  if (w->bytes[0] + w->bytes[1] > (guint64) MOST_NUMBER - *position)
+    return FALSE;
+  *position += w->bytes[0] + w->bytes[1];
+  s.position = *position;
+  nsc_series_append (series, &s);
+  *end = w->t_ms;
+  return TRUE;
+}
 
 /* A job's bandwidth log: lines "time (ms), KiB/s, direction (0 read, 1 write, 2
  * trim), block size, offset[, priority]", each the average over log_avg_msec. Into
@@ -287,8 +312,9 @@ read_log (const char *path,
           GError    **error)
 {
   g_autofree char *data = NULL;
-  g_autoptr(GArray) windows = g_array_new (FALSE, TRUE, sizeof (LogWindow));
-  gint64 last_t[2] = { 0, 0 };
+  LogWindow w = { 0 };
+  gboolean open = FALSE;
+  gint64 last_t[2] = { 0, 0 }, end = 0;
   guint64 position = 0, line_no = 0;
   gsize length = 0;
   char *line, *next;
@@ -302,7 +328,7 @@ read_log (const char *path,
       guint n = 0;
       gint64 t;
       guint64 kib, dir;
-      LogWindow *w = NULL;
+      double bytes;
 
       next = strchr (line, '\n');
       if (next)
@@ -319,54 +345,36 @@ read_log (const char *path,
         }
       if (n < 3
           || !g_ascii_string_to_signed (g_strstrip (fields[0]), 10, 0, (gint64) MOST_NUMBER / 1000000, &t, NULL)
-          || !g_ascii_string_to_unsigned (g_strstrip (fields[1]), 10, 0, (guint64) MOST_NUMBER / 1024 / 86400000, &kib, NULL)
+          || !g_ascii_string_to_unsigned (g_strstrip (fields[1]), 10, 0, (guint64) MOST_NUMBER / 1024, &kib, NULL)
           || !g_ascii_string_to_unsigned (g_strstrip (fields[2]), 10, 0, 2, &dir, NULL))
-        {
-          nsc_error_set (error, NSC_PROBLEM_FIO_LOG_LINE, &(NscErrorFields) { .path = path, .n = (gint64) line_no });
-          return FALSE;
-        }
+        goto bad_line;
       if (dir == 2)
         continue;
-      /* The window this line closes: the last one, when it is that time's (another
-       * direction of it), else a new one. */
-      if (windows->len > 0)
+      /* The window this line closes: the open one, when it is that time's (another
+       * direction of it), else a new one after it. */
+      if (!open || llabs (w.t_ms - t) > avg_ms / 4 || w.bytes[dir] != 0)
         {
-          LogWindow *l = &g_array_index (windows, LogWindow, windows->len - 1);
-
-          if (llabs (l->t_ms - t) <= avg_ms / 4 && l->bytes[dir] == 0)
-            w = l;
-        }
-      if (w == NULL)
-        {
-          if (windows->len >= G_MAXUINT32 / 2)
-            break;
-          g_array_set_size (windows, windows->len + 1);
-          w = &g_array_index (windows, LogWindow, windows->len - 1);
-          w->t_ms = t;
+          if (open && !log_window_flush (&w, &end, &position, series))
+            goto bad_line;
+          memset (&w, 0, sizeof w);
+          w.t_ms = t;
+          open = TRUE;
         }
       /* Bytes: its speed over the time since that direction's last line. */
-      if (t > last_t[dir])
-        w->bytes[dir] += kib * 1024 * (guint64) (t - last_t[dir]) / 1000;
+      bytes = t > last_t[dir] ? kib * 1024.0 * (double) (t - last_t[dir]) / 1000.0 : 0;
+      if (bytes > MOST_NUMBER - (double) w.bytes[dir])
+        goto bad_line;
+      w.bytes[dir] += (guint64) bytes;
       last_t[dir] = MAX (last_t[dir], t);
     }
-  for (guint i = 0; i < windows->len; i++)
-    {
-      const LogWindow *w = &g_array_index (windows, LogWindow, i);
-      gint64 start = i > 0 ? g_array_index (windows, LogWindow, i - 1).t_ms : 0;
-      NscSample s = { 0 };
-
-      if (w->t_ms <= start)
-        continue;
-      s.t_ns = w->t_ms * 1000000;
-      s.duration_ns = (w->t_ms - start) * 1000000;
-      s.bytes[0] = w->bytes[0];
-      s.bytes[1] = w->bytes[1];
-      position += w->bytes[0] + w->bytes[1];
-      s.position = position;
-      nsc_series_append (series, &s);
-    }
+  if (open && !log_window_flush (&w, &end, &position, series))
+    goto bad_line;
   nsc_series_finish (series);
   return TRUE;
+
+bad_line:
+  nsc_error_set (error, NSC_PROBLEM_FIO_LOG_LINE, &(NscErrorFields) { .path = path, .n = (gint64) line_no });
+  return FALSE;
 }
 
 static const char *
