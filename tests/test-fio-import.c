@@ -309,6 +309,51 @@ test_bad_log (void)
   nsc_test_rm_rf (dir);
 }
 
+/* A file export-fio wrote: runs with CrystalDiskMark's pause between them come back
+ * as one step of their runs, the pause an idle step, the result the preset's. */
+static void
+test_exported (void)
+{
+#define job \
+    "{\"jobname\": \"%s\", \"job_runtime\": 1000, \"job options\": {%s}," \
+    " \"read\": {\"io_bytes\": %u, \"bw_bytes\": %u, \"iops\": 1, \"total_ios\": 1," \
+    " \"clat_ns\": {\"min\": 1, \"max\": %u, \"mean\": 1}}," \
+    " \"write\": {\"io_bytes\": 0, \"bw_bytes\": 0, \"iops\": 0}}"
+  g_autofree char *r1 = g_strdup_printf (job, "s01-r1-SEQ1M-Q8T1", "\"rw\": \"read\", \"bs\": \"1048576\","
+                                         " \"iodepth\": \"8\", \"description\": \"nandscope preset=quick step=1 run=1"
+                                         " analysis=- label=SEQ1M Q8T1\"", 100, 100, 11);
+  g_autofree char *pause = g_strdup_printf (job, "s01-idle", "\"ioengine\": \"exec\"", 0, 0, 0);
+  g_autofree char *r2 = g_strdup_printf (job, "s01-r2-SEQ1M-Q8T1", "\"rw\": \"read\", \"bs\": \"1048576\","
+                                         " \"iodepth\": \"8\", \"description\": \"nandscope preset=quick step=1 run=2"
+                                         " analysis=- label=SEQ1M Q8T1\"", 300, 300, 33);
+  g_autofree char *r3 = g_strdup_printf (job, "s02-r1-RND4K-Q1T1", "\"rw\": \"randread\", \"bs\": \"4096\","
+                                         " \"description\": \"nandscope preset=quick step=2 run=1"
+                                         " analysis=- label=RND4K Q1T1\"", 50, 50, 5);
+  g_autofree char *text = g_strdup_printf ("{\"fio version\": \"fio-3.33\", \"jobs\": [%s, %s, %s, %s]}",
+                                           r1, pause, r2, r3);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) results = nsc_fio_import (text, -1, NULL, &error);
+  JsonObject *r, *s1;
+  JsonArray *steps, *runs;
+
+  g_assert_no_error (error);
+  r = json_node_get_object (g_ptr_array_index (results, 0));
+  g_assert_cmpstr (nsc_json_get_string (nsc_json_get_object (r, "preset"), "name"), ==, "quick");
+  g_assert_cmpstr (nsc_json_get_string (nsc_json_get_object (r, "preset"), "title"), ==, "Quick");
+  steps = json_object_get_array_member (r, "steps");
+  g_assert_cmpuint (json_array_get_length (steps), ==, 3);
+  s1 = json_array_get_object_element (steps, 0);
+  g_assert_cmpstr (nsc_json_get_string (s1, "label"), ==, "SEQ1M Q8T1");
+  runs = json_object_get_array_member (s1, "runs");
+  g_assert_cmpuint (json_array_get_length (runs), ==, 2);
+  /* Each run its own latency. */
+  g_assert_cmpfloat (nsc_json_get_number (nsc_json_get_object (nsc_json_get_object (json_array_get_object_element (runs, 1),
+                                                                                    "read"), "lat_ns"), "max", 0), ==, 33);
+  g_assert_cmpstr (nsc_json_get_string (json_array_get_object_element (steps, 1), "kind"), ==, "idle");
+  g_assert_cmpstr (nsc_json_get_string (json_array_get_object_element (steps, 2), "label"), ==, "RND4K Q1T1");
+#undef job
+}
+
 int
 main (int    argc,
       char **argv)
@@ -320,5 +365,6 @@ main (int    argc,
   g_test_add_func ("/nsc/fio-import/write-fill", test_write_fill);
   g_test_add_func ("/nsc/fio-import/refused", test_refused);
   g_test_add_func ("/nsc/fio-import/bad-log", test_bad_log);
+  g_test_add_func ("/nsc/fio-import/exported", test_exported);
   return g_test_run ();
 }

@@ -523,9 +523,11 @@ add_job (NscRunResult *r,
          const char   *logs,
          const char   *log_suffix,
          GArray       *extras,
+         guint        *touched,
          GError      **error)
 {
-  StepExtra *extra, *last = extras->len ? &g_array_index (extras, StepExtra, extras->len - 1) : NULL;
+  StepExtra *extra, *last = NULL;
+  guint last_index = 0;
   JsonObject *lat[2] = { NULL, NULL };
   Exported e;
   gboolean from_preset = exported (j, &e);
@@ -560,6 +562,7 @@ add_job (NscRunResult *r,
       sr->duration_ns = step.idle_ns;
       g_ptr_array_add (r->steps, sr);
       extra->idle = TRUE;
+      *touched = r->steps->len - 1;
       return TRUE;
     }
   step.kind = NSC_STEP_JOB;
@@ -600,8 +603,19 @@ add_job (NscRunResult *r,
   if (bad)
     return fail_member (error, j->index, bad);
   clones = option_true (j, "group_reporting") ? MAX (option_count (j, "numjobs", 1, MOST_JOBS, &bad), 1u) : 1;
-  /* One more run of the exported step before it, or a step of its own. */
-  if (from_preset && last && last->step == e.step)
+  /* One more run of the exported step before it (past the pauses between its runs,
+   * CrystalDiskMark's), or a step of its own. */
+  for (guint k = extras->len; from_preset && k > 0; k--)
+    if (!g_array_index (extras, StepExtra, k - 1).idle)
+      {
+        if (g_array_index (extras, StepExtra, k - 1).step == e.step)
+          {
+            last = &g_array_index (extras, StepExtra, k - 1);
+            last_index = k - 1;
+          }
+        break;
+      }
+  if (last)
     extra = last;
   else
     {
@@ -668,8 +682,9 @@ add_job (NscRunResult *r,
       }
   if (last)
     {
-      /* Another run of the step before. */
-      sr = g_ptr_array_index (r->steps, r->steps->len - 1);
+      /* Another run of that step (extras and steps go one for one). */
+      sr = g_ptr_array_index (r->steps, last_index);
+      *touched = last_index;
       sr->completed &= error_code == 0;
       if (error_code != 0 && sr->error == NULL)
         sr->error = g_strdup_printf ("fio: error %d", (int) error_code);
@@ -683,6 +698,7 @@ add_job (NscRunResult *r,
     sr->error = g_strdup_printf ("fio: error %d", (int) error_code);
   g_ptr_array_add (sr->runs, g_steal_pointer (&run));
   g_ptr_array_add (r->steps, sr);
+  *touched = r->steps->len - 1;
   return TRUE;
 }
 
@@ -879,12 +895,13 @@ host_result (JsonObject *root,
       Exported e;
       StepExtra *x;
       NscStepResult *sr;
+      guint touched = 0;
 
       g_hash_table_insert (seen, (gpointer) jobname, GUINT_TO_POINTER (repeat + 1));
-      if (!(ok = add_job (r, j, repeat, logs, h->log_suffix, extras, error)))
+      if (!(ok = add_job (r, j, repeat, logs, h->log_suffix, extras, &touched, error)))
         break;
-      x = &g_array_index (extras, StepExtra, extras->len - 1);
-      sr = g_ptr_array_index (r->steps, r->steps->len - 1);
+      x = &g_array_index (extras, StepExtra, touched);
+      sr = g_ptr_array_index (r->steps, touched);
       if (x->idle)
         {
           r->duration_ns += sr->duration_ns;
