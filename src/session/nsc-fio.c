@@ -114,9 +114,11 @@ append_job (GString         *out,
                           "; the SLC cache); fio has no such rule and writes its whole bound\n");
   if (log_name)
     g_string_append_printf (out, "write_bw_log=%s\nwrite_iops_log=%s\n", log_name, log_name);
-  /* A plain number: fio takes "500ms" here and then logs nothing. */
+  /* A plain number: fio takes "500ms" here and then logs nothing. At most 100 ms:
+   * Nandscope's own samples of a fill also end by bytes, and a window of fio's that
+   * holds a cache's end blurs it by the bytes the window wrote. */
   g_string_append_printf (out, "log_avg_msec=%" G_GINT64_FORMAT "\n",
-                          MAX ((nsc_job_sample_interval (job) + 999999) / 1000000, (gint64) 1));
+                          CLAMP ((nsc_job_sample_interval (job) + 999999) / 1000000, (gint64) 1, (gint64) 100));
 }
 
 char *

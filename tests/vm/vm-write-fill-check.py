@@ -24,6 +24,7 @@ p.add_argument('--serial', required=True)
 p.add_argument('--flat-rate', type=float, required=True)
 p.add_argument('--flat-size', type=int, required=True)
 p.add_argument('--flat-serial', required=True)
+p.add_argument('--fio', type=int, default=0)
 a = p.parse_args()
 
 con = Console(a.console)
@@ -106,11 +107,13 @@ print(f'# truth: burst of BURST²×LEN/(BURST−RATE) = {mb(truth_cache)} in {bu
 check(con.rcs.get('run-fill') == 0, con.rc_text('run-fill'))
 r = con.section_json('result-fill')
 step = fill_step(r) if r else None
+own_cache = own_run_cache = None
 if r and check(step is not None, 'the write-fill result has its fill step'):
     slc = (r.get('analysis') or {}).get('slc') or {}
+    own_cache = slc.get('cache_bytes')
     samples = raw_series(step)
     raw_cache, raw_fast, raw_slow = raw_burst(samples, math.sqrt(a.burst * a.rate))
-    run_cache = bucket_burst(step, a.rate, a.burst * a.burst_length)
+    run_cache = own_run_cache = bucket_burst(step, a.rate, a.burst * a.burst_length)
     w = step.get('write') or {}
     print(f'# raw series: {len(samples)} samples; burst ends near {mb(raw_cache)}, '
           f'median {mbs(raw_fast)} before, {mbs(raw_slow)} after; {w.get("bytes")} bytes '
@@ -183,5 +186,41 @@ if r and check(step is not None, 'the flat write-fill result has its fill step')
     check(within(last, a.flat_rate),
           f'flat drive: speed {mbs(last)} at the end within {TOLERANCE:.0%} of {mbs(a.flat_rate)}')
     con.check_result_device('flat write-fill', r, a.flat_serial)
+
+# --- the same preset through fio, imported ------------------------------------
+if a.fio:
+    print('# fio drive: throttled as the burst drive; write-fill exported, run by fio, imported')
+    for name in ('export-fio', 'run-fio', 'import-fio'):
+        check(con.rcs.get(name) == 0, con.rc_text(name))
+    r = con.section_json('result-fio')
+    step = fill_step(r) if r else None
+    if r and check(step is not None, 'the imported result has its write-fill, from the exported job'):
+        slc = (r.get('analysis') or {}).get('slc') or {}
+        run_cache = bucket_burst(step, a.rate, a.burst * a.burst_length)
+        w = step.get('write') or {}
+        print(f'# fio: {w.get("bytes")} bytes, {len((step.get("series") or {}).get("t_ns") or [])} samples '
+              f'from its log; detected: {slc.get("summary") or slc.get("error")}')
+        print(f'#   cache: imported {mb(slc.get("cache_bytes"))}, Nandscope\'s own {mb(own_cache)} '
+              f'({rel(slc.get("cache_bytes"), own_cache or 1)}), bucket over fio\'s run {mb(run_cache)} '
+              f'({rel(slc.get("cache_bytes"), run_cache or 1)})')
+        check((r.get('source') or {}).get('tool') == 'fio' and r['preset']['name'] == 'write-fill',
+              f'the result says fio measured it, for the preset write-fill ({r.get("source")})')
+        check(w.get('bytes') == a.size, f'fio wrote the whole namespace ({w.get("bytes")} of {a.size} bytes)')
+        check(slc.get('has_cache') is True, f'imported: analysis.slc.has_cache {slc.get("has_cache")}')
+        # The same cache as Nandscope's own run found, where QEMU gave both runs the
+        # same burst (the bucket over each run's timeline within 2 %: a host that
+        # starved one guest run and not the other changes the drive, not the tools).
+        if own_run_cache and run_cache and within(run_cache, own_run_cache, 0.02):
+            check(own_cache is not None and within(slc.get('cache_bytes'), own_cache, 0.05),
+                  f'imported cache {mb(slc.get("cache_bytes"))} within 5 % of Nandscope\'s own {mb(own_cache)}')
+        else:
+            print(f'# premise missed, not judged: QEMU\'s burst over fio\'s run {mb(run_cache)}, over '
+                  f'Nandscope\'s {mb(own_run_cache)}')
+        check(within(slc.get('cache_bytes'), run_cache or 0),
+              f'imported cache within {TOLERANCE:.0%} of the bucket over fio\'s run {mb(run_cache)}')
+        check(slc.get('verdict') == 'not-verified',
+              f'imported: the verdict is not verified, fio\'s target unseen ({slc.get("verdict")})')
+else:
+    print('# fio is missing on the host: the round trip through fio was not run')
 
 con.finish()

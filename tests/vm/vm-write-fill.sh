@@ -35,6 +35,13 @@
 # host's disk does not stall the guest; a host short of CPU still starves the TCG
 # guest, and the flat drive's premise check (time spent below half the rate) says so.
 #
+# A third controller, throttled as the burst drive, takes the same preset through fio:
+# the guest exports it (export-fio), runs fio on the job file, and imports fio's output
+# and logs (nandscope-cli import). The imported fill must find the cache as Nandscope's
+# own run did: within 5 % of it, and within 10 % of the bucket over fio's own timeline.
+# fio and its libraries go into the initramfs; without fio on the host that part is
+# skipped.
+#
 # Checks on the host: analysis.slc.has_cache, cache_bytes within 10 % of the formula
 # (the naive BURST × LEN is 20 % off: the tolerance tells the two apart), in-cache and
 # post-cache speeds within 10 % of BURST and RATE; the flat drive without a cache; the
@@ -42,7 +49,7 @@
 # Exit 77 (skip) when QEMU, the kernel or busybox-static are missing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-vm_timeout_default=150
+vm_timeout_default=240
 . "$here/vm-lib.sh"
 lba=4096
 # The burst drive (decimal units, as QEMU takes them).
@@ -55,8 +62,15 @@ fill_serial=NSCFILL01
 flat_rate=100000000
 flat_size=$((512 * 1024 * 1024))
 flat_serial=NSCFLAT01
+# The fio drive: as the burst drive.
+fio_serial=NSCFIO001
 
 vm_prepare vm-write-fill
+have_fio=0
+if command -v fio >/dev/null; then
+  copy_with_libs "$(command -v fio)"
+  have_fio=1
+fi
 # Two controllers: find each namespace by its controller's serial (ns_of), not by probe order.
 vm_init_script "$(cat <<INIT
 i=0
@@ -70,6 +84,15 @@ section result-fill cat /tmp/fill.json
 section run-flat nandscope-cli run --preset write-fill --target \$flat --destroy-data=\$flat \
   --max-idle 1s --json /tmp/flat.json --quiet
 section result-flat cat /tmp/flat.json
+if [ $have_fio = 1 ]; then
+  fiod=\$(ns_of $fio_serial)
+  mkdir -p /tmp/fio
+  section export-fio nandscope-cli export-fio --out /tmp/fio/fill.fio --target \$fiod --preset write-fill \
+    --max-idle 1s
+  section run-fio sh -c 'cd /tmp/fio && fio --output-format=json --output=/tmp/fio/fio.json fill.fio >/dev/null'
+  section import-fio nandscope-cli import /tmp/fio/fio.json --json /tmp/fio/imported.json
+  section result-fio cat /tmp/fio/imported.json
+fi
 INIT
 )"
 
@@ -81,19 +104,23 @@ drive_opts="if=none,format=raw,cache=$vm_cache,aio=threads,discard=unmap"
 for attempt in 1 2; do
   fill_img=$(vm_disk fill.img "$fill_size") || exit 1
   flat_img=$(vm_disk flat.img "$flat_size") || exit 1
+  fio_img=$(vm_disk fio.img "$fill_size") || exit 1
   vm_boot "file=$fill_img,id=d0,$drive_opts,throttling.bps-write=$rate,throttling.bps-write-max=$burst,throttling.bps-write-max-length=$burst_len" \
     "nvme,serial=$fill_serial,drive=d0,logical_block_size=$lba,physical_block_size=$lba" \
     -drive "file=$flat_img,id=d1,$drive_opts,throttling.bps-write=$flat_rate" \
     -device "nvme,serial=$flat_serial,drive=d1,logical_block_size=$lba,physical_block_size=$lba" \
+    -drive "file=$fio_img,id=d2,$drive_opts,throttling.bps-write=$rate,throttling.bps-write-max=$burst,throttling.bps-write-max-length=$burst_len" \
+    -device "nvme,serial=$fio_serial,drive=d2,logical_block_size=$lba,physical_block_size=$lba" \
     && break
-  rm -f "$fill_img" "$flat_img"
+  rm -f "$fill_img" "$flat_img" "$fio_img"
   [ "$attempt" -eq 1 ] || exit 1
   echo "# the guest did not finish: QEMU's throttled namespace stalled; booting once more"
 done
 
 python3 "$here/vm-write-fill-check.py" "$work/console.log" \
   --burst "$burst" --rate "$rate" --burst-length "$burst_len" --size "$fill_size" \
-  --serial "$fill_serial" --flat-rate "$flat_rate" --flat-size "$flat_size" --flat-serial "$flat_serial"
+  --serial "$fill_serial" --flat-rate "$flat_rate" --flat-size "$flat_size" --flat-serial "$flat_serial" \
+  --fio "$have_fio"
 rc=$?
 [ $rc -eq 0 ] || vm_keep_console
 exit $rc
