@@ -354,6 +354,39 @@ test_exported (void)
 #undef job
 }
 
+/* fio's sizes and times as fio reads them: "k" 1024 and "ki" 1000 by default
+ * (kb_base=1024, the old way round), the other way with kb_base=1000. */
+static void
+test_units (void)
+{
+  static const struct { const char *size, *base; guint64 bytes; } cases[] = {
+    { "4k", NULL, 4096 }, { "4KB", NULL, 4096 }, { "4KiB", NULL, 4000 }, { "1m", NULL, 1048576 },
+    { "2MiB", NULL, 2000000 }, { "1g", NULL, 1073741824 }, { "12345", NULL, 12345 },
+    { "4k", "1000", 4000 }, { "4kB", "1000", 4000 }, { "4KiB", "1000", 4096 }, { "1Gi", "1000", 1073741824 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *base = cases[i].base ? g_strdup_printf (", \"kb_base\": \"%s\"", cases[i].base) : g_strdup ("");
+      g_autofree char *text = g_strdup_printf ("{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"a\","
+                                               " \"job options\": {\"size\": \"%s\", \"time_based\": \"1\","
+                                               " \"runtime\": \"1500msec\"%s}, \"read\": {\"io_bytes\": 0,"
+                                               " \"bw_bytes\": 0, \"iops\": 0}, \"write\": {\"io_bytes\": 0,"
+                                               " \"bw_bytes\": 0, \"iops\": 0}}]}", cases[i].size, base);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GPtrArray) results = nsc_fio_import (text, -1, NULL, &error);
+      JsonObject *job;
+
+      g_assert_no_error (error);
+      job = nsc_json_get_object (json_array_get_object_element (json_object_get_array_member (
+              json_node_get_object (g_ptr_array_index (results, 0)), "steps"), 0), "job");
+      g_test_message ("size=%s kb_base=%s: %.0f", cases[i].size, cases[i].base ? cases[i].base : "1024",
+                      nsc_json_get_number (job, "region_length", 0));
+      g_assert_cmpfloat (nsc_json_get_number (job, "region_length", 0), ==, (double) cases[i].bytes);
+      g_assert_cmpfloat (nsc_json_get_number (job, "time_ns", 0), ==, 1.5e9);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -366,5 +399,6 @@ main (int    argc,
   g_test_add_func ("/nsc/fio-import/refused", test_refused);
   g_test_add_func ("/nsc/fio-import/bad-log", test_bad_log);
   g_test_add_func ("/nsc/fio-import/exported", test_exported);
+  g_test_add_func ("/nsc/fio-import/units", test_units);
   return g_test_run ();
 }

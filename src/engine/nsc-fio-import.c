@@ -103,32 +103,38 @@ option (const FioJob *j,
   return v ? v : j->global ? nsc_json_get_string (j->global, name) : NULL;
 }
 
-/* fio's sizes: a number and k, m, g, t or p (KiB, MiB, …: fio's default base; "kb_base=1000"
- * makes them decimal), with "i" and "b" allowed after. */
+/* fio's sizes: a number, then k, m, g, t or p, an optional "i" and an optional "b".
+ * fio's default (kb_base=1024) reads its prefixes the old way round: "4k" is 4096 and
+ * "4ki" 4000; with kb_base=1000, "4k" is 4000 and "4ki" 4096. */
 static gboolean
 fio_size (const FioJob *j,
           const char   *text,
           guint64      *out)
 {
   const char *base = option (j, "kb_base");
-  guint64 unit = base && g_str_equal (base, "1000") ? 1000 : 1024, mult = 1;
+  gboolean si = base && g_str_equal (base, "1000");
+  const char *prefixes = "kmgtp", *at;
   char *end = NULL;
-  guint64 v;
+  guint64 v, mult = 1;
 
   if (text == NULL || !g_ascii_isdigit (*text))
     return FALSE;
   v = g_ascii_strtoull (text, &end, 10);
-  switch (g_ascii_tolower (*end))
+  if (*end != '\0' && (at = strchr (prefixes, g_ascii_tolower (*end))))
     {
-    case 'p': mult *= unit; G_GNUC_FALLTHROUGH;
-    case 't': mult *= unit; G_GNUC_FALLTHROUGH;
-    case 'g': mult *= unit; G_GNUC_FALLTHROUGH;
-    case 'm': mult *= unit; G_GNUC_FALLTHROUGH;
-    case 'k': mult *= unit; end++; break;
-    default: break;
+      guint64 unit;
+
+      end++;
+      /* "i" turns the base round. */
+      if (g_ascii_tolower (*end) == 'i')
+        {
+          si = !si;
+          end++;
+        }
+      unit = si ? 1000 : 1024;
+      for (const char *p = prefixes; p <= at; p++)
+        mult *= unit;
     }
-  if (g_ascii_tolower (*end) == 'i')
-    end++;
   if (g_ascii_tolower (*end) == 'b')
     end++;
   /* A list ("4k,8k") or a range ("4k-16k"): the first. */
@@ -189,7 +195,7 @@ option_true (const FioJob *j,
 }
 
 /* fio's time options: a number of @unit (ns: seconds for most, ms for a few), or
- * with us, ms, s, m, h, d. */
+ * with us (usec), ms (msec), s, m, h, d. */
 static gint64
 option_time_ns (const FioJob *j,
                 const char   *name,
@@ -202,9 +208,9 @@ option_time_ns (const FioJob *j,
   if (text == NULL || !g_ascii_isdigit (*text))
     return 0;
   v = g_ascii_strtod (text, &end);
-  if (g_str_equal (end, "us"))
+  if (g_str_equal (end, "us") || g_str_equal (end, "usec"))
     v *= 1e3;
-  else if (g_str_equal (end, "ms"))
+  else if (g_str_equal (end, "ms") || g_str_equal (end, "msec"))
     v *= 1e6;
   else if (g_str_equal (end, "m"))
     v *= 60e9;
