@@ -115,6 +115,20 @@ cancel_action (GSimpleAction *action,
   nsc_window_cancel (NSC_WINDOW (user_data));
 }
 
+/* The local path a file dialog was answered with: NULL when cancelled, or for a file
+ * that has none (a remote location). */
+static char *
+chosen_path (GtkNativeDialog *native,
+             int              response)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    return NULL;
+  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+  return file ? g_file_get_path (file) : NULL;
+}
+
 static void
 on_chooser_response (GtkNativeDialog *native,
                      int              response,
@@ -122,8 +136,7 @@ on_chooser_response (GtkNativeDialog *native,
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+      g_autofree char *path = chosen_path (native, response);
 
       if (path != NULL)
         nsc_window_set_target (self, path);
@@ -263,8 +276,7 @@ on_open_file_response (GtkNativeDialog *native,
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+      g_autofree char *path = chosen_path (native, response);
       g_autoptr(GError) error = NULL;
 
       if (path != NULL && !nsc_window_open_result (self, path, &error))
@@ -335,8 +347,7 @@ on_export_fio_response (GtkNativeDialog *native,
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+      g_autofree char *path = chosen_path (native, response);
       g_autoptr(GError) error = NULL;
 
       if (path == NULL)
