@@ -521,10 +521,11 @@ exported (const FioJob *j,
   return e->preset[0] && e->step > 0 && e->label[0];
 }
 
-/* One fio job as a step of @r. */
+/* One fio job as a step of @r; @e: its place in an exported preset, or NULL. */
 static gboolean
 add_job (NscRunResult *r,
          const FioJob *j,
+         const Exported *e,
          guint         repeat,
          const char   *logs,
          const char   *log_suffix,
@@ -535,8 +536,7 @@ add_job (NscRunResult *r,
   StepExtra *extra, *last = NULL;
   guint last_index = 0;
   JsonObject *lat[2] = { NULL, NULL };
-  Exported e;
-  gboolean from_preset = exported (j, &e);
+  gboolean from_preset = e != NULL;
   const char *name = nsc_json_get_string (j->entry, "jobname");
   const char *rw = fio_rw_to_ours (option (j, "rw") ? option (j, "rw") : option (j, "readwrite"));
   g_autoptr(NscJobResult) run = g_new0 (NscJobResult, 1);
@@ -576,7 +576,7 @@ add_job (NscRunResult *r,
   /* A job's clones (numjobs) and jobs of one name: "mixed", "mixed #2", …; a job
    * export-fio wrote, the step's label. */
   if (from_preset)
-    g_strlcpy (step.job.label, e.label, sizeof step.job.label);
+    g_strlcpy (step.job.label, e->label, sizeof step.job.label);
   else if (repeat > 0)
     g_snprintf (step.job.label, sizeof step.job.label, "%s #%u", name, repeat + 1);
   else
@@ -614,7 +614,7 @@ add_job (NscRunResult *r,
   for (guint k = extras->len; from_preset && k > 0; k--)
     if (!g_array_index (extras, StepExtra, k - 1).idle)
       {
-        if (g_array_index (extras, StepExtra, k - 1).step == e.step)
+        if (g_array_index (extras, StepExtra, k - 1).step == e->step)
           {
             last = &g_array_index (extras, StepExtra, k - 1);
             last_index = k - 1;
@@ -627,7 +627,7 @@ add_job (NscRunResult *r,
     {
       g_array_set_size (extras, extras->len + 1);
       extra = &g_array_index (extras, StepExtra, extras->len - 1);
-      extra->step = from_preset ? e.step : -1;
+      extra->step = from_preset ? e->step : -1;
       extra->lat = g_ptr_array_new_with_free_func (object_unref_maybe);
       extra->engine = g_strdup (option (j, "ioengine") ? option (j, "ioengine") : "psync");
       last = NULL;
@@ -677,12 +677,12 @@ add_job (NscRunResult *r,
   /* A sequential write over its whole region, once, with its curve: a write-fill,
    * which the analysis reads for the SLC cache; in an exported preset, the fills it
    * names (no other analysis: fio's data cannot support them). */
-  if (from_preset ? g_str_equal (e.analysis, "write-fill") || g_str_equal (e.analysis, "write-fill-second")
+  if (from_preset ? g_str_equal (e->analysis, "write-fill") || g_str_equal (e->analysis, "write-fill-second")
                   : g_str_equal (nsc_job_get_rw (&step.job), "write") && step.job.once
                     && step.job.region_length > 0 && run->dir[NSC_DIR_WRITE].bytes >= step.job.region_length)
     if (nsc_series_get_len (run->series) >= 3)
       {
-        g_strlcpy (step.analysis, from_preset ? e.analysis : "write-fill", sizeof step.analysis);
+        g_strlcpy (step.analysis, from_preset ? e->analysis : "write-fill", sizeof step.analysis);
         step.job.bytes = step.job.region_length;
         run->job = step.job;
       }
@@ -902,9 +902,10 @@ host_result (JsonObject *root,
       StepExtra *x;
       NscStepResult *sr;
       guint touched = 0;
+      gboolean from_preset = exported (j, &e);
 
       g_hash_table_insert (seen, (gpointer) jobname, GUINT_TO_POINTER (repeat + 1));
-      if (!(ok = add_job (r, j, repeat, logs, h->log_suffix, extras, &touched, error)))
+      if (!(ok = add_job (r, j, from_preset ? &e : NULL, repeat, logs, h->log_suffix, extras, &touched, error)))
         break;
       x = &g_array_index (extras, StepExtra, touched);
       sr = g_ptr_array_index (r->steps, touched);
@@ -914,7 +915,7 @@ host_result (JsonObject *root,
           continue;
         }
       /* All of one exported preset: a result of that preset. */
-      if (!exported (j, &e))
+      if (!from_preset)
         one_preset = FALSE;
       else if (preset[0] == '\0')
         g_strlcpy (preset, e.preset, sizeof preset);
