@@ -984,26 +984,25 @@ footer_block (Page    *p,
   const char *name = nsc_json_get_string (app, "name");
   const char *version = nsc_json_get_string (app, "version");
   JsonObject *source = nsc_json_get_object (root_of (first), "source");
+  g_autofree char *app_version = g_strdup_printf ("%s %s", name ? name : "Nandscope",
+                                                  version ? version : PACKAGE_VERSION);
+  g_autofree char *by = NULL;
   g_autofree char *text = NULL;
 
   if (source)
-    /* Translators: the foot of a review sheet of results another tool measured: the
-     * tool ("fio-3.33"), the app and version that imported them, then the unit of
-     * the speeds */
-    text = g_strdup_printf (_("Measured with %s, imported by %s %s · %s · %s"),
-                            nsc_json_get_string (source, "version") ? nsc_json_get_string (source, "version") : "?",
-                            name ? name : "Nandscope", version ? version : PACKAGE_VERSION,
-                            p->units != NSC_UNITS_MB ? _("MiB/s = 1 048 576 bytes per second")
-                                      : _("MB/s = 1 000 000 bytes per second"),
-                            "io.github.nandscope.Nandscope");
-  else
-    /* Translators: the foot of a review sheet: the app and version that ran the
-     * test, then the unit of the speeds ("MiB/s = 1 048 576 bytes per second") */
-    text = g_strdup_printf (_("Measured with %s %s · %s · %s"),
-                            name ? name : "Nandscope", version ? version : PACKAGE_VERSION,
-                            p->units != NSC_UNITS_MB ? _("MiB/s = 1 048 576 bytes per second")
-                                      : _("MB/s = 1 000 000 bytes per second"),
-                            "io.github.nandscope.Nandscope");
+    /* Translators: who measured results another tool measured, at the foot of a
+     * review sheet: the tool ("fio-3.33"), then the app and version that imported
+     * them ("Nandscope 0.1.0") */
+    by = g_strdup_printf (_("%s, imported by %s"),
+                          nsc_json_get_string (source, "version") ? nsc_json_get_string (source, "version") : "?",
+                          app_version);
+  /* Translators: the foot of a review sheet: who measured the results ("Nandscope
+   * 0.1.0", or "fio-3.33, imported by Nandscope 0.1.0"), then the unit of the speeds
+   * ("MiB/s = 1 048 576 bytes per second") */
+  text = g_strdup_printf (_("Measured with %s · %s · %s"), by ? by : app_version,
+                          p->units != NSC_UNITS_MB ? _("MiB/s = 1 048 576 bytes per second")
+                                    : _("MB/s = 1 000 000 bytes per second"),
+                          "io.github.nandscope.Nandscope");
   set_font (p, p->fs * 0.85, FALSE);
   if (draw)
     {
