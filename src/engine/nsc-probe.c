@@ -331,6 +331,14 @@ bit_reverse (guint i,
   return r;
 }
 
+/* What is written past a measured cache of @cache bytes beyond the cache itself, in
+ * case it keeps a little more than it seemed to. */
+static guint64
+margin_past (guint64 cache)
+{
+  return cache / 16 + 16 * B;
+}
+
 /* Places in a level over @width blocks, behind a cache of @cache bytes: with a cache
  * each level costs a cache's worth of writes, so a width a cache's worth of places
  * covers is taken in one level of every block; wider ones in fewer levels of more
@@ -386,7 +394,7 @@ levels_cost (guint64 width,
       guint64 k = MIN (MAX (level_places (c_lo, width), level_places (c_hi, width)), width);
       guint64 k_lo = MIN (level_places (c_lo, width), width);
 
-      cost += k * B + (c_hi ? c_hi + c_hi / 16 + 16 * B : 0);
+      cost += k * B + (c_hi ? c_hi + margin_past (c_hi) : 0);
       if (k_lo >= width)
         break;
       /* Between two places, or past the last: at most this wide. */
@@ -422,7 +430,7 @@ nsc_probe_write_bound (guint64 size,
   worst = fixed + levels_cost (first_width (n, 0), 0, 0);
   /* A cache the end run measures (fewer blocks than it has): no search, no grid. */
   for (guint64 c = B; c < END_RUN * B; c += B)
-    worst = MAX (worst, fixed + c + c / 16 + 16 * B + levels_cost (first_width (n, 0), c, c));
+    worst = MAX (worst, fixed + c + margin_past (c) + levels_cost (first_width (n, 0), c, c));
   /* A cache the search measures, as it may stop after any of its writes: what it
    * wrote (the grid and the MiBs past the end run), the margin and the grid written
    * past, then the levels. The largest cache bounds the bytes, the fewest grid places
@@ -435,7 +443,7 @@ nsc_probe_write_bound (guint64 size,
       guint64 c_hi = (END_RUN - 1) * B + s + step;
       guint64 grid = MIN (g, s > step + CHUNK_BLOCKS * B ? (s - step) / B - CHUNK_BLOCKS - FIRST_PLACES : 0);
 
-      worst = MAX (worst, fixed + c_hi + c_hi / 16 + 16 * B + g * B
+      worst = MAX (worst, fixed + c_hi + margin_past (c_hi) + g * B
                           + levels_cost (first_width (n, grid), c_lo, c_hi));
     }
   return worst;
@@ -610,7 +618,7 @@ nsc_probe_run (guint64           size,
   result->cache_bytes = result->cache_beyond ? 0 : cache;
   /* Everything read from here on was written at least a cache (and a margin) ago:
    * more is written if need be. */
-  margin = cache && !result->cache_beyond ? cache / 16 + 16 * B : 0;
+  margin = cache && !result->cache_beyond ? margin_past (cache) : 0;
   if (cache > 0 && since_end - grid_end < cache + margin)
     if (!write_past (&p, cache + margin - (since_end - grid_end), error))
       return FALSE;
