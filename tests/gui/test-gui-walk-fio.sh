@@ -31,6 +31,10 @@ dump client
 target $tmp/t
 preset seq-qd
 export-fio $tmp/t/app.fio
+activate primary_menu_button
+wait 300
+dump menu
+shot-popover primary_menu_button $shots/menu.png
 "
 
 expect "$tmp/walk.log" multi 'summary_label.*"Run by fio-3\.33, imported' "the summary says fio ran it, imported"
@@ -39,6 +43,7 @@ expect "$tmp/walk.log" multi '"mixed #2"' "a job's second clone a test of its ow
 expect "$tmp/walk.log" client 'summary_label.*"Run by fio-3\.33 on localhost:8771, imported' \
   "a client run: the first machine's result"
 expect "$tmp/walk.log" client 'fio ran on 2 machines; showing localhost:8771' "and how many machines there were"
+expect "$tmp/walk.log" menu 'Export Run as fio Job File' "the menu offers the export"
 if ! command -v fio >/dev/null; then
   echo "ok: (fio is missing: its parse of the job file skipped)"
 elif [ -s "$tmp/t/app.fio" ] && fio --parse-only "$tmp/t/app.fio" >/dev/null 2>"$tmp/parse.err"; then
