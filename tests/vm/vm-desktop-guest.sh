@@ -108,7 +108,7 @@ done
 echo "@@NSC-TIME stack $(now)@@"
 
 # checksum DEV: the first 64 MiB (what Quick's span covers), read with O_DIRECT.
-checksum() { timeout -k 5 120 dd if="$1" bs=1M count=64 iflag=direct status=none | sha256sum | cut -d' ' -f1; }
+checksum() { timeout -k 5 120 dd if="$1" bs=1M count=64 iflag=direct status=none | cksum | cut -d' ' -f1; }
 
 # The rules: the action UDisks2 checks for OpenDevice is open-device, or
 # open-device-system for a drive it counts as the system's (HintSystem: not removable).
