@@ -82,7 +82,10 @@ append_job (GString         *out,
             gint64           run_ns,
             const char      *log_name)
 {
-  gboolean psync = plan->options.backend == NSC_BACKEND_PSYNC;
+  /* Nandscope's path: psync when asked, and under auto at queue depth 1 (its pread
+   * and pwrite loop); else io_uring with its buffers and file registered. */
+  gboolean psync = plan->options.backend == NSC_BACKEND_PSYNC
+                   || (plan->options.backend == NSC_BACKEND_AUTO && job->queue_depth <= 1);
   guint workers = MAX (job->workers, 1u);
   guint64 slice = job->shared_region ? length : length / workers;
 
@@ -95,7 +98,8 @@ append_job (GString         *out,
     /* psync: a thread per request in flight, as Nandscope runs it. */
     g_string_append_printf (out, "ioengine=psync\niodepth=1\nnumjobs=%u\n", workers * MAX (job->queue_depth, 1u));
   else
-    g_string_append_printf (out, "iodepth=%u\nnumjobs=%u\n", MAX (job->queue_depth, 1u), workers);
+    g_string_append_printf (out, "ioengine=io_uring\nfixedbufs=1\nregisterfiles=1\n"
+                                 "iodepth=%u\nnumjobs=%u\n", MAX (job->queue_depth, 1u), workers);
   g_string_append_printf (out, "offset=%" G_GUINT64_FORMAT "\nsize=%" G_GUINT64_FORMAT "\n", offset, slice);
   if (workers > 1 && !job->shared_region)
     g_string_append_printf (out, "offset_increment=%" G_GUINT64_FORMAT "\n", slice);
@@ -155,12 +159,18 @@ nsc_fio_export (const NscPlan  *plan,
                         "; jobs of their own, -r1, -r2, and Nandscope reports their median.\n"
                         "; Reads: Nandscope writes what a test reads first and lets it settle (or\n"
                         "; reads it fresh on purpose, as CrystalDiskMark does); fio reads what the\n"
-                        "; target holds.\n\n");
+                        "; target holds.\n");
+  if (plan->options.backend == NSC_BACKEND_AUTO)
+    g_string_append (out, "; I/O path, as Nandscope's auto: a psync loop at queue depth 1, io_uring\n"
+                          "; with its buffers and file registered above it. Where the target\n"
+                          "; refuses non-blocking I/O or completes it within the call (zram, a\n"
+                          "; filesystem in RAM), auto runs a psync thread per request in flight\n"
+                          "; instead (its result says which path ran): export with --backend\n"
+                          "; psync to match that.\n");
+  g_string_append (out, "\n");
   g_string_append (out, "[global]\n");
   g_string_append_printf (out, "filename=%s\n", file);
   g_string_append (out, "direct=1\n");
-  if (plan->options.backend != NSC_BACKEND_PSYNC)
-    g_string_append (out, "ioengine=io_uring\n");
   g_string_append (out, "randrepeat=0\ngroup_reporting=1\n");
   if (!t->is_device)
     g_string_append_printf (out, "filesize=%" G_GUINT64_FORMAT "\n", size);
