@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fio's results as Nandscope results (nsc-fio-import): outputs fio 3.33 wrote on this
  * machine (tests/data/fio: three jobs in three groups, one with two clones, with their
- * bandwidth logs; a --client run against two servers on localhost, with the lines fio
- * prints before its JSON), a write-fill whose log draws a cache (a synthetic curve,
- * for the analysis), and outputs that are not fio's or are hostile. */
+ * bandwidth logs; three psync clones under group_reporting, then a job of one; a
+ * --client run against two servers on localhost, with the lines fio prints before its
+ * JSON), a write-fill whose log draws a cache (a synthetic curve, for the analysis),
+ * and outputs that are not fio's or are hostile. */
 #include "config.h"
 
 #include <math.h>
@@ -160,6 +161,51 @@ test_client (void)
       g_assert_cmpstr (nsc_json_get_string (s, "backend"), ==, "psync");
       /* The client's log (both servers wrote one name: the later's). */
       g_assert_cmpuint (json_array_get_length (nsc_json_get_array (nsc_json_get_object (s, "series"), "t_ns")), >=, 5);
+    }
+}
+
+/* group_reporting over three clones (psync threads, as export-fio writes Nandscope's
+ * psync path), then a job of one: the clones' logs summed window by window into the
+ * step's series, the next job's log numbered after them. */
+static void
+test_group_clones (void)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(JsonNode) fio = parse_file ("group.json", &text);
+  g_autofree char *logs = data_path ("");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) results = nsc_fio_import (text, -1, logs, &error);
+  JsonArray *steps;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (results->len, ==, 1);
+  steps = json_object_get_array_member (json_node_get_object (g_ptr_array_index (results, 0)), "steps");
+  g_assert_cmpuint (json_array_get_length (steps), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      JsonObject *s = json_array_get_object_element (steps, i);
+      JsonObject *series = nsc_json_get_object (s, "series");
+      JsonObject *fj = fio_job (json_node_get_object (fio), i);
+      const char *dir = i == 0 ? "write" : "read";
+      JsonArray *col = nsc_json_get_array (series, i == 0 ? "write_bytes" : "read_bytes");
+      double logged = 0, ratio;
+
+      g_assert_null (nsc_json_get_string (s, "fio_note"));
+      g_assert_cmpfloat (nsc_json_get_number (nsc_json_get_object (s, dir), "bytes", -1), ==,
+                         nsc_json_get_number (nsc_json_get_object (fj, dir), "io_bytes", -2));
+      g_assert_nonnull (col);
+      g_assert_cmpuint (json_array_get_length (col), >=, 5);
+      for (guint k = 0; k < json_array_get_length (col); k++)
+        logged += json_array_get_int_element (col, k);
+      ratio = logged / nsc_json_get_number (nsc_json_get_object (fj, dir), "io_bytes", 1);
+      g_test_message ("%s: the logs' windows hold %.3f of fio's bytes", nsc_json_get_string (s, "label"), ratio);
+      /* Three clones' logs summed: not one clone's third. */
+      g_assert_cmpfloat (ratio, >, 0.8);
+      g_assert_cmpfloat (ratio, <, 1.2);
+      /* One window per log_avg_msec, the clones' lines of a time together: about
+       * ten a second, not thirty. */
+      g_assert_cmpfloat (json_array_get_length (col), <=,
+                         nsc_json_get_number (nsc_json_get_object (fj, dir), "runtime", 0) / 100 + 2);
     }
 }
 
@@ -395,6 +441,7 @@ main (int    argc,
   nsc_test_use_language ("C");
   g_test_add_func ("/nsc/fio-import/jobs", test_jobs);
   g_test_add_func ("/nsc/fio-import/client", test_client);
+  g_test_add_func ("/nsc/fio-import/group-clones", test_group_clones);
   g_test_add_func ("/nsc/fio-import/write-fill", test_write_fill);
   g_test_add_func ("/nsc/fio-import/refused", test_refused);
   g_test_add_func ("/nsc/fio-import/bad-log", test_bad_log);

@@ -22,6 +22,7 @@
 #define MOST_DEPTH    65536u
 #define MOST_LOG      ((gsize) 256 << 20)
 #define SERIES_MOST   16384u
+#define MOST_LOG_CLONES 256u     /* a job's clones whose logs are summed */
 
 /* fio's percentiles (json: "1.000000"), and the names a result gives them ("1"). */
 static const double percentiles[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
@@ -308,38 +309,35 @@ log_window_flush (const LogWindow *w,
   return TRUE;
 }
 
-/* A job's bandwidth log: lines "time (ms), KiB/s, direction (0 read, 1 write, 2
- * trim), block size, offset[, priority]", each the average over log_avg_msec. Into
- * @series: a sample per window, the directions of one window together. */
-static gboolean
-read_log (const char *path,
-          gint64      avg_ms,
-          NscSeries  *series,
-          GError    **error)
+/* One of a job's bandwidth logs, read line by line. */
+typedef struct
 {
-  g_autofree char *data = NULL;
-  LogWindow w = { 0 };
-  gboolean open = FALSE;
-  gint64 last_t[2] = { 0, 0 }, end = 0;
-  guint64 position = 0, line_no = 0;
-  gsize length = 0;
-  char *line, *next;
+  const char *path;
+  char       *data;
+  char       *next;        /* the next line, NULL at the end */
+  guint64     line_no;
+  gint64      last_t[2];   /* each direction's last line, ms */
+  gint64      t;           /* the line read ahead: its time, KiB/s, direction */
+  guint64     kib;
+  guint       dir;
+  gboolean    have;
+} LogFile;
 
-  if (!(data = nsc_result_file_read (path, MOST_LOG, NSC_PROBLEM_FIO_NOT_REGULAR, NSC_PROBLEM_FIO_TOO_LARGE,
-                                     &length, error)))
-    return FALSE;
-  for (line = data; line && *line; line = next)
+/* The next read or write line of @f into its look-ahead; FALSE: a line not fio's. */
+static gboolean
+log_file_advance (LogFile *f)
+{
+  f->have = FALSE;
+  while (f->next && *f->next)
     {
-      char *fields[5] = { 0 }, *p = line;
+      char *fields[5] = { 0 }, *line = f->next, *p = line;
       guint n = 0;
-      gint64 t;
-      guint64 kib, dir;
-      double bytes;
+      guint64 dir;
 
-      next = strchr (line, '\n');
-      if (next)
-        *next++ = '\0';
-      line_no++;
+      f->next = strchr (line, '\n');
+      if (f->next)
+        *f->next++ = '\0';
+      f->line_no++;
       if (*g_strstrip (line) == '\0')
         continue;
       while (n < G_N_ELEMENTS (fields) && p)
@@ -350,37 +348,105 @@ read_log (const char *path,
             *p++ = '\0';
         }
       if (n < 3
-          || !g_ascii_string_to_signed (g_strstrip (fields[0]), 10, 0, (gint64) MOST_NUMBER / 1000000, &t, NULL)
-          || !g_ascii_string_to_unsigned (g_strstrip (fields[1]), 10, 0, (guint64) MOST_NUMBER / 1024, &kib, NULL)
+          || !g_ascii_string_to_signed (g_strstrip (fields[0]), 10, 0, (gint64) MOST_NUMBER / 1000000, &f->t, NULL)
+          || !g_ascii_string_to_unsigned (g_strstrip (fields[1]), 10, 0, (guint64) MOST_NUMBER / 1024, &f->kib, NULL)
           || !g_ascii_string_to_unsigned (g_strstrip (fields[2]), 10, 0, 2, &dir, NULL))
-        goto bad_line;
+        return FALSE;
       if (dir == 2)
         continue;
+      f->dir = (guint) dir;
+      f->have = TRUE;
+      return TRUE;
+    }
+  return TRUE;
+}
+
+/* A job's bandwidth logs (one, or one per clone of numjobs): lines "time (ms), KiB/s,
+ * direction (0 read, 1 write, 2 trim), block size, offset[, priority]", each the
+ * average over log_avg_msec. Into @series: a sample per window, the directions and the
+ * clones of one window together (each clone's clock starts with it, within a few ms
+ * of the others). */
+static gboolean
+read_logs (const char *const *paths,
+           guint              n_paths,
+           gint64             avg_ms,
+           NscSeries         *series,
+           GError           **error)
+{
+  g_autofree LogFile *files = g_new0 (LogFile, n_paths);
+  g_autofree gboolean *seen = g_new0 (gboolean, 2 * (gsize) n_paths);
+  LogWindow w = { 0 };
+  gboolean open = FALSE, ok = TRUE;
+  gint64 end = 0;
+  guint64 position = 0;
+  gsize total = 0;
+  LogFile *bad = NULL;
+
+  for (guint i = 0; i < n_paths && ok; i++)
+    {
+      gsize length = 0;
+
+      files[i].path = paths[i];
+      ok = (files[i].data = nsc_result_file_read (paths[i], MOST_LOG - MIN (total, MOST_LOG),
+                                                  NSC_PROBLEM_FIO_NOT_REGULAR, NSC_PROBLEM_FIO_TOO_LARGE,
+                                                  &length, error)) != NULL;
+      total += length;
+      files[i].next = files[i].data;
+      if (ok && !log_file_advance (&files[i]))
+        bad = &files[i];
+    }
+  while (ok && !bad)
+    {
+      LogFile *f = NULL;
+      double bytes;
+
+      /* The earliest line of all the logs next. */
+      for (guint i = 0; i < n_paths; i++)
+        if (files[i].have && (f == NULL || files[i].t < f->t))
+          f = &files[i];
+      if (f == NULL)
+        break;
       /* The window this line closes: the open one, when it is that time's (another
-       * direction of it), else a new one after it. */
-      if (!open || llabs (w.t_ms - t) > avg_ms / 4 || w.bytes[dir] != 0)
+       * direction or clone of it), else a new one after it. */
+      if (!open || llabs (w.t_ms - f->t) > (n_paths > 1 ? avg_ms / 2 : avg_ms / 4)
+          || seen[2 * (gsize) (f - files) + f->dir])
         {
           if (open && !log_window_flush (&w, &end, &position, series))
-            goto bad_line;
+            {
+              bad = f;
+              break;
+            }
           memset (&w, 0, sizeof w);
-          w.t_ms = t;
+          memset (seen, 0, 2 * (gsize) n_paths * sizeof *seen);
+          w.t_ms = f->t;
           open = TRUE;
         }
-      /* Bytes: its speed over the time since that direction's last line. */
-      bytes = t > last_t[dir] ? kib * 1024.0 * (double) (t - last_t[dir]) / 1000.0 : 0;
-      if (bytes > MOST_NUMBER - (double) w.bytes[dir])
-        goto bad_line;
-      w.bytes[dir] += (guint64) bytes;
-      last_t[dir] = MAX (last_t[dir], t);
+      seen[2 * (gsize) (f - files) + f->dir] = TRUE;
+      /* Bytes: its speed over the time since that clone's last line of the direction. */
+      bytes = f->t > f->last_t[f->dir] ? f->kib * 1024.0 * (double) (f->t - f->last_t[f->dir]) / 1000.0 : 0;
+      if (bytes > MOST_NUMBER - (double) w.bytes[f->dir])
+        {
+          bad = f;
+          break;
+        }
+      w.bytes[f->dir] += (guint64) bytes;
+      f->last_t[f->dir] = MAX (f->last_t[f->dir], f->t);
+      if (!log_file_advance (f))
+        bad = f;
     }
-  if (open && !log_window_flush (&w, &end, &position, series))
-    goto bad_line;
+  if (ok && !bad && open && !log_window_flush (&w, &end, &position, series))
+    bad = &files[0];
+  for (guint i = 0; i < n_paths; i++)
+    g_free (files[i].data);
+  if (!ok)
+    return FALSE;
+  if (bad)
+    {
+      nsc_error_set (error, NSC_PROBLEM_FIO_LOG_LINE, &(NscErrorFields) { .path = bad->path, .n = (gint64) bad->line_no });
+      return FALSE;
+    }
   nsc_series_finish (series);
   return TRUE;
-
-bad_line:
-  nsc_error_set (error, NSC_PROBLEM_FIO_LOG_LINE, &(NscErrorFields) { .path = path, .n = (gint64) line_no });
-  return FALSE;
 }
 
 static const char *
@@ -465,7 +531,7 @@ typedef struct
 {
   GPtrArray *lat;          /* JsonObject or NULL: [run * 2 + direction] */
   char      *engine;
-  gboolean   no_series;    /* group_reporting's sum of clones: their logs not joined */
+  gboolean   no_series;    /* group_reporting over more clones than MOST_LOG_CLONES: no series */
   gboolean   idle;         /* an exec job: an idle step */
   gint64     interval_ns;  /* its log's windows (log_avg_msec), 0: no log read */
   gint64     step;         /* the exported preset's step it runs, -1: not one */
@@ -632,7 +698,7 @@ add_job (NscRunResult *r,
       extra->engine = g_strdup (option (j, "ioengine") ? option (j, "ioengine") : "psync");
       last = NULL;
     }
-  extra->no_series |= clones > 1;
+  extra->no_series |= clones > MOST_LOG_CLONES;
 
   run->job = step.job;
   run->backend = NSC_BACKEND_AUTO;
@@ -660,16 +726,26 @@ add_job (NscRunResult *r,
   /* Its bandwidth log, in @logs as fio named it: the option's last part, "_bw", the
    * job's number, and a client's ".host". Averaged over windows only: fio's log of
    * every I/O has no durations to read. */
-  if (logs && clones == 1 && option (j, "write_bw_log"))
+  if (logs && clones <= MOST_LOG_CLONES && option (j, "write_bw_log"))
     {
       g_autofree char *base = g_path_get_basename (option (j, "write_bw_log"));
-      g_autofree char *file = g_strdup_printf ("%s_bw.%u.log%s", base, j->log, log_suffix);
-      g_autofree char *path = g_build_filename (logs, file, NULL);
+      g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
       gint64 avg = option_time_ns (j, "log_avg_msec", 1000000) / 1000000;
 
-      if (avg > 0 && g_file_test (path, G_FILE_TEST_EXISTS))
+      /* A clone's log for each clone (numjobs with group_reporting), numbered on. */
+      for (guint c = 0; c < clones; c++)
         {
-          if (!read_log (path, avg, run->series, error))
+          g_autofree char *file = g_strdup_printf ("%s_bw.%u.log%s", base, j->log + c, log_suffix);
+          char *path = g_build_filename (logs, file, NULL);
+
+          g_ptr_array_add (paths, path);
+          if (!g_file_test (path, G_FILE_TEST_EXISTS))
+            break;
+        }
+      if (avg > 0 && paths->len == clones
+          && g_file_test (g_ptr_array_index (paths, clones - 1), G_FILE_TEST_EXISTS))
+        {
+          if (!read_logs ((const char *const *) paths->pdata, paths->len, avg, run->series, error))
             return FALSE;
           extra->interval_ns = avg * 1000000 * nsc_series_get_merge_factor (run->series);
         }
@@ -969,7 +1045,7 @@ host_result (JsonObject *root,
       for (guint k = 0; runs && k < json_array_get_length (runs); k++)
         json_object_set_string_member (json_array_get_object_element (runs, k), "backend", x->engine);
       if (x->no_series)
-        json_object_set_string_member (s, "fio_note", "group_reporting: the clones' logs are not joined");
+        json_object_set_string_member (s, "fio_note", "group_reporting over more than 256 clones: their logs are not joined");
       step_extra_clear (x);
     }
   /* Where it came from, and what its data cannot support. */
