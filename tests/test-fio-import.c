@@ -3,11 +3,12 @@
  * machine (tests/data/fio: three jobs in three groups, one with two clones, with their
  * bandwidth logs; three psync clones under group_reporting, then a job of one; a
  * --client run against two servers on localhost, with the lines fio prints before its
- * JSON), a write-fill whose log draws a cache (a synthetic curve, for the analysis),
+ * JSON, and one against two servers on their own addresses, with a log each), a write-fill whose log draws a cache (a synthetic curve, for the analysis),
  * and outputs that are not fio's or are hostile. */
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #include "nsc-error.h"
 #include "nsc-fio-import.h"
@@ -161,6 +162,69 @@ test_client (void)
       g_assert_cmpstr (nsc_json_get_string (s, "backend"), ==, "psync");
       /* The client's log (both servers wrote one name: the later's). */
       g_assert_cmpuint (json_array_get_length (nsc_json_get_array (nsc_json_get_object (s, "series"), "t_ns")), >=, 5);
+    }
+}
+
+/* The bytes a bandwidth log holds, each line its speed over the time since the last. */
+static double
+log_bytes (const char *name)
+{
+  g_autofree char *path = data_path (name);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  double sum = 0, last = 0;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      double t, kib;
+
+      if (sscanf (lines[i], "%lf, %lf", &t, &kib) != 2)
+        continue;
+      sum += kib * 1024 * (t - last) / 1000;
+      last = t;
+    }
+  return sum;
+}
+
+/* fio --client with two hosts (two servers on their own addresses): each result's
+ * series is its own host's log, which the client named after the host. */
+static void
+test_client_hosts (void)
+{
+  g_autofree char *path = data_path ("two.json");
+  g_autofree char *logs = data_path ("");
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  double want[2];
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  results = nsc_fio_import (text, -1, logs, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (results->len, ==, 2);
+  want[0] = log_bytes ("two_bw.1.log.127.0.0.2");
+  want[1] = log_bytes ("two_bw.1.log.127.0.0.3");
+  /* The two logs differ, so a host given the other's shows. */
+  g_assert_cmpfloat (fabs (want[0] - want[1]), >, 0.05 * want[0]);
+  for (guint i = 0; i < 2; i++)
+    {
+      JsonObject *r = json_node_get_object (g_ptr_array_index (results, i));
+      JsonObject *s = json_array_get_object_element (json_object_get_array_member (r, "steps"), 0);
+      JsonArray *col = nsc_json_get_array (nsc_json_get_object (s, "series"), "write_bytes");
+      const char *host = nsc_json_get_string (nsc_json_get_object (r, "source"), "host");
+      double logged = 0;
+      guint k;
+
+      g_assert_true (g_strcmp0 (host, "127.0.0.2") == 0 || g_strcmp0 (host, "127.0.0.3") == 0);
+      g_assert_nonnull (col);
+      for (k = 0; k < json_array_get_length (col); k++)
+        logged += json_array_get_int_element (col, k);
+      g_test_message ("%s: its series %.0f B, its log %.0f B", host, logged,
+                      want[g_str_equal (host, "127.0.0.3")]);
+      /* Within a byte a window of its own log's sum. */
+      g_assert_cmpfloat (fabs (logged - want[g_str_equal (host, "127.0.0.3")]), <=, k + 1);
     }
 }
 
@@ -441,6 +505,7 @@ main (int    argc,
   nsc_test_use_language ("C");
   g_test_add_func ("/nsc/fio-import/jobs", test_jobs);
   g_test_add_func ("/nsc/fio-import/client", test_client);
+  g_test_add_func ("/nsc/fio-import/client-hosts", test_client_hosts);
   g_test_add_func ("/nsc/fio-import/group-clones", test_group_clones);
   g_test_add_func ("/nsc/fio-import/write-fill", test_write_fill);
   g_test_add_func ("/nsc/fio-import/refused", test_refused);
