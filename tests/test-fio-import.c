@@ -46,15 +46,35 @@ parse_file (const char *name,
   return json_node_ref (json_parser_get_root (parser));
 }
 
+/* fio's output in tests/data/fio, read into *@text (and parsed into *@fio when
+ * asked) and imported with the logs there. */
+static GPtrArray *
+import_data (const char  *name,
+             char       **text,
+             JsonNode   **fio)
+{
+  g_autofree char *path = data_path (name);
+  g_autofree char *logs = data_path ("");
+  g_autoptr(GError) error = NULL;
+  GPtrArray *results;
+
+  if (fio)
+    *fio = parse_file (name, text);
+  else
+    g_assert_true (g_file_get_contents (path, text, NULL, NULL));
+  results = nsc_fio_import (*text, -1, logs, &error);
+  g_assert_no_error (error);
+  return results;
+}
+
 /* Three jobs, a clone: each a step with fio's figures, its log its series. */
 static void
 test_jobs (void)
 {
   g_autofree char *text = NULL;
-  g_autoptr(JsonNode) fio = parse_file ("multi.json", &text);
-  g_autofree char *logs = data_path ("");
+  g_autoptr(JsonNode) fio = NULL;
+  g_autoptr(GPtrArray) results = import_data ("multi.json", &text, &fio);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) results = nsc_fio_import (text, -1, logs, &error);
   static const struct { const char *label, *rw; guint bs, qd; } want[] = {
     { "seq-write", "write", 1048576, 8 }, { "rand-read", "randread", 4096, 32 },
     { "mixed", "randrw", 4096, 4 }, { "mixed #2", "randrw", 4096, 4 },
@@ -135,17 +155,12 @@ test_jobs (void)
 static void
 test_client (void)
 {
-  g_autofree char *path = data_path ("client.json");
-  g_autofree char *logs = data_path ("");
   g_autofree char *text = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GPtrArray) results = import_data ("client.json", &text, NULL);
 
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   g_assert_true (g_str_has_prefix (text, "<"));   /* fio's lines before its JSON */
   g_assert_true (nsc_fio_text_is_fio (text, strlen (text)));
-  results = nsc_fio_import (text, -1, logs, &error);
-  g_assert_no_error (error);
   g_assert_cmpuint (results->len, ==, 2);
   for (guint i = 0; i < 2; i++)
     {
@@ -193,16 +208,10 @@ log_bytes (const char *name)
 static void
 test_client_hosts (void)
 {
-  g_autofree char *path = data_path ("two.json");
-  g_autofree char *logs = data_path ("");
   g_autofree char *text = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GPtrArray) results = import_data ("two.json", &text, NULL);
   double want[2];
 
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  results = nsc_fio_import (text, -1, logs, &error);
-  g_assert_no_error (error);
   g_assert_cmpuint (results->len, ==, 2);
   want[0] = log_bytes ("two_bw.1.log.127.0.0.2");
   want[1] = log_bytes ("two_bw.1.log.127.0.0.3");
@@ -235,13 +244,10 @@ static void
 test_group_clones (void)
 {
   g_autofree char *text = NULL;
-  g_autoptr(JsonNode) fio = parse_file ("group.json", &text);
-  g_autofree char *logs = data_path ("");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) results = nsc_fio_import (text, -1, logs, &error);
+  g_autoptr(JsonNode) fio = NULL;
+  g_autoptr(GPtrArray) results = import_data ("group.json", &text, &fio);
   JsonArray *steps;
 
-  g_assert_no_error (error);
   g_assert_cmpuint (results->len, ==, 1);
   steps = json_object_get_array_member (json_node_get_object (g_ptr_array_index (results, 0)), "steps");
   g_assert_cmpuint (json_array_get_length (steps), ==, 2);
