@@ -55,24 +55,39 @@ sed -n '/·/,$p' "$work/out.txt" | grep -m1 -q "read back as written" \
 sums | cmp -s - "$work/before.sha" && ok "the user's files are unchanged" || bad "the user's files changed"
 [ "$(listing)" = "$before_list" ] && ok "nothing left in the folder" || bad "left: $(listing)"
 
-# Cancelled while writing: a partial result, not a verdict.
+# Cancelled while writing: a partial result, not a verdict. A signal that lands after
+# the check has finished (a busy machine polls late) cancels nothing the verdict rests
+# on, and is tried again: up to three times, for a run that it did cut short.
 verifying() { opened_in "$1" "$dir" && io_past "$1" write $((16 << 20)); }
-"$cli" run --target "$dir" --preset verify --json "$work/c.json" > /dev/null 2> "$work/err.txt" &
-pid=$!
-if wait_until $pid 60 verifying $pid; then
+cut=0
+for attempt in 1 2 3; do
+  rm -f "$work/c.json"
+  "$cli" run --target "$dir" --preset verify --json "$work/c.json" > /dev/null 2> "$work/err.txt" &
+  pid=$!
+  if ! wait_until $pid 60 verifying $pid; then
+    bad "the cancelled run never wrote ($waited_why)"
+    kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+    break
+  fi
   kill -INT $pid
   wait $pid
   rc=$?
-  [ $rc -eq 130 ] && ok "SIGINT: exit 130" || bad "SIGINT: exit $rc"
+  # Cut short: a step or run of it cancelled or not completed.
+  partial=$(json_get "$work/c.json" 'any(not s.get("completed", True) or s.get("cancelled") or any(x.get("cancelled") for x in s.get("runs", [])) for s in r["steps"])')
   v=$(json_get "$work/c.json" 'r["analysis"].get("capacity", {}).get("verdict", "none")')
+  if [ "$partial" != True ]; then
+    echo "# attempt $attempt: the check had finished before the signal (exit $rc, verdict $v); again"
+    continue
+  fi
+  cut=1
+  [ $rc -eq 130 ] && ok "SIGINT: exit 130" || bad "SIGINT: exit $rc"
   case $v in
     not-verified|none) ok "cancelled: no verdict claimed ($v)" ;;
     *) bad "cancelled, yet the verdict is $v" ;;
   esac
-else
-  bad "the cancelled run never wrote ($waited_why)"
-  kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
-fi
+  break
+done
+[ $cut -eq 1 ] || bad "no SIGINT landed inside a check in three tries"
 [ "$(listing)" = "$before_list" ] && ok "SIGINT: nothing left" || bad "SIGINT: left: $(listing)"
 
 # Killed: the test file was never visible, so nothing is left.
