@@ -115,17 +115,13 @@ cancel_action (GSimpleAction *action,
   nsc_window_cancel (NSC_WINDOW (user_data));
 }
 
-/* The local path a file dialog was answered with: NULL when cancelled, or for a file
- * that has none (a remote location). */
+/* The local path an accepted file dialog chose: NULL for a file that has none (a
+ * remote location). */
 static char *
-chosen_path (GtkNativeDialog *native,
-             int              response)
+chosen_path (GtkNativeDialog *native)
 {
-  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
 
-  if (response != GTK_RESPONSE_ACCEPT)
-    return NULL;
-  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
   return file ? g_file_get_path (file) : NULL;
 }
 
@@ -136,7 +132,7 @@ on_chooser_response (GtkNativeDialog *native,
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autofree char *path = chosen_path (native, response);
+      g_autofree char *path = chosen_path (native);
 
       if (path != NULL)
         nsc_window_set_target (self, path);
@@ -276,7 +272,7 @@ on_open_file_response (GtkNativeDialog *native,
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autofree char *path = chosen_path (native, response);
+      g_autofree char *path = chosen_path (native);
       g_autoptr(GError) error = NULL;
 
       if (path != NULL && !nsc_window_open_result (self, path, &error))
@@ -347,7 +343,7 @@ on_export_fio_response (GtkNativeDialog *native,
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autofree char *path = chosen_path (native, response);
+      g_autofree char *path = chosen_path (native);
       g_autoptr(GError) error = NULL;
 
       if (path == NULL)
