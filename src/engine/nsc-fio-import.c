@@ -731,19 +731,18 @@ add_job (NscRunResult *r,
       g_autofree char *base = g_path_get_basename (option (j, "write_bw_log"));
       g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
       gint64 avg = option_time_ns (j, "log_avg_msec", 1000000) / 1000000;
+      gboolean all = avg > 0;
 
       /* A clone's log for each clone (numjobs with group_reporting), numbered on. */
-      for (guint c = 0; c < clones; c++)
+      for (guint c = 0; all && c < clones; c++)
         {
           g_autofree char *file = g_strdup_printf ("%s_bw.%u.log%s", base, j->log + c, log_suffix);
           char *path = g_build_filename (logs, file, NULL);
 
           g_ptr_array_add (paths, path);
-          if (!g_file_test (path, G_FILE_TEST_EXISTS))
-            break;
+          all = g_file_test (path, G_FILE_TEST_EXISTS);
         }
-      if (avg > 0 && paths->len == clones
-          && g_file_test (g_ptr_array_index (paths, clones - 1), G_FILE_TEST_EXISTS))
+      if (all)
         {
           if (!read_logs ((const char *const *) paths->pdata, paths->len, avg, run->series, error))
             return FALSE;
