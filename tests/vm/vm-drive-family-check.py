@@ -277,6 +277,13 @@ def check_quick(con, name, p, quick, ops):
     elif truth > APART:
         con.check(verdict == 'inflated', f'{name}: the drive served fresh data {truth:.2f} × as fast: '
                   f'inflated (got {verdict})')
+    elif truth < 1 / APART and (not measured or measured > 1 / INFLATION_RATIO) and verdict == 'not-verified':
+        # The same the other way: the model served settled data faster, the guest read
+        # both at about one speed. "Not verified" stands, for whatever reason it gives;
+        # that it was settled data that read faster the guest never saw.
+        missed = True
+        print(f'# {name}: premise missed: the model served settled data {1 / truth:.2f} × as fast, the '
+              f'guest measured {1 / measured if measured else 0:.2f} ×; not judged ({reason})')
     elif truth < 1 / APART:
         con.check(verdict == 'not-verified' and reason == 'settled-faster',
                   f'{name}: the drive served settled data {1 / truth:.2f} × as fast: not verified, '
@@ -456,7 +463,7 @@ def check(args):
         con.check(len(missed) * 2 <= len(drives),
                   f'the guest saw the models\' {what} on most drives (missed on {len(missed)} '
                   f'of {len(drives)}: {" ".join(missed)})')
-    print(f'{con.checks - con.fails} passed, {con.fails} failed')
+    con.tally()
     if con.fails:
         print(f'# NSC_VM_SEED={args.seed} repeats these drives')
     return 1 if con.fails else 0

@@ -265,7 +265,6 @@ for spec in a.case:
     con.check_result_device(kind, r, serial)
 
 if rig_short:
-    print(f'{con.checks - con.fails} passed, {con.fails} failed: the rig did not follow its '
-          'schedule, so the analysis was not judged')
+    con.tally(': the rig did not follow its schedule, so the analysis was not judged')
     sys.exit(RIG_SHORT)
 con.finish()

@@ -30,11 +30,13 @@ class Console:
                         for m in re.finditer(r'@@NSC-TIME (\S+) ([\d.]+) ([\d.]+)@@', self.text)}
         self.fails = 0
         self.checks = 0
+        self.failed = []
 
     def check(self, cond, what):
         self.checks += 1
         if not cond:
             self.fails += 1
+            self.failed.append(what)
         print(('ok - ' if cond else 'FAIL - ') + what)
         return cond
 
@@ -83,6 +85,13 @@ class Console:
                    f'(QEMU: 323 K = {QEMU_CELSIUS:.2f} °C)')
         return len(cs)
 
+    def tally(self, why=''):
+        """The count, and each failure again after it: a report that keeps only the
+        output's tail still names what failed."""
+        print(f'{self.checks - self.fails} passed, {self.fails} failed{why}')
+        for what in self.failed:
+            print('# failed: ' + what)
+
     def finish(self):
-        print(f'{self.checks - self.fails} passed, {self.fails} failed')
+        self.tally()
         sys.exit(1 if self.fails else 0)
