@@ -383,7 +383,22 @@ export_fio_action (GSimpleAction *action,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+/* The toast's button after opening fio's output of several machines: all of them in
+ * Compare. */
+static void
+compare_hosts_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  NscWindow *self = NSC_WINDOW (user_data);
+  g_autoptr(GError) error = NULL;
+
+  if (nsc_window_compare_hosts (self, &error) == NULL)
+    _nsc_window_add_toast (self, error->message, NULL, NULL);
+}
+
 static const GActionEntry win_actions[] = {
+  { "compare-hosts", compare_hosts_action },
   { "export-fio", export_fio_action },
   { "run", run_action },
   { "cancel", cancel_action },

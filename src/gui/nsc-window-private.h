@@ -64,6 +64,9 @@ struct _NscWindow
   GtkWindow            *preferences;    /* weak */
   GtkNativeDialog      *chooser;
   char                 *shown_path;     /* the saved result on the results page */
+  GPtrArray            *opened_hosts;   /* the results of every host of the fio
+                                         * --client output opened, the first shown;
+                                         * NULL for one */
   char                 *result_subtitle; /* the title bar's while a result is shown:
                                           * its preset and date; NULL while a run or
                                           * the start page is */

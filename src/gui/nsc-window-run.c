@@ -223,6 +223,7 @@ on_started (NscRunControl   *run,
   nsc_chart_panel_clear (self->chart_panel);
   gtk_widget_set_visible (GTK_WIDGET (self->chart_panel), FALSE);
   g_clear_pointer (&self->shown_path, g_free);
+  g_clear_pointer (&self->opened_hosts, g_ptr_array_unref);
   _nsc_window_clear_warnings (self);
   gtk_widget_set_visible (self->error_box, FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->summary_label), FALSE);

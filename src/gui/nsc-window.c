@@ -443,6 +443,7 @@ _nsc_window_show_charts (NscWindow  *self,
 
   g_free (self->shown_path);
   self->shown_path = g_strdup (path);
+  g_clear_pointer (&self->opened_hosts, g_ptr_array_unref);
   g_ptr_array_add (results, result);
   g_ptr_array_add (paths, (gpointer) path);
   if (!nsc_chart_panel_set_results (self->chart_panel, results, paths, &error))
@@ -536,10 +537,10 @@ nsc_window_open_result (NscWindow   *self,
                         const char  *path,
                         GError     **error)
 {
-  g_autoptr(JsonNode) result = NULL;
+  g_autoptr(GPtrArray) results = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *name = NULL;
-  guint hosts = 1;
+  JsonNode *result;
 
   g_return_val_if_fail (NSC_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -551,9 +552,9 @@ nsc_window_open_result (NscWindow   *self,
       return FALSE;
     }
 
-  /* A saved result, or fio's output imported (the first host's). */
-  result = nsc_result_info_open (path, &hosts, &local_error);
-  if (result == NULL)
+  /* A saved result, or fio's output imported (a result per host). */
+  results = nsc_result_info_open (path, &local_error);
+  if (results == NULL)
     {
       g_autofree char *prefix = g_strconcat (path, ": ", NULL);
       const char *why = local_error->message;
@@ -566,24 +567,51 @@ nsc_window_open_result (NscWindow   *self,
                    _("Cannot open the result %s: %s"), name, why);
       return FALSE;
     }
+  result = g_ptr_array_index (results, 0);
   show_result (self, result, path);
-  if (hosts > 1)
+  g_clear_pointer (&self->opened_hosts, g_ptr_array_unref);
+  if (results->len > 1)
     {
       g_autofree char *host = g_strdup (nsc_json_get_string (nsc_json_get_object (
                                           json_node_get_object (result), "source"), "host"));
       g_autofree char *text = NULL;
 
       /* Translators: after opening fio's output of a run on several machines: how
-       * many, the one shown, and the command that makes a result of each */
+       * many, and the one shown; the toast's button compares them all */
       text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                           "fio ran on %u machine; showing %s. nandscope-cli import "
-                                           "makes a result of each",
-                                           "fio ran on %u machines; showing %s. nandscope-cli import "
-                                           "makes a result of each", hosts),
-                              hosts, host ? host : "?");
-      _nsc_window_add_toast (self, text, NULL, NULL);
+                                           "fio ran on %u machine; showing %s",
+                                           "fio ran on %u machines; showing %s", results->len),
+                              results->len, host ? host : "?");
+      self->opened_hosts = g_steal_pointer (&results);
+      _nsc_window_add_toast (self, text, _("_Compare All"), "win.compare-hosts");
     }
   return TRUE;
+}
+
+/**
+ * nsc_window_compare_hosts:
+ * Every host of the fio --client output last opened, side by side in Compare (the
+ * history's comparison window, its legends naming each host). NULL, with nothing
+ * shown, when the result on screen is not one of several hosts.
+ */
+GtkWindow *
+nsc_window_compare_hosts (NscWindow  *self,
+                          GError    **error)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+
+  g_return_val_if_fail (NSC_IS_WINDOW (self), NULL);
+
+  if (self->opened_hosts == NULL || self->shown_path == NULL)
+    {
+      g_set_error_literal (error, NSC_ERROR, NSC_ERROR_INVALID_ARGUMENT,
+                           _("Open fio's output of a run on several machines to compare them"));
+      return NULL;
+    }
+  for (guint i = 0; i < self->opened_hosts->len; i++)
+    g_ptr_array_add (paths, self->shown_path);
+  return nsc_compare_window_new (GTK_WINDOW (self), self->opened_hosts, paths,
+                                 self->prefs->units, error);
 }
 
 void
@@ -809,6 +837,7 @@ nsc_window_finalize (GObject *object)
 
   g_clear_pointer (&self->target, g_free);
   g_clear_pointer (&self->shown_path, g_free);
+  g_clear_pointer (&self->opened_hosts, g_ptr_array_unref);
   g_clear_pointer (&self->result_subtitle, g_free);
   g_clear_pointer (&self->target_device, nsc_device_info_free);
   g_clear_pointer (&self->folder_device, nsc_device_info_free);

@@ -39,6 +39,8 @@ guint      nsc_window_get_live_samples (NscWindow   *self);
 gboolean   nsc_window_open_result   (NscWindow      *self,
                                      const char     *path,
                                      GError        **error);
+GtkWindow *nsc_window_compare_hosts (NscWindow      *self,
+                                     GError        **error);
 /* The shown chart (@kind: "write-fill", "time"…, or NULL for the one shown) as
  * PNG or SVG, with its caption: the code behind the export menu. @path NULL:
  * only show that kind. */

@@ -17,21 +17,18 @@ root_object (JsonNode *result)
   return result && JSON_NODE_HOLDS_OBJECT (result) ? json_node_get_object (result) : NULL;
 }
 
-JsonNode *
+GPtrArray *
 nsc_result_info_open (const char  *path,
-                      guint       *hosts,
                       GError     **error)
 {
   g_autofree char *text = NULL;
   g_autofree char *dir = NULL;
-  g_autoptr(GPtrArray) results = NULL;
+  GPtrArray *results;
   GError *local = NULL;
   gsize length = 0;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (hosts)
-    *hosts = 1;
   /* Read once, bounded as a result is; fio's output goes to the importer. */
   if (!(text = nsc_result_file_read (path, (gsize) 256 << 20, NSC_PROBLEM_RESULT_NOT_REGULAR,
                                      NSC_PROBLEM_RESULT_TOO_LARGE, &length, error)))
@@ -41,8 +38,13 @@ nsc_result_info_open (const char  *path,
       JsonNode *root = nsc_result_file_parse (text, (gssize) length, &local);
 
       if (root == NULL)
-        g_propagate_prefixed_error (error, local, "%s: ", path);
-      return root;
+        {
+          g_propagate_prefixed_error (error, local, "%s: ", path);
+          return NULL;
+        }
+      results = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+      g_ptr_array_add (results, root);
+      return results;
     }
   dir = g_path_get_dirname (path);
   if (!(results = nsc_fio_import (text, (gssize) length, dir, &local)))
@@ -50,9 +52,7 @@ nsc_result_info_open (const char  *path,
       g_propagate_prefixed_error (error, local, "%s: ", path);
       return NULL;
     }
-  if (hosts)
-    *hosts = results->len;
-  return json_node_ref (g_ptr_array_index (results, 0));
+  return results;
 }
 
 char *
@@ -428,6 +428,8 @@ nsc_result_info_marks (JsonNode *result)
 {
   g_autoptr(GPtrArray) marks = g_ptr_array_new ();
   JsonObject *root = root_object (result);
+  JsonObject *source = nsc_json_get_object (root, "source");
+  g_autofree char *from = NULL;
 
   if (nsc_result_info_cancelled (result))
     g_ptr_array_add (marks, (gpointer) _("cancelled"));
@@ -435,7 +437,14 @@ nsc_result_info_marks (JsonNode *result)
     g_ptr_array_add (marks, (gpointer) _("stopped by an error"));
   if (nsc_result_info_strict (result))
     g_ptr_array_add (marks, (gpointer) _("strict"));
-  if (nsc_json_get_object (root, "source"))
+  if (source && nsc_json_get_string (source, "host"))
+    {
+      /* Translators: a mark of a result fio measured on another machine (a --client
+       * run's), imported; %s is the machine's name as fio gave it */
+      from = g_strdup_printf (_("imported from %s"), nsc_json_get_string (source, "host"));
+      g_ptr_array_add (marks, from);
+    }
+  else if (source)
     /* Translators: a mark of a result another tool measured (fio's, imported) */
     g_ptr_array_add (marks, (gpointer) _("imported"));
   if (marks->len == 0)

@@ -10,11 +10,11 @@ G_BEGIN_DECLS
 /* What the app shows of a saved result (schema 1, validated by
  * nsc_result_file_load): names, dates, headline numbers, the text block. */
 
-/* A result to show from @path: a saved result (nsc_result_file_load), or fio's JSON
- * output imported (nsc_fio_import, its bandwidth logs read from the folder beside it):
- * then the first host's, and @hosts (may be NULL) says how many the output holds. */
-JsonNode    *nsc_result_info_open           (const char  *path,
-                                             guint       *hosts,
+/* The results to show from @path (JsonNode, at least one): a saved result
+ * (nsc_result_file_load), or fio's JSON output imported (nsc_fio_import, its bandwidth
+ * logs read from the folder beside it): one per host of a --client run, in fio's
+ * order. */
+GPtrArray   *nsc_result_info_open           (const char  *path,
                                              GError     **error);
 
 /* The number as the grid shows it (NscUnits: nsc-words.h): three significant figures

@@ -3,8 +3,8 @@
 #
 # fio's output opened in the app like a result of its own (tests/data/fio: outputs fio
 # 3.33 wrote): the summary says fio ran it and it was imported, the grid lists fio's
-# jobs as tests; a --client run of two servers shows the first and says how many
-# machines there were and how to make a result of each. (Damaged output: test-fio-import
+# jobs as tests; a --client run of two servers shows the first, says how many machines
+# there were, and its button opens them all in Compare, each named by its machine. (Damaged output: test-fio-import
 # and cli-import; a refused open ends a walk.) Export Run as fio Job File writes the run
 # Run would start, a file fio accepts, the same as the command line's export.
 #   test-gui-walk-fio.sh path/to/nandscope
@@ -28,6 +28,9 @@ shot $shots/multi.png
 open $tmp/fio/client.json
 wait 300
 dump client
+action win.compare-hosts
+wait 1000
+dump hosts
 target $tmp/t
 preset seq-qd
 export-fio $tmp/t/app.fio
@@ -43,6 +46,10 @@ expect "$tmp/walk.log" multi '"mixed #2"' "a job's second clone a test of its ow
 expect "$tmp/walk.log" client 'summary_label.*"Run by fio-3\.33 on localhost:8771, imported' \
   "a client run: the first machine's result"
 expect "$tmp/walk.log" client 'fio ran on 2 machines; showing localhost:8771' "and how many machines there were"
+expect "$tmp/walk.log" client 'GtkLabel.*"Compare All"' "with a button that compares them all"
+expect "$tmp/walk.log" hosts 'window AdwWindow.*title="Compare"' "which opens Compare"
+expect "$tmp/walk.log" hosts 'marked-result.*\(imported from localhost:8771\)' "with the first machine"
+expect "$tmp/walk.log" hosts 'marked-result.*\(imported from localhost:8772\)' "and the second, each named"
 expect "$tmp/walk.log" menu 'Export Run as fio Job File' "the menu offers the export"
 if ! command -v fio >/dev/null; then
   echo "ok: (fio is missing: its parse of the job file skipped)"
