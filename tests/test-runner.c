@@ -148,6 +148,39 @@ test_cache_position (void)
   g_assert_cmpstr (json_object_get_string_member (position_of (unknown, 0), "position"), ==, "unknown");
   g_assert_cmpstr (warning_position (unknown, 0), ==, "unknown");
 
+  /* Written into memory (a disk in memory here): no drive's SLC cache is named, for
+   * a known cache or none; the memory is, once per test that wrote. */
+  for (guint known = 0; known < 2; known++)
+    {
+      g_autoptr(NscRunResult) ram = nsc_run_result_new ();
+      guint said = 0;
+
+      ram->history_cache_bytes = known ? 1 * GiB : 0;
+      ram->system_cache.certainty = NSC_SYSTEM_CACHE_MEMORY;
+      ram->system_cache.kind = g_strdup ("ram-disk");
+      ram->system_cache.device = g_strdup ("zram0");
+      g_ptr_array_add (ram->steps, write_step ("w", 0, 1, 512 * MiB));
+      g_ptr_array_add (ram->steps, write_step ("across", 768 * MiB, 1, 512 * MiB));
+      nsc_run_result_analyze (ram);
+      g_assert_null (warning_position (ram, 0));
+      g_assert_null (warning_position (ram, 1));
+      for (guint i = 0; i < ram->warnings->len; i++)
+        {
+          NscWarning *w = g_ptr_array_index (ram->warnings, i);
+
+          g_assert_cmpint (w->kind, !=, NSC_WARNING_CACHE_EXHAUSTED_DURING_TEST);
+          if (w->kind == NSC_WARNING_SYSTEM_CACHE_MEMORY)
+            {
+              g_assert_cmpint (w->step, ==, (int) said);
+              g_assert_nonnull (strstr (w->message, "zram0, a disk in memory"));
+              g_assert_cmpstr (w->cache_kind, ==, "ram-disk");
+              said++;
+            }
+        }
+      g_assert_cmpuint (said, ==, 2);
+      g_assert_false (json_object_has_member (json_node_get_object (ram->analysis), "inside_slc_cache"));
+    }
+
   /* The position reaches the saved result. */
   {
     g_autoptr(JsonNode) root = nsc_run_result_to_json (r);

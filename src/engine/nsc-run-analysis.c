@@ -263,6 +263,14 @@ label_writes (NscRunResult         *r,
   JsonArray *positions = NULL;
   guint64 cache = 0;
   const char *source = NULL;
+  NscSystemCacheInfo memory = { 0 };
+
+  /* Writes into this machine's memory (a disk in memory, a folder in memory, a loop
+   * device over a file without direct I/O) measure no drive's flash or SLC cache:
+   * said so instead. */
+  run_system_cache (r, &memory);
+  if (memory.certainty != NSC_SYSTEM_CACHE_MEMORY)
+    nsc_system_cache_info_clear (&memory);
 
   if (slc && slc->has_cache)
     cache = slc->cache_bytes, source = "this-run";
@@ -320,6 +328,25 @@ label_writes (NscRunResult         *r,
         positions = json_array_new ();
       json_array_add_object_element (positions, o);
 
+      if (memory.certainty == NSC_SYSTEM_CACHE_MEMORY)
+        {
+          g_autofree char *via = nsc_system_cache_phrase (&memory);
+          NscWarning *w;
+
+          /* Where the cache's words would have stood: a test that wrote inside or
+           * across a known cache, or any that only wrote when none is known. */
+          if (g_str_equal (position, "after")
+              || (g_str_equal (position, "unknown") && head->job.read_percent > 0))
+            continue;
+          w = nsc_run_result_add_warning (r, (int) i, NSC_WARNING_SYSTEM_CACHE_MEMORY,
+                                          "%s: the writes went through this machine's memory "
+                                          "(%s): their speed is not a drive's flash or its SLC "
+                                          "cache", label, via);
+          w->test = g_strdup (label);
+          w->bytes = 0;
+          warning_set_cache (w, &memory);
+          continue;
+        }
       written = nsc_format_size (head->dir[NSC_DIR_WRITE].bytes);
       before_s = nsc_format_size (head_before);
       cache_s = nsc_format_size (cache);
@@ -377,6 +404,7 @@ label_writes (NscRunResult         *r,
       json_array_add_int_element (inside, i);
     }
 
+  nsc_system_cache_info_clear (&memory);
   if (inside)
     json_object_set_array_member (analysis, "inside_slc_cache", inside);
   if (positions)

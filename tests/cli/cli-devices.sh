@@ -50,6 +50,13 @@ if [ -w /sys/class/zram-control/hot_add ]; then
     bw=$(json_get "$work/zw.json" 'r["steps"][0]["write"]["bw_bps"]')
     kind=$(json_get "$work/zw.json" 'r["target"]["kind"]')
     [ "$kind" = device ] && ok "zram write with --destroy-data: $bw B/s" || bad "zram target kind $kind"
+    # A disk in memory has no flash and no SLC cache: the write says memory instead.
+    codes=$(json_get "$work/zw.json" '",".join(w["code"] for w in r["warnings"])')
+    case ",$codes," in
+      *,inside-slc-cache,*|*,cache-exhausted-during-test,*) bad "a disk in memory given an SLC cache's words: $codes" ;;
+      *,system-cache-memory,*) ok "the zram write says it went to memory, not an SLC cache" ;;
+      *) bad "the zram write does not say it went to memory: $codes" ;;
+    esac
   else
     bad "zram write with --destroy-data failed: $(cat "$work/err")"
   fi
