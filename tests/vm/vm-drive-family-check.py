@@ -41,6 +41,9 @@ CLEAR_DROP = 0.6
 # at most this share of those before it (the stop rule's "below"). A guest starved of
 # CPU submits no faster than the model's slow speed and sees no edge.
 SEEN_DROP = 0.7
+# Samples on end that make a stretch (the analysis's SUSTAIN_SAMPLES, nsc-analysis.c):
+# a slow stretch this long ends a cache there.
+SUSTAIN = 5
 
 
 def draw(seed, count):
@@ -166,10 +169,13 @@ def served(ops, start, length, params, first_group):
 def guest_kept_pace(result, truth):
     """Whether the guest's own samples of its fill (not the analysis) held their speed
     while the model took writes fast: the median of the last third of those samples
-    within 0.8 and 1.25 × the first third's. A guest starved of CPU part of the way
-    slows down (or, starved at the start, speeds up) while the model still has cache
-    to give, and its curve then shows a slope where the model had an edge; False then,
-    None where there are too few samples to tell."""
+    within 0.8 and 1.25 × the first third's, and no stretch of SUSTAIN of them on end
+    whose median fell below SEEN_DROP × the first third's (what the analysis would take
+    for a drop). A guest starved of CPU part of the
+    way slows down (or, starved at the start, speeds up) while the model still has
+    cache to give: its curve then shows a slope where the model had an edge, or a slow
+    stretch (a drop and a climb back, as a sawtooth drive's) where the model had none;
+    False then, None where there are too few samples to tell."""
     jobs = [st for st in result.get('steps', []) if st.get('kind') == 'job' and st.get('series')]
     if not jobs:
         return None
@@ -181,9 +187,14 @@ def guest_kept_pace(result, truth):
         return None
     third = len(speeds) // 3
     first, last = sorted(speeds[:third]), sorted(speeds[-third:])
+    level = first[len(first) // 2]
+    for k in range(len(speeds) - SUSTAIN + 1):
+        window = sorted(speeds[k:k + SUSTAIN])
+        if window[SUSTAIN // 2] < SEEN_DROP * level:
+            return False
     # Starved at the start instead, it speeds up as much: the edge it then draws is the
     # rig's too.
-    return 0.8 * first[len(first) // 2] <= last[len(last) // 2] <= 1.25 * first[len(first) // 2]
+    return 0.8 * level <= last[len(last) // 2] <= 1.25 * level
 
 
 def guest_speeds(result, truth):
@@ -334,8 +345,9 @@ def check_recovery(con, name, p, result, truths):
         if truth >= CLEAR and guest_kept_pace({'steps': [s]}, truth) is False:
             # As in a write-fill: the guest slowed while the model still took writes
             # fast, so the fast bytes it measured are the rig's, not the drive's.
-            print(f"# {name}: recovery step {k + 1}: premise missed: the guest's own samples changed "
-                  f"pace by more than a fifth within the {truth / MIB:.0f} MiB the model took fast "
+            print(f"# {name}: recovery step {k + 1}: premise missed: the guest's own samples did not "
+                  f"hold their pace (by a fifth from end to end, or a stretch below {SEEN_DROP}) "
+                  f"within the {truth / MIB:.0f} MiB the model took fast "
                   f"(it measured {got / MIB:.0f} MiB fast); not judged")
             missed = True
             continue
@@ -420,8 +432,9 @@ def check(args):
             if truth >= CLEAR and tail >= CLEAR and guest_kept_pace(result, truth) is False:
                 # The premise: the guest wrote at one pace while the model took its
                 # writes fast. Not met, the fill is not judged (a missed premise).
-                print(f"# {name}, {state}: premise missed: the guest's own samples changed pace by more "
-                      f"than a fifth within the {truth / MIB:.0f} MiB the model took fast; not judged")
+                print(f"# {name}, {state}: premise missed: the guest's own samples did not hold "
+                      f"their pace (by a fifth from end to end, or a stretch below {SEEN_DROP}) within "
+                      f"the {truth / MIB:.0f} MiB the model took fast; not judged")
                 fill_missed.add(name)
                 continue
             seen = guest_drop(result, truth) if truth >= CLEAR and tail >= CLEAR else None
