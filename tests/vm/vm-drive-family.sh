@@ -32,7 +32,7 @@
 # Exit 77 (skip) when QEMU, the kernel, busybox-static or nbdkit's Python plugin is missing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-vm_timeout_default=1500
+vm_timeout_default=2000
 . "$here/vm-lib.sh"
 command -v nbdkit >/dev/null || skip "nbdkit is missing (apt install nbdkit nbdkit-plugin-python)"
 nbdkit python --version >/dev/null 2>&1 || skip "nbdkit's Python plugin is missing (apt install nbdkit-plugin-python)"
