@@ -264,13 +264,14 @@ label_writes (NscRunResult         *r,
   guint64 cache = 0;
   const char *source = NULL;
   NscSystemCacheInfo memory = { 0 };
+  g_autofree char *via = NULL;
 
   /* Writes into this machine's memory (a disk in memory, a folder in memory, a loop
    * device over a file without direct I/O) measure no drive's flash or SLC cache:
    * said so instead. */
   run_system_cache (r, &memory);
-  if (memory.certainty != NSC_SYSTEM_CACHE_MEMORY)
-    nsc_system_cache_info_clear (&memory);
+  if (memory.certainty == NSC_SYSTEM_CACHE_MEMORY)
+    via = nsc_system_cache_phrase (&memory);
 
   if (slc && slc->has_cache)
     cache = slc->cache_bytes, source = "this-run";
@@ -328,9 +329,8 @@ label_writes (NscRunResult         *r,
         positions = json_array_new ();
       json_array_add_object_element (positions, o);
 
-      if (memory.certainty == NSC_SYSTEM_CACHE_MEMORY)
+      if (via != NULL)
         {
-          g_autofree char *via = nsc_system_cache_phrase (&memory);
           NscWarning *w;
 
           /* Where the cache's words would have stood: a test that wrote inside or

@@ -568,8 +568,8 @@ nsc_window_open_result (NscWindow   *self,
       return FALSE;
     }
   result = g_ptr_array_index (results, 0);
+  /* Shown, with the hosts of whatever was shown before let go. */
   show_result (self, result, path);
-  g_clear_pointer (&self->opened_hosts, g_ptr_array_unref);
   if (results->len > 1)
     {
       g_autofree char *host = g_strdup (nsc_json_get_string (nsc_json_get_object (
