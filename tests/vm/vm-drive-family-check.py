@@ -166,6 +166,17 @@ def served(ops, start, length, params, first_group):
     return total, cached / total, spb
 
 
+def write_samples(result):
+    """The guest's own samples of its largest write job in @result: (position, bytes/s)
+    of each with bytes and a duration, or None without such a job."""
+    jobs = [st for st in result.get('steps', []) if st.get('kind') == 'job' and st.get('series')]
+    if not jobs:
+        return None
+    se = max(jobs, key=lambda st: sum(st['series'].get('write_bytes', [])))['series']
+    return [(pos, b * 1e9 / d) for pos, b, d in zip(se.get('position', []), se.get('write_bytes', []),
+                                                    se.get('duration_ns', [])) if d > 0 and b > 0]
+
+
 def guest_kept_pace(result, truth):
     """Whether the guest's own samples of its fill (not the analysis) held their speed
     while the model took writes fast: the median of the last third of those samples
@@ -176,12 +187,10 @@ def guest_kept_pace(result, truth):
     cache to give: its curve then shows a slope where the model had an edge, or a slow
     stretch (a drop and a climb back, as a sawtooth drive's) where the model had none;
     False then, None where there are too few samples to tell."""
-    jobs = [st for st in result.get('steps', []) if st.get('kind') == 'job' and st.get('series')]
-    if not jobs:
+    samples = write_samples(result)
+    if samples is None:
         return None
-    se = max(jobs, key=lambda st: sum(st['series'].get('write_bytes', [])))['series']
-    speeds = [b / d for pos, b, d in zip(se.get('position', []), se.get('write_bytes', []),
-                                         se.get('duration_ns', [])) if d > 0 and b > 0 and pos <= truth]
+    speeds = [v for pos, v in samples if pos <= truth]
     speeds = speeds[1:]   # the first may be the queue filling a buffer
     if len(speeds) < 6:
         return None
@@ -201,12 +210,9 @@ def guest_speeds(result, truth):
     """The median speeds (bytes/s) of the guest's own samples within the bytes the model
     took fast (the first aside: a queue filling) and past them (and a tenth more):
     (fast, slow), each None with fewer than three samples."""
-    jobs = [st for st in result.get('steps', []) if st.get('kind') == 'job' and st.get('series')]
-    if not jobs:
+    samples = write_samples(result)
+    if samples is None:
         return None, None
-    se = max(jobs, key=lambda st: sum(st['series'].get('write_bytes', [])))['series']
-    samples = [(pos, b * 1e9 / d) for pos, b, d in zip(se.get('position', []), se.get('write_bytes', []),
-                                                        se.get('duration_ns', [])) if d > 0 and b > 0]
     fast = sorted(v for pos, v in samples[1:] if pos <= truth)
     slow = sorted(v for pos, v in samples if pos > truth * 1.1 + 16 * MIB)
     return (fast[len(fast) // 2] if len(fast) >= 3 else None,
@@ -219,12 +225,9 @@ def guest_drop(result, truth):
     over the median of those within them. A guest starved of CPU submits no faster than
     the model's slow speed and sees little or no drop there: the analysis cannot find
     what the guest never saw. None where there are too few samples to tell."""
-    jobs = [st for st in result.get('steps', []) if st.get('kind') == 'job' and st.get('series')]
-    if not jobs:
+    samples = write_samples(result)
+    if samples is None:
         return None
-    se = max(jobs, key=lambda st: sum(st['series'].get('write_bytes', [])))['series']
-    samples = [(pos, b / d) for pos, b, d in zip(se.get('position', []), se.get('write_bytes', []),
-                                                  se.get('duration_ns', [])) if d > 0 and b > 0]
     fast = sorted(v for pos, v in samples[1:] if pos <= truth)
     slow = sorted(v for pos, v in samples if pos > truth * 1.1 + 16 * MIB)
     if len(fast) < 3 or len(slow) < 3:
