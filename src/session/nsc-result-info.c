@@ -428,8 +428,6 @@ nsc_result_info_marks (JsonNode *result)
 {
   g_autoptr(GPtrArray) marks = g_ptr_array_new ();
   JsonObject *root = root_object (result);
-  JsonObject *source = nsc_json_get_object (root, "source");
-  g_autofree char *from = NULL;
 
   if (nsc_result_info_cancelled (result))
     g_ptr_array_add (marks, (gpointer) _("cancelled"));
@@ -437,14 +435,7 @@ nsc_result_info_marks (JsonNode *result)
     g_ptr_array_add (marks, (gpointer) _("stopped by an error"));
   if (nsc_result_info_strict (result))
     g_ptr_array_add (marks, (gpointer) _("strict"));
-  if (source && nsc_json_get_string (source, "host"))
-    {
-      /* Translators: a mark of a result fio measured on another machine (a --client
-       * run's), imported; %s is the machine's name as fio gave it */
-      from = g_strdup_printf (_("imported from %s"), nsc_json_get_string (source, "host"));
-      g_ptr_array_add (marks, from);
-    }
-  else if (source)
+  if (nsc_json_get_object (root, "source"))
     /* Translators: a mark of a result another tool measured (fio's, imported) */
     g_ptr_array_add (marks, (gpointer) _("imported"));
   if (marks->len == 0)

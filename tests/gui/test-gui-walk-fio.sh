@@ -28,9 +28,11 @@ shot $shots/multi.png
 open $tmp/fio/client.json
 wait 300
 dump client
+shot $shots/client.png
 action win.compare-hosts
 wait 1000
 dump hosts
+shot-top $shots/hosts.png
 target $tmp/t
 preset seq-qd
 export-fio $tmp/t/app.fio
@@ -48,8 +50,8 @@ expect "$tmp/walk.log" client 'summary_label.*"Run by fio-3\.33 on localhost:877
 expect "$tmp/walk.log" client 'fio ran on 2 machines; showing localhost:8771' "and how many machines there were"
 expect "$tmp/walk.log" client 'GtkLabel.*"Compare All"' "with a button that compares them all"
 expect "$tmp/walk.log" hosts 'window AdwWindow.*title="Compare"' "which opens Compare"
-expect "$tmp/walk.log" hosts 'marked-result.*\(imported from localhost:8771\)' "with the first machine"
-expect "$tmp/walk.log" hosts 'marked-result.*\(imported from localhost:8772\)' "and the second, each named"
+expect "$tmp/walk.log" hosts 'marked-result.*"localhost:8771: [^"]*\(imported\)' "with the first machine"
+expect "$tmp/walk.log" hosts 'marked-result.*"localhost:8772: [^"]*\(imported\)' "and the second, each named"
 expect "$tmp/walk.log" menu 'Export Run as fio Job File' "the menu offers the export"
 if ! command -v fio >/dev/null; then
   echo "ok: (fio is missing: its parse of the job file skipped)"
