@@ -6,7 +6,9 @@
 # and the run writes no more than the budget said.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-devices.sh"
 
+devices_snapshot
 work=$(mktemp -d "${G_TEST_BUILDDIR:-/tmp}/cli-budget-XXXXXX")
 loop=
 fsloop=
@@ -16,6 +18,7 @@ cleanup() {
   [ -n "$fsloop" ] && losetup -d "$fsloop" 2>/dev/null
   [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
   rm -rf "$work"
+  devices_check
 }
 trap cleanup EXIT
 

@@ -3,21 +3,20 @@
 # A timed test's queue empties after its time is up. That drain is not the drive
 # slowing down: the speed-over-time series folds it into its last sample (weighted by
 # its length) instead of ending on a sample of its own near zero. A loop device whose
-# reads the blkio throttle holds to 4 MiB/s, read in 1 MiB blocks at queue depth 8:
+# reads the kernel's I/O throttle holds to 4 MiB/s, read in 1 MiB blocks at queue depth 8:
 # after the 2 s the queue takes up to 2 s more to empty.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-devices.sh"
 
-blkio=/sys/fs/cgroup/blkio
-if [ "$(id -u)" -ne 0 ] || [ ! -w "$blkio/blkio.throttle.read_bps_device" ] || ! command -v losetup >/dev/null; then
-  echo "SKIP: needs root, losetup and the blkio throttle (cgroup v1)"
+if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null; then
+  echo "SKIP: needs root and losetup"
   exit 77
 fi
 
 devices_snapshot
 work=$(mktemp -d "${G_TEST_BUILDDIR:-/tmp}/cli-drain-XXXXXX")
-cg=$blkio/nsc-drain-$$
+cg=
 loop=
 cleanup() {
   [ -d "$cg" ] && rmdir "$cg" 2>/dev/null
@@ -29,12 +28,13 @@ trap cleanup EXIT
 
 truncate -s 64M "$work/disk.img"
 loop=$(losetup -f --show --direct-io=on "$work/disk.img") || { bad "losetup failed"; finish; }
-mkdir "$cg" || { bad "cannot make the cgroup $cg"; finish; }
-echo "$(cat "/sys/block/${loop#/dev/}/dev") 4194304" > "$cg/blkio.throttle.read_bps_device"
+cg=$(throttle_group "nsc-drain-$$" "$loop" read 4194304)
+if [ -z "$cg" ]; then
+  echo "SKIP: this machine offers no I/O throttle (cgroup v1's blkio or v2's io)"
+  exit 77
+fi
 
-# In the cgroup from its first instruction: the shell joins, then becomes the CLI.
-if sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$cg" \
-     "$cli" run --target "$loop" --rw read --bs 1m --qd 8 --time 2s --runs 1 --quiet \
+if in_group "$cg" "$cli" run --target "$loop" --rw read --bs 1m --qd 8 --time 2s --runs 1 --quiet \
      --json "$work/r.json" >/dev/null 2>"$work/err"; then
   verdict=$(python3 - "$work/r.json" <<'PY'
 import json, sys

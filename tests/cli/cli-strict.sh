@@ -8,17 +8,20 @@
 # (settled, or a warning on the step).
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-devices.sh"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null; then
   echo "1..0 # SKIP needs root and losetup"
   exit 77
 fi
 
+devices_snapshot
 work=$(mktemp -d "${G_TEST_BUILDDIR:-/tmp}/cli-strict-XXXXXX")
 loop=
 cleanup() {
   [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
   rm -rf "$work"
+  devices_check
 }
 trap cleanup EXIT
 

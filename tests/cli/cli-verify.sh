@@ -4,25 +4,29 @@
 # user's files. The free space is filled with checked data, read back and verified; the
 # user's files keep their bytes (checksummed before and after) and nothing is left
 # behind after a completed run, a cancelled one (SIGINT: exit 130, a partial result
-# that says "not-verified") and a killed one (SIGKILL). A write-fill with --verify is
+# that says "not-verified") and a killed one (SIGKILL), both held to 24 MiB/s by the
+# kernel's I/O throttle so that they are caught writing. A write-fill with --verify is
 # checked the same way; a preset with no whole-drive write refuses --verify. A surface
 # scan with --verify on a 64 MiB loop device gets a sample's verdict. Root (exit 77
 # without).
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-devices.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for a loop device"; exit 77; }
+devices_snapshot
 work=$(mktemp -d "${G_TEST_BUILDDIR:-/tmp}/cli-verify-XXXXXX")
 loop=
+cg=
 cleanup() {
+  [ -n "$cg" ] && rmdir "$cg" 2>/dev/null
   mountpoint -q "$work/mnt" 2>/dev/null && umount "$work/mnt"
   [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
   rm -rf "$work"
+  devices_check
 }
 trap cleanup EXIT
 
-# Large enough that a check lasts past the moments the cancelled and killed runs are
-# stopped at, on a fast machine too.
 truncate -s 768m "$work/disk.img"
 loop=$(losetup -f --show "$work/disk.img") || { bad "losetup failed"; finish; }
 mkfs.ext4 -q "$loop" && mkdir "$work/mnt" && mount "$loop" "$work/mnt" || { bad "mkfs or mount failed"; finish; }
@@ -55,6 +59,14 @@ sed -n '/·/,$p' "$work/out.txt" | grep -m1 -q "read back as written" \
 sums | cmp -s - "$work/before.sha" && ok "the user's files are unchanged" || bad "the user's files changed"
 [ "$(listing)" = "$before_list" ] && ok "nothing left in the folder" || bad "left: $(listing)"
 
+# The cancelled and killed runs write through a throttle: the loop device sits on the
+# page cache, where a whole check can end in a fraction of a second, before a poll
+# sees it writing. At 24 MiB/s it lasts about 20 s, and is stopped after 16 MiB.
+cg=$(throttle_group "nsc-verify-$$" "$loop" write $((24 << 20)))
+# (Run in the background: the subshell becomes the CLI, so $! is the CLI.)
+throttled() { if [ -n "$cg" ]; then in_group "$cg" "$@"; else exec "$@"; fi; }
+[ -n "$cg" ] || echo "# no I/O throttle on this machine: the cancelled and killed runs go at full speed"
+
 # Cancelled while writing: a partial result, not a verdict. A signal that lands after
 # the check has finished (a busy machine polls late) cancels nothing the verdict rests
 # on, and is tried again: up to three times, for a run that it did cut short.
@@ -62,10 +74,10 @@ verifying() { opened_in "$1" "$dir" && io_past "$1" write $((16 << 20)); }
 cut=0
 for attempt in 1 2 3; do
   rm -f "$work/c.json"
-  "$cli" run --target "$dir" --preset verify --json "$work/c.json" > /dev/null 2> "$work/err.txt" &
+  throttled "$cli" run --target "$dir" --preset verify --json "$work/c.json" > /dev/null 2> "$work/err.txt" &
   pid=$!
   if ! wait_until $pid 60 verifying $pid; then
-    bad "the cancelled run never wrote ($waited_why)"
+    bad "the cancelled run never wrote ($waited_why): $(tail -2 "$work/err.txt")"
     kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
     break
   fi
@@ -91,16 +103,28 @@ done
 [ "$(listing)" = "$before_list" ] && ok "SIGINT: nothing left" || bad "SIGINT: left: $(listing)"
 
 # Killed: the test file was never visible, so nothing is left.
-"$cli" run --target "$dir" --preset verify > /dev/null 2>&1 &
+throttled "$cli" run --target "$dir" --preset verify > /dev/null 2> "$work/err.txt" &
 pid=$!
 if wait_until $pid 60 verifying $pid; then
   kill -KILL $pid
   wait $pid 2>/dev/null
 else
-  bad "the killed run never wrote ($waited_why)"
+  bad "the killed run never wrote ($waited_why): $(tail -2 "$work/err.txt")"
   kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
 fi
 [ "$(listing)" = "$before_list" ] && ok "SIGKILL: nothing left" || bad "SIGKILL: left: $(listing)"
+# A killed process's file is freed once the kernel has finished the writes it had in
+# flight (held by the throttle here): its space comes back then, not at the kill.
+free_back() { [ "$(df -B1 --output=avail "$work/mnt" | tail -1)" -ge $((free_before - (1 << 20))) ]; }
+t0=$(date +%s%N)
+if wait_until $$ 60 free_back; then
+  ok "SIGKILL: the free space is back after $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+else
+  bad "SIGKILL: the free space is not back ($waited_why): $(df -B1 --output=avail "$work/mnt" | tail -1) B"
+fi
+if [ -n "$cg" ]; then
+  wait_until $$ 30 rmdir "$cg" 2>/dev/null && cg= || bad "the throttle's cgroup $cg stays busy"
+fi
 sums | cmp -s - "$work/before.sha" && ok "the user's files are unchanged after all three" \
   || bad "the user's files changed"
 # --verify: a write-fill of the free space, read back and checked.

@@ -73,3 +73,38 @@ finish() {
   [ "$fails" -eq 0 ]
   exit $?
 }
+
+# throttle_group NAME DEVICE read|write BYTES_PER_S: makes a cgroup in which the
+# kernel holds the reads or writes to the block DEVICE to BYTES_PER_S (cgroup v1's
+# blkio throttle, or v2's io.max) and prints its path. Nothing printed (status 1) where
+# this machine offers neither. The caller removes it (rmdir) once its processes ended.
+throttle_group() {
+  local name=$1 dev=$2 dir=$3 bps=$4 majmin cg
+  majmin=$(cat "/sys/class/block/${dev#/dev/}/dev" 2>/dev/null) || return 1
+  if [ -w /sys/fs/cgroup/blkio/blkio.throttle.${dir}_bps_device ]; then
+    cg=/sys/fs/cgroup/blkio/$name
+    mkdir "$cg" 2>/dev/null || return 1
+    echo "$majmin $bps" > "$cg/blkio.throttle.${dir}_bps_device" 2>/dev/null || { rmdir "$cg"; return 1; }
+  elif grep -qw io /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+    grep -qw io /sys/fs/cgroup/cgroup.subtree_control \
+      || echo +io > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || return 1
+    cg=/sys/fs/cgroup/$name
+    mkdir "$cg" 2>/dev/null || return 1
+    echo "$majmin ${dir:0:1}bps=$bps" > "$cg/io.max" 2>/dev/null || { rmdir "$cg"; return 1; }
+  else
+    return 1
+  fi
+  echo "$cg"
+}
+
+# in_group CG COMMAND…: runs COMMAND inside the cgroup CG from its first instruction
+# (the shell joins, then becomes COMMAND), so every thread it makes is held too. Run
+# in the background (a subshell), the subshell becomes COMMAND: $! is its process.
+in_group() {
+  local cg=$1
+  shift
+  if [ "$BASHPID" != "$$" ]; then
+    exec sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$@"
+  fi
+  sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$@"
+}
