@@ -55,7 +55,8 @@ resolve (NscTarget    *t,
 {
   g_autoptr(GError) error = NULL;
   gboolean fallback = TRUE;
-  NscBackend b = nsc_backend_resolve (t, job, requested, note, NULL, NULL, &fallback, NULL, &error);
+  NscBackend b = nsc_backend_resolve (t, job, requested, note, NULL, NULL, &fallback, NULL,
+                                      NULL, &error);
 
   g_assert_no_error (error);
   g_assert_false (fallback);
@@ -509,34 +510,59 @@ test_ram_filesystem (void)
   g_assert_cmpint (nsc_fd_probe_nowait (nsc_target_get_fd (t), 0, 4096, 4096), ==, 1);
   g_assert_cmpint (nsc_fd_probe_inline (nsc_target_get_fd (t), 0, 4096, 8, 4096), ==, 1);
 
-  /* Reads at QD8: the two paths are timed, psync threads run where they read a
-   * quarter faster than one ring, and the note says why with both figures. */
-  job_for (&job, "randread", 8);
+  /* Reads at QD8: the two paths are timed reading, psync threads run where they read
+   * a quarter faster than one ring, and the note says why with both figures. A job
+   * that also reads, a capacity check's writes (the data it reads back must be its
+   * own) and a fill's (each block once) are timed reading too. */
   {
-    gboolean fallback = FALSE;
-    double probe[2] = { -1, -1 };
-    NscBackend b = nsc_backend_resolve (t, &job, NSC_BACKEND_AUTO, &note, NULL, NULL,
-                                        &fallback, probe, &error);
+    const char *kinds[] = { "randread", "randrw", "verify-write", "fill" };
 
-    g_assert_no_error (error);
-    g_test_message ("probe: one ring %.0f MiB/s, psync threads %.0f MiB/s",
-                    probe[0] / MiB, probe[1] / MiB);
-    g_assert_cmpfloat (probe[0], >, 0);
-    g_assert_cmpfloat (probe[1], >, 0);
-    g_assert_nonnull (strstr (note, "within the call that submits it"));
-    g_assert_nonnull (strstr (note, "untimed probe"));
-    g_assert_cmpint (b, ==, probe[1] >= 1.25 * probe[0] ? NSC_BACKEND_PSYNC
-                                                        : NSC_BACKEND_IO_URING);
+    for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+      {
+        gboolean fallback = FALSE, wrote = TRUE;
+        double probe[2] = { -1, -1 };
+        NscBackend b;
+
+        job_for (&job, k >= 2 ? "write" : kinds[k], 8);
+        if (k == 2)
+          job.data = NSC_DATA_VERIFY;
+        if (k == 3)
+          job.once = TRUE;
+        g_clear_pointer (&note, g_free);
+        b = nsc_backend_resolve (t, &job, NSC_BACKEND_AUTO, &note, NULL, NULL, &fallback,
+                                 probe, &wrote, &error);
+        g_assert_no_error (error);
+        g_test_message ("%s: probe: one ring %.0f MiB/s, psync threads %.0f MiB/s",
+                        kinds[k], probe[0] / MiB, probe[1] / MiB);
+        g_assert_cmpfloat (probe[0], >, 0);
+        g_assert_cmpfloat (probe[1], >, 0);
+        g_assert_false (wrote);
+        g_assert_nonnull (strstr (note, "within the call that submits it"));
+        g_assert_nonnull (strstr (note, "untimed probe"));
+        g_assert_nonnull (strstr (note, " read "));
+        g_assert_cmpint (b, ==, probe[1] >= 1.25 * probe[0] ? NSC_BACKEND_PSYNC
+                                                            : NSC_BACKEND_IO_URING);
+      }
   }
-  /* Overwrites too, and the run records which path and why; every I/O is counted. */
+  /* A job that only writes is timed writing its own kind of data, where this run has
+   * written (the test file, laid out whole): the writes cost what reads do not (zram
+   * compresses them), so the read figures cannot decide for them. The run records
+   * which path and why; every I/O is counted. */
   job_for (&job, "randwrite", 8);
   res = run_ok (t, &job);
+  g_test_message ("randwrite: probe: one ring %.0f MiB/s, psync threads %.0f MiB/s, %s",
+                  res->backend_probe_bps[0] / MiB, res->backend_probe_bps[1] / MiB,
+                  nsc_backend_to_string (res->backend));
   if (res->backend == NSC_BACKEND_PSYNC)
     g_assert_cmpint (res->backend_why, ==, NSC_BACKEND_WHY_INLINE);
   else
     g_assert_cmpint (res->backend_why, ==, NSC_BACKEND_WHY_INLINE_ONE_RING);
+  g_assert_cmpint (res->backend == NSC_BACKEND_PSYNC, ==,
+                   res->backend_probe_bps[1] >= 1.25 * res->backend_probe_bps[0]);
   g_assert_cmpfloat (res->backend_probe_bps[0], >, 0);
   g_assert_cmpfloat (res->backend_probe_bps[1], >, 0);
+  g_assert_true (res->backend_probe_write);
+  g_assert_nonnull (strstr (res->backend_note, " wrote "));
   g_assert_false (res->backend_fallback);
   g_assert_cmpuint (res->dir[NSC_DIR_WRITE].ios, >, 0);
   nsc_job_result_free (res);

@@ -330,19 +330,23 @@ test_russian (void)
       if (!has_cyrillic (line) && k != NSC_STATUS_TEST && k != NSC_STATUS_TRIM)
         g_error ("status %d is not Russian: %s", k, line);
     }
-  /* Every reason auto gives for its backend is Russian; a backend named has none. */
-  for (int k = NSC_BACKEND_WHY_NONE; k <= NSC_BACKEND_WHY_INLINE; k++)
-    {
-      NscJobResult r = { .backend_why = k, .backend_errno = EPERM };
-      g_autofree char *note = NULL;
+  /* Every reason auto gives for its backend is Russian, after a probe that read and
+   * one that wrote; a backend named has none. */
+  for (int k = NSC_BACKEND_WHY_NONE; k <= NSC_BACKEND_WHY_INLINE_ONE_RING; k++)
+    for (int wrote = 0; wrote < 2; wrote++)
+      {
+        NscJobResult r = { .backend_why = k, .backend_errno = EPERM,
+                           .backend_probe_bps = { 1520 * 1048576.0, 1810 * 1048576.0 },
+                           .backend_probe_write = wrote };
+        g_autofree char *note = NULL;
 
-      r.job.queue_depth = 8;
-      note = nsc_words_backend_note (&r);
-      if (k == NSC_BACKEND_WHY_NONE)
-        g_assert_null (note);
-      else if (note == NULL || !has_cyrillic (note))
-        g_error ("backend reason %d is not Russian: %s", k, note);
-    }
+        r.job.queue_depth = 8;
+        note = nsc_words_backend_note (&r);
+        if (k == NSC_BACKEND_WHY_NONE)
+          g_assert_null (note);
+        else if (note == NULL || !has_cyrillic (note))
+          g_error ("backend reason %d is not Russian: %s", k, note);
+      }
   nsc_test_use_language (NULL);
 }
 

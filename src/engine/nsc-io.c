@@ -1339,9 +1339,27 @@ typedef struct
   guint    align;
   gint64   deadline;
   guint64  next;        /* the next block, shared by the psync threads */
-  guint64  bytes;       /* read by all of them */
+  guint64  bytes;       /* read or written by all of them */
   gboolean failed;
+  gboolean write;       /* the job's writes, not reads */
+  NscDataPattern data;  /* what the writes carry: the job's kind of data */
 } PathProbe;
+
+/* A probe's write buffer holds the job's kind of data, as its own writes would: zram
+ * compresses random data at a cost and stores a page of zeros for nothing. */
+static void
+path_probe_fill (const PathProbe *p,
+                 guint8          *buf,
+                 guint64          len,
+                 guint64          salt)
+{
+  if (p->data == NSC_DATA_ZEROS)
+    memset (buf, 0, len);
+  else if (p->data == NSC_DATA_COMPRESSIBLE)
+    fill_compressible (buf, len, salt);
+  else
+    fill_from_pool (buf, len, salt);
+}
 
 static gpointer
 path_probe_psync (gpointer data)
@@ -1355,13 +1373,16 @@ path_probe_psync (gpointer data)
       __atomic_store_n (&p->failed, TRUE, __ATOMIC_RELAXED);
       return NULL;
     }
+  if (p->write)
+    path_probe_fill (p, buf, p->block, (guint64) (guintptr) buf);
   while (nsc_now_ns () < p->deadline)
     {
       guint64 n = __atomic_fetch_add (&p->next, 1, __ATOMIC_RELAXED) % p->blocks;
+      off_t at = (off_t) (p->offset + n * p->block);
       ssize_t r;
 
       do
-        r = pread (p->fd, buf, p->block, (off_t) (p->offset + n * p->block));
+        r = p->write ? pwrite (p->fd, buf, p->block, at) : pread (p->fd, buf, p->block, at);
       while (r < 0 && errno == EINTR);
       if (r != (ssize_t) p->block)
         {
@@ -1375,7 +1396,7 @@ path_probe_psync (gpointer data)
   return NULL;
 }
 
-/* @depth psync threads reading for PATH_PROBE_NS: the bytes they read, or -1. */
+/* @depth psync threads reading (or writing) for PATH_PROBE_NS: their bytes, or -1. */
 static gint64
 path_probe_psync_round (PathProbe *p,
                         guint      depth)
@@ -1395,7 +1416,20 @@ path_probe_psync_round (PathProbe *p,
   return p->failed ? -1 : (gint64) p->bytes;
 }
 
-/* One ring keeping @depth reads in flight for PATH_PROBE_NS: the bytes, or -1. */
+static inline void
+path_probe_prep (const PathProbe     *p,
+                 struct io_uring_sqe *sqe,
+                 guint8              *buf,
+                 guint64              n)
+{
+  if (p->write)
+    io_uring_prep_write (sqe, p->fd, buf, (unsigned) p->block, p->offset + n * p->block);
+  else
+    io_uring_prep_read (sqe, p->fd, buf, (unsigned) p->block, p->offset + n * p->block);
+}
+
+/* One ring keeping @depth reads (or writes) in flight for PATH_PROBE_NS: the bytes,
+ * or -1. */
 static gint64
 path_probe_uring_round (PathProbe       *p,
                         struct io_uring *ring,
@@ -1412,8 +1446,7 @@ path_probe_uring_round (PathProbe       *p,
       struct io_uring_sqe *sqe = io_uring_get_sqe (ring);
       guint64 n = p->next++ % p->blocks;
 
-      io_uring_prep_read (sqe, p->fd, bufs + i * p->block, (unsigned) p->block,
-                          p->offset + n * p->block);
+      path_probe_prep (p, sqe, bufs + i * p->block, n);
       io_uring_sqe_set_data64 (sqe, i);
     }
   if (io_uring_submit (ring) != (int) depth)
@@ -1441,8 +1474,7 @@ path_probe_uring_round (PathProbe       *p,
           struct io_uring_sqe *sqe = io_uring_get_sqe (ring);
           guint64 n = p->next++ % p->blocks;
 
-          io_uring_prep_read (sqe, p->fd, bufs + slot * p->block, (unsigned) p->block,
-                              p->offset + n * p->block);
+          path_probe_prep (p, sqe, bufs + slot * p->block, n);
           io_uring_sqe_set_data64 (sqe, slot);
           if (io_uring_submit (ring) == 1)
             inflight++;
@@ -1460,6 +1492,8 @@ nsc_fd_probe_paths (int      fd,
                     guint64  block,
                     guint    depth,
                     guint    align,
+                    gboolean write,
+                    NscDataPattern data,
                     double   out_bps[2])
 {
   PathProbe p = { 0 };
@@ -1476,6 +1510,8 @@ nsc_fd_probe_paths (int      fd,
   p.block = block;
   p.blocks = MIN (length, MAX (PATH_PROBE_SPAN, block * depth)) / block;
   p.align = align;
+  p.write = write;
+  p.data = data;
   if (io_uring_queue_init (depth, &ring, 0) != 0)
     return FALSE;
   if (posix_memalign (&bufs, MAX (align, 4096u), block * depth) != 0)
@@ -1483,6 +1519,8 @@ nsc_fd_probe_paths (int      fd,
       io_uring_queue_exit (&ring);
       return FALSE;
     }
+  if (write)
+    path_probe_fill (&p, bufs, block * depth, depth);
   /* Alternating rounds, so that whatever else the machine does falls on both alike. */
   for (guint round = 0; round < PATH_PROBE_ROUNDS && ok; round++)
     for (guint side = 0; side < 2 && ok; side++)
@@ -1550,6 +1588,15 @@ probe_job_inline (NscTarget    *target,
                               nsc_target_get_dio_mem_align (target));
 }
 
+/* Whether the paths are timed writing: a job that only writes, but not a fill (it
+ * writes each block exactly once, and its first writes are what it measures) nor the
+ * checked data of a capacity check (what it reads back must be what it wrote). */
+static gboolean
+probe_job_writes (const NscJob *job)
+{
+  return job->read_percent == 0 && !job->once && job->data != NSC_DATA_VERIFY;
+}
+
 /* Where the paths can be timed (nsc_fd_probe_paths ()): from the region's start, at
  * most PATH_PROBE_SPAN, and in a file only what this run wrote; 0: nowhere. */
 static guint64
@@ -1575,6 +1622,7 @@ nsc_backend_resolve (NscTarget     *target,
                      int           *out_errno,
                      gboolean      *out_fallback,
                      double        *out_probe_bps,
+                     gboolean      *out_probe_write,
                      GError       **error)
 {
   NscBackendWhy why_scratch;
@@ -1592,6 +1640,8 @@ nsc_backend_resolve (NscTarget     *target,
   if (out_probe_bps == NULL)
     out_probe_bps = probe_scratch;
   out_probe_bps[0] = out_probe_bps[1] = 0;
+  if (out_probe_write != NULL)
+    *out_probe_write = FALSE;
   *out_note = NULL;
   *out_why = NSC_BACKEND_WHY_NONE;
   *out_errno = 0;
@@ -1646,25 +1696,33 @@ nsc_backend_resolve (NscTarget     *target,
     {
       /* Whether the other CPUs give psync threads their time is the machine's to say:
        * a host that runs this one's CPUs by turns, or other work on them, can make
-       * the threads slower than one ring. Both are timed, reading where the inline
-       * probe read. Reads gain more from the threads than writes do (ext4 on zram,
-       * 128 KiB at QD8, 2 vCPUs: 2.0 × through 8 threads for reads, 1.75 × for
-       * writes; with one CPU taken by other work, 1.0 × for reads and 0.9 × for
-       * writes), so the threads run only where they read PATH_PROBE_MARGIN × faster. */
+       * the threads slower than one ring. Both are timed where the inline probe read.
+       * Writes gain less from the threads than reads, and on some machines nothing
+       * (ext4 on zram, 128 KiB at QD8, 2 CPUs: 1.6 × through 8 threads for reads
+       * where the job's writes went at 0.94 × fio's one ring), so a job that only
+       * writes is timed writing, with its own kind of data, over what this run has
+       * written already and the job writes again; a job that reads is timed reading.
+       * The threads run only where they are PATH_PROBE_MARGIN × faster. */
+      gboolean probe_write = probe_job_writes (job);
+      const char *did = probe_write ? "wrote" : "read";
+
+      if (out_probe_write != NULL)
+        *out_probe_write = probe_write;
       if (job->workers == 1
           && (span = probe_job_span (target, job)) > 0
           && nsc_fd_probe_paths (nsc_target_get_fd (target), job->region_offset, span,
                                  MIN (job->block_size, G_GUINT64_CONSTANT (1) << 20),
                                  MIN (job->queue_depth, PATH_PROBE_MAX_DEPTH),
-                                 nsc_target_get_dio_mem_align (target), out_probe_bps)
+                                 nsc_target_get_dio_mem_align (target), probe_write,
+                                 job->data, out_probe_bps)
           && out_probe_bps[1] < PATH_PROBE_MARGIN * out_probe_bps[0])
         {
           *out_note = g_strdup_printf ("queue depth %u: %s completes every request within the "
-                                       "call that submits it, and one io_uring thread read "
+                                       "call that submits it, and one io_uring thread %s "
                                        "%.0f MiB/s in an untimed probe against %.0f MiB/s "
                                        "through psync threads, so io_uring ran",
                                        job->queue_depth, nsc_target_get_description (target),
-                                       out_probe_bps[0] / 1048576.0,
+                                       did, out_probe_bps[0] / 1048576.0,
                                        out_probe_bps[1] / 1048576.0);
           *out_why = NSC_BACKEND_WHY_INLINE_ONE_RING;
           return NSC_BACKEND_IO_URING;
@@ -1673,10 +1731,10 @@ nsc_backend_resolve (NscTarget     *target,
         *out_note = g_strdup_printf ("queue depth %u: %s completes every request within the "
                                      "call that submits it, so io_uring would do the whole "
                                      "queue's work on one CPU; %u psync threads per worker "
-                                     "spread it over the CPUs (an untimed probe read "
+                                     "spread it over the CPUs (an untimed probe %s "
                                      "%.0f MiB/s through them, %.0f MiB/s through one ring)",
                                      job->queue_depth, nsc_target_get_description (target),
-                                     job->queue_depth, out_probe_bps[1] / 1048576.0,
+                                     job->queue_depth, did, out_probe_bps[1] / 1048576.0,
                                      out_probe_bps[0] / 1048576.0);
       else
         *out_note = g_strdup_printf ("queue depth %u: %s completes every request within the "
@@ -1877,6 +1935,7 @@ typedef struct
   int            why_errno;
   gboolean       fallback;
   double         probe_bps[2];  /* auto's untimed probe of the two paths, or 0 */
+  gboolean       probe_write;   /* it wrote */
 } BackendChoice;
 
 static gboolean
@@ -1888,7 +1947,7 @@ choose_backend (Run            *run,
 {
   run->backend = nsc_backend_resolve (target, &run->job, backend, &choice->note, &choice->why,
                                       &choice->why_errno, &choice->fallback,
-                                      choice->probe_bps, error);
+                                      choice->probe_bps, &choice->probe_write, error);
   if (run->backend == NSC_BACKEND_AUTO)
     return FALSE;
   run->fd = nsc_target_get_fd (target);
@@ -1958,6 +2017,7 @@ new_job_result (const Run     *run,
   result->backend_fallback = choice->fallback;
   result->backend_probe_bps[0] = choice->probe_bps[0];
   result->backend_probe_bps[1] = choice->probe_bps[1];
+  result->backend_probe_write = choice->probe_write;
   result->series = nsc_series_new (SERIES_MAX);
   result->start_time_us = g_get_real_time ();
   result->verified = run->job.data == NSC_DATA_VERIFY && nsc_job_has_reads (&run->job);

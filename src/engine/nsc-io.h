@@ -34,9 +34,11 @@ typedef enum
                                     * polls briefly for their completions */
   NSC_BACKEND_WHY_INLINE,          /* the target completes requests within the submitting
                                     * call (zram, a filesystem on RAM): psync threads */
-  NSC_BACKEND_WHY_INLINE_ONE_RING, /* such a target, but one io_uring thread read faster
-                                    * than psync threads in the untimed probe (a machine
-                                    * whose other CPUs give them little time): io_uring */
+  NSC_BACKEND_WHY_INLINE_ONE_RING, /* such a target, but psync threads were not clearly
+                                    * faster than one io_uring thread in the untimed
+                                    * probe, reading or (a job that only writes) writing:
+                                    * a machine whose other CPUs give them little time,
+                                    * or writes the threads cannot spread: io_uring */
 } NscBackendWhy;
 
 /* NSC_BACKEND_WHY_PUNTED_POLLED: how long an I/O thread polls before it sleeps. */
@@ -64,8 +66,9 @@ typedef struct
   NscBackendWhy backend_why;     /* the same as a code, for the user's words */
   int          backend_errno;    /* NSC_BACKEND_WHY_NO_IO_URING: why io_uring was refused */
   double       backend_probe_bps[2]; /* NSC_BACKEND_WHY_INLINE*: the untimed probe's reads
-                                      * through one ring [0] and through psync threads
-                                      * [1], bytes/s; 0: not timed */
+                                      * (or writes) through one ring [0] and through psync
+                                      * threads [1], bytes/s; 0: not timed */
+  gboolean     backend_probe_write;  /* the probe wrote (a job that only writes) */
   gboolean     backend_fallback; /* io_uring was refused: a backend other than intended ran */
   gboolean     registered_buffers;
   gint64       start_time_us;    /* wall clock, g_get_real_time () */
@@ -135,10 +138,11 @@ gboolean nsc_target_fill  (NscTarget      *target,
  * kernel workers. On a target that takes it, a few untimed reads at the region's start
  * (nsc_fd_probe_inline ()) tell whether the target completes requests inside the
  * submitting call: then io_uring would work on one CPU, and psync threads are used
- * while there are more CPUs than workers (nsc_usable_cpus ()), unless one ring reads
- * faster than they do in an untimed probe (nsc_fd_probe_paths ()), whose figures go to
- * @out_probe_bps (two doubles, or NULL). Returns NSC_BACKEND_AUTO with @error set
- * when io_uring was asked for and is not available. */
+ * while there are more CPUs than workers (nsc_usable_cpus ()), unless they are not
+ * clearly faster than one ring in an untimed probe (nsc_fd_probe_paths ()), whose
+ * figures go to @out_probe_bps (two doubles, or NULL) and @out_probe_write (TRUE where
+ * it wrote, as a job that only writes is timed; or NULL). Returns NSC_BACKEND_AUTO
+ * with @error set when io_uring was asked for and is not available. */
 NscBackend nsc_backend_resolve (NscTarget     *target,
                                 const NscJob  *job,
                                 NscBackend     requested,
@@ -147,6 +151,7 @@ NscBackend nsc_backend_resolve (NscTarget     *target,
                                 int           *out_errno,
                                 gboolean      *out_fallback,
                                 double        *out_probe_bps,
+                                gboolean      *out_probe_write,
                                 GError       **error);
 
 /* 1: @fd completes I/O within the call that submits it: @count reads of @block bytes
@@ -161,18 +166,21 @@ int      nsc_fd_probe_inline (int      fd,
                               guint    count,
                               guint    align);
 
-/* Times reads from @offset (at most 64 MiB of @length, @block bytes each, cycling)
- * through one io_uring thread keeping @depth in flight and through @depth psync
- * threads, in three alternating rounds of 30 ms each: @out_bps gets their speeds
- * (one ring [0], the threads [1]). FALSE: it could not tell (a read failed, or the
- * span holds fewer than @depth blocks). In a file the span must hold data. */
-gboolean nsc_fd_probe_paths (int      fd,
-                             guint64  offset,
-                             guint64  length,
-                             guint64  block,
-                             guint    depth,
-                             guint    align,
-                             double   out_bps[2]);
+/* Times reads (or, with @write, writes of @data's kind) from @offset (at most 64 MiB
+ * of @length, @block bytes each, cycling) through one io_uring thread keeping @depth
+ * in flight and through @depth psync threads, in three alternating rounds of 30 ms
+ * each: @out_bps gets their speeds (one ring [0], the threads [1]). FALSE: it could
+ * not tell (an I/O failed, or the span holds fewer than @depth blocks). In a file the
+ * span must hold data; writes go only where the caller may write. */
+gboolean nsc_fd_probe_paths (int            fd,
+                             guint64        offset,
+                             guint64        length,
+                             guint64        block,
+                             guint          depth,
+                             guint          align,
+                             gboolean       write,
+                             NscDataPattern data,
+                             double         out_bps[2]);
 
 /* The CPUs this process may use at once: its affinity mask, bounded by its cgroup's
  * CPU quota (version 1 or 2, the least along its path), rounded up; at least 1. */

@@ -611,6 +611,14 @@ nsc_words_backend_note (const NscJobResult *r)
         g_autofree char *ring = nsc_words_speed (r->backend_probe_bps[0], NSC_UNITS_MIB);
         g_autofree char *threads = nsc_words_speed (r->backend_probe_bps[1], NSC_UNITS_MIB);
 
+        if (r->backend_probe_write)
+          /* Translators: why a test that writes ran on the io_uring backend; io_uring
+           * and psync are the backends' names; %u the queue depth, then two speeds
+           * ("1520 MiB/s") */
+          return g_strdup_printf (_("queue depth %u: the target completes every request "
+                                    "within the call that submits it, and one io_uring "
+                                    "thread wrote %s in an untimed probe against %s through "
+                                    "psync threads, so io_uring ran"), qd, ring, threads);
         /* Translators: why a test ran on the io_uring backend; io_uring and psync are
          * the backends' names; %u the queue depth, then two speeds ("1520 MiB/s") */
         return g_strdup_printf (_("queue depth %u: the target completes every request within "
