@@ -1343,6 +1343,8 @@ typedef struct
   gboolean failed;
   gboolean write;       /* the job's writes, not reads */
   NscDataPattern data;  /* what the writes carry: the job's kind of data */
+  guint8  *bufs;        /* a block per slot, filled and in memory before any timing */
+  guint    slot;        /* the next psync thread's slot */
 } PathProbe;
 
 /* A probe's write buffer holds the job's kind of data, as its own writes would: zram
@@ -1365,16 +1367,9 @@ static gpointer
 path_probe_psync (gpointer data)
 {
   PathProbe *p = data;
-  void *buf = NULL;
+  guint8 *buf = p->bufs + __atomic_fetch_add (&p->slot, 1, __ATOMIC_RELAXED) * p->block;
   guint64 bytes = 0;
 
-  if (posix_memalign (&buf, MAX (p->align, 4096u), p->block) != 0)
-    {
-      __atomic_store_n (&p->failed, TRUE, __ATOMIC_RELAXED);
-      return NULL;
-    }
-  if (p->write)
-    path_probe_fill (p, buf, p->block, (guint64) (guintptr) buf);
   while (nsc_now_ns () < p->deadline)
     {
       guint64 n = __atomic_fetch_add (&p->next, 1, __ATOMIC_RELAXED) % p->blocks;
@@ -1392,7 +1387,6 @@ path_probe_psync (gpointer data)
       bytes += p->block;
     }
   __atomic_fetch_add (&p->bytes, bytes, __ATOMIC_RELAXED);
-  free (buf);
   return NULL;
 }
 
@@ -1405,6 +1399,7 @@ path_probe_psync_round (PathProbe *p,
 
   p->bytes = 0;
   p->failed = FALSE;
+  p->slot = 0;
   p->deadline = nsc_now_ns () + PATH_PROBE_NS;
   for (guint i = 0; i < depth; i++)
     threads[i] = g_thread_try_new ("nsc-probe", path_probe_psync, p, NULL);
@@ -1519,8 +1514,13 @@ nsc_fd_probe_paths (int      fd,
       io_uring_queue_exit (&ring);
       return FALSE;
     }
+  /* The buffers, one per slot, are the ring's and then the threads': filled (or, for
+   * reads, touched) here, so that neither side's time includes faulting them in. */
   if (write)
     path_probe_fill (&p, bufs, block * depth, depth);
+  else
+    memset (bufs, 0, block * depth);
+  p.bufs = bufs;
   /* Alternating rounds, so that whatever else the machine does falls on both alike. */
   for (guint round = 0; round < PATH_PROBE_ROUNDS && ok; round++)
     for (guint side = 0; side < 2 && ok; side++)
