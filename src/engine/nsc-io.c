@@ -1345,6 +1345,9 @@ typedef struct
   NscDataPattern data;  /* what the writes carry: the job's kind of data */
   guint8  *bufs;        /* a block per slot, filled and in memory before any timing */
   guint    slot;        /* the next psync thread's slot */
+  GMutex   lock;        /* the psync threads wait for go: their start is not timed */
+  GCond    cond;
+  gboolean go;
 } PathProbe;
 
 /* A probe's write buffer holds the job's kind of data, as its own writes would: zram
@@ -1369,8 +1372,14 @@ path_probe_psync (gpointer data)
   PathProbe *p = data;
   guint8 *buf = p->bufs + __atomic_fetch_add (&p->slot, 1, __ATOMIC_RELAXED) * p->block;
   guint64 bytes = 0;
+  gint64 deadline;
 
-  while (nsc_now_ns () < p->deadline)
+  g_mutex_lock (&p->lock);
+  while (!p->go)
+    g_cond_wait (&p->cond, &p->lock);
+  deadline = p->deadline;
+  g_mutex_unlock (&p->lock);
+  while (nsc_now_ns () < deadline)
     {
       guint64 n = __atomic_fetch_add (&p->next, 1, __ATOMIC_RELAXED) % p->blocks;
       off_t at = (off_t) (p->offset + n * p->block);
@@ -1390,24 +1399,35 @@ path_probe_psync (gpointer data)
   return NULL;
 }
 
-/* @depth psync threads reading (or writing) for PATH_PROBE_NS: their bytes, or -1. */
+/* @depth psync threads reading (or writing) for PATH_PROBE_NS: their bytes, or -1;
+ * @spent_ns the time from their start (made and waiting before it) until the last
+ * has ended. */
 static gint64
 path_probe_psync_round (PathProbe *p,
-                        guint      depth)
+                        guint      depth,
+                        gint64    *spent_ns)
 {
   g_autofree GThread **threads = g_new0 (GThread *, depth);
+  gint64 t0;
 
   p->bytes = 0;
   p->failed = FALSE;
   p->slot = 0;
-  p->deadline = nsc_now_ns () + PATH_PROBE_NS;
+  p->go = FALSE;
   for (guint i = 0; i < depth; i++)
     threads[i] = g_thread_try_new ("nsc-probe", path_probe_psync, p, NULL);
+  g_mutex_lock (&p->lock);
+  t0 = nsc_now_ns ();
+  p->deadline = t0 + PATH_PROBE_NS;
+  p->go = TRUE;
+  g_cond_broadcast (&p->cond);
+  g_mutex_unlock (&p->lock);
   for (guint i = 0; i < depth; i++)
     if (threads[i] != NULL)
       g_thread_join (threads[i]);
     else
       p->failed = TRUE;
+  *spent_ns = nsc_now_ns () - t0;
   return p->failed ? -1 : (gint64) p->bytes;
 }
 
@@ -1514,6 +1534,8 @@ nsc_fd_probe_paths (int      fd,
       io_uring_queue_exit (&ring);
       return FALSE;
     }
+  g_mutex_init (&p.lock);
+  g_cond_init (&p.cond);
   /* The buffers, one per slot, are the ring's and then the threads': filled (or, for
    * reads, touched) here, so that neither side's time includes faulting them in. */
   if (write)
@@ -1526,20 +1548,25 @@ nsc_fd_probe_paths (int      fd,
     for (guint side = 0; side < 2 && ok; side++)
       {
         gint64 t0 = nsc_now_ns ();
+        gint64 ns = 0;
         gint64 got = side == 0 ? path_probe_uring_round (&p, &ring, bufs, depth)
-                               : path_probe_psync_round (&p, depth);
+                               : path_probe_psync_round (&p, depth, &ns);
 
         if (got == -2)
           {
             /* Leave the buffers to the kernel rather than free memory it may still write. */
             io_uring_queue_exit (&ring);
+            g_mutex_clear (&p.lock);
+            g_cond_clear (&p.cond);
             return FALSE;
           }
         ok = got >= 0;
         sum[side] += got;
-        spent[side] += nsc_now_ns () - t0;
+        spent[side] += side == 0 ? nsc_now_ns () - t0 : ns;
       }
   io_uring_queue_exit (&ring);
+  g_mutex_clear (&p.lock);
+  g_cond_clear (&p.cond);
   free (bufs);
   if (!ok || spent[0] <= 0 || spent[1] <= 0)
     return FALSE;
