@@ -558,7 +558,7 @@ test_ram_filesystem (void)
   else
     g_assert_cmpint (res->backend_why, ==, NSC_BACKEND_WHY_INLINE_ONE_RING);
   g_assert_cmpint (res->backend == NSC_BACKEND_PSYNC, ==,
-                   res->backend_probe_bps[1] >= 1.25 * res->backend_probe_bps[0]);
+                   res->backend_probe_bps[1] >= 1.10 * res->backend_probe_bps[0]);
   g_assert_cmpfloat (res->backend_probe_bps[0], >, 0);
   g_assert_cmpfloat (res->backend_probe_bps[1], >, 0);
   g_assert_true (res->backend_probe_write);

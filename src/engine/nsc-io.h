@@ -168,7 +168,7 @@ int      nsc_fd_probe_inline (int      fd,
 
 /* Times reads (or, with @write, writes of @data's kind) from @offset (at most 64 MiB
  * of @length, @block bytes each, cycling) through one io_uring thread keeping @depth
- * in flight and through @depth psync threads, in three alternating rounds of 30 ms
+ * in flight and through @depth psync threads, in five alternating rounds of 40 ms
  * each: @out_bps gets their speeds (one ring [0], the threads [1]). FALSE: it could
  * not tell (an I/O failed, or the span holds fewer than @depth blocks). In a file the
  * span must hold data; writes go only where the caller may write. */
