@@ -225,14 +225,10 @@ def guest_drop(result, truth):
     over the median of those within them. A guest starved of CPU submits no faster than
     the model's slow speed and sees little or no drop there: the analysis cannot find
     what the guest never saw. None where there are too few samples to tell."""
-    samples = write_samples(result)
-    if samples is None:
+    fast, slow = guest_speeds(result, truth)
+    if fast is None or slow is None:
         return None
-    fast = sorted(v for pos, v in samples[1:] if pos <= truth)
-    slow = sorted(v for pos, v in samples if pos > truth * 1.1 + 16 * MIB)
-    if len(fast) < 3 or len(slow) < 3:
-        return None
-    return slow[len(slow) // 2] / fast[len(fast) // 2]
+    return slow / fast
 
 
 def check_fill(con, name, state, result, truth, tail, p):
