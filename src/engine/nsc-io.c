@@ -1445,18 +1445,21 @@ path_probe_prep (const PathProbe     *p,
 }
 
 /* One ring keeping @depth reads (or writes) in flight for PATH_PROBE_NS: the bytes,
- * or -1. */
+ * or -1 (-2: it could not drain); @spent_ns the time from its first submission until
+ * the last completion. */
 static gint64
 path_probe_uring_round (PathProbe       *p,
                         struct io_uring *ring,
                         guint8          *bufs,
-                        guint            depth)
+                        guint            depth,
+                        gint64          *spent_ns)
 {
   guint64 bytes = 0;
   guint inflight = 0;
   gboolean failed = FALSE;
+  gint64 t0 = nsc_now_ns ();
 
-  p->deadline = nsc_now_ns () + PATH_PROBE_NS;
+  p->deadline = t0 + PATH_PROBE_NS;
   for (guint i = 0; i < depth; i++)
     {
       struct io_uring_sqe *sqe = io_uring_get_sqe (ring);
@@ -1498,6 +1501,7 @@ path_probe_uring_round (PathProbe       *p,
             failed = TRUE;
         }
     }
+  *spent_ns = nsc_now_ns () - t0;
   return failed ? -1 : (gint64) bytes;
 }
 
@@ -1548,9 +1552,8 @@ nsc_fd_probe_paths (int      fd,
   for (guint round = 0; round < PATH_PROBE_ROUNDS && ok; round++)
     for (guint side = 0; side < 2 && ok; side++)
       {
-        gint64 t0 = nsc_now_ns ();
         gint64 ns = 0;
-        gint64 got = side == 0 ? path_probe_uring_round (&p, &ring, bufs, depth)
+        gint64 got = side == 0 ? path_probe_uring_round (&p, &ring, bufs, depth, &ns)
                                : path_probe_psync_round (&p, depth, &ns);
 
         if (got == -2)
@@ -1563,7 +1566,7 @@ nsc_fd_probe_paths (int      fd,
           }
         ok = got >= 0;
         sum[side] += got;
-        spent[side] += side == 0 ? nsc_now_ns () - t0 : ns;
+        spent[side] += ns;
       }
   io_uring_queue_exit (&ring);
   g_mutex_clear (&p.lock);
