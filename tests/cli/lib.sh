@@ -101,10 +101,8 @@ throttle_group() {
 # (the shell joins, then becomes COMMAND), so every thread it makes is held too. Run
 # in the background (a subshell), the subshell becomes COMMAND: $! is its process.
 in_group() {
-  local cg=$1
+  local cg=$1 become=
   shift
-  if [ "$BASHPID" != "$$" ]; then
-    exec sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$@"
-  fi
-  sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$@"
+  [ "$BASHPID" != "$$" ] && become=exec
+  $become sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$@"
 }
