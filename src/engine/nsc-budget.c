@@ -214,14 +214,26 @@ nsc_stop_state_feed (NscStopState    *state,
           state->drop_position = sample->position - MIN (done, sample->position);
           state->drop_t_ns = sample->t_ns - sample->duration_ns;
           state->below = 0;
+          state->between = 0;
         }
       state->below++;
     }
+  else if (state->dropped
+           && bps < (1 + rule->drop_share) / 2 * state->reference_bps
+           && state->between < state->below)
+    {
+      /* Above the line but not halfway back to the reference, and the samples below
+       * still outnumber such ones: a slow speed's noise about the line, which would
+       * otherwise never let a drop hold on a drive whose slow speed is near it. */
+      state->between++;
+    }
   else
     {
-      /* Back up: a passing dip, not the end of the cache. */
+      /* Back up (halfway to the reference, or about the line as often as below it):
+       * a passing dip, not the end of the cache. */
       state->dropped = FALSE;
       state->below = 0;
+      state->between = 0;
     }
 
   state->held = state->dropped

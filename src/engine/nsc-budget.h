@@ -11,8 +11,9 @@ G_BEGIN_DECLS
  * dropped, and the bytes a preset will write, said before it runs. */
 
 /* A write step whose purpose is to find where the speed drops stops once the drop
- * has held: @hold_samples samples in a row below @drop_share of the reference level,
- * and at least @hold_bytes and @hold_ns past the first of them. Its hard cap scales
+ * has held: @hold_samples samples below @drop_share of the reference level since the
+ * speed fell, none back halfway to the reference and never more above the line than
+ * below it, and at least @hold_bytes and @hold_ns past the first of them. Its hard cap scales
  * with the drive: @cap_factor × the cache measured by a write-fill earlier in the run
  * plus @cap_margin, else @cap_share of the step's region; never more than the
  * step's own bound. */
@@ -66,7 +67,8 @@ typedef struct
   double      early[16];
   guint       n_early;
   guint       n;               /* samples seen */
-  guint       below;           /* in a row below the drop level */
+  guint       below;           /* since the drop began, below the drop level */
+  guint       between;         /* since the drop began, above it but below halfway back */
   guint64     drop_position;   /* bytes written when the current run below began */
   gint64      drop_t_ns;
   gboolean    dropped;         /* a run below is under way */
