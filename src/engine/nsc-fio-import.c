@@ -457,8 +457,11 @@ fio_rw_to_ours (const char *rw)
     { "randwrite", "randwrite" }, { "rw", "rw" }, { "readwrite", "rw" }, { "randrw", "randrw" },
   };
 
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    if (g_strcmp0 (rw, names[i].fio) == 0)
+  /* "write:128k": sequential with a gap after each I/O, the same direction. */
+  gsize n = rw ? strcspn (rw, ":") : 0;
+
+  for (guint i = 0; rw && i < G_N_ELEMENTS (names); i++)
+    if (strlen (names[i].fio) == n && strncmp (rw, names[i].fio, n) == 0)
       return names[i].ours;
   return NULL;
 }
@@ -675,6 +678,18 @@ add_job (NscRunResult *r,
   if (bad)
     return fail_member (error, j->index, bad);
   clones = option_true (j, "group_reporting") ? MAX (option_count (j, "numjobs", 1, MOST_JOBS, &bad), 1u) : 1;
+  /* The clones' regions one after another (offset_increment): what they cover together. */
+  if (clones > 1 && option (j, "offset_increment"))
+    {
+      guint64 inc = option_size (j, "offset_increment", 0, &bad);
+
+      if (inc > 0 && inc <= (G_MAXUINT64 - step.job.region_length) / (clones - 1))
+        step.job.region_length += inc * (clones - 1);
+    }
+  /* Clones that share a region once between them (each its io_size of it). */
+  if (step.job.time_ns == 0 && !option (j, "loops") && option (j, "io_size") && clones > 1
+      && option_size (j, "io_size", 0, &bad) >= step.job.region_length / clones)
+    step.job.once = TRUE;
   /* One more run of the exported step before it (past the pauses between its runs,
    * CrystalDiskMark's), or a step of its own. */
   for (guint k = extras->len; from_preset && k > 0; k--)

@@ -86,25 +86,75 @@ append_job (GString         *out,
    * and pwrite loop); else io_uring with its buffers and file registered. */
   gboolean psync = plan->options.backend == NSC_BACKEND_PSYNC
                    || (plan->options.backend == NSC_BACKEND_AUTO && job->queue_depth <= 1);
+  gboolean sequential = job->pattern == NSC_PATTERN_SEQUENTIAL;
   guint workers = MAX (job->workers, 1u);
+  /* fio's clones of a worker: psync runs a thread per request in flight. */
+  guint threads = psync ? MAX (job->queue_depth, 1u) : 1;
+  guint clones = workers * threads;
+  guint64 bs = job->block_size;
   guint64 slice = job->shared_region ? length : length / workers;
+  guint64 size, increment = 0, share, skip = 0;
 
-  slice -= slice % job->block_size;
-  g_string_append_printf (out, "rw=%s\n", nsc_job_get_rw (job));
+  slice -= slice % bs;
+  /* Each clone's region (offset + its number × offset_increment, size bytes) and its
+   * share of a job that moves its region once. Nandscope's threads of a worker draw
+   * from one cursor over the worker's slice. */
+  if (threads > 1 && workers == 1 && sequential && slice >= threads * bs)
+    {
+      /* One sequential stream that the threads take turns at: clone k writes blocks
+       * k, k + threads, …, fio's "rw=write:SKIP" from its own first block. Each stays
+       * inside the slice: the last clone's region ends at its end. */
+      slice -= slice % (threads * bs);
+      increment = bs;
+      skip = (threads - 1) * bs;
+      size = slice - skip;
+      share = slice / threads;
+    }
+  else if (threads > 1 && workers > 1 && !job->shared_region)
+    {
+      /* A cursor per worker shared by its threads has no fio equivalent: each clone
+       * takes its own part of its worker's slice, so that together they cover the
+       * workers' slices and nothing past them. */
+      size = slice / threads - slice / threads % bs;
+      increment = size;
+      share = size;
+    }
+  else
+    {
+      /* A clone per worker (each its slice), or a worker's threads over its slice
+       * (random, or a region every worker shares), which together move it once. */
+      size = slice;
+      increment = workers > 1 && !job->shared_region ? slice : 0;
+      share = slice / threads - slice / threads % bs;
+    }
+  if (skip)
+    g_string_append_printf (out, "rw=%s:%" G_GUINT64_FORMAT "\n", nsc_job_get_rw (job), skip);
+  else
+    g_string_append_printf (out, "rw=%s\n", nsc_job_get_rw (job));
   if (job->read_percent > 0 && job->read_percent < 100)
     g_string_append_printf (out, "rwmixread=%u\n", job->read_percent);
-  g_string_append_printf (out, "bs=%" G_GUINT64_FORMAT "\n", job->block_size);
+  g_string_append_printf (out, "bs=%" G_GUINT64_FORMAT "\n", bs);
   if (psync)
     /* psync: a thread per request in flight, as Nandscope runs it. */
-    g_string_append_printf (out, "ioengine=psync\niodepth=1\nnumjobs=%u\n", workers * MAX (job->queue_depth, 1u));
+    g_string_append_printf (out, "ioengine=psync\niodepth=1\nnumjobs=%u\n", clones);
   else
     g_string_append_printf (out, "ioengine=io_uring\nfixedbufs=1\nregisterfiles=1\n"
                                  "iodepth=%u\nnumjobs=%u\n", MAX (job->queue_depth, 1u), workers);
-  g_string_append_printf (out, "offset=%" G_GUINT64_FORMAT "\nsize=%" G_GUINT64_FORMAT "\n", offset, slice);
-  if (workers > 1 && !job->shared_region)
-    g_string_append_printf (out, "offset_increment=%" G_GUINT64_FORMAT "\n", slice);
+  if (threads > 1 && workers > 1 && sequential)
+    g_string_append (out, "; Nandscope's threads of a worker take turns at one sequential stream\n"
+                          "; over its slice; fio's clones cannot share one, so each writes or\n"
+                          "; reads its own part of it\n");
+  else if (workers > 1 && job->shared_region && sequential)
+    g_string_append (out, "; Nandscope's workers each begin at their share of the region and go\n"
+                          "; on over all of it; fio's clones all begin at its start\n");
+  g_string_append_printf (out, "offset=%" G_GUINT64_FORMAT "\nsize=%" G_GUINT64_FORMAT "\n", offset, size);
+  if (increment)
+    g_string_append_printf (out, "offset_increment=%" G_GUINT64_FORMAT "\n", increment);
+  /* io_size is each clone's: Nandscope's workers share a step's bytes. */
   if (job->bytes && !timed)
-    g_string_append_printf (out, "io_size=%" G_GUINT64_FORMAT "\n", job->bytes / (job->shared_region ? 1 : workers));
+    g_string_append_printf (out, "io_size=%" G_GUINT64_FORMAT "\n", MAX (job->bytes / clones / bs, (guint64) 1) * bs);
+  else if (!timed && share != size)
+    g_string_append_printf (out, "io_size=%" G_GUINT64_FORMAT "\n", MAX (share, bs));
   if (timed)
     {
       g_string_append (out, "time_based=1\n");
@@ -152,8 +202,11 @@ nsc_fio_export (const NscPlan  *plan,
                             plan->writes ? " The jobs that write destroy its data." : "");
   else
     g_string_append_printf (out, "; Target: a test file of %" G_GUINT64_FORMAT " bytes in %s, which fio\n"
-                                 "; lays out (writes whole) before the first job; delete it afterwards.\n"
-                                 "; (Nandscope's own test file has no name and goes with the run.)\n",
+                                 "; lays out (writes) as far as each job reaches, before that job; delete\n"
+                                 "; it afterwards. (Nandscope's own test file has no name, is written\n"
+                                 "; whole before the first test and goes with the run.) No filesize=:\n"
+                                 "; with it, fio's size= no longer bounds a job's region, and every job\n"
+                                 "; would run over the whole file.\n",
                             size, target);
   g_string_append (out, "; Every step is a job, one after the other (stonewall); runs of a step are\n"
                         "; jobs of their own, -r1, -r2, and Nandscope reports their median.\n"
@@ -172,8 +225,6 @@ nsc_fio_export (const NscPlan  *plan,
   g_string_append_printf (out, "filename=%s\n", file);
   g_string_append (out, "direct=1\n");
   g_string_append (out, "randrepeat=0\ngroup_reporting=1\n");
-  if (!t->is_device)
-    g_string_append_printf (out, "filesize=%" G_GUINT64_FORMAT "\n", size);
 
   for (guint i = 0; i < preset->steps->len; i++)
     {

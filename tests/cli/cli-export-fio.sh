@@ -3,8 +3,10 @@
 # export-fio: every preset as a fio job file that fio 3.33 accepts (--parse-only), for
 # a folder; the jobs are the plan's steps and runs, one after the other, with their
 # regions, lengths and idles; a short Quick exported and run by fio on a 64 MiB test
-# file: every step a job with no error, and its bandwidth log written; bad input
-# refused. Nothing is left behind. Skips (77) without fio.
+# file: every step a job with no error, and its bandwidth log written; the clones'
+# layouts (psync's threads, workers, by time, once, by bytes) run by fio over a file
+# of zeros, inside their region; bad input refused. Nothing is left behind. Skips (77)
+# without fio.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -35,9 +37,12 @@ walls=$(grep -c '^stonewall' "$f")
 [ "$jobs" -eq 30 ] && ok "Quick: 10 tests × 3 runs = $jobs jobs" || bad "Quick: $jobs jobs, expected 30"
 [ "$walls" -eq $(grep -c '^\[s' "$f") ] && ok "every job waits for the one before (stonewall)" \
   || bad "$walls stonewalls for $(grep -c '^\[s' "$f") jobs"
-grep -q '^runtime=5000ms' "$f" && grep -q '^filesize=' "$f" && grep -q '^write_bw_log=s01-r1' "$f" \
-  && ok "Quick's 5 s tests, its test file and the bandwidth logs are in the file" \
-  || bad "Quick's file lacks runtime, filesize or the logs: $(head -30 "$f")"
+# Every job bounds its region by size= (a filesize= would make each job's region the
+# whole file).
+grep -q '^runtime=5000ms' "$f" && grep -q '^filename=.*nandscope-fio.test$' "$f" && ! grep -q '^filesize=' "$f" \
+  && [ "$(grep -c '^size=' "$f")" -eq 30 ] && grep -q '^write_bw_log=s01-r1' "$f" \
+  && ok "Quick's 5 s tests, its test file, each job's region and the bandwidth logs are in the file" \
+  || bad "Quick's file lacks runtime, the test file, a job's size or the logs, or has filesize=: $(head -30 "$f")"
 # A write-fill: once over the whole file, not by time; where a preset stops its fill
 # once the speed dropped (write-fill-twice), a comment says fio cannot.
 sed -n '/Step [0-9]*: .*analysis write-fill)/,/^log_avg/p' "$work/write-fill.fio" > "$work/wf.txt"
@@ -65,6 +70,59 @@ PY
   && ok "fio ran the short Quick: 10 jobs, each moved data, no error, logs written and not empty" \
   || bad "fio on the short Quick: exit $rc, jobs/bad: $got: $(tail -3 "$work/fio.err")"
 rm -f "$work/nandscope-fio.test"
+
+# The clones' layout, run by fio over a 16 MiB file of zeros: a job that moves its 8 MiB
+# region once (or 4 MiB of it by --bytes) moves exactly that, writes every block of it
+# at most once (psync's threads at one stream take turns: every block), and nothing
+# past it. Before, psync's clones at queue depth 4 all began at the region's start
+# and each moved all of it (4 ×); with two workers they began past it (to 3.5 ×).
+layout() { # NAME BYTES ALL-BLOCKS ARGS...
+  local name=$1 bytes=$2 all=$3 rw=$5
+  shift 3
+  rm -f "$work/nandscope-fio.test"
+  head -c 16m /dev/zero > "$work/nandscope-fio.test"
+  if ! "$cli" export-fio --out "$work/l.fio" --target "$work" --size 16m --span 8m --bs 64k "$@"        > "$work/out.txt" 2>&1; then
+    bad "$name: export: $(cat "$work/out.txt")"
+    return
+  fi
+  (cd "$work" && timeout 120 fio --output-format=json --output=l.json l.fio > /dev/null 2> fio.err)
+  got=$(python3 - "$work/l.json" "$work/nandscope-fio.test" <<'PY' 2>&1
+import json, sys
+r = json.load(open(sys.argv[1]))
+moved = sum(j['write']['io_bytes'] for j in r['jobs'] if '-r' in j['jobname'])
+data = open(sys.argv[2], 'rb').read()
+blocks = [data[i:i + 65536] for i in range(0, len(data), 65536)]
+written = sum(1 for b in blocks[:128] if b.count(0) != len(b))
+past = sum(1 for b in blocks[128:] if b.count(0) != len(b))
+print(moved, len(data), written, past)
+PY
+)
+  # Imported: the step's direction (fio's "write:SKIP" is a write) and its region.
+  if "$cli" import "$work/l.json" --json "$work/l-imp.json" > /dev/null 2>&1; then
+    got="$got $(python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))["steps"][0]["job"]
+print(j["rw"], j["region_length"])' "$work/l-imp.json" 2>&1)"
+  fi
+  set -- $got
+  if [ $# -eq 6 ] && [ "$5" = "$rw" ] && [ "$6" = 8388608 ] && { [ "$1" = "$bytes" ] || { [ "$bytes" = any ] && [ "$1" -gt 0 ]; }; } \
+     && [ "$2" = 16777216 ] && [ "$4" = 0 ] \
+     && { [ "$all" = 0 ] || [ "$3" = $(( ${bytes/any/8388608} / 65536)) ]; }; then
+    ok "$name: fio moved $1 bytes, wrote $3 of the region's 128 blocks, none past it; imported as $5 over $6 bytes"
+  else
+    bad "$name: fio moved/file size/blocks written/past/imported rw/region: $got (wanted $bytes bytes): $(grep -v '^;' "$work/l.fio" | tail -22 | tr '\n' ' ')"
+  fi
+}
+layout "psync at QD4, one stream" 8388608 1 --rw write --qd 4 --backend psync --once
+layout "psync at QD4, two workers" 8388608 1 --rw write --qd 4 --threads 2 --backend psync --once
+layout "psync at QD4, 4 MiB of it" 4194304 1 --rw write --qd 4 --backend psync --bytes 4m
+layout "psync at QD4, random" 8388608 0 --rw randwrite --qd 4 --backend psync --once
+layout "io_uring at QD8, two workers" 8388608 1 --rw write --qd 8 --threads 2 --backend io_uring --once
+layout "psync at QD1, two workers" 8388608 1 --rw write --qd 1 --threads 2 --backend psync --once
+# By time: as many bytes as fio moves, inside the region (with filesize= in the file,
+# fio ran every job over the whole file).
+layout "psync at QD4, one stream, 1 s" any 1 --rw write --qd 4 --backend psync --time 1s
+layout "io_uring at QD8, random, 1 s" any 0 --rw randwrite --qd 8 --backend io_uring --time 1s
+rm -f "$work/nandscope-fio.test" "$work"/*.log
 
 # Bad input.
 expect_fail 2 'needs --out' export-fio --target "$work" --preset quick
