@@ -309,6 +309,59 @@ test_fill_004_recovery (void)
   g_assert_cmpuint (fast, ==, 0);
 }
 
+/* A recovery step whose speed fell and climbed back: the drop its fast bytes end at
+ * is not plainly the cache's end. A clean step, one slow from the start, and a blip
+ * of fast samples too short to hold are not "back". */
+static void
+test_fast_back (void)
+{
+  const Piece dip[] = {
+    { 2e9, 1.7e9, 1.7e9 },     /* fast */
+    { 3e9, 0.18e9, 0.18e9 },   /* slow for 1 GB (about 11 samples) */
+    { 6e9, 1.7e9, 1.7e9 },     /* fast again, 3 GB */
+    { 20e9, 0.18e9, 0.18e9 },
+  };
+  const Piece clean[] = {
+    { 5.5e9, 1.7e9, 1.7e9 },
+    { 20e9, 0.18e9, 0.18e9 },
+  };
+  const Piece blip[] = {
+    { 5.5e9, 1.7e9, 1.7e9 },
+    { 10e9, 0.18e9, 0.18e9 },
+    { 10.3e9, 1.7e9, 1.7e9 },  /* under half a second: one sample or two */
+    { 20e9, 0.18e9, 0.18e9 },
+  };
+  const Piece slow[] = {
+    { 20e9, 0.18e9, 0.18e9 },
+  };
+  const double threshold = sqrt (1.7e9 * 0.18e9);
+  g_autoptr(Curve) d = make_fill (dip, G_N_ELEMENTS (dip), 0.5, 0.10, 0, 41);
+  g_autoptr(Curve) c = make_fill (clean, G_N_ELEMENTS (clean), 0.5, 0.10, 3, 42);
+  g_autoptr(Curve) b = make_fill (blip, G_N_ELEMENTS (blip), 0.5, 0.10, 0, 43);
+  g_autoptr(Curve) z = make_fill (slow, G_N_ELEMENTS (slow), 0.5, 0.10, 3, 44);
+  guint64 fast = 0, at = 0, bytes = 0;
+
+  g_assert_true (nsc_analyze_fast_bytes ((guint64 *) d->position->data, (double *) d->bps->data,
+                                         d->position->len, threshold, &fast, NULL));
+  assert_near ("dip: fast bytes end at the dip", 2e9, fast);
+  g_assert_true (nsc_analyze_fast_back ((guint64 *) d->position->data, (double *) d->bps->data,
+                                        d->position->len, threshold, &at, &bytes));
+  g_assert_cmpfloat (fabs ((double) at - 3e9), <, 0.2e9);
+  g_assert_cmpfloat (fabs ((double) bytes - 3e9), <, 0.3e9);
+
+  g_assert_false (nsc_analyze_fast_back ((guint64 *) c->position->data, (double *) c->bps->data,
+                                         c->position->len, threshold, &at, &bytes));
+  g_assert_cmpuint (at, ==, 0);
+  g_assert_false (nsc_analyze_fast_back ((guint64 *) b->position->data, (double *) b->bps->data,
+                                         b->position->len, threshold, NULL, NULL));
+  g_assert_false (nsc_analyze_fast_back ((guint64 *) z->position->data, (double *) z->bps->data,
+                                         z->position->len, threshold, NULL, NULL));
+  /* Not a fill: no answer. */
+  g_assert_false (nsc_analyze_fast_back (NULL, NULL, 0, threshold, &at, &bytes));
+  g_assert_false (nsc_analyze_fast_back ((guint64 *) d->position->data, (double *) d->bps->data,
+                                         d->position->len, 0, &at, &bytes));
+}
+
 /* The whole-fill average is bytes over time, so slow phases weigh by their time. */
 static void
 test_fill_average (void)
@@ -2047,6 +2100,7 @@ main (int   argc,
   g_test_add_func ("/nsc/analysis/fill/002", test_fill_002);
   g_test_add_func ("/nsc/analysis/fill/003", test_fill_003);
   g_test_add_func ("/nsc/analysis/fill/004-recovery", test_fill_004_recovery);
+  g_test_add_func ("/nsc/analysis/fill/fast-back", test_fast_back);
   g_test_add_func ("/nsc/analysis/fill/average", test_fill_average);
   g_test_add_func ("/nsc/analysis/fill/flat", test_fill_flat);
   g_test_add_func ("/nsc/analysis/fill/sloping", test_fill_sloping);

@@ -270,6 +270,30 @@ test_table_groups_warnings (void)
   g_assert_nonnull (strstr (table, "The same goes for 2 more tests: SEQ1M Q1T1, RND4K Q32T1."));
 }
 
+/* Cache recovery in the text report: a measured step's fast bytes as a size, and a
+ * step whose speed came back said to be not verified, with where. */
+static void
+test_table_recovery (void)
+{
+  g_autoptr(NscRunResult) r = nsc_run_result_new ();
+  g_autofree char *table = NULL;
+  g_autoptr(GError) error = NULL;
+
+  nsc_test_use_language (NULL);
+  r->analysis = json_from_string (
+    "{\"cache_recovery\": {\"fast_threshold_bps\": 5e8, \"points\": ["
+    "{\"step\": 2, \"idle_before_ns\": 30000000000, \"fast_bytes\": 5905580032, \"verdict\": \"measured\"},"
+    "{\"step\": 4, \"idle_before_ns\": 60000000000, \"fast_bytes\": 2147483648, \"verdict\": \"not-verified\","
+    " \"back_at_bytes\": 3221225472, \"back_bytes\": 1073741824},"
+    "{\"step\": 6, \"idle_before_ns\": 90000000000, \"fast_bytes\": null}]}}", &error);
+  g_assert_no_error (error);
+  table = nsc_session_table (r, NSC_UNITS_MIB);
+  g_test_message ("%s", table);
+  g_assert_nonnull (strstr (table, "After 30 s idle: 5.50 GiB fast again"));
+  g_assert_nonnull (strstr (table, "After 60 s idle: not verified: 2 GiB fast, then slow, then fast again from 3 GiB"));
+  g_assert_null (strstr (table, "After 90 s"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -286,6 +310,7 @@ main (int    argc,
   g_test_add_func ("/nsc/session/run", test_run);
   g_test_add_func ("/nsc/session/speed", test_speed);
   g_test_add_func ("/nsc/session/table-groups-warnings", test_table_groups_warnings);
+  g_test_add_func ("/nsc/session/table-recovery", test_table_recovery);
   status = g_test_run ();
   {
     g_autofree char *nandscope = g_build_filename (data, "nandscope", NULL);

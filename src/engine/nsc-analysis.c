@@ -1425,6 +1425,50 @@ nsc_analyze_fast_bytes (const guint64 *position,
 }
 
 gboolean
+nsc_analyze_fast_back (const guint64 *position,
+                       const double  *bps,
+                       guint          n,
+                       double         fast_threshold_bps,
+                       guint64       *out_back_at,
+                       guint64       *out_back_bytes)
+{
+  g_autofree double *x = NULL;
+  double thr;
+  guint i, j, k;
+
+  g_return_val_if_fail (n == 0 || (position != NULL && bps != NULL), FALSE);
+  if (out_back_at)
+    *out_back_at = 0;
+  if (out_back_bytes)
+    *out_back_bytes = 0;
+  if (!isfinite (fast_threshold_bps) || fast_threshold_bps <= 0 || !validate_fill (position, bps, n, 1, NULL))
+    return FALSE;
+
+  x = filtered_log_speeds (bps, n);
+  thr = log (fast_threshold_bps);
+  /* The drop nsc_analyze_fast_bytes ends the fast bytes at. */
+  for (i = 0; i < n; i++)
+    if (x[i] < thr && median_of (x, i, MIN (n, i + SUSTAIN_SAMPLES)) < thr)
+      break;
+  /* Past its stretch, a fast sample whose next few (a whole window of them) are
+   * mostly fast too: the speed came back. */
+  for (j = i + SUSTAIN_SAMPLES; j + SUSTAIN_SAMPLES <= n; j++)
+    if (x[j] >= thr && median_of (x, j, j + SUSTAIN_SAMPLES) >= thr)
+      break;
+  if (j + SUSTAIN_SAMPLES > n)
+    return FALSE;
+  /* Until the next sustained drop, or the end. */
+  for (k = j + 1; k < n; k++)
+    if (x[k] < thr && median_of (x, k, MIN (n, k + SUSTAIN_SAMPLES)) < thr)
+      break;
+  if (out_back_at)
+    *out_back_at = position[j - 1];
+  if (out_back_bytes)
+    *out_back_bytes = position[k - 1] - position[j - 1];
+  return TRUE;
+}
+
+gboolean
 nsc_read_inflation (double  fresh_bps,
                     double  settled_bps,
                     double *ratio)

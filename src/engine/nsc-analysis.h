@@ -234,6 +234,23 @@ gboolean        nsc_analyze_fast_bytes        (const guint64        *position,
                                                guint64              *out_fast_bytes,
                                                GError              **error);
 
+/**
+ * nsc_analyze_fast_back:
+ * @out_back_at: (out) (optional): bytes into the step where the speed came back
+ * @out_back_bytes: (out) (optional): how long it stayed fast then
+ *
+ * Whether, after the drop nsc_analyze_fast_bytes() ends the fast bytes at and its
+ * slow stretch, the speed came back above @fast_threshold_bps for a sustained stretch
+ * (as long as the one that made the drop): then that drop was not plainly the cache's
+ * end. FALSE when it did not, or the samples are not a fill.
+ */
+gboolean        nsc_analyze_fast_back         (const guint64        *position,
+                                               const double         *bps,
+                                               guint                 n,
+                                               double                fast_threshold_bps,
+                                               guint64              *out_back_at,
+                                               guint64              *out_back_bytes);
+
 /* TRUE when fresh/settled > %NSC_READ_INFLATION_RATIO. @ratio (optional) gets
  * fresh/settled, or 0 when either speed is not a positive number. */
 gboolean        nsc_read_inflation            (double                fresh_bps,

@@ -451,7 +451,27 @@ analyze_recovery (NscRunResult         *r,
       json_object_set_int_member (o, "step", i);
       json_object_set_int_member (o, "idle_before_ns", s->idle_before_ns);
       if (nsc_analyze_fast_bytes (pos, bps, n, threshold, &fast, NULL))
-        json_object_set_int_member (o, "fast_bytes", (gint64) fast);
+        {
+          guint64 back_at = 0, back_bytes = 0, burst = 0;
+
+          json_object_set_int_member (o, "fast_bytes", (gint64) fast);
+          for (guint b = 0; b < slc->n_bursts; b++)
+            burst = MAX (burst, slc->bursts[b].bytes);
+          /* Fast again after the drop, for longer than any burst of the drive's own
+           * after its cache in the fill (none when it had none): the drop was a
+           * slowdown the speed climbed back from (the host's, or the drive's
+           * housekeeping), or the drive freed cache while writing. Which stretch
+           * was the cache is not known. */
+          if (nsc_analyze_fast_back (pos, bps, n, threshold, &back_at, &back_bytes)
+              && (double) back_bytes > 1.5 * (double) burst)
+            {
+              json_object_set_string_member (o, "verdict", "not-verified");
+              json_object_set_int_member (o, "back_at_bytes", (gint64) back_at);
+              json_object_set_int_member (o, "back_bytes", (gint64) back_bytes);
+            }
+          else
+            json_object_set_string_member (o, "verdict", "measured");
+        }
       else
         json_object_set_null_member (o, "fast_bytes");
       json_array_add_object_element (points, o);

@@ -146,11 +146,23 @@ print_analysis (GString      *out,
       for (guint i = 0; i < json_array_get_length (pts); i++)
         {
           JsonObject *p = json_array_get_object_element (pts, i);
+          g_autofree char *fast = NULL;
+
           if (json_object_get_null_member (p, "fast_bytes"))
             continue;
-          g_string_append_printf (out, _("After %.0f s idle: %.2f GiB fast again\n"),
-                  json_object_get_int_member (p, "idle_before_ns") / 1e9,
-                  json_object_get_int_member (p, "fast_bytes") / 1073741824.0);
+          fast = nsc_words_size ((guint64) json_object_get_int_member (p, "fast_bytes"));
+          if (g_strcmp0 (json_object_get_string_member_with_default (p, "verdict", ""), "not-verified") == 0)
+            {
+              g_autofree char *back = nsc_words_size ((guint64) json_object_get_int_member_with_default (p, "back_at_bytes", 0));
+
+              /* TRANSLATORS: a cache-recovery step whose speed fell and came back. */
+              g_string_append_printf (out, _("After %.0f s idle: not verified: %s fast, then slow, "
+                                             "then fast again from %s\n"),
+                      json_object_get_int_member (p, "idle_before_ns") / 1e9, fast, back);
+              continue;
+            }
+          g_string_append_printf (out, _("After %.0f s idle: %s fast again\n"),
+                  json_object_get_int_member (p, "idle_before_ns") / 1e9, fast);
         }
     }
 }

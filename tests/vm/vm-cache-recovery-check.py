@@ -89,7 +89,8 @@ def main():
     cache = slc.get('cache_bytes') or 0
     c.check(slc.get('has_cache') and abs(cache - truth[0]) <= TOLERANCE,
             f'the write-fill found a cache of {cache // MIB} MiB (QEMU: {truth[0] // MIB} MiB)')
-    fast_bytes = [p.get('fast_bytes') for p in (rec['analysis'].get('cache_recovery') or {}).get('points', [])]
+    points = (rec['analysis'].get('cache_recovery') or {}).get('points', [])
+    fast_bytes = [p.get('fast_bytes') for p in points]
 
     total = fill['write']['bytes']
     for k, s in enumerate(recovery):
@@ -123,6 +124,10 @@ def main():
             c.check(fb is not None and abs(fb - true_drop) <= TOLERANCE,
                     f'{s["label"]}: the analysis still measures {None if fb is None else fb // MIB} MiB '
                     f'fast again (QEMU: {true_drop // MIB} MiB)')
+            # QEMU switches once per step and never back: nothing to doubt.
+            c.check(points[k].get('verdict') == 'measured',
+                    f'{s["label"]}: measured, not doubted (verdict {points[k].get("verdict")}, the speed '
+                    f'back at {points[k].get("back_at_bytes")})')
     print(f'# cache-recovery wrote {total / GIB:.2f} GiB in all (result: {rec.get("bytes_written", 0) / GIB:.2f} GiB)')
     c.check(rec.get('bytes_written') == total, f'bytes_written {rec.get("bytes_written")} = the steps\' {total}')
 

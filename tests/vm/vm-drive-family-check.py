@@ -143,7 +143,27 @@ def recovery_truth(ops):
             groups.append([])
         groups[-1].append(o)
         prev = o[4]
-    return [(fast_run(g)[0], sum(o[2] for o in g)) for g in groups[1:]]
+    return [(fast_run(g)[0], sum(o[2] for o in g), fast_back(g)) for g in groups[1:]]
+
+
+def fast_back(writes):
+    """The longest run of writes the drive took wholly fast after its first slow
+    write past the edge fast_run finds: it came back to its cache's speed."""
+    fast, _ = fast_run(writes)
+    done = 0
+    slow_seen = False
+    run = best = 0
+    for _, _, ln, fb, _ in writes:
+        done += ln
+        if done <= fast:
+            continue
+        if fb < ln:
+            slow_seen = True
+            run = 0
+        elif slow_seen:
+            run += ln
+            best = max(best, run)
+    return best
 
 
 def served(ops, start, length, params, first_group):
@@ -338,7 +358,7 @@ def check_recovery(con, name, p, result, truths):
                      f'({len(truths)})'):
         return False
     missed = False
-    for k, (pt, (truth, written), s) in enumerate(zip(points, truths, steps)):
+    for k, (pt, (truth, written, back), s) in enumerate(zip(points, truths, steps)):
         got = pt.get('fast_bytes') or 0
         tol = 0.10 * truth + STEP_SAMPLE_S * p['cache_write'] + 8 * MIB
         if truth >= CLEAR and guest_kept_pace({'steps': [s]}, truth) is False:
@@ -349,6 +369,15 @@ def check_recovery(con, name, p, result, truths):
                   f"within the {truth / MIB:.0f} MiB the model took fast "
                   f"(it measured {got / MIB:.0f} MiB fast); not judged")
             missed = True
+            continue
+        if pt.get('verdict') == 'not-verified':
+            # The analysis saw the speed come back after its drop. Right only where the
+            # drive did (the guest kept pace, or the step would not be judged above):
+            # a stretch the model took fast, of two samples at its cache's speed or more.
+            con.check(back >= 2 * STEP_SAMPLE_S * p['cache_write'],
+                      f"{name}: recovery step {k + 1}: not verified, the speed back at "
+                      f"{(pt.get('back_at_bytes') or 0) / MIB:.0f} MiB for {(pt.get('back_bytes') or 0) / MIB:.0f} "
+                      f"MiB: the model took {back / MIB:.0f} MiB fast again after its edge")
             continue
         drop_seen = guest_drop({'steps': [s]}, truth) if truth >= CLEAR else None
         fast_seen, slow_seen = guest_speeds({'steps': [s]}, truth) if truth >= CLEAR else (None, None)
