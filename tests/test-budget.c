@@ -119,6 +119,23 @@ test_stop_reference_from_fill (void)
   g_assert_cmpuint (feed_curve (&st, 150.0 * MIB, 150.0 * MIB, 0, 16 * GIB), ==, 0);
 }
 
+/* One sample of half a second at @bps, the @i-th of a step, into @st. */
+static void
+feed_one (NscStopState *st,
+          guint         i,
+          double        bps,
+          guint64      *pos)
+{
+  NscSample s = { 0 };
+
+  s.duration_ns = S / 2;
+  s.bytes[1] = (guint64) (bps / 2);
+  *pos += s.bytes[1];
+  s.position = *pos;
+  s.t_ns = (i + 1) * S / 2;
+  nsc_stop_state_feed (st, &s);
+}
+
 /* A drive's slow speed is noisy (garbage collection, the host): samples drawn about a
  * slow level below the line, some of them above it, never halfway back to the
  * cache's speed. Each step, with its cache and speeds drawn at random, holds its
@@ -133,7 +150,6 @@ test_stop_noise_about_line (void)
     {
       NscStopRule rule;
       NscStopState st;
-      NscSample s = { 0 };
       double fast = g_test_rand_double_range (0.9, 1.1) * ref;
       double slow = g_test_rand_double_range (0.45, 0.6) * ref;
       guint drop_at = (guint) g_test_rand_int_range (0, 24);   /* samples of cache */
@@ -153,12 +169,7 @@ test_stop_noise_about_line (void)
 
           if (i == drop_at)
             true_drop = pos;
-          s.duration_ns = S / 2;
-          s.bytes[1] = (guint64) (bps / 2);
-          pos += s.bytes[1];
-          s.position = pos;
-          s.t_ns = (i + 1) * S / 2;
-          nsc_stop_state_feed (&st, &s);
+          feed_one (&st, i, bps, &pos);
         }
       g_assert_true (st.held);
       g_assert_cmpuint (st.drop_position, >=, true_drop);
@@ -185,7 +196,6 @@ test_stop_dip_then_slower_cache (void)
 {
   NscStopRule rule;
   NscStopState st;
-  NscSample s = { 0 };
   guint64 pos = 0, true_drop = 0;
 
   nsc_stop_rule_init (&rule);
@@ -197,12 +207,7 @@ test_stop_dip_then_slower_cache (void)
 
       if (i == 20)
         true_drop = pos;
-      s.duration_ns = S / 2;
-      s.bytes[1] = (guint64) (bps / 2);
-      pos += s.bytes[1];
-      s.position = pos;
-      s.t_ns = (i + 1) * S / 2;
-      nsc_stop_state_feed (&st, &s);
+      feed_one (&st, i, bps, &pos);
     }
   g_assert_true (st.held);
   g_assert_cmpuint (st.drop_position, ==, true_drop);

@@ -1380,6 +1380,22 @@ nsc_slc_analysis_to_json (const NscSlcAnalysis *a)
   return json_builder_get_root (b);
 }
 
+/* The first slow sample whose next few samples are mostly slow too, from @from (@n
+ * when none): where fast bytes end. */
+static guint
+sustained_drop (const double *x,
+                guint         from,
+                guint         n,
+                double        thr)
+{
+  guint i;
+
+  for (i = from; i < n; i++)
+    if (x[i] < thr && median_of (x, i, MIN (n, i + SUSTAIN_SAMPLES)) < thr)
+      break;
+  return i;
+}
+
 gboolean
 nsc_analyze_fast_bytes (const guint64 *position,
                         const double  *bps,
@@ -1407,11 +1423,7 @@ nsc_analyze_fast_bytes (const guint64 *position,
 
   x = filtered_log_speeds (bps, n);
   thr = log (fast_threshold_bps);
-  /* The first slow sample whose next few samples are mostly slow too. */
-  for (i = 0; i < n; i++)
-    if (x[i] < thr && median_of (x, i, MIN (n, i + SUSTAIN_SAMPLES)) < thr)
-      break;
-
+  i = sustained_drop (x, 0, n, thr);
   if (i == n)
     *out_fast_bytes = position[n - 1];
   else if (i > 0)
@@ -1446,21 +1458,16 @@ nsc_analyze_fast_back (const guint64 *position,
 
   x = filtered_log_speeds (bps, n);
   thr = log (fast_threshold_bps);
-  /* The drop nsc_analyze_fast_bytes ends the fast bytes at. */
-  for (i = 0; i < n; i++)
-    if (x[i] < thr && median_of (x, i, MIN (n, i + SUSTAIN_SAMPLES)) < thr)
-      break;
-  /* Past its stretch, a fast sample whose next few (a whole window of them) are
+  /* The drop nsc_analyze_fast_bytes ends the fast bytes at; past its stretch, a fast sample whose next few (a whole window of them) are
    * mostly fast too: the speed came back. */
+  i = sustained_drop (x, 0, n, thr);
   for (j = i + SUSTAIN_SAMPLES; j + SUSTAIN_SAMPLES <= n; j++)
     if (x[j] >= thr && median_of (x, j, j + SUSTAIN_SAMPLES) >= thr)
       break;
   if (j + SUSTAIN_SAMPLES > n)
     return FALSE;
   /* Until the next sustained drop, or the end. */
-  for (k = j + 1; k < n; k++)
-    if (x[k] < thr && median_of (x, k, MIN (n, k + SUSTAIN_SAMPLES)) < thr)
-      break;
+  k = sustained_drop (x, j + 1, n, thr);
   if (out_back_at)
     *out_back_at = position[j - 1];
   if (out_back_bytes)
