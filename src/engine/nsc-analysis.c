@@ -1458,8 +1458,9 @@ nsc_analyze_fast_back (const guint64 *position,
 
   x = filtered_log_speeds (bps, n);
   thr = log (fast_threshold_bps);
-  /* The drop nsc_analyze_fast_bytes ends the fast bytes at; past its stretch, a fast sample whose next few (a whole window of them) are
-   * mostly fast too: the speed came back. */
+  /* The drop nsc_analyze_fast_bytes ends the fast bytes at; past its stretch, a
+   * fast sample whose next few (a whole window of them) are mostly fast too: the
+   * speed came back. */
   i = sustained_drop (x, 0, n, thr);
   for (j = i + SUSTAIN_SAMPLES; j + SUSTAIN_SAMPLES <= n; j++)
     if (x[j] >= thr && median_of (x, j, j + SUSTAIN_SAMPLES) >= thr)

@@ -418,11 +418,15 @@ analyze_recovery (NscRunResult         *r,
 {
   JsonArray *points = NULL;
   double threshold;
+  guint64 burst = 0;
 
   if (slc == NULL || !slc->has_cache)
     return;
   /* Between the two levels, on a log scale: fast is what the cache does. */
   threshold = sqrt (slc->in_cache_bps * slc->post_cache_bps);
+  /* The longest burst of the drive's own after its cache in the fill (0: none). */
+  for (guint b = 0; b < slc->n_bursts; b++)
+    burst = MAX (burst, slc->bursts[b].bytes);
 
   for (guint i = 0; i < r->steps->len; i++)
     {
@@ -452,11 +456,9 @@ analyze_recovery (NscRunResult         *r,
       json_object_set_int_member (o, "idle_before_ns", s->idle_before_ns);
       if (nsc_analyze_fast_bytes (pos, bps, n, threshold, &fast, NULL))
         {
-          guint64 back_at = 0, back_bytes = 0, burst = 0;
+          guint64 back_at = 0, back_bytes = 0;
 
           json_object_set_int_member (o, "fast_bytes", (gint64) fast);
-          for (guint b = 0; b < slc->n_bursts; b++)
-            burst = MAX (burst, slc->bursts[b].bytes);
           /* Fast again after the drop, for longer than any burst of the drive's own
            * after its cache in the fill (none when it had none): the drop was a
            * slowdown the speed climbed back from (the host's, or the drive's

@@ -93,9 +93,11 @@ append_job (GString         *out,
   guint clones = workers * threads;
   guint64 bs = job->block_size;
   guint64 slice = job->shared_region ? length : length / workers;
-  guint64 size, increment = 0, share, skip = 0;
+  guint64 size, increment = 0, share, skip = 0, part;
 
   slice -= slice % bs;
+  /* A thread's share of its worker's slice, in whole blocks. */
+  part = slice / threads - slice / threads % bs;
   /* Each clone's region (offset + its number × offset_increment, size bytes) and its
    * share of a job that moves its region once. Nandscope's threads of a worker draw
    * from one cursor over the worker's slice. */
@@ -115,9 +117,9 @@ append_job (GString         *out,
       /* A cursor per worker shared by its threads has no fio equivalent: each clone
        * takes its own part of its worker's slice, so that together they cover the
        * workers' slices and nothing past them. */
-      size = slice / threads - slice / threads % bs;
-      increment = size;
-      share = size;
+      size = part;
+      increment = part;
+      share = part;
     }
   else
     {
@@ -125,7 +127,7 @@ append_job (GString         *out,
        * (random, or a region every worker shares), which together move it once. */
       size = slice;
       increment = workers > 1 && !job->shared_region ? slice : 0;
-      share = slice / threads - slice / threads % bs;
+      share = part;
     }
   if (skip)
     g_string_append_printf (out, "rw=%s:%" G_GUINT64_FORMAT "\n", nsc_job_get_rw (job), skip);

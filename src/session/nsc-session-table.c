@@ -147,9 +147,11 @@ print_analysis (GString      *out,
         {
           JsonObject *p = json_array_get_object_element (pts, i);
           g_autofree char *fast = NULL;
+          double idle_s;
 
           if (json_object_get_null_member (p, "fast_bytes"))
             continue;
+          idle_s = json_object_get_int_member (p, "idle_before_ns") / 1e9;
           fast = nsc_words_size ((guint64) json_object_get_int_member (p, "fast_bytes"));
           if (g_strcmp0 (json_object_get_string_member_with_default (p, "verdict", ""), "not-verified") == 0)
             {
@@ -157,12 +159,10 @@ print_analysis (GString      *out,
 
               /* TRANSLATORS: a cache-recovery step whose speed fell and came back. */
               g_string_append_printf (out, _("After %.0f s idle: not verified: %s fast, then slow, "
-                                             "then fast again from %s\n"),
-                      json_object_get_int_member (p, "idle_before_ns") / 1e9, fast, back);
+                                             "then fast again from %s\n"), idle_s, fast, back);
               continue;
             }
-          g_string_append_printf (out, _("After %.0f s idle: %s fast again\n"),
-                  json_object_get_int_member (p, "idle_before_ns") / 1e9, fast);
+          g_string_append_printf (out, _("After %.0f s idle: %s fast again\n"), idle_s, fast);
         }
     }
 }

@@ -143,13 +143,16 @@ def recovery_truth(ops):
             groups.append([])
         groups[-1].append(o)
         prev = o[4]
-    return [(fast_run(g)[0], sum(o[2] for o in g), fast_back(g)) for g in groups[1:]]
+    truths = []
+    for g in groups[1:]:
+        fast = fast_run(g)[0]
+        truths.append((fast, sum(o[2] for o in g), fast_back(g, fast)))
+    return truths
 
 
-def fast_back(writes):
+def fast_back(writes, fast):
     """The longest run of writes the drive took wholly fast after its first slow
-    write past the edge fast_run finds: it came back to its cache's speed."""
-    fast, _ = fast_run(writes)
+    write past @fast, the edge fast_run found: it came back to its cache's speed."""
     done = 0
     slow_seen = False
     run = best = 0
