@@ -400,6 +400,102 @@ test_no_cache_levels (void)
   cairo_surface_destroy (img.surface);
 }
 
+/* A cache the writes may have met in this machine's memory, and one they certainly
+ * did: the box and the region say "not verified" and "not measured", as the report does,
+ * not a plain "SLC cache". */
+static void
+test_cache_not_verified (void)
+{
+  g_autoptr(JsonNode) wf = write_fill_result (300);
+  g_autoptr(JsonNode) mem = write_fill_result (300);
+  JsonObject *slc = json_object_get_object_member (
+    json_object_get_object_member (json_node_get_object (wf), "analysis"), "slc");
+  JsonObject *slc_mem = json_object_get_object_member (
+    json_object_get_object_member (json_node_get_object (mem), "analysis"), "slc");
+  g_autoptr(NscChart) chart = NULL;
+  g_autoptr(NscChart) chart_mem = NULL;
+  g_autoptr(NscChart) plain = NULL;
+  g_autoptr(JsonNode) wf_plain = write_fill_result (300);
+  Image img;
+
+  json_object_set_string_member (slc, "verdict", "not-verified");
+  chart = nsc_chart_new_for_result (wf, NSC_CHART_WRITE_FILL, NSC_CHART_STEP_AUTO, NULL);
+  img = render (chart, 800, 480, FALSE);
+  g_assert_true (texts_have (chart, "SLC cache: 4.00 GiB"));
+  g_assert_true (texts_have (chart, "Not verified as the drive's own"));
+  g_assert_true (texts_have (chart, "Cache 4.00 GiB, not verified"));
+  g_assert_false (texts_have (chart, "SLC cache 4.00 GiB"));
+  cairo_surface_destroy (img.surface);
+
+  json_object_set_string_member (slc_mem, "verdict", "system-cache");
+  json_object_set_boolean_member (slc_mem, "has_cache", FALSE);
+  chart_mem = nsc_chart_new_for_result (mem, NSC_CHART_WRITE_FILL, NSC_CHART_STEP_AUTO, NULL);
+  img = render (chart_mem, 800, 480, FALSE);
+  g_assert_true (texts_have (chart_mem, "No SLC cache measured"));
+  g_assert_true (texts_have (chart_mem, "The fast start went into this machine's memory"));
+  g_assert_false (texts_have (chart_mem, "No SLC cache seen"));
+  cairo_surface_destroy (img.surface);
+
+  /* A cache verified: neither. */
+  json_object_set_string_member (json_object_get_object_member (
+    json_object_get_object_member (json_node_get_object (wf_plain), "analysis"), "slc"), "verdict", "cache");
+  plain = nsc_chart_new_for_result (wf_plain, NSC_CHART_WRITE_FILL, NSC_CHART_STEP_AUTO, NULL);
+  img = render (plain, 800, 480, FALSE);
+  g_assert_true (texts_have (plain, "SLC cache 4.00 GiB"));
+  g_assert_false (texts_have (plain, "Not verified as the drive's own"));
+  cairo_surface_destroy (img.surface);
+}
+
+/* Cache recovery: the fill's box lists every point, a recovery step's chart its own. */
+static void
+test_cache_recovery_lines (void)
+{
+  g_autoptr(JsonNode) wf = write_fill_result (300);
+  JsonObject *root = json_node_get_object (wf);
+  JsonArray *steps = json_object_get_array_member (root, "steps");
+  g_autoptr(JsonNode) points = NULL;
+  g_autoptr(NscChart) fill = NULL;
+  g_autoptr(NscChart) one = NULL;
+  g_autoptr(NscChart) two = NULL;
+  Image img;
+
+  for (guint i = 1; i <= 2; i++)
+    {
+      JsonNode *copy = json_node_copy (json_array_get_element (steps, 0));
+      json_object_set_int_member (json_node_get_object (copy), "index", i);
+      json_object_set_string_member (json_node_get_object (copy), "analysis", "cache-recovery");
+      json_array_add_element (steps, copy);
+    }
+  points = parse ("{\"fast_threshold_bps\": 1000000000, \"points\": ["
+                  "{\"step\": 1, \"idle_before_ns\": 60000000000, \"fast_bytes\": 2147483648,"
+                  " \"verdict\": \"measured\"},"
+                  "{\"step\": 2, \"idle_before_ns\": 300000000000, \"fast_bytes\": 1073741824,"
+                  " \"verdict\": \"not-verified\", \"back_at_bytes\": 3221225472,"
+                  " \"back_bytes\": 1073741824}]}");
+  json_object_set_member (json_object_get_object_member (root, "analysis"), "cache_recovery",
+                          json_node_copy (points));
+
+  fill = nsc_chart_new_for_result (wf, NSC_CHART_WRITE_FILL, NSC_CHART_STEP_AUTO, NULL);
+  img = render (fill, 800, 480, FALSE);
+  g_assert_true (texts_have (fill, "SLC cache: 4.00 GiB"));
+  g_assert_true (texts_have (fill, "After 60 s idle: 2.00 GiB fast again"));
+  g_assert_true (texts_have (fill, "After 300 s idle: not verified"));
+  cairo_surface_destroy (img.surface);
+
+  one = nsc_chart_new_for_result (wf, NSC_CHART_WRITE_FILL, 1, NULL);
+  img = render (one, 800, 480, FALSE);
+  g_assert_true (texts_have (one, "After 60 s idle: 2.00 GiB fast again"));
+  g_assert_false (texts_have (one, "After 300 s idle: not verified"));
+  g_assert_false (texts_have (one, "SLC cache: 4.00 GiB"));
+  cairo_surface_destroy (img.surface);
+
+  two = nsc_chart_new_for_result (wf, NSC_CHART_WRITE_FILL, 2, NULL);
+  img = render (two, 800, 480, FALSE);
+  g_assert_true (texts_have (two, "After 300 s idle: not verified"));
+  g_assert_false (texts_have (two, "After 60 s idle: 2.00 GiB fast again"));
+  cairo_surface_destroy (img.surface);
+}
+
 static void
 test_palettes (void)
 {
@@ -1220,6 +1316,8 @@ main (int    argc,
   g_test_add_func ("/nsc/chart/lines-in-plot", test_lines_in_plot);
   g_test_add_func ("/nsc/chart/level-labels-on-top", test_level_labels_on_top);
   g_test_add_func ("/nsc/chart/no-cache-levels", test_no_cache_levels);
+  g_test_add_func ("/nsc/chart/cache-not-verified", test_cache_not_verified);
+  g_test_add_func ("/nsc/chart/cache-recovery-lines", test_cache_recovery_lines);
   g_test_add_func ("/nsc/chart/palettes", test_palettes);
   g_test_add_func ("/nsc/chart/decimation", test_decimation);
   g_test_add_func ("/nsc/chart/export", test_export);

@@ -894,8 +894,12 @@ draw_cache_regions (Ctx *c)
       if (!c->multi)
         {
           g_autofree char *size = format_bytes (c, ds->cache_bytes);
-          /* Translators: the shaded region of a write-fill chart; %s is a size, "4 GiB" */
-          g_autofree char *label = g_strdup_printf (_("SLC cache %s"), size);
+          /* Translators: the shaded region of a write-fill chart; %s is a size, "4 GiB";
+           * the second when the writes went through something that may keep them in
+           * memory first */
+          g_autofree char *label = g_strcmp0 (ds->verdict, "not-verified") == 0
+                                   ? g_strdup_printf (_("Cache %s, not verified"), size)
+                                   : g_strdup_printf (_("SLC cache %s"), size);
           cairo_rectangle_t r;
           font (c, c->fs * 0.85, TRUE);
           r.width = text_width (c, label);
@@ -1071,6 +1075,29 @@ draw_annotation_box (Ctx        *c,
     }
 }
 
+/* Cache recovery's points in the box, as the report words them
+ * (nsc_words_recovery_point) in the chart's units, the not-verified without detail. */
+static void
+add_recovery_lines (Ctx             *c,
+                    NscChartDataset *ds,
+                    GPtrArray       *lines)
+{
+  for (guint i = 0; i < ds->recovery->len; i++)
+    {
+      NscChartRecovery *p = &g_array_index (ds->recovery, NscChartRecovery, i);
+      g_autofree char *fast = format_bytes (c, p->fast_bytes);
+
+      if (p->not_verified)
+        /* Translators: the write-fill summary box: a cache-recovery step whose speed
+         * fell and came back, so how much cache was free is not known; %.0f is seconds */
+        g_ptr_array_add (lines, g_strdup_printf (_("After %.0f s idle: not verified"), p->idle_s));
+      else
+        /* Translators: a cache-recovery step: %.0f is seconds, %s a size ("2 GiB") */
+        g_ptr_array_add (lines, g_strdup_printf (_("After %.0f s idle: %s fast again"),
+                                                 p->idle_s, fast));
+    }
+}
+
 /* Lays the summary box out (its place in c->box), and draws it when @draw. */
 static void
 draw_slc_summary (Ctx     *c,
@@ -1083,11 +1110,25 @@ draw_slc_summary (Ctx     *c,
     {
       NscChartDataset *ds = g_ptr_array_index (chart->datasets, d);
       g_autofree char *avg = isfinite (ds->average_bps) ? format_speed (c, ds->average_bps) : NULL;
+      gboolean not_verified = g_strcmp0 (ds->verdict, "not-verified") == 0;
       if (!ds->have_slc)
-        continue;
+        {
+          /* A cache-recovery step: its own point. */
+          if (!c->multi)
+            add_recovery_lines (c, ds, lines);
+          continue;
+        }
       if (c->multi)
         {
-          if (ds->has_cache)
+          if (ds->has_cache && not_verified)
+            {
+              g_autofree char *size = format_bytes (c, ds->cache_bytes);
+              /* Translators: a comparison's SLC summary: drive, cache size, for a
+               * cache that may be this machine's rather than the drive's */
+              g_ptr_array_add (lines, g_strdup_printf (_("%s: cache %s, not verified as the drive's"),
+                                                       ds->legend, size));
+            }
+          else if (ds->has_cache)
             {
               g_autofree char *size = format_bytes (c, ds->cache_bytes);
               g_autofree char *in = format_speed (c, ds->in_cache_bps);
@@ -1110,6 +1151,10 @@ draw_slc_summary (Ctx     *c,
           g_autofree char *size = format_bytes (c, ds->cache_bytes);
           /* Translators: the write-fill summary box; %s is a size */
           g_ptr_array_add (lines, g_strdup_printf (_("SLC cache: %s"), size));
+          if (not_verified)
+            /* Translators: the write-fill summary box, under "SLC cache: 4 GiB" when the
+             * writes went through something that may keep them in memory first */
+            g_ptr_array_add (lines, g_strdup (_("Not verified as the drive's own")));
           if (isfinite (ds->in_cache_bps))
             {
               g_autofree char *s = format_speed (c, ds->in_cache_bps);
@@ -1127,8 +1172,17 @@ draw_slc_summary (Ctx     *c,
         {
           guint n = ds->phases->len;
 
-          /* Translators: the write-fill summary box */
-          g_ptr_array_add (lines, g_strdup (_("No SLC cache seen")));
+          if (g_strcmp0 (ds->verdict, "system-cache") == 0)
+            {
+              /* Translators: the write-fill summary box when this machine's memory took
+               * the fast start (a loop device over a file, a folder in memory) */
+              g_ptr_array_add (lines, g_strdup (_("No SLC cache measured")));
+              /* Translators: the write-fill summary box, under "No SLC cache measured" */
+              g_ptr_array_add (lines, g_strdup (_("The fast start went into this machine's memory")));
+            }
+          else
+            /* Translators: the write-fill summary box */
+            g_ptr_array_add (lines, g_strdup (_("No SLC cache seen")));
           /* The levels drawn are not a cache: said beside them, not left to contradict. */
           if (n > 1)
             g_ptr_array_add (lines, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
@@ -1139,6 +1193,7 @@ draw_slc_summary (Ctx     *c,
       if (avg)
         /* Translators: the write-fill summary box; %s is a speed */
         g_ptr_array_add (lines, g_strdup_printf (_("Average: %s"), avg));
+      add_recovery_lines (c, ds, lines);
     }
   draw_annotation_box (c, lines, draw);
 }

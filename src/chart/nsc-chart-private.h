@@ -49,6 +49,14 @@ typedef struct
   double start, end, bps;
 } NscChartPhase;
 
+/* A cache-recovery point (analysis.cache_recovery.points[]). */
+typedef struct
+{
+  double   idle_s;
+  double   fast_bytes;
+  gboolean not_verified;     /* the speed fell and came back */
+} NscChartRecovery;
+
 /* The data one result (or the live feed) gives a chart. */
 typedef struct
 {
@@ -62,7 +70,9 @@ typedef struct
   double     post_cache_bps;
   double     average_bps;
   GArray    *phases;         /* NscChartPhase */
-  char      *summary;
+  char      *verdict;        /* analysis.slc's: "cache", "not-verified", … */
+  /* cache recovery: the fill's every point, a recovery step its own */
+  GArray    *recovery;       /* NscChartRecovery */
   /* position: the lowest and highest speed across the drive (average_bps is the
    * average), and where the region ends (NAN: at the last point) */
   double     min_bps;

@@ -14,7 +14,6 @@
 #include "nsc-json.h"
 #include "nsc-preset.h"
 #include "nsc-units.h"
-#include "nsc-words.h"
 
 static const char *const kind_names[NSC_CHART_N_KINDS] = {
   "write-fill", "position", "qd", "bs", "time", "mixed", "latency", "map",
@@ -115,6 +114,7 @@ _nsc_chart_dataset_new (const char *legend)
   ds->legend = g_strdup (legend);
   ds->lines = g_ptr_array_new_with_free_func (line_free);
   ds->phases = g_array_new (FALSE, FALSE, sizeof (NscChartPhase));
+  ds->recovery = g_array_new (FALSE, FALSE, sizeof (NscChartRecovery));
   ds->in_cache_bps = ds->post_cache_bps = ds->average_bps = NAN;
   ds->min_bps = ds->max_bps = ds->x_end = ds->usable = NAN;
   return ds;
@@ -129,7 +129,8 @@ _nsc_chart_dataset_free (gpointer data)
   g_free (ds->legend);
   g_ptr_array_unref (ds->lines);
   g_array_unref (ds->phases);
-  g_free (ds->summary);
+  g_free (ds->verdict);
+  g_array_unref (ds->recovery);
   g_free (ds);
 }
 
@@ -881,6 +882,34 @@ build_latency (NscChartDataset *ds,
     }
 }
 
+/* Cache recovery's points: all of them for the fill (@all), else @step's own. */
+static void
+read_recovery (NscChartDataset *ds,
+               JsonNode        *result,
+               guint            step,
+               gboolean         all)
+{
+  JsonObject *cr = nsc_json_get_object (nsc_json_get_object (json_node_get_object (result),
+                                                             "analysis"), "cache_recovery");
+  JsonArray *points = nsc_json_get_array (cr, "points");
+
+  for (guint i = 0; points && i < json_array_get_length (points); i++)
+    {
+      JsonNode *n = json_array_get_element (points, i);
+      JsonObject *p = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+      NscChartRecovery point;
+
+      if (p == NULL || (!all && nsc_json_get_number (p, "step", -1) != step))
+        continue;
+      point.idle_s = nsc_json_get_number (p, "idle_before_ns", NAN) / 1e9;
+      /* null: the step had no speeds to judge */
+      point.fast_bytes = nsc_json_get_number (p, "fast_bytes", NAN);
+      point.not_verified = g_strcmp0 (nsc_json_get_string (p, "verdict"), "not-verified") == 0;
+      if (isfinite (point.idle_s) && isfinite (point.fast_bytes))
+        g_array_append_val (ds->recovery, point);
+    }
+}
+
 static void
 read_slc (NscChartDataset *ds,
           JsonNode        *result,
@@ -894,7 +923,11 @@ read_slc (NscChartDataset *ds,
   s = nsc_json_get_number (slc, "step", -1);
   /* An slc without a step index predates the member: it is about the write-fill. */
   if (s >= 0 && (guint) s != step)
-    return;
+    {
+      read_recovery (ds, result, step, FALSE);
+      return;
+    }
+  read_recovery (ds, result, step, TRUE);
   ds->have_slc = TRUE;
   ds->has_cache = json_object_has_member (slc, "has_cache")
                   && JSON_NODE_HOLDS_VALUE (json_object_get_member (slc, "has_cache"))
@@ -903,7 +936,7 @@ read_slc (NscChartDataset *ds,
   ds->in_cache_bps = nsc_json_get_number (slc, "in_cache_bps", NAN);
   ds->post_cache_bps = nsc_json_get_number (slc, "post_cache_bps", NAN);
   ds->average_bps = nsc_json_get_number (slc, "average_bps", NAN);
-  ds->summary = g_strdup (nsc_json_get_string (slc, "summary"));
+  ds->verdict = g_strdup (nsc_json_get_string (slc, "verdict"));
   phases = nsc_json_get_array (slc, "phases");
   for (guint i = 0; phases && i < json_array_get_length (phases); i++)
     {

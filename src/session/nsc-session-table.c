@@ -145,24 +145,9 @@ print_analysis (GString      *out,
       JsonArray *pts = json_object_get_array_member (json_object_get_object_member (a, "cache_recovery"), "points");
       for (guint i = 0; i < json_array_get_length (pts); i++)
         {
-          JsonObject *p = json_array_get_object_element (pts, i);
-          g_autofree char *fast = NULL;
-          double idle_s;
-
-          if (json_object_get_null_member (p, "fast_bytes"))
-            continue;
-          idle_s = json_object_get_int_member (p, "idle_before_ns") / 1e9;
-          fast = nsc_words_size ((guint64) json_object_get_int_member (p, "fast_bytes"));
-          if (g_strcmp0 (json_object_get_string_member_with_default (p, "verdict", ""), "not-verified") == 0)
-            {
-              g_autofree char *back = nsc_words_size ((guint64) json_object_get_int_member_with_default (p, "back_at_bytes", 0));
-
-              /* TRANSLATORS: a cache-recovery step whose speed fell and came back. */
-              g_string_append_printf (out, _("After %.0f s idle: not verified: %s fast, then slow, "
-                                             "then fast again from %s\n"), idle_s, fast, back);
-              continue;
-            }
-          g_string_append_printf (out, _("After %.0f s idle: %s fast again\n"), idle_s, fast);
+          g_autofree char *line = nsc_words_recovery_point (json_array_get_object_element (pts, i));
+          if (line)
+            g_string_append_printf (out, "%s\n", line);
         }
     }
 }

@@ -545,6 +545,33 @@ nsc_words_slc_summary (JsonObject   *slc,
   return out;
 }
 
+char *
+nsc_words_recovery_point (JsonObject *point)
+{
+  JsonNode *fast_node;
+  g_autofree char *fast = NULL;
+  double idle_s;
+
+  g_return_val_if_fail (point != NULL, NULL);
+
+  fast_node = json_object_get_member (point, "fast_bytes");
+  if (fast_node == NULL || !JSON_NODE_HOLDS_VALUE (fast_node))
+    return NULL;
+  idle_s = member_number (point, "idle_before_ns") / 1e9;
+  fast = nsc_words_size ((guint64) member_number (point, "fast_bytes"));
+  if (g_strcmp0 (nsc_json_get_string (point, "verdict"), "not-verified") == 0)
+    {
+      g_autofree char *back = nsc_words_size ((guint64) member_number (point, "back_at_bytes"));
+
+      /* Translators: a cache-recovery step whose speed fell and came back; %.0f is
+       * seconds, then two sizes ("2 GiB") */
+      return g_strdup_printf (_("After %.0f s idle: not verified: %s fast, then slow, "
+                                "then fast again from %s"), idle_s, fast, back);
+    }
+  /* Translators: a cache-recovery step: %.0f is seconds, %s a size ("2 GiB") */
+  return g_strdup_printf (_("After %.0f s idle: %s fast again"), idle_s, fast);
+}
+
 const char *
 nsc_words_test_label (const char *label)
 {

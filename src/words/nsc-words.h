@@ -84,6 +84,12 @@ char *nsc_words_system_cache_phrase (const NscSystemCacheInfo *info);
 char *nsc_words_slc_summary    (JsonObject        *slc,
                                 NscUnits           units);
 
+/* A cache-recovery point (one of a result's analysis.cache_recovery.points) in a line:
+ * how much was fast again after its idle; for a point not verified, the speed's fall
+ * and comeback. NULL when the step had no speeds to judge. (A chart's box says the
+ * same in its own units: the chart's draw code.) */
+char *nsc_words_recovery_point (JsonObject        *point);
+
 /* The warning as one plain sentence; @details (may be NULL) gets its numbers and the
  * explanation; @settle (may be NULL) the name of the preset whose test settles the
  * question, or NULL. */
