@@ -142,6 +142,10 @@ append_job (GString         *out,
   else
     g_string_append_printf (out, "ioengine=io_uring\nfixedbufs=1\nregisterfiles=1\n"
                                  "iodepth=%u\nnumjobs=%u\n", MAX (job->queue_depth, 1u), workers);
+  /* The clones as threads of fio's process, as Nandscope's workers and psync's requests
+   * in flight are, not a process each, forked one after another. (Only here: the idle
+   * jobs' sleep would print into fio's JSON from a thread.) */
+  g_string_append (out, "thread=1\n");
   if (threads > 1 && workers > 1 && sequential)
     g_string_append (out, "; Nandscope's threads of a worker take turns at one sequential stream\n"
                           "; over its slice; fio's clones cannot share one, so each writes or\n"
