@@ -380,24 +380,35 @@ test_level_labels_on_top (void)
 
 static gboolean texts_have (NscChart *chart, const char *text);
 
+/* The 10 GiB write-fill drawn once, its analysis' verdict and has_cache set. */
+static NscChart *
+fill_chart_with (const char *verdict,
+                 gboolean    has_cache)
+{
+  g_autoptr(JsonNode) wf = write_fill_result (300);
+  JsonObject *slc = json_object_get_object_member (
+    json_object_get_object_member (json_node_get_object (wf), "analysis"), "slc");
+  NscChart *chart;
+  Image img;
+
+  json_object_set_string_member (slc, "verdict", verdict);
+  json_object_set_boolean_member (slc, "has_cache", has_cache);
+  chart = nsc_chart_new_for_result (wf, NSC_CHART_WRITE_FILL, NSC_CHART_STEP_AUTO, NULL);
+  g_assert_nonnull (chart);
+  img = render (chart, 800, 480, FALSE);
+  cairo_surface_destroy (img.surface);
+  return chart;
+}
+
 /* No cache found, yet the speed changed: the box says so beside the levels drawn
  * instead of a bare "No SLC cache seen" that they seem to contradict. */
 static void
 test_no_cache_levels (void)
 {
-  g_autoptr(JsonNode) wf = write_fill_result (300);
-  JsonObject *slc = json_object_get_object_member (
-    json_object_get_object_member (json_node_get_object (wf), "analysis"), "slc");
-  g_autoptr(NscChart) chart = NULL;
-  Image img;
+  g_autoptr(NscChart) chart = fill_chart_with ("no-cache", FALSE);
 
-  json_object_set_boolean_member (slc, "has_cache", FALSE);
-  chart = nsc_chart_new_for_result (wf, NSC_CHART_WRITE_FILL, NSC_CHART_STEP_AUTO, NULL);
-  g_assert_nonnull (chart);
-  img = render (chart, 800, 480, FALSE);
   g_assert_true (texts_have (chart, "No SLC cache seen"));
   g_assert_true (texts_have (chart, "2 speed levels, none a cache's end"));
-  cairo_surface_destroy (img.surface);
 }
 
 /* A cache the writes may have met in this machine's memory, and one they certainly
@@ -406,44 +417,22 @@ test_no_cache_levels (void)
 static void
 test_cache_not_verified (void)
 {
-  g_autoptr(JsonNode) wf = write_fill_result (300);
-  g_autoptr(JsonNode) mem = write_fill_result (300);
-  JsonObject *slc = json_object_get_object_member (
-    json_object_get_object_member (json_node_get_object (wf), "analysis"), "slc");
-  JsonObject *slc_mem = json_object_get_object_member (
-    json_object_get_object_member (json_node_get_object (mem), "analysis"), "slc");
-  g_autoptr(NscChart) chart = NULL;
-  g_autoptr(NscChart) chart_mem = NULL;
-  g_autoptr(NscChart) plain = NULL;
-  g_autoptr(JsonNode) wf_plain = write_fill_result (300);
-  Image img;
+  g_autoptr(NscChart) chart = fill_chart_with ("not-verified", TRUE);
+  g_autoptr(NscChart) memory = fill_chart_with ("system-cache", FALSE);
+  g_autoptr(NscChart) plain = fill_chart_with ("cache", TRUE);
 
-  json_object_set_string_member (slc, "verdict", "not-verified");
-  chart = nsc_chart_new_for_result (wf, NSC_CHART_WRITE_FILL, NSC_CHART_STEP_AUTO, NULL);
-  img = render (chart, 800, 480, FALSE);
   g_assert_true (texts_have (chart, "SLC cache: 4.00 GiB"));
   g_assert_true (texts_have (chart, "Not verified as the drive's own"));
   g_assert_true (texts_have (chart, "Cache 4.00 GiB, not verified"));
   g_assert_false (texts_have (chart, "SLC cache 4.00 GiB"));
-  cairo_surface_destroy (img.surface);
 
-  json_object_set_string_member (slc_mem, "verdict", "system-cache");
-  json_object_set_boolean_member (slc_mem, "has_cache", FALSE);
-  chart_mem = nsc_chart_new_for_result (mem, NSC_CHART_WRITE_FILL, NSC_CHART_STEP_AUTO, NULL);
-  img = render (chart_mem, 800, 480, FALSE);
-  g_assert_true (texts_have (chart_mem, "No SLC cache measured"));
-  g_assert_true (texts_have (chart_mem, "The fast start went into this machine's memory"));
-  g_assert_false (texts_have (chart_mem, "No SLC cache seen"));
-  cairo_surface_destroy (img.surface);
+  g_assert_true (texts_have (memory, "No SLC cache measured"));
+  g_assert_true (texts_have (memory, "The fast start went into this machine's memory"));
+  g_assert_false (texts_have (memory, "No SLC cache seen"));
 
   /* A cache verified: neither. */
-  json_object_set_string_member (json_object_get_object_member (
-    json_object_get_object_member (json_node_get_object (wf_plain), "analysis"), "slc"), "verdict", "cache");
-  plain = nsc_chart_new_for_result (wf_plain, NSC_CHART_WRITE_FILL, NSC_CHART_STEP_AUTO, NULL);
-  img = render (plain, 800, 480, FALSE);
   g_assert_true (texts_have (plain, "SLC cache 4.00 GiB"));
   g_assert_false (texts_have (plain, "Not verified as the drive's own"));
-  cairo_surface_destroy (img.surface);
 }
 
 /* Cache recovery: the fill's box lists every point, a recovery step's chart its own. */

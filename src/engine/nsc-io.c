@@ -787,7 +787,9 @@ uring_set_up (IoThread        *t,
   ret = ring_init (ring, q->qd);
   if (ret < 0)
     {
-      thread_fail (t, -ret, 0, "cannot set up io_uring");
+      /* With the system's reason: the failure is rare and its cause the kernel's. */
+      g_autofree char *why = g_strdup_printf ("cannot set up io_uring: %s", g_strerror (-ret));
+      thread_fail (t, -ret, 0, why);
       return FALSE;
     }
 
