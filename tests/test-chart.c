@@ -380,6 +380,20 @@ test_level_labels_on_top (void)
 
 static gboolean texts_have (NscChart *chart, const char *text);
 
+/* @result's write-fill chart of @step, drawn once (its texts kept). */
+static NscChart *
+drawn_fill_chart (JsonNode *result,
+                  guint     step)
+{
+  NscChart *chart = nsc_chart_new_for_result (result, NSC_CHART_WRITE_FILL, step, NULL);
+  Image img;
+
+  g_assert_nonnull (chart);
+  img = render (chart, 800, 480, FALSE);
+  cairo_surface_destroy (img.surface);
+  return chart;
+}
+
 /* The 10 GiB write-fill drawn once, its analysis' verdict and has_cache set. */
 static NscChart *
 fill_chart_with (const char *verdict,
@@ -388,16 +402,10 @@ fill_chart_with (const char *verdict,
   g_autoptr(JsonNode) wf = write_fill_result (300);
   JsonObject *slc = json_object_get_object_member (
     json_object_get_object_member (json_node_get_object (wf), "analysis"), "slc");
-  NscChart *chart;
-  Image img;
 
   json_object_set_string_member (slc, "verdict", verdict);
   json_object_set_boolean_member (slc, "has_cache", has_cache);
-  chart = nsc_chart_new_for_result (wf, NSC_CHART_WRITE_FILL, NSC_CHART_STEP_AUTO, NULL);
-  g_assert_nonnull (chart);
-  img = render (chart, 800, 480, FALSE);
-  cairo_surface_destroy (img.surface);
-  return chart;
+  return drawn_fill_chart (wf, NSC_CHART_STEP_AUTO);
 }
 
 /* No cache found, yet the speed changed: the box says so beside the levels drawn
@@ -446,7 +454,6 @@ test_cache_recovery_lines (void)
   g_autoptr(NscChart) fill = NULL;
   g_autoptr(NscChart) one = NULL;
   g_autoptr(NscChart) two = NULL;
-  Image img;
 
   for (guint i = 1; i <= 2; i++)
     {
@@ -464,25 +471,19 @@ test_cache_recovery_lines (void)
   json_object_set_member (json_object_get_object_member (root, "analysis"), "cache_recovery",
                           json_node_copy (points));
 
-  fill = nsc_chart_new_for_result (wf, NSC_CHART_WRITE_FILL, NSC_CHART_STEP_AUTO, NULL);
-  img = render (fill, 800, 480, FALSE);
+  fill = drawn_fill_chart (wf, NSC_CHART_STEP_AUTO);
   g_assert_true (texts_have (fill, "SLC cache: 4.00 GiB"));
   g_assert_true (texts_have (fill, "After 60 s idle: 2.00 GiB fast again"));
   g_assert_true (texts_have (fill, "After 300 s idle: not verified"));
-  cairo_surface_destroy (img.surface);
 
-  one = nsc_chart_new_for_result (wf, NSC_CHART_WRITE_FILL, 1, NULL);
-  img = render (one, 800, 480, FALSE);
+  one = drawn_fill_chart (wf, 1);
   g_assert_true (texts_have (one, "After 60 s idle: 2.00 GiB fast again"));
   g_assert_false (texts_have (one, "After 300 s idle: not verified"));
   g_assert_false (texts_have (one, "SLC cache: 4.00 GiB"));
-  cairo_surface_destroy (img.surface);
 
-  two = nsc_chart_new_for_result (wf, NSC_CHART_WRITE_FILL, 2, NULL);
-  img = render (two, 800, 480, FALSE);
+  two = drawn_fill_chart (wf, 2);
   g_assert_true (texts_have (two, "After 300 s idle: not verified"));
   g_assert_false (texts_have (two, "After 60 s idle: 2.00 GiB fast again"));
-  cairo_surface_destroy (img.surface);
 }
 
 static void

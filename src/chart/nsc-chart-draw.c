@@ -1085,16 +1085,18 @@ add_recovery_lines (Ctx             *c,
   for (guint i = 0; i < ds->recovery->len; i++)
     {
       NscChartRecovery *p = &g_array_index (ds->recovery, NscChartRecovery, i);
-      g_autofree char *fast = format_bytes (c, p->fast_bytes);
 
       if (p->not_verified)
         /* Translators: the write-fill summary box: a cache-recovery step whose speed
          * fell and came back, so how much cache was free is not known; %.0f is seconds */
         g_ptr_array_add (lines, g_strdup_printf (_("After %.0f s idle: not verified"), p->idle_s));
       else
-        /* Translators: a cache-recovery step: %.0f is seconds, %s a size ("2 GiB") */
-        g_ptr_array_add (lines, g_strdup_printf (_("After %.0f s idle: %s fast again"),
-                                                 p->idle_s, fast));
+        {
+          g_autofree char *fast = format_bytes (c, p->fast_bytes);
+          /* Translators: a cache-recovery step: %.0f is seconds, %s a size ("2 GiB") */
+          g_ptr_array_add (lines, g_strdup_printf (_("After %.0f s idle: %s fast again"),
+                                                   p->idle_s, fast));
+        }
     }
 }
 
@@ -1120,23 +1122,22 @@ draw_slc_summary (Ctx     *c,
         }
       if (c->multi)
         {
-          if (ds->has_cache && not_verified)
-            {
-              g_autofree char *size = format_bytes (c, ds->cache_bytes);
-              /* Translators: a comparison's SLC summary: drive, cache size, for a
-               * cache that may be this machine's rather than the drive's */
-              g_ptr_array_add (lines, g_strdup_printf (_("%s: cache %s, not verified as the drive's"),
-                                                       ds->legend, size));
-            }
-          else if (ds->has_cache)
+          if (ds->has_cache)
             {
               g_autofree char *size = format_bytes (c, ds->cache_bytes);
               g_autofree char *in = format_speed (c, ds->in_cache_bps);
               g_autofree char *post = format_speed (c, ds->post_cache_bps);
-              /* Translators: a comparison's SLC summary: drive, cache size, speed
-               * in the cache → speed after it */
-              g_ptr_array_add (lines, g_strdup_printf (_("%s: cache %s, %s → %s"), ds->legend,
-                                                       size, in, post));
+
+              if (not_verified)
+                /* Translators: a comparison's SLC summary: drive, cache size, for a
+                 * cache that may be this machine's rather than the drive's */
+                g_ptr_array_add (lines, g_strdup_printf (_("%s: cache %s, not verified as the drive's"),
+                                                         ds->legend, size));
+              else
+                /* Translators: a comparison's SLC summary: drive, cache size, speed
+                 * in the cache → speed after it */
+                g_ptr_array_add (lines, g_strdup_printf (_("%s: cache %s, %s → %s"), ds->legend,
+                                                         size, in, post));
             }
           else if (avg)
             /* Translators: a comparison's SLC summary: drive, average speed */

@@ -68,10 +68,10 @@ for a, b, j in zip(ours, theirs, fio_jobs):
         continue
     if len(b['series']['t_ns']) < 1:
         problems.append('%s: no series from its log' % b['label'])
-    own_bps = j[d]['io_bytes'] / (j[d]['runtime'] / 1000) if j[d]['runtime'] > 0 else 0
-    if not own_bps or abs(fio / own_bps - 1) > 0.02:
+    raw_bps = j[d]['io_bytes'] / (j[d]['runtime'] / 1000) if j[d]['runtime'] > 0 else 0
+    if not raw_bps or abs(fio / raw_bps - 1) > 0.02:
         problems.append('%s: imported %.0f B/s, fio\'s bytes over its time %.0f B/s'
-                        % (b['label'], fio, own_bps))
+                        % (b['label'], fio, raw_bps))
     ratios.append(mine / fio)
     if not 0.05 <= mine / fio <= 20:
         problems.append('%s: %.0f MiB/s, fio %.0f MiB/s' % (a['label'], mine / 2**20, fio / 2**20))
