@@ -124,6 +124,42 @@ layout "psync at QD4, one stream, 1 s" any 1 --rw write --qd 4 --backend psync -
 layout "io_uring at QD8, random, 1 s" any 0 --rw randwrite --qd 8 --backend io_uring --time 1s
 rm -f "$work/nandscope-fio.test" "$work"/*.log
 
+# The data fio writes from the file, as Nandscope's own: random (no two 4 KiB blocks
+# alike, nothing to compress: fio's default scramble left 8 % of each 4 KiB to zlib),
+# compressible (about half of it compresses away) and zeros.
+data_kind() { # DATA
+  rm -f "$work/nandscope-fio.test"
+  head -c 16m /dev/zero > "$work/nandscope-fio.test"
+  if ! "$cli" export-fio --out "$work/d.fio" --target "$work" --size 16m --span 8m --bs 64k \
+       --rw write --qd 1 --backend psync --once --data "$1" > "$work/out.txt" 2>&1; then
+    echo "export: $(cat "$work/out.txt")"
+    return
+  fi
+  (cd "$work" && timeout 120 fio --output-format=json --output=d.json d.fio > /dev/null 2> fio.err) \
+    || { echo "fio: $(tail -3 "$work/fio.err")"; return; }
+  python3 - "$work/nandscope-fio.test" <<'PY' 2>&1
+import sys, zlib
+data = open(sys.argv[1], 'rb').read(8 << 20)
+blocks = [data[i:i + 4096] for i in range(0, len(data), 4096)]
+zeros = sum(1 for b in blocks if b.count(0) == len(b))
+# As a compressing controller sees it: each 4 KiB on its own.
+packed = sum(min(len(zlib.compress(b, 6)), len(b)) for b in blocks)
+print(len(set(blocks)), len(blocks), zeros, round(packed / len(data), 2))
+PY
+}
+set -- $(data_kind random)
+[ $# -eq 4 ] && [ "$1" = "$2" ] && [ "$3" = 0 ] && awk "BEGIN {exit !($4 > 0.99)}" \
+  && ok "random data: fio wrote $1 distinct 4 KiB blocks of $2, compressed to $4" \
+  || bad "random data: distinct/blocks/zero blocks/compressed: $*"
+set -- $(data_kind compressible)
+[ $# -eq 4 ] && [ "$1" = "$2" ] && [ "$3" = 0 ] && awk "BEGIN {exit !($4 > 0.4 && $4 < 0.7)}" \
+  && ok "compressible data: $1 distinct 4 KiB blocks of $2, compressed to $4" \
+  || bad "compressible data: distinct/blocks/zero blocks/compressed: $*"
+set -- $(data_kind zeros)
+[ $# -eq 4 ] && [ "$3" = "$2" ] \
+  && ok "zeros: all $2 blocks of zeros" || bad "zeros: distinct/blocks/zero blocks/compressed: $*"
+rm -f "$work/nandscope-fio.test" "$work"/*.log
+
 # Bad input.
 expect_fail 2 'needs --out' export-fio --target "$work" --preset quick
 expect_fail 2 'drive states' export-fio --out "$work/x.fio" --target "$work" --state empty
