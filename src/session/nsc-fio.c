@@ -65,13 +65,8 @@ append_data (GString      *out,
       break;
     case NSC_DATA_RANDOM:
     default:
-      /* Nandscope stamps every 4 KiB of a random pool with its offset and a per-write
-       * value: nothing to deduplicate or compress, at no per-byte cost. fio's cheap
-       * way, its default scramble_buffers, leaves about 8 % of every 4 KiB to a
-       * compressor (zlib); only refill_buffers writes data as incompressible. */
-      g_string_append (out, "; fio regenerates every byte of every write here (Nandscope stamps a\n"
-                            "; random pool): on a target faster than that, fio is the slower\n"
-                            "refill_buffers=1\n");
+      /* As incompressible as Nandscope's; the header says what it costs. */
+      g_string_append (out, "refill_buffers=1\n");
       break;
     }
 }
@@ -225,6 +220,16 @@ nsc_fio_export (const NscPlan  *plan,
                         "; Reads: Nandscope writes what a test reads first and lets it settle (or\n"
                         "; reads it fresh on purpose, as CrystalDiskMark does); fio reads what the\n"
                         "; target holds.\n");
+  /* Nandscope stamps every 4 KiB of a random pool with its offset and a per-write
+   * value: nothing to deduplicate or compress, at no per-byte cost. fio's cheap way,
+   * its default scramble_buffers, leaves about 8 % of every 4 KiB to a compressor
+   * (zlib, cli-export-fio); refill_buffers does not. */
+  if (plan->writes)
+    g_string_append (out, "; Written data: refill_buffers, fio's fresh random data for every write,\n"
+                          "; incompressible as Nandscope's (which stamps every 4 KiB of a random\n"
+                          "; pool with its place instead: fio's stamp, scramble_buffers, leaves\n"
+                          "; some of each 4 KiB to a compressor). Where the CPU sets the pace,\n"
+                          "; making that data makes fio the slower.\n");
   if (plan->options.backend == NSC_BACKEND_AUTO)
     g_string_append (out, "; I/O path, as Nandscope's auto: a psync loop at queue depth 1, io_uring\n"
                           "; with its buffers and file registered above it. Where the target\n"

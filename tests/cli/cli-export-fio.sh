@@ -5,7 +5,8 @@
 # regions, lengths and idles; a short Quick exported and run by fio on a 64 MiB test
 # file: every step a job with no error, and its bandwidth log written; the clones'
 # layouts (psync's threads, workers, by time, once, by bytes) run by fio over a file
-# of zeros, inside their region; bad input refused. Nothing is left behind. Skips (77)
+# of zeros, inside their region; the data fio writes from the file as Nandscope's
+# (random, compressible, zeros); bad input refused. Nothing is left behind. Skips (77)
 # without fio.
 set -u
 . "$(dirname "$0")/lib.sh"
