@@ -14,6 +14,7 @@
 #include "nsc-chart-private.h"
 #include "nsc-sheet-private.h"
 #include "nsc-error.h"
+#include "nsc-result-file.h"
 #include "nsc-units.h"
 
 enum
@@ -2117,7 +2118,7 @@ _nsc_svg_add_metadata (const char *path,
   edesc = g_markup_escape_text (desc, -1);
   meta = g_strdup_printf ("\n<title>%s</title>\n<desc>%s</desc>", etitle, edesc);
   out = g_strdup_printf ("%.*s%s%s", (int) (end + 1 - data), data, meta, end + 1);
-  return g_file_set_contents (path, out, -1, error);
+  return nsc_output_write (path, out, strlen (out), error);
 }
 
 static gboolean
@@ -2168,6 +2169,9 @@ nsc_chart_export_with_style (NscChart            *chart,
       return FALSE;
     }
 
+  /* Cairo opens the path and writes through whatever is there: a device never. */
+  if (!nsc_output_check (path, FALSE, NULL, NULL, error))
+    return FALSE;
   if (svg)
     surface = cairo_svg_surface_create (path, width, height);
   else

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "nsc-error.h"
+#include "nsc-result-file.h"
 #include "nsc-json.h"
 #include "nsc-sheet-private.h"
 #include "nsc-preset.h"
@@ -1602,6 +1603,9 @@ nsc_sheet_export (NscSheet            *sheet,
       return FALSE;
     }
 
+  /* Cairo opens the path and writes through whatever is there: a device never. */
+  if (!nsc_output_check (path, FALSE, NULL, NULL, error))
+    return FALSE;
   switch (format)
     {
     case PDF:

@@ -448,6 +448,14 @@ run_command (int           argc,
       return EXIT_USAGE;
     }
 
+  /* Where the result goes, before anything runs: a device is never written over,
+   * and a run is not spent on a result that cannot be saved. */
+  if (args.json && !nsc_output_check (args.json, TRUE, NULL, NULL, &error))
+    {
+      nsc_cli_fail ("%s", error->message);
+      return EXIT_USAGE;
+    }
+
   nsc_cli_run_args_to_options (&args, &user);
   /* The options with strict's and CrystalDiskMark's defaults, the drive behind the
    * target, its temperature and its cache from saved results: as the app does. */
@@ -682,7 +690,12 @@ cmd_export_fio (int    argc,
       nsc_cli_fail ("%s", error->message);
       return 1;
     }
-  if (!g_file_set_contents (out, text, -1, &error))
+  if (!nsc_output_check (out, TRUE, NULL, NULL, &error))
+    {
+      nsc_cli_fail ("%s", error->message);
+      return 1;
+    }
+  if (!nsc_output_write (out, text, strlen (text), &error))
     {
       nsc_cli_fail (_("Cannot write the job file %s: %s"), out, error->message);
       return 1;
@@ -778,7 +791,12 @@ cmd_import (int    argc,
           nsc_cli_fail ("%s: %s", in, error->message);
           return 1;
         }
-      if (!g_file_set_contents (path, json, -1, &error))
+      if (!nsc_output_check (path, TRUE, NULL, NULL, &error))
+        {
+          nsc_cli_fail ("%s", error->message);
+          return 1;
+        }
+      if (!nsc_output_write (path, json, strlen (json), &error))
         {
           nsc_cli_fail (_("Cannot save the result to %s: %s"), path, error->message);
           return 1;

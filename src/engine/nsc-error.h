@@ -162,6 +162,7 @@ typedef enum
   X (RESULT_NOT_REGULAR,      INVALID_ARGUMENT)  /* path */ \
   X (RESULT_TOO_LARGE,        INVALID_ARGUMENT)  /* path, bytes: its size, bytes2: the largest read */ \
   X (RESULT_SAVE,             FAILED)            /* path, text: the system's message */ \
+  X (OUTPUT_NOT_FILE,         INVALID_ARGUMENT)  /* path: an output that is a device, a folder or a socket */ \
   /* fio's output, imported */ \
   X (FIO_DAMAGED,             INVALID_ARGUMENT)  /* text: the parser's message */ \
   X (FIO_TOO_DEEP,            INVALID_ARGUMENT)  /* n: the deepest nesting read */ \

@@ -3,7 +3,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "nsc-error.h"
@@ -281,6 +283,110 @@ nsc_result_file_parse (const char  *data,
   if (!nsc_result_file_validate (root, error))
     return NULL;
   return json_node_ref (root);
+}
+
+/* The null device, and terminals: the console's and ttys (4, 5), pseudo-terminals
+ * (136-143). Opening another character device could act (a watchdog arms itself). */
+static gboolean
+is_stream_device (dev_t rdev)
+{
+  guint ma = major (rdev), mi = minor (rdev);
+
+  return (ma == 1 && mi == 3) || ma == 4 || ma == 5 || (ma >= 136 && ma <= 143);
+}
+
+gboolean
+nsc_output_check (const char     *path,
+                  gboolean        streams,
+                  NscOutputKind  *kind,
+                  char          **resolved,
+                  GError        **error)
+{
+  struct stat st;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (resolved)
+    *resolved = NULL;
+  if (stat (path, &st) != 0)
+    {
+      /* Nothing there (or a link to nothing): a new file; the writer reports why
+       * it cannot make one. */
+      if (kind)
+        *kind = NSC_OUTPUT_FILE;
+      if (resolved)
+        *resolved = g_strdup (path);
+      return TRUE;
+    }
+  if (S_ISREG (st.st_mode))
+    {
+      if (kind)
+        *kind = NSC_OUTPUT_FILE;
+      if (resolved)
+        {
+          /* A link's target is replaced, not the link. */
+          char *real = realpath (path, NULL);
+          *resolved = g_strdup (real ? real : path);
+          free (real);
+        }
+      return TRUE;
+    }
+  if (streams && (S_ISFIFO (st.st_mode) || (S_ISCHR (st.st_mode) && is_stream_device (st.st_rdev))))
+    {
+      if (kind)
+        *kind = NSC_OUTPUT_STREAM;
+      if (resolved)
+        *resolved = g_strdup (path);
+      return TRUE;
+    }
+  nsc_error_set (error, NSC_PROBLEM_OUTPUT_NOT_FILE, &(NscErrorFields) { .path = path });
+  return FALSE;
+}
+
+gboolean
+nsc_output_write (const char  *path,
+                  const char  *data,
+                  gsize        length,
+                  GError     **error)
+{
+  g_autofree char *target = NULL;
+  NscOutputKind kind;
+  gsize done = 0;
+  int fd;
+
+  if (!nsc_output_check (path, TRUE, &kind, &target, error))
+    return FALSE;
+  if (kind == NSC_OUTPUT_FILE)
+    return g_file_set_contents (target, data, (gssize) length, error);
+  /* No O_CREAT: it exists and is not a file; nothing is truncated. */
+  fd = open (target, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    {
+      int e = errno;
+      g_set_error_literal (error, G_FILE_ERROR, g_file_error_from_errno (e), g_strerror (e));
+      return FALSE;
+    }
+  while (done < length)
+    {
+      ssize_t n = write (fd, data + done, length - done);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          int e = n < 0 ? errno : EIO;
+          g_set_error_literal (error, G_FILE_ERROR, g_file_error_from_errno (e), g_strerror (e));
+          close (fd);
+          return FALSE;
+        }
+      done += (gsize) n;
+    }
+  if (close (fd) != 0 && errno != EINTR)
+    {
+      int e = errno;
+      g_set_error_literal (error, G_FILE_ERROR, g_file_error_from_errno (e), g_strerror (e));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 char *

@@ -37,6 +37,31 @@ char     *nsc_result_file_read     (const char  *path,
                                     gsize       *length,
                                     GError     **error);
 
+/* Where a result, a job file or a chart may go. A new file or a regular one (through
+ * a symbolic link: its target) is NSC_OUTPUT_FILE, replaced whole; with @streams, a
+ * pipe, a terminal or the null device is NSC_OUTPUT_STREAM, written as it is.
+ * Anything else, a block device above all, is refused (NSC_PROBLEM_OUTPUT_NOT_FILE):
+ * an output never overwrites a device. @resolved: the path to write (a link's
+ * target), or NULL. */
+typedef enum {
+  NSC_OUTPUT_FILE,
+  NSC_OUTPUT_STREAM,
+} NscOutputKind;
+
+gboolean  nsc_output_check         (const char     *path,
+                                    gboolean        streams,
+                                    NscOutputKind  *kind,
+                                    char          **resolved,
+                                    GError        **error);
+/* Writes @length bytes of @data to @path as nsc_output_check () allows (streams
+ * too): a file through a temporary one renamed over it, so that a crash never
+ * leaves half of one; a stream as it is. @error: the refusal, or the system's
+ * message (G_FILE_ERROR). */
+gboolean  nsc_output_write         (const char     *path,
+                                    const char     *data,
+                                    gsize           length,
+                                    GError        **error);
+
 /* The deepest nesting of arrays and objects in @data, outside strings, scanning no
  * further than one level past @limit: outside JSON deeper than NSC_JSON_MAX_DEPTH is
  * refused before it is parsed (the parser recurses). */

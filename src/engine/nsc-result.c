@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <string.h>
 #include <sys/utsname.h>
 
 #include "nsc-error.h"
 #include "nsc-result.h"
+#include "nsc-result-file.h"
 
 NscRunResult *
 nsc_run_result_new (void)
@@ -809,9 +811,11 @@ nsc_run_result_save (const NscRunResult  *r,
   json_generator_set_indent (gen, 1);
   text = json_generator_to_data (gen, NULL);
 
-  /* g_file_set_contents writes a temporary file and renames it: a crash never
-   * leaves half a result where a whole one was. */
-  if (!g_file_set_contents (path, text, -1, &local_error))
+  /* A file is written as a temporary one renamed over it: a crash never leaves
+   * half a result where a whole one was. A device is refused, never replaced. */
+  if (!nsc_output_check (path, TRUE, NULL, NULL, error))
+    return FALSE;
+  if (!nsc_output_write (path, text, strlen (text), &local_error))
     {
       nsc_error_set (error, NSC_PROBLEM_RESULT_SAVE,
                      &(NscErrorFields) { .path = path, .text = local_error->message });

@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "nsc-fio.h"
 #include "nsc-history.h"
+#include "nsc-result-file.h"
 #include "nsc-window-private.h"
 
 /* The window's actions (win.*) and the code behind its menus: choosing a folder,
@@ -76,7 +78,9 @@ nsc_window_export_fio (NscWindow   *self,
     }
   if (!(text = nsc_fio_export (plan, self->target, error)))
     return FALSE;
-  if (!g_file_set_contents (path, text, -1, &local))
+  if (!nsc_output_check (path, TRUE, NULL, NULL, error))
+    return FALSE;
+  if (!nsc_output_write (path, text, strlen (text), &local))
     {
       g_set_error (error, NSC_ERROR, NSC_ERROR_FAILED, _("Cannot write the job file %s: %s"),
                    path, local->message);

@@ -411,6 +411,10 @@ say_problem (Say                  *say,
                               size (say, f->bytes2));
     case NSC_PROBLEM_RESULT_SAVE:
       return g_strdup_printf (_("Cannot save the result to %s: %s"), str (f->path), str (f->text));
+    case NSC_PROBLEM_OUTPUT_NOT_FILE:
+      /* Translators: %s is the path given for a result, a job file or a chart */
+      return g_strdup_printf (_("%s is not a file: a device or a folder is never written over; "
+                                "give the name of a new or existing file"), str (f->path));
 
     /* fio's output, imported */
     case NSC_PROBLEM_FIO_DAMAGED:
