@@ -303,44 +303,36 @@ nsc_output_check (const char     *path,
                   GError        **error)
 {
   struct stat st;
+  gboolean exists;
+  NscOutputKind k;
 
   g_return_val_if_fail (path != NULL, FALSE);
 
   if (resolved)
     *resolved = NULL;
-  if (stat (path, &st) != 0)
+  exists = stat (path, &st) == 0;
+  /* Nothing there (or a link to nothing) is a new file; the writer reports why it
+   * cannot make one. */
+  if (!exists || S_ISREG (st.st_mode))
+    k = NSC_OUTPUT_FILE;
+  else if (streams && (S_ISFIFO (st.st_mode) || (S_ISCHR (st.st_mode) && is_stream_device (st.st_rdev))))
+    k = NSC_OUTPUT_STREAM;
+  else
     {
-      /* Nothing there (or a link to nothing): a new file; the writer reports why
-       * it cannot make one. */
-      if (kind)
-        *kind = NSC_OUTPUT_FILE;
-      if (resolved)
-        *resolved = g_strdup (path);
-      return TRUE;
+      nsc_error_set (error, NSC_PROBLEM_OUTPUT_NOT_FILE, &(NscErrorFields) { .path = path });
+      return FALSE;
     }
-  if (S_ISREG (st.st_mode))
+  if (kind)
+    *kind = k;
+  if (resolved)
     {
-      if (kind)
-        *kind = NSC_OUTPUT_FILE;
-      if (resolved)
-        {
-          /* A link's target is replaced, not the link. */
-          char *real = realpath (path, NULL);
-          *resolved = g_strdup (real ? real : path);
-          free (real);
-        }
-      return TRUE;
+      /* A link's target is replaced, not the link. */
+      char *real = exists && k == NSC_OUTPUT_FILE ? realpath (path, NULL) : NULL;
+
+      *resolved = g_strdup (real ? real : path);
+      free (real);
     }
-  if (streams && (S_ISFIFO (st.st_mode) || (S_ISCHR (st.st_mode) && is_stream_device (st.st_rdev))))
-    {
-      if (kind)
-        *kind = NSC_OUTPUT_STREAM;
-      if (resolved)
-        *resolved = g_strdup (path);
-      return TRUE;
-    }
-  nsc_error_set (error, NSC_PROBLEM_OUTPUT_NOT_FILE, &(NscErrorFields) { .path = path });
-  return FALSE;
+  return TRUE;
 }
 
 gboolean
