@@ -555,6 +555,7 @@ analyze_read_inflation (NscRunResult *r,
           NscStepResult *fresh = g_ptr_array_index (r->steps, j);
           const NscJobResult *fh = headline (fresh);
           double f, st, ratio = 0;
+          gboolean faster;
           const char *reason;
           g_autofree char *since = nsc_format_size (settled->bytes_written_since);
           JsonObject *o;
@@ -590,7 +591,8 @@ analyze_read_inflation (NscRunResult *r,
           if (fresh->data_written_bps > 0)
             set_double (o, "fresh_written_bps", fresh->data_written_bps);
 
-          if (nsc_read_inflation (f, st, &ratio))
+          faster = nsc_read_inflation (f, st, &ratio);
+          if (faster && cache.certainty == NSC_SYSTEM_CACHE_NONE)
             {
               g_autofree char *msg = nsc_read_inflation_message (f, st, fresh->data_age_ns >= 0
                                                                  ? fresh->data_age_ns / SECOND : -1);
@@ -605,7 +607,7 @@ analyze_read_inflation (NscRunResult *r,
                 w->seconds = (double) fresh->data_age_ns / SECOND;
               json_object_set_string_member (o, "verdict", "inflated");
             }
-          else if ((reason = inflation_premise (settled, fresh, &cache, f, st)) == NULL)
+          else if (!faster && (reason = inflation_premise (settled, fresh, &cache, f, st)) == NULL)
             /* Alike, and the settled data had left the cache (the flush after it
              * filled the cache, the fresh data went into it again after the idle, or
              * it rested long enough): the fresh reads are clean. */
@@ -614,7 +616,25 @@ analyze_read_inflation (NscRunResult *r,
             {
               NscWarning *w;
 
-              if (g_str_equal (reason, "system-cache"))
+              if (faster)
+                {
+                  /* Fresh data read faster, but through memory that may hold what was
+                   * just written (a virtual disk's host, a network server): the same
+                   * sign as the drive's cache, and nothing here tells the two apart. */
+                  g_autofree char *via = nsc_system_cache_phrase (&cache);
+
+                  reason = "system-cache";
+                  w = nsc_run_result_add_warning (r, (int) j,
+                                                  NSC_WARNING_READ_INFLATION_NOT_VERIFIED,
+                                                  "%s: fresh data read at %.0f MiB/s, faster than "
+                                                  "settled data at %.0f MiB/s, but the reads went "
+                                                  "through %s, which may hold data just written in "
+                                                  "memory; whether the drive's SLC cache made them "
+                                                  "faster is not known",
+                                                  base, mib (f), mib (st), via);
+                  warning_set_cache (w, &cache);
+                }
+              else if (g_str_equal (reason, "system-cache"))
                 {
                   /* Alike, but both may have come from memory in front of the drive. */
                   g_autofree char *via = nsc_system_cache_phrase (&cache);

@@ -887,12 +887,22 @@ describe_read_inflation_not_verified (const Ctx   *c,
 
       g_free (title);
       title = g_strdup (_("Read speeds may include memory in front of the drive"));
-      /* Translators: %s (3rd) is "loop0, a loop device over /var/tmp/disk.img
-       * without direct I/O" */
-      *details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
-                                    "at %s, but its reads went through %s, which may serve "
-                                    "them from memory: they are not proven to be the "
-                                    "drive's."), c->test, fresh, settled, via);
+      if (nsc_read_inflation (w->bps_fresh, w->bps_settled, NULL))
+        /* Translators: %s (4th) is "nvme0n1, a disk that a virtual machine emulates
+         * (QEMU NVMe Ctrl)" */
+        *details = g_strdup_printf (_("%s read data just written at %s, faster than data left "
+                                      "to settle at %s: the fast figure is likely inflated. "
+                                      "But its reads went through %s, which may hold data just "
+                                      "written in memory: whether the drive's cache or that "
+                                      "memory made them faster is not known."),
+                                    c->test, fresh, settled, via);
+      else
+        /* Translators: %s (3rd) is "loop0, a loop device over /var/tmp/disk.img
+         * without direct I/O" */
+        *details = g_strdup_printf (_("%s read data just written at %s and data left to settle "
+                                      "at %s, but its reads went through %s, which may serve "
+                                      "them from memory: they are not proven to be the "
+                                      "drive's."), c->test, fresh, settled, via);
     }
   else if (nsc_read_settled_faster (w->bps_fresh, w->bps_settled))
     *details = g_strdup_printf (_("%s read data left to settle at %s, faster than data just "

@@ -21,10 +21,11 @@
 # - Each recovery step's fast bytes against what the model took fast after that
 #   idle.
 # - Quick's SEQ1M Q8T1 verdict against the speed ratio the model served fresh and
-#   settled reads at (where each read was served from, cache or TLC): inflated where
-#   the drive served fresh data clearly faster, not verified where it served settled
-#   data faster or both alike (these are emulated drives: alike reads may be the
-#   host's), never "not inflated".
+#   settled reads at (where each read was served from, cache or TLC): where the
+#   drive served fresh data clearly faster, measured faster and "not verified" for
+#   the host (these are emulated drives: the host may cache what was just written);
+#   "not verified" where it served settled data faster or both alike; never
+#   "inflated" or "not inflated".
 #
 # NSC_VM_SEED picks the drives (printed; a failure names it), NSC_VM_DRIVES how many
 # (6: static and dynamic caches, each folding while writing, only while idle and both;
