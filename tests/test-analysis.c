@@ -1945,6 +1945,97 @@ test_fill_system_cache (void)
     }
 }
 
+/* A job step of @tag over pieces (end_bytes, bytes/s), sampled as the preset does. */
+static NscStepResult *
+pieces_step (const char          *tag,
+             const double       (*curve)[2],
+             guint                n_pieces,
+             guint32              seed)
+{
+  NscStep step = { 0 };
+  NscStepResult *sr;
+  NscJobResult *job = g_new0 (NscJobResult, 1);
+  g_autofree guint64 *pos = NULL;
+  g_autofree double *bps = NULL;
+  gint64 t = 0;
+  guint n;
+
+  step.kind = NSC_STEP_JOB;
+  nsc_job_init (&step.job);
+  g_strlcpy (step.job.label, tag, sizeof step.job.label);
+  g_strlcpy (step.analysis, tag, sizeof step.analysis);
+  sr = nsc_step_result_new (&step);
+  sample_fill (curve, n_pieces, preset_sample_bytes (curve[n_pieces - 1][0]), 0.5, 0.05, seed,
+               &pos, &bps, &n);
+  job->job = step.job;
+  job->series = nsc_series_new (4096);
+  for (guint i = 0; i < n; i++)
+    {
+      NscSample x = { 0 };
+      guint64 b = pos[i] - (i ? pos[i - 1] : 0);
+
+      x.duration_ns = (gint64) llround (b / bps[i] * 1e9);
+      t += x.duration_ns;
+      x.t_ns = t;
+      x.bytes[NSC_DIR_WRITE] = b;
+      x.ios[NSC_DIR_WRITE] = b >> 20;
+      x.position = pos[i];
+      nsc_series_append (job->series, &x);
+    }
+  nsc_series_finish (job->series);
+  job->runtime_ns = t;
+  job->dir[NSC_DIR_WRITE].bytes = pos[n - 1];
+  job->dir[NSC_DIR_WRITE].bw_bps = pos[n - 1] * 1e9 / t;
+  g_ptr_array_add (sr->runs, job);
+  return sr;
+}
+
+/* A cache-recovery step's fast bytes are measured on a drive seen directly, and not
+ * verified through a disk a virtual machine emulates: its host's memory empties while
+ * idle as a cache does. The fast bytes are kept either way. */
+static void
+test_recovery_system_cache (void)
+{
+  static const double fill[][2] = { { 8e9, 1.5e9 }, { 24e9, 500e6 } };
+  static const double step[][2] = { { 2e9, 1.5e9 }, { 6e9, 500e6 } };
+
+  for (guint emulated = 0; emulated < 2; emulated++)
+    {
+      g_autoptr(NscRunResult) r = nsc_run_result_new ();
+      g_autoptr(JsonNode) root = NULL;
+      JsonObject *point;
+      NscStepResult *rec;
+
+      if (emulated)
+        {
+          r->system_cache.certainty = NSC_SYSTEM_CACHE_POSSIBLE;
+          r->system_cache.kind = g_strdup ("emulated");
+          r->system_cache.device = g_strdup ("nvme0n1");
+          r->system_cache.detail = g_strdup ("QEMU NVMe Ctrl");
+        }
+      g_ptr_array_add (r->steps, pieces_step ("write-fill", fill, 2, 7));
+      rec = pieces_step ("cache-recovery", step, 2, 8);
+      rec->idle_before_ns = 60 * G_GINT64_CONSTANT (1000000000);
+      g_ptr_array_add (r->steps, rec);
+      nsc_run_result_analyze (r);
+      root = nsc_run_result_to_json (r);
+      point = json_array_get_object_element (
+          json_object_get_array_member (
+            json_object_get_object_member (
+              json_object_get_object_member (json_node_get_object (root), "analysis"),
+              "cache_recovery"), "points"), 0);
+      g_test_message ("%s: %s, %s, %.0f MB fast", emulated ? "emulated" : "direct",
+                      json_object_get_string_member (point, "verdict"),
+                      json_object_get_string_member_with_default (point, "reason", "-"),
+                      json_object_get_double_member (point, "fast_bytes") / 1e6);
+      assert_near ("fast bytes", 2e9, json_object_get_double_member (point, "fast_bytes"));
+      g_assert_cmpstr (json_object_get_string_member (point, "verdict"), ==,
+                       emulated ? "not-verified" : "measured");
+      g_assert_cmpstr (json_object_get_string_member_with_default (point, "reason", NULL), ==,
+                       emulated ? "system-cache" : NULL);
+    }
+}
+
 /* The evidence Quick's runner records for a pair: the flush after the settled data
  * (its speed at the start and the end, capped by --span or not) and the speed the
  * fresh data went in at after the idle. */
@@ -2128,6 +2219,7 @@ main (int   argc,
   g_test_add_func ("/nsc/analysis/fill/series", test_fill_series);
   g_test_add_func ("/nsc/analysis/fill/degenerate", test_fill_degenerate);
   g_test_add_func ("/nsc/analysis/read-inflation", test_read_inflation);
+  g_test_add_func ("/nsc/analysis/recovery/system-cache", test_recovery_system_cache);
   g_test_add_func ("/nsc/analysis/read-inflation/premise", test_read_inflation_premise);
   g_test_add_func ("/nsc/analysis/steady-state", test_steady_state);
   g_test_add_func ("/nsc/analysis/throttling", test_throttling);

@@ -467,7 +467,9 @@ test_cache_recovery_lines (void)
                   " \"verdict\": \"measured\"},"
                   "{\"step\": 2, \"idle_before_ns\": 300000000000, \"fast_bytes\": 1073741824,"
                   " \"verdict\": \"not-verified\", \"back_at_bytes\": 3221225472,"
-                  " \"back_bytes\": 1073741824}]}");
+                  " \"back_bytes\": 1073741824},"
+                  "{\"step\": 1, \"idle_before_ns\": 90000000000, \"fast_bytes\": 536870912,"
+                  " \"verdict\": \"not-verified\", \"reason\": \"system-cache\"}]}");
   json_object_set_member (json_object_get_object_member (root, "analysis"), "cache_recovery",
                           json_node_copy (points));
 
@@ -475,6 +477,7 @@ test_cache_recovery_lines (void)
   g_assert_true (texts_have (fill, "SLC cache: 4.00 GiB"));
   g_assert_true (texts_have (fill, "After 60 s idle: 2.00 GiB fast again"));
   g_assert_true (texts_have (fill, "After 300 s idle: not verified"));
+  g_assert_true (texts_have (fill, "After 90 s idle: 512 MiB fast again, not verified"));
 
   one = drawn_fill_chart (wf, 1);
   g_assert_true (texts_have (one, "After 60 s idle: 2.00 GiB fast again"));

@@ -270,8 +270,9 @@ test_table_groups_warnings (void)
   g_assert_nonnull (strstr (table, "The same goes for 2 more tests: SEQ1M Q1T1, RND4K Q32T1."));
 }
 
-/* Cache recovery in the text report: a measured step's fast bytes as a size, and a
- * step whose speed came back said to be not verified, with where. */
+/* Cache recovery in the text report: a measured step's fast bytes as a size, a step
+ * whose speed came back said to be not verified, with where, and one through memory
+ * in front of the drive not verified, with its fast bytes. */
 static void
 test_table_recovery (void)
 {
@@ -285,13 +286,17 @@ test_table_recovery (void)
     "{\"step\": 2, \"idle_before_ns\": 30000000000, \"fast_bytes\": 5905580032, \"verdict\": \"measured\"},"
     "{\"step\": 4, \"idle_before_ns\": 60000000000, \"fast_bytes\": 2147483648, \"verdict\": \"not-verified\","
     " \"back_at_bytes\": 3221225472, \"back_bytes\": 1073741824},"
-    "{\"step\": 6, \"idle_before_ns\": 90000000000, \"fast_bytes\": null}]}}", &error);
+    "{\"step\": 6, \"idle_before_ns\": 90000000000, \"fast_bytes\": null},"
+    "{\"step\": 8, \"idle_before_ns\": 120000000000, \"fast_bytes\": 1073741824, \"verdict\": \"not-verified\","
+    " \"reason\": \"system-cache\"}]}}", &error);
   g_assert_no_error (error);
   table = nsc_session_table (r, NSC_UNITS_MIB);
   g_test_message ("%s", table);
   g_assert_nonnull (strstr (table, "After 30 s idle: 5.50 GiB fast again"));
   g_assert_nonnull (strstr (table, "After 60 s idle: not verified: 2 GiB fast, then slow, then fast again from 3 GiB"));
   g_assert_null (strstr (table, "After 90 s"));
+  g_assert_nonnull (strstr (table, "After 120 s idle: 1 GiB fast again, not verified: memory in front "
+                                   "of the drive may have taken it"));
 }
 
 int

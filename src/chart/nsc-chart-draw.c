@@ -1091,6 +1091,14 @@ add_recovery_lines (Ctx             *c,
         /* Translators: the write-fill summary box: a cache-recovery step whose speed
          * fell and came back, so how much cache was free is not known; %.0f is seconds */
         g_ptr_array_add (lines, g_strdup_printf (_("After %.0f s idle: not verified"), p->idle_s));
+      else if (p->via_memory)
+        {
+          g_autofree char *fast = format_bytes (c, p->fast_bytes);
+          /* Translators: the write-fill summary box: a cache-recovery step through memory
+           * in front of the drive (a virtual disk's host); %.0f is seconds, %s a size */
+          g_ptr_array_add (lines, g_strdup_printf (_("After %.0f s idle: %s fast again, not "
+                                                     "verified"), p->idle_s, fast));
+        }
       else
         {
           g_autofree char *fast = format_bytes (c, p->fast_bytes);

@@ -55,6 +55,7 @@ typedef struct
   double   idle_s;
   double   fast_bytes;
   gboolean not_verified;     /* the speed fell and came back */
+  gboolean via_memory;       /* not verified: memory in front of the drive may have taken it */
 } NscChartRecovery;
 
 /* The data one result (or the live feed) gives a chart. */

@@ -417,11 +417,13 @@ analyze_recovery (NscRunResult         *r,
                   const NscSlcAnalysis *slc)
 {
   JsonArray *points = NULL;
+  NscSystemCacheInfo cache = { 0 };
   double threshold;
   guint64 burst = 0;
 
   if (slc == NULL || !slc->has_cache)
     return;
+  run_system_cache (r, &cache);
   /* Between the two levels, on a log scale: fast is what the cache does. */
   threshold = sqrt (slc->in_cache_bps * slc->post_cache_bps);
   /* The longest burst of the drive's own after its cache in the fill (0: none). */
@@ -468,8 +470,17 @@ analyze_recovery (NscRunResult         *r,
               && (double) back_bytes > 1.5 * (double) burst)
             {
               json_object_set_string_member (o, "verdict", "not-verified");
+              json_object_set_string_member (o, "reason", "fast-again");
               json_object_set_int_member (o, "back_at_bytes", (gint64) back_at);
               json_object_set_int_member (o, "back_bytes", (gint64) back_bytes);
+            }
+          else if (cache.certainty != NSC_SYSTEM_CACHE_NONE)
+            {
+              /* Memory in front of the drive that may hold writes (a virtual disk's
+               * host, a loop device's page cache) empties while idle too: what came
+               * back fast may be its room, not the drive's cache. */
+              json_object_set_string_member (o, "verdict", "not-verified");
+              json_object_set_string_member (o, "reason", "system-cache");
             }
           else
             json_object_set_string_member (o, "verdict", "measured");
@@ -485,6 +496,7 @@ analyze_recovery (NscRunResult         *r,
       json_object_set_array_member (o, "points", points);
       json_object_set_object_member (analysis, "cache_recovery", o);
     }
+  nsc_system_cache_info_clear (&cache);
 }
 
 /* ---- reads that the cache may have served ------------------------------------ */

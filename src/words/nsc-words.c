@@ -559,6 +559,12 @@ nsc_words_recovery_point (JsonObject *point)
     return NULL;
   idle_s = member_number (point, "idle_before_ns") / 1e9;
   fast = nsc_words_size ((guint64) member_number (point, "fast_bytes"));
+  if (g_strcmp0 (nsc_json_get_string (point, "verdict"), "not-verified") == 0
+      && g_strcmp0 (nsc_json_get_string (point, "reason"), "system-cache") == 0)
+    /* Translators: a cache-recovery step through memory in front of the drive (a
+     * virtual disk's host); %.0f is seconds, %s a size ("2 GiB") */
+    return g_strdup_printf (_("After %.0f s idle: %s fast again, not verified: memory in "
+                              "front of the drive may have taken it"), idle_s, fast);
   if (g_strcmp0 (nsc_json_get_string (point, "verdict"), "not-verified") == 0)
     {
       g_autofree char *back = nsc_words_size ((guint64) member_number (point, "back_at_bytes"));

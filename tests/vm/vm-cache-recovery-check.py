@@ -124,10 +124,13 @@ def main():
             c.check(fb is not None and abs(fb - true_drop) <= TOLERANCE,
                     f'{s["label"]}: the analysis still measures {None if fb is None else fb // MIB} MiB '
                     f'fast again (QEMU: {true_drop // MIB} MiB)')
-            # QEMU switches once per step and never back: nothing to doubt.
-            c.check(points[k].get('verdict') == 'measured',
-                    f'{s["label"]}: measured, not doubted (verdict {points[k].get("verdict")}, the speed '
-                    f'back at {points[k].get("back_at_bytes")})')
+            # QEMU switches once per step and never back: no speed that came back to
+            # doubt. The guest sees a disk a virtual machine emulates, whose host may
+            # take writes into memory while idle as a cache does: not verified for that.
+            c.check(points[k].get('verdict') == 'not-verified' and points[k].get('reason') == 'system-cache',
+                    f'{s["label"]}: not doubted for a speed that came back, not verified through an '
+                    f'emulated disk (verdict {points[k].get("verdict")}, {points[k].get("reason")}, '
+                    f'the speed back at {points[k].get("back_at_bytes")})')
     print(f'# cache-recovery wrote {total / GIB:.2f} GiB in all (result: {rec.get("bytes_written", 0) / GIB:.2f} GiB)')
     c.check(rec.get('bytes_written') == total, f'bytes_written {rec.get("bytes_written")} = the steps\' {total}')
 
