@@ -477,8 +477,8 @@ analyze_recovery (NscRunResult         *r,
           else if (cache.certainty != NSC_SYSTEM_CACHE_NONE)
             {
               /* Memory in front of the drive that may hold writes (a virtual disk's
-               * host, a loop device's page cache) empties while idle too: what came
-               * back fast may be its room, not the drive's cache. */
+               * host, a network server) empties while idle too: what came back fast
+               * may be its room, not the drive's cache. */
               json_object_set_string_member (o, "verdict", "not-verified");
               json_object_set_string_member (o, "reason", "system-cache");
             }

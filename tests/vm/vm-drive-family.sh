@@ -62,7 +62,7 @@ while read -r name params; do
   serial=NSCMODEL$n
   sock=$work/$name.sock
   # shellcheck disable=SC2086
-  nbdkit --foreground --exit-with-parent --unix "$sock" python "$here/drive-model.py" \
+  $vm_nice nbdkit --foreground --exit-with-parent --unix "$sock" python "$here/drive-model.py" \
     $params log="$work/$name.log" &
   pids+=($!)
   args+=(-drive "driver=nbd,server.type=unix,server.path=$sock,id=m$n,if=none,cache.direct=on,discard=unmap"

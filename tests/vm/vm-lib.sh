@@ -37,6 +37,12 @@ copy_with_libs() {
   done
 }
 
+# The guest's timing is what the tests check: QEMU, and the drive models that serve its
+# requests, ahead of other work on the machine when allowed (root), as a TCG guest
+# stalls when starved of CPU, and so does a model that answers it.
+vm_nice=
+nice -n -10 true 2>/dev/null && vm_nice="nice -n -10"
+
 vm_prepare() {
   vm_name=$1
   qemu=$(command -v qemu-system-x86_64) || skip "qemu-system-x86_64 is missing (apt install qemu-system-x86)"
@@ -152,14 +158,10 @@ vm_boot() {
   echo "# booting $kernel with $(du -h "$work/initrd.gz" | cut -f1) initramfs"
   echo "# -drive $drive"
   start=$(date +%s%N)
-  # The guest's timing is what the tests check: ahead of other work on the machine
-  # when allowed (root), as it is for a TCG guest that stalls when starved of CPU.
-  local nice=
-  nice -n -10 true 2>/dev/null && nice="nice -n -10"
   # Two vCPUs: with one, QEMU 7.2's emulated NVMe now and then stops completing a
   # queue's commands for good (the guest's kernel logs "I/O … timeout, aborting", then
   # resets the controller minutes later); with two it has not been seen here.
-  timeout "$timeout_s" $nice "$qemu" -accel tcg -smp 2 -m 1G -nographic -no-reboot \
+  timeout "$timeout_s" $vm_nice "$qemu" -accel tcg -smp 2 -m 1G -nographic -no-reboot \
     -kernel "$kernel" -initrd "$work/initrd.gz" \
     -append 'console=ttyS0 panic=-1 quiet' \
     -drive "$drive" -device "$device" "$@" \
@@ -201,7 +203,7 @@ vm_need_fake_drives() {
 vm_fake_drive() {
   local name=$1 serial=$2 n=${#fake_pids[@]}
   shift 2
-  nbdkit --foreground --exit-with-parent --unix "$work/$name.sock" python "$here/fake-drive.py" \
+  $vm_nice nbdkit --foreground --exit-with-parent --unix "$work/$name.sock" python "$here/fake-drive.py" \
     "$@" log="$work/$name.log" &
   fake_pids+=($!)
   fake_args+=(-drive "driver=nbd,server.type=unix,server.path=$work/$name.sock,id=f$n,if=none,cache.direct=on,discard=unmap"
