@@ -1377,11 +1377,13 @@ test_fill_thermal (void)
 /* The run's analysis hands the fill step's temperature and the drive's WCTEMP to the
  * write-fill analysis: a drop as the drive reaches it is reported as throttling,
  * with a warning on the step; without the threshold it is the cache's end. */
-static NscRunResult *
-thermal_fill_run (gboolean with_threshold)
+/* A job step of @tag over pieces (end_bytes, bytes/s), sampled as the preset does. */
+static NscStepResult *
+pieces_step (const char          *tag,
+             const double       (*curve)[2],
+             guint                n_pieces,
+             guint32              seed)
 {
-  static const double curve[][2] = { { 60e9, 1.5e9 }, { 120e9, 500e6 } };
-  NscRunResult *r = nsc_run_result_new ();
   NscStep step = { 0 };
   NscStepResult *sr;
   NscJobResult *job = g_new0 (NscJobResult, 1);
@@ -1392,12 +1394,11 @@ thermal_fill_run (gboolean with_threshold)
 
   step.kind = NSC_STEP_JOB;
   nsc_job_init (&step.job);
-  g_strlcpy (step.job.label, "Write-fill", sizeof step.job.label);
-  g_strlcpy (step.analysis, "write-fill", sizeof step.analysis);
+  g_strlcpy (step.job.label, tag, sizeof step.job.label);
+  g_strlcpy (step.analysis, tag, sizeof step.analysis);
   sr = nsc_step_result_new (&step);
-  g_ptr_array_add (r->steps, sr);
-
-  sample_fill (curve, 2, preset_sample_bytes (120e9), 0.5, 0.05, 12, &pos, &bps, &n);
+  sample_fill (curve, n_pieces, preset_sample_bytes (curve[n_pieces - 1][0]), 0.5, 0.05, seed,
+               &pos, &bps, &n);
   job->job = step.job;
   job->series = nsc_series_new (4096);
   for (guint i = 0; i < n; i++)
@@ -1418,6 +1419,17 @@ thermal_fill_run (gboolean with_threshold)
   job->dir[NSC_DIR_WRITE].bytes = pos[n - 1];
   job->dir[NSC_DIR_WRITE].bw_bps = pos[n - 1] * 1e9 / t;
   g_ptr_array_add (sr->runs, job);
+  return sr;
+}
+
+static NscRunResult *
+thermal_fill_run (gboolean with_threshold)
+{
+  static const double curve[][2] = { { 60e9, 1.5e9 }, { 120e9, 500e6 } };
+  NscRunResult *r = nsc_run_result_new ();
+  NscStepResult *sr = pieces_step ("write-fill", curve, 2, 12);
+
+  g_ptr_array_add (r->steps, sr);
   /* 45 °C rising to 75 °C at the drop (~40 s), then held there. */
   for (guint i = 0; i < 150; i++)
     {
@@ -1943,51 +1955,6 @@ test_fill_system_cache (void)
       words = nsc_words_slc_summary (o, NSC_UNITS_MIB);
       g_assert_cmpstr (words, ==, a->summary);
     }
-}
-
-/* A job step of @tag over pieces (end_bytes, bytes/s), sampled as the preset does. */
-static NscStepResult *
-pieces_step (const char          *tag,
-             const double       (*curve)[2],
-             guint                n_pieces,
-             guint32              seed)
-{
-  NscStep step = { 0 };
-  NscStepResult *sr;
-  NscJobResult *job = g_new0 (NscJobResult, 1);
-  g_autofree guint64 *pos = NULL;
-  g_autofree double *bps = NULL;
-  gint64 t = 0;
-  guint n;
-
-  step.kind = NSC_STEP_JOB;
-  nsc_job_init (&step.job);
-  g_strlcpy (step.job.label, tag, sizeof step.job.label);
-  g_strlcpy (step.analysis, tag, sizeof step.analysis);
-  sr = nsc_step_result_new (&step);
-  sample_fill (curve, n_pieces, preset_sample_bytes (curve[n_pieces - 1][0]), 0.5, 0.05, seed,
-               &pos, &bps, &n);
-  job->job = step.job;
-  job->series = nsc_series_new (4096);
-  for (guint i = 0; i < n; i++)
-    {
-      NscSample x = { 0 };
-      guint64 b = pos[i] - (i ? pos[i - 1] : 0);
-
-      x.duration_ns = (gint64) llround (b / bps[i] * 1e9);
-      t += x.duration_ns;
-      x.t_ns = t;
-      x.bytes[NSC_DIR_WRITE] = b;
-      x.ios[NSC_DIR_WRITE] = b >> 20;
-      x.position = pos[i];
-      nsc_series_append (job->series, &x);
-    }
-  nsc_series_finish (job->series);
-  job->runtime_ns = t;
-  job->dir[NSC_DIR_WRITE].bytes = pos[n - 1];
-  job->dir[NSC_DIR_WRITE].bw_bps = pos[n - 1] * 1e9 / t;
-  g_ptr_array_add (sr->runs, job);
-  return sr;
 }
 
 /* A cache-recovery step's fast bytes are measured on a drive seen directly, and not
