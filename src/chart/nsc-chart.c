@@ -898,16 +898,16 @@ read_recovery (NscChartDataset *ds,
       JsonNode *n = json_array_get_element (points, i);
       JsonObject *p = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
       NscChartRecovery point;
+      gboolean doubted;
 
       if (p == NULL || (!all && nsc_json_get_number (p, "step", -1) != step))
         continue;
       point.idle_s = nsc_json_get_number (p, "idle_before_ns", NAN) / 1e9;
       /* null: the step had no speeds to judge */
       point.fast_bytes = nsc_json_get_number (p, "fast_bytes", NAN);
-      point.via_memory = g_strcmp0 (nsc_json_get_string (p, "verdict"), "not-verified") == 0
-                         && g_strcmp0 (nsc_json_get_string (p, "reason"), "system-cache") == 0;
-      point.not_verified = g_strcmp0 (nsc_json_get_string (p, "verdict"), "not-verified") == 0
-                           && !point.via_memory;
+      doubted = g_strcmp0 (nsc_json_get_string (p, "verdict"), "not-verified") == 0;
+      point.via_memory = doubted && g_strcmp0 (nsc_json_get_string (p, "reason"), "system-cache") == 0;
+      point.not_verified = doubted && !point.via_memory;
       if (isfinite (point.idle_s) && isfinite (point.fast_bytes))
         g_array_append_val (ds->recovery, point);
     }

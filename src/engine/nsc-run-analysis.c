@@ -628,35 +628,27 @@ analyze_read_inflation (NscRunResult *r,
             {
               NscWarning *w;
 
-              if (faster)
+              if (faster || g_str_equal (reason, "system-cache"))
                 {
-                  /* Fresh data read faster, but through memory that may hold what was
-                   * just written (a virtual disk's host, a network server): the same
-                   * sign as the drive's cache, and nothing here tells the two apart. */
+                  /* Through memory that may hold what was just written (a virtual
+                   * disk's host, a network server): fresh reads faster show the same
+                   * sign as the drive's cache, and nothing here tells the two apart;
+                   * alike, both may have come from that memory. */
                   g_autofree char *via = nsc_system_cache_phrase (&cache);
 
                   reason = "system-cache";
                   w = nsc_run_result_add_warning (r, (int) j,
                                                   NSC_WARNING_READ_INFLATION_NOT_VERIFIED,
-                                                  "%s: fresh data read at %.0f MiB/s, faster than "
-                                                  "settled data at %.0f MiB/s, but the reads went "
-                                                  "through %s, which may hold data just written in "
-                                                  "memory; whether the drive's SLC cache made them "
-                                                  "faster is not known",
-                                                  base, mib (f), mib (st), via);
-                  warning_set_cache (w, &cache);
-                }
-              else if (g_str_equal (reason, "system-cache"))
-                {
-                  /* Alike, but both may have come from memory in front of the drive. */
-                  g_autofree char *via = nsc_system_cache_phrase (&cache);
-
-                  w = nsc_run_result_add_warning (r, (int) j,
-                                                  NSC_WARNING_READ_INFLATION_NOT_VERIFIED,
-                                                  "%s: fresh data read at %.0f MiB/s, settled data "
-                                                  "at %.0f MiB/s; the reads went through %s, which "
-                                                  "may serve them from memory, so these reads are "
-                                                  "not proven to be the drive's",
+                                                  faster
+                                                  ? "%s: fresh data read at %.0f MiB/s, faster than "
+                                                    "settled data at %.0f MiB/s, but the reads went "
+                                                    "through %s, which may hold data just written in "
+                                                    "memory; whether the drive's SLC cache made them "
+                                                    "faster is not known"
+                                                  : "%s: fresh data read at %.0f MiB/s, settled data "
+                                                    "at %.0f MiB/s; the reads went through %s, which "
+                                                    "may serve them from memory, so these reads are "
+                                                    "not proven to be the drive's",
                                                   base, mib (f), mib (st), via);
                   warning_set_cache (w, &cache);
                 }
