@@ -2057,7 +2057,9 @@ post_skipped (NscRunner     *self,
                                    "them", label));
 }
 
-/* Writes a region once more, whatever it holds. */
+/* Writes a region once more, whatever it holds: its whole blocks (1 MiB, or the
+ * target's alignment for less), nothing when it holds none (a job's zero length would
+ * mean the rest of the target). */
 static gboolean
 rewrite_region (NscRunner  *self,
                 NscTarget  *target,
@@ -2078,6 +2080,8 @@ rewrite_region (NscRunner  *self,
   job.queue_depth = 8;
   job.region_offset = offset;
   job.region_length = length - length % job.block_size;
+  if (job.region_length == 0)
+    return TRUE;
   job.time_ns = 0;
   job.once = TRUE;
   job.seed = nsc_mix64 (offset + *written);
@@ -2085,7 +2089,7 @@ rewrite_region (NscRunner  *self,
                     &res, error);
   if (res)
     *written += res->dir[NSC_DIR_WRITE].bytes;
-  return ok && res && res->dir[NSC_DIR_WRITE].bytes > 0;
+  return ok;
 }
 
 /* The idle where a preset starts: strict's 15 minutes, or the preset's "settle" when
@@ -2207,7 +2211,7 @@ flush_cache (NscRunner      *self,
              NscStepResult  *sr,
              GError        **error)
 {
-  guint64 want, done = 0;
+  guint64 want, done = 0, align;
   GArray *samples = g_array_new (FALSE, FALSE, sizeof (NscSample));
   gboolean ok = TRUE;
   guint n;
@@ -2218,6 +2222,9 @@ flush_cache (NscRunner      *self,
   /* A bit more than the cache: it is measured where its speed fell. Without one, the
    * documented default (the fresh half written after it adds what the margin would). */
   want = want ? want + want / 8 : NSC_SETTLED_FLUSH_DEFAULT;
+  /* Whole blocks of the target's: a measured cache is any number of bytes. */
+  align = nsc_target_get_dio_offset_align (target);
+  want += (align - want % align) % align;
   if (self->span_cap && want > self->span_cap)
     {
       want = self->span_cap;

@@ -169,6 +169,10 @@ vm_boot() {
   rc=$?
   vm_seconds=$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
   echo "# QEMU exited $rc after $vm_seconds s"
+  # Where the guest's time went, section by section (tests/README.md's CI account).
+  awk '/@@NSC-TIME [^ ]+ [0-9.]+ [0-9.]+@@/ { sub(/@@.*/, "", $4); t[++n] = sprintf("%s %.0f", $2, $4 - $3) }
+       END { if (n) { printf "# sections (s):"; for (i = 1; i <= n; i++) printf " %s", t[i]; print "" } }' \
+    "$work/console.log"
   if [ $rc -eq 124 ]; then
     echo "FAIL: the guest did not finish within $timeout_s s; its console:"
     tail -40 "$work/console.log"
