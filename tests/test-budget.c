@@ -370,6 +370,11 @@ test_budget_flush (void)
   t.span_cap = 4 * GIB;
   g_assert_cmpuint (flush_bytes ("quick", &t), ==, 4 * GIB);
   t.span_cap = 0;
+  /* A measured cache is any number of bytes: whole 4 KiB blocks, as the run writes. */
+  t.cache_bytes = 304452077;
+  g_assert_cmpuint (flush_bytes ("quick", &t), ==, 342511616);
+  g_assert_cmpuint (nsc_settled_flush_bytes (304452077, 0, 512, NULL), ==, 342509056);
+  g_assert_cmpuint (nsc_settled_flush_bytes (304452077, 300 << 20, 4096, NULL), ==, 300 << 20);
   t.cache_bytes = 0;
   /* The review suite: its write-fill, over the whole drive, comes before Quick. */
   fill = flush_bytes ("write-fill", &t);

@@ -381,12 +381,14 @@ nsc_write_budget (const NscPreset       *preset,
           flushing_group = settled && fresh;
           if (settled && fresh)
             {
-              guint64 flush = cache_bound ? cache_bound + cache_bound / 8 : NSC_SETTLED_FLUSH_DEFAULT;
+              gboolean capped;
+              /* As the run sizes it, in 4 KiB blocks (the target's alignment is not
+               * known here; it is at most that on the drives seen). */
+              guint64 flush = nsc_settled_flush_bytes (cache_bound, t->span_cap, 4096, &capped);
 
-              add_item (items, (int) i, N_("Writing past the SLC cache after the settled data"),
-                        t->span_cap ? MIN (flush, t->span_cap) : flush);
+              add_item (items, (int) i, N_("Writing past the SLC cache after the settled data"), flush);
               g_array_index (items, NscBudgetItem, items->len - 1).flush = TRUE;
-              g_array_index (items, NscBudgetItem, items->len - 1).flush_capped = t->span_cap && flush > t->span_cap;
+              g_array_index (items, NscBudgetItem, items->len - 1).flush_capped = capped;
               /* Then the pause, then the fresh half written again. */
               add_item (items, (int) i, N_("Writing the fresh data again after the pause"),
                         step_region (t, fresh, size));

@@ -579,6 +579,27 @@ nsc_surface_place_offset (guint   p,
   return at - at % block_size;
 }
 
+/* What Quick writes past the cache after its settled control's data: a bit more than
+ * the cache (it is measured where its speed fell; 0: none known, the documented
+ * default), in whole blocks of @align (a measured cache is any number of bytes),
+ * capped by --span (@span_cap, 0: none). The run and its write budget both size it
+ * here. */
+guint64
+nsc_settled_flush_bytes (guint64   cache_bytes,
+                         guint64   span_cap,
+                         guint     align,
+                         gboolean *capped)
+{
+  guint64 want = cache_bytes ? cache_bytes + cache_bytes / 8 : NSC_SETTLED_FLUSH_DEFAULT;
+
+  g_return_val_if_fail (align > 0, 0);
+
+  want += (align - want % align) % align;
+  if (capped)
+    *capped = span_cap && want > span_cap;
+  return span_cap ? MIN (want, span_cap) : want;
+}
+
 guint64
 nsc_surface_place_bytes (guint64 bytes,
                          guint   block_size,

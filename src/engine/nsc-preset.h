@@ -112,6 +112,10 @@ guint64     nsc_surface_place_offset (guint            p,
                                       guint64          per,
                                       guint64          span,
                                       guint            block_size);
+guint64     nsc_settled_flush_bytes  (guint64          cache_bytes,
+                                      guint64          span_cap,
+                                      guint            align,
+                                      gboolean        *capped);
 guint64     nsc_surface_place_bytes  (guint64          bytes,
                                       guint            block_size,
                                       guint            points,

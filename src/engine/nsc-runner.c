@@ -2211,25 +2211,17 @@ flush_cache (NscRunner      *self,
              NscStepResult  *sr,
              GError        **error)
 {
-  guint64 want, done = 0, align;
+  guint64 want, done = 0;
   GArray *samples = g_array_new (FALSE, FALSE, sizeof (NscSample));
   gboolean ok = TRUE;
   guint n;
 
   self->flush_source = self->measured_cache ? "this-run" : self->history_cache ? "history" : "default";
-  want = self->measured_cache ? self->measured_cache
-       : self->history_cache ? self->history_cache : 0;
-  /* A bit more than the cache: it is measured where its speed fell. Without one, the
-   * documented default (the fresh half written after it adds what the margin would). */
-  want = want ? want + want / 8 : NSC_SETTLED_FLUSH_DEFAULT;
-  /* Whole blocks of the target's: a measured cache is any number of bytes. */
-  align = nsc_target_get_dio_offset_align (target);
-  want += (align - want % align) % align;
-  if (self->span_cap && want > self->span_cap)
-    {
-      want = self->span_cap;
-      self->flush_capped = TRUE;
-    }
+  /* Without a cache, the documented default (the fresh half written after it adds
+   * what the margin would). */
+  want = nsc_settled_flush_bytes (self->measured_cache ? self->measured_cache : self->history_cache,
+                                  self->span_cap, nsc_target_get_dio_offset_align (target),
+                                  &self->flush_capped);
   set_status_bytes (self, NSC_STATUS_FLUSHING_CACHE, want);
   self->flush_samples = samples;
   while (done < want)
