@@ -126,8 +126,10 @@ layout "io_uring at QD8, random, 1 s" any 0 --rw randwrite --qd 8 --backend io_u
 rm -f "$work/nandscope-fio.test" "$work"/*.log
 
 # The data fio writes from the file, as Nandscope's own: random (no two 4 KiB blocks
-# alike, nothing to compress: fio's default scramble left 8 % of each 4 KiB to zlib),
-# compressible (about half of it compresses away) and zeros.
+# alike, nothing to compress: fio's default scramble left 8 % of each 4 KiB to zlib;
+# with refill_buffers a few of fio's buffers still give zlib 1-3 % of their blocks,
+# 0.9954-0.9975 of the whole over six runs here, so the line is at 0.98), compressible
+# (about half of it compresses away) and zeros.
 data_kind() { # DATA
   rm -f "$work/nandscope-fio.test"
   head -c 16m /dev/zero > "$work/nandscope-fio.test"
@@ -145,11 +147,11 @@ blocks = [data[i:i + 4096] for i in range(0, len(data), 4096)]
 zeros = sum(1 for b in blocks if b.count(0) == len(b))
 # As a compressing controller sees it: each 4 KiB on its own.
 packed = sum(min(len(zlib.compress(b, 6)), len(b)) for b in blocks)
-print(len(set(blocks)), len(blocks), zeros, round(packed / len(data), 2))
+print(len(set(blocks)), len(blocks), zeros, round(packed / len(data), 4))
 PY
 }
 set -- $(data_kind random)
-[ $# -eq 4 ] && [ "$1" = "$2" ] && [ "$3" = 0 ] && awk "BEGIN {exit !($4 > 0.99)}" \
+[ $# -eq 4 ] && [ "$1" = "$2" ] && [ "$3" = 0 ] && awk "BEGIN {exit !($4 > 0.98)}" \
   && ok "random data: fio wrote $1 distinct 4 KiB blocks of $2, compressed to $4" \
   || bad "random data: distinct/blocks/zero blocks/compressed: $*"
 set -- $(data_kind compressible)
