@@ -272,6 +272,28 @@ def check_fill(con, name, state, result, truth, tail, p):
     return got
 
 
+def check_plan(con, name, plan, result, ops):
+    """Quick kept its --dry-run's promise: the bytes written outside its timed steps (whose
+    bytes are the drive's speed), in its result and as the model took them, at most the
+    plan's total. The plan's flush is sized from the drive's history, a cache of any
+    number of bytes."""
+    state = plan['states'][0]
+    timed = {it['step'] for it in state['items'] if it['timed']}
+    timed_bytes = sum(x['write']['bytes'] for i, s in enumerate(result['steps']) if i in timed
+                      for x in s.get('runs', []))
+    flush = [it['bytes'] for it in state['items'] if it['label'].startswith('Writing past the SLC cache')]
+    took = sum(o[2] for o in ops if o[0] == 'W')
+    print(f"# {name}: Quick's plan: {state['total_bytes'] / MIB:.1f} MiB outside timed steps (the flush "
+          f"{sum(flush) / MIB:.1f} MiB); the run wrote {(result['bytes_written'] - timed_bytes) / MIB:.1f} "
+          f"MiB there, the model took {(took - timed_bytes) / MIB:.1f} MiB")
+    con.check(result['bytes_written'] - timed_bytes <= state['total_bytes'],
+              f"{name}: Quick wrote {result['bytes_written'] - timed_bytes} B outside its timed steps, "
+              f"the plan at most {state['total_bytes']} B")
+    con.check(took - timed_bytes <= state['total_bytes'],
+              f"{name}: the model took {took - timed_bytes} B of Quick's writes outside its timed steps, "
+              f"the plan at most {state['total_bytes']} B")
+
+
 def check_quick(con, name, p, quick, ops):
     """Quick's SEQ1M Q8T1 verdict against where the model served its reads. Returns
     (verdict, premise missed)."""
@@ -517,6 +539,9 @@ def check(args):
             print(f'# {name}: dynamic cache: {te / MIB:.0f} MiB empty, {tf / MIB:.0f} MiB a third full '
                   f'(found {ge / MIB:.0f} and {gf / MIB:.0f})')
         quick = con.section_json(f'result-quick-{name}')
+        plan = con.section_json(f'result-plan-quick-{name}')
+        if quick is not None and plan is not None and 'quick' in runs:
+            check_plan(con, name, plan, quick, runs['quick'])
         if quick is not None and 'quick' in runs:
             verdict, missed = check_quick(con, name, p, quick, runs['quick'])
             if verdict:

@@ -9,7 +9,9 @@
 #                                 first run would leave it
 #   quick --state empty           CrystalDiskMark's reads against a settled control,
 #                                 on 512 MiB of the drive (the halves of the last
-#                                 version of this test)
+#                                 version of this test), after its --dry-run: the
+#                                 promise it makes with the cache from the drive's
+#                                 history, which the run must keep
 #   write-fill --state free:512m  the drive a third full: a dynamic cache is smaller
 #   cache-recovery                five recovery steps after idles of 3 s
 # Before each run the guest reads 12 KiB at a marker offset, which the model's log
@@ -73,13 +75,15 @@ ns=\$(ns_of $serial)
 mark \$ns 0
 section fill-empty-$name $run --preset write-fill --state empty --max-idle 1s --json /tmp/fill-empty-$name.json
 cp /tmp/fill-empty-$name.json /tmp/data/nandscope/results/fill-$name.json
+quick=\"--preset quick --state empty --span 512m --time 1s --runs 1 --max-idle 6s\"
+section plan-quick-$name $run \$quick --dry-run --json /tmp/plan-quick-$name.json
 mark \$ns 1
-section quick-$name $run --preset quick --state empty --span 512m --time 1s --runs 1 --max-idle 6s --json /tmp/quick-$name.json
+section quick-$name $run \$quick --json /tmp/quick-$name.json
 mark \$ns 2
 section fill-free-$name $run --preset write-fill --state free:512m --max-idle 6s --json /tmp/fill-free-$name.json
 mark \$ns 3
 section recovery-$name $run --preset cache-recovery --max-idle 3s --json /tmp/recovery-$name.json
-for r in fill-empty quick fill-free recovery; do section result-\$r-$name cat /tmp/\$r-$name.json; done"
+for r in fill-empty plan-quick quick fill-free recovery; do section result-\$r-$name cat /tmp/\$r-$name.json; done"
   n=$((n + 1))
 done < "$work/drives.txt"
 i=0
