@@ -1374,9 +1374,6 @@ test_fill_thermal (void)
   }
 }
 
-/* The run's analysis hands the fill step's temperature and the drive's WCTEMP to the
- * write-fill analysis: a drop as the drive reaches it is reported as throttling,
- * with a warning on the step; without the threshold it is the cache's end. */
 /* A job step of @tag over pieces (end_bytes, bytes/s), sampled as the preset does. */
 static NscStepResult *
 pieces_step (const char          *tag,
@@ -1422,6 +1419,9 @@ pieces_step (const char          *tag,
   return sr;
 }
 
+/* The run's analysis hands the fill step's temperature and the drive's WCTEMP to the
+ * write-fill analysis: a drop as the drive reaches it is reported as throttling,
+ * with a warning on the step; without the threshold it is the cache's end. */
 static NscRunResult *
 thermal_fill_run (gboolean with_threshold)
 {

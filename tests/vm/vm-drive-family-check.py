@@ -539,10 +539,10 @@ def check(args):
             print(f'# {name}: dynamic cache: {te / MIB:.0f} MiB empty, {tf / MIB:.0f} MiB a third full '
                   f'(found {ge / MIB:.0f} and {gf / MIB:.0f})')
         quick = con.section_json(f'result-quick-{name}')
-        plan = con.section_json(f'result-plan-quick-{name}')
-        if quick is not None and plan is not None and 'quick' in runs:
-            check_plan(con, name, plan, quick, runs['quick'])
         if quick is not None and 'quick' in runs:
+            plan = con.section_json(f'result-plan-quick-{name}')
+            if plan is not None:
+                check_plan(con, name, plan, quick, runs['quick'])
             verdict, missed = check_quick(con, name, p, quick, runs['quick'])
             if verdict:
                 verdicts[verdict] = verdicts.get(verdict, 0) + 1
