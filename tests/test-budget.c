@@ -421,6 +421,53 @@ test_budget_times (void)
     }
 }
 
+/* A target whose direct I/O takes 4 KiB units: the steps the runner skips there (a
+ * smaller block, in a step that says to skip it) take no time and write nothing,
+ * where the unit is known; a "min" block is the unit. */
+static void
+test_budget_unit (void)
+{
+  static const char json[] =
+    "{\"name\":\"t\",\"file_size\":\"8m\",\"time\":\"10s\",\"runs\":2,\"prepare\":false,"
+    "\"steps\":[{\"rw\":\"randread\",\"bs\":\"512\",\"skip_unaligned\":true},"
+    "{\"rw\":\"randwrite\",\"bs\":\"2k\",\"skip_unaligned\":true},"
+    "{\"rw\":\"randwrite\",\"bs\":\"4k\",\"skip_unaligned\":true},"
+    "{\"rw\":\"randwrite\",\"bs\":\"min\"},{\"rw\":\"randwrite\",\"bs\":\"1k\"}]}";
+  g_autoptr(NscPreset) p = nsc_preset_new_from_data (json, sizeof json - 1, NULL);
+  NscRunOptions options = NSC_RUN_OPTIONS_INIT;
+  struct { guint align; gint64 seconds; guint items; guint64 min_block; } cases[] = {
+    { 0, 5 * 20, 4, 4096 },     /* not known: nothing skipped */
+    { 512, 5 * 20, 4, 512 },
+    { 4096, 3 * 20, 3, 4096 },  /* 512 B and 2 KiB skipped; 1 KiB has no say */
+    { 8192, 2 * 20, 2, 8192 },  /* 4 KiB too */
+  };
+
+  g_assert_nonnull (p);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      NscBudgetTarget t = { .capacity = 100 * GIB, .file_size = 8 << 20 };
+      g_autoptr(GArray) items = NULL;
+      NscTiming timing;
+      gint64 idle;
+
+      nsc_timing_init (&timing, p, &options);
+      timing.dio_align = cases[i].align;
+      /* The idle between tests stays: the runner rests before a step it then skips. */
+      idle = nsc_timing_estimate_ns (&timing, p) - cases[i].seconds * G_GINT64_CONSTANT (1000000000);
+      g_assert_cmpint (idle, ==, 4 * timing.idle_ns);
+      g_assert_cmpuint (nsc_step_block_size (&g_array_index (p->steps, NscStep, 3), cases[i].align), ==,
+                        cases[i].min_block);
+      t.dio_align = cases[i].align;
+      items = nsc_write_budget (p, &t, NULL, NULL);
+      /* The read step's data, when it runs, and the writes that run. */
+      g_assert_cmpuint (items->len, ==, cases[i].items + (cases[i].align <= 512 ? 1 : 0));
+      for (guint j = 0; j < items->len; j++)
+        g_assert_false (nsc_step_skipped_on (&g_array_index (p->steps, NscStep,
+                                                             g_array_index (items, NscBudgetItem, j).step),
+                                             cases[i].align));
+    }
+}
+
 static void
 test_wear_lines (void)
 {
@@ -482,6 +529,7 @@ main (int    argc,
   g_test_add_func ("/budget/file", test_budget_file);
   g_test_add_func ("/budget/flush", test_budget_flush);
   g_test_add_func ("/budget/times", test_budget_times);
+  g_test_add_func ("/budget/unit", test_budget_unit);
   g_test_add_func ("/budget/wear-lines", test_wear_lines);
   g_test_add_func ("/budget/file-fits", test_file_fits);
   return g_test_run ();

@@ -298,6 +298,7 @@ budget_timing (NscTiming             *timing,
   options.time_scale = t->time_scale;
   options.strict = t->strict;
   nsc_timing_init (timing, preset, &options);
+  timing->dio_align = t->dio_align;
 }
 
 static void
@@ -382,9 +383,10 @@ nsc_write_budget (const NscPreset       *preset,
           if (settled && fresh)
             {
               gboolean capped;
-              /* As the run sizes it, in 4 KiB blocks (the target's alignment is not
-               * known here; it is at most that on the drives seen). */
-              guint64 flush = nsc_settled_flush_bytes (cache_bound, t->span_cap, 4096, &capped);
+              /* As the run sizes it, in the target's blocks; where they are not
+               * known, 4 KiB (at most that on the drives seen). */
+              guint64 flush = nsc_settled_flush_bytes (cache_bound, t->span_cap,
+                                                       t->dio_align ? t->dio_align : 4096, &capped);
 
               add_item (items, (int) i, N_("Writing past the SLC cache after the settled data"), flush);
               g_array_index (items, NscBudgetItem, items->len - 1).flush = TRUE;
@@ -394,6 +396,10 @@ nsc_write_budget (const NscPreset       *preset,
                         step_region (t, fresh, size));
             }
         }
+      /* A block size the target cannot do: the runner skips the step, its reads'
+       * data too. */
+      if (nsc_step_skipped_on (s, t->dio_align))
+        continue;
       it.step = (int) i;
       g_strlcpy (it.label, nsc_job_get_label (&s->job, scratch, sizeof scratch), sizeof it.label);
       switch (s->kind)

@@ -370,10 +370,29 @@ nsc_timing_cut_idle (const NscTiming *t,
   return t->max_idle_ns ? MIN (ns, t->max_idle_ns) : ns;
 }
 
+guint64
+nsc_step_block_size (const NscStep *s,
+                     guint          align)
+{
+  g_return_val_if_fail (s != NULL, 0);
+  return s->min_block && align > 0 ? MAX (align, 512u) : s->job.block_size;
+}
+
+gboolean
+nsc_step_skipped_on (const NscStep *s,
+                     guint          align)
+{
+  g_return_val_if_fail (s != NULL, FALSE);
+  return s->kind == NSC_STEP_JOB && s->skip_unaligned && align > 0
+         && nsc_step_block_size (s, align) % align != 0;
+}
+
 gint64
 nsc_timing_step_budget_ns (const NscTiming *t,
                            const NscStep   *s)
 {
+  if (nsc_step_skipped_on (s, t->dio_align))
+    return 0;
   if (s->kind == NSC_STEP_IDLE)
     return nsc_timing_cut_idle (t, s->idle_ns);
   if (s->kind == NSC_STEP_JOB && (s->time_is_set ? s->job.time_ns > 0 : (!s->job.bytes && !s->job.once)))
@@ -1117,8 +1136,7 @@ resolve_job (NscRunner      *self,
 
   *job = step->job;
   job->verify_key = self->verify_key;
-  if (step->min_block)
-    job->block_size = MAX (nsc_target_get_dio_offset_align (target), 512u);
+  job->block_size = nsc_step_block_size (step, nsc_target_get_dio_offset_align (target));
   if (!nsc_step_resolve_region (step, job->block_size, size, self->span_cap,
                                 nsc_target_get_dio_offset_align (target),
                                 nsc_target_get_description (target), &job->region_offset,
@@ -1369,7 +1387,7 @@ run_job_step (NscRunner      *self,
   sr->step.job.time_ns = job.time_ns;
   sr->step.job.block_size = job.block_size;
 
-  if (step->skip_unaligned && job.block_size % nsc_target_get_dio_offset_align (target) != 0)
+  if (nsc_step_skipped_on (step, nsc_target_get_dio_offset_align (target)))
     {
       NscWarning *w = warning_new ((int) index,
                                    NSC_WARNING_BLOCK_SIZE_UNSUPPORTED, sr->step.job.label,
@@ -2135,7 +2153,7 @@ read_data_job (NscRunner     *self,
   gboolean ok = resolve_job (self, target, s, job, scratch, NULL);
 
   nsc_step_result_free (scratch);
-  return ok && !(s->skip_unaligned && job->block_size % nsc_target_get_dio_offset_align (target));
+  return ok && !nsc_step_skipped_on (s, nsc_target_get_dio_offset_align (target));
 }
 
 /* Writes the data of the read steps in [@first, @end) that expect @want ("settled" or
@@ -2405,6 +2423,12 @@ plan_paced (NscRunner *self,
   NscBudgetTarget bt = self->budget_target;
   g_autoptr(GArray) items = NULL;
 
+  /* The steps the target cannot do take no time now that its unit is known: the
+   * time left is the plan's, which knew it too. Nothing else runs yet. */
+  self->timing.dio_align = nsc_target_get_dio_offset_align (target);
+  for (guint i = 0; i < self->preset->steps->len; i++)
+    self->budgets[i] = nsc_timing_step_total_ns (&self->timing, self->preset, i);
+  bt.dio_align = self->timing.dio_align;
   bt.is_device = nsc_target_get_kind (target) == NSC_TARGET_DEVICE;
   bt.file_size = nsc_target_get_size (target);
   bt.capacity = bt.file_size;

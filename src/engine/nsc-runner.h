@@ -101,7 +101,18 @@ typedef struct
   gboolean cdm;
   gint64   idle_ns;          /* before every job step but the first */
   gint64   max_idle_ns;
+  guint    dio_align;        /* the target's direct-I/O unit, 0 while not known: a
+                              * step that skips blocks it cannot do takes no time */
 } NscTiming;
+
+/* The block size step @s runs in on a target whose direct I/O takes @align-byte
+ * units (0: not known): a "min" block is the target's unit (4096 while not known). */
+guint64  nsc_step_block_size  (const NscStep       *s,
+                               guint                align);
+/* TRUE when the runner skips step @s on such a target: a job whose block size it
+ * cannot do, in a step that says to skip it (never while @align is not known). */
+gboolean nsc_step_skipped_on  (const NscStep       *s,
+                               guint                align);
 
 void   nsc_timing_init           (NscTiming           *timing,
                                   const NscPreset     *preset,

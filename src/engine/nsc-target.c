@@ -117,6 +117,46 @@ backing_logical_block_size (dev_t dev)
   return v ? v : read_sysfs_uint (p2, 512);
 }
 
+guint
+nsc_target_path_dio_align (const char *path)
+{
+  struct stat st;
+  g_autofree char *dir = NULL;
+
+  g_return_val_if_fail (path != NULL, 0);
+
+  if (stat (path, &st) != 0)
+    {
+      /* A new file's name: its folder's device. */
+      dir = g_path_get_dirname (path);
+      if (stat (dir, &st) != 0 || !S_ISDIR (st.st_mode))
+        return 0;
+    }
+  if (S_ISBLK (st.st_mode))
+    {
+      g_autofree char *p1 = g_strdup_printf ("/sys/dev/block/%u:%u/queue/logical_block_size",
+                                             major (st.st_rdev), minor (st.st_rdev));
+      g_autofree char *p2 = g_strdup_printf ("/sys/dev/block/%u:%u/../queue/logical_block_size",
+                                             major (st.st_rdev), minor (st.st_rdev));
+      guint v = read_sysfs_uint (p1, 0);
+
+      return v ? v : read_sysfs_uint (p2, 0);
+    }
+#ifdef STATX_DIOALIGN
+  if (S_ISREG (st.st_mode))
+    {
+      struct statx stx = { 0 };
+
+      if (statx (AT_FDCWD, path, 0, STATX_DIOALIGN, &stx) == 0
+          && (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align > 0)
+        return stx.stx_dio_offset_align;
+    }
+#endif
+  if (!S_ISREG (st.st_mode) && !S_ISDIR (st.st_mode))
+    return 0;
+  return MAX (backing_logical_block_size (st.st_dev), 512u);
+}
+
 static void
 query_dio_alignment (NscTarget *self,
                      guint      fallback)

@@ -57,6 +57,11 @@ NscTarget     *nsc_target_open            (const char             *path,
                                            const NscTargetOptions *options,
                                            GError                **error);
 void           nsc_target_free            (NscTarget              *target);
+/* The direct-I/O unit that nsc_target_open () will find at @path, before it is
+ * opened (a plan, an export): a device's logical block size, a file's own (statx), or
+ * that of the device under a folder (or a new file's folder). 0 when @path cannot be
+ * looked at. */
+guint          nsc_target_path_dio_align  (const char             *path);
 
 int            nsc_target_get_fd          (NscTarget *target);
 NscTargetKind  nsc_target_get_kind        (NscTarget *target);

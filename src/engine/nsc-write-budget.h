@@ -19,6 +19,8 @@ typedef struct
   gint64   default_time_ns; /* 0, or the length of timed steps with none of their own */
   double   time_scale;    /* 0, or the factor on every timed step (as the runner's) */
   guint64  cache_bytes;   /* 0, or the drive's SLC cache from its saved results */
+  guint    dio_align;     /* 0, or the target's direct-I/O unit: the steps the runner
+                           * skips there write nothing */
 } NscBudgetTarget;
 
 typedef struct

@@ -192,6 +192,9 @@ nsc_fio_export (const NscPlan  *plan,
   g_autoptr(GString) out = g_string_new (NULL);
   g_autofree char *file = NULL;
   guint64 size;
+  /* The target's direct-I/O unit, as the run will find it (512 where it cannot be
+   * told before). */
+  guint align = plan->timing.dio_align ? plan->timing.dio_align : 512;
 
   g_return_val_if_fail (plan != NULL && target != NULL, NULL);
 
@@ -251,10 +254,14 @@ nsc_fio_export (const NscPlan  *plan,
       guint runs = s->kind == NSC_STEP_JOB ? nsc_timing_step_runs (&plan->timing, s) : 1;
       gint64 pause = 0;
       char scratch[64];
-      const char *label = nsc_job_get_label (&s->job, scratch, sizeof scratch);
+      /* In the block the run uses: a "min" block is the target's unit. */
+      NscJob job = s->job;
+      const char *label;
       guint64 offset = 0, length = 0;
       gboolean clamped;
 
+      job.block_size = nsc_step_block_size (s, align);
+      label = nsc_job_get_label (&job, scratch, sizeof scratch);
       /* CrystalDiskMark's pauses between runs are part of what the clock adds. */
       if (plan->timing.cdm && runs > 1)
         {
@@ -289,7 +296,13 @@ nsc_fio_export (const NscPlan  *plan,
                                        "; at once, which this file leaves out\n", i + 1, label);
           continue;
         }
-      if (!nsc_step_resolve_region (s, s->min_block ? 512 : 0, size, plan->options.span_cap, 512,
+      if (nsc_step_skipped_on (s, plan->timing.dio_align))
+        {
+          g_string_append_printf (out, "\n; Step %u: %s, skipped as Nandscope skips it: %s cannot do\n"
+                                       "; direct I/O in blocks smaller than %u B\n", i + 1, label, target, align);
+          continue;
+        }
+      if (!nsc_step_resolve_region (s, job.block_size, size, plan->options.span_cap, align,
                                     target, &offset, &length, &clamped, error))
         return NULL;
 
@@ -341,7 +354,7 @@ nsc_fio_export (const NscPlan  *plan,
         gboolean timed = s->time_is_set ? s->job.time_ns > 0 : (!s->job.bytes && !s->job.once);
         gint64 run_ns = timed ? nsc_timing_step_run_time (&plan->timing, s) : 0;
 
-        g_string_append_printf (out, "\n; Step %u: %s (%s", i + 1, label, nsc_job_get_rw (&s->job));
+        g_string_append_printf (out, "\n; Step %u: %s (%s", i + 1, label, nsc_job_get_rw (&job));
         if (s->analysis[0])
           g_string_append_printf (out, ", analysis %s", s->analysis);
         g_string_append (out, ")\n");
@@ -358,7 +371,7 @@ nsc_fio_export (const NscPlan  *plan,
             g_string_append_printf (out, "description=nandscope preset=%s step=%u run=%u analysis=%s label=%s\n",
                                     preset->name, i + 1, r + 1, s->analysis[0] ? s->analysis : "-", label);
             g_string_append (out, "stonewall\n");
-            append_job (out, plan, s, &s->job, offset, length, timed, run_ns, log_name);
+            append_job (out, plan, s, &job, offset, length, timed, run_ns, log_name);
           }
       }
     }

@@ -22,11 +22,14 @@ nsc_plan_new (const NscPreset     *preset,
   plan->preset = preset;
   nsc_session_options (&plan->options, target, user);
   nsc_timing_init (&plan->timing, preset, &plan->options);
+  /* The steps the target cannot do are skipped: no time, no writes, not exported. */
+  plan->timing.dio_align = nsc_target_path_dio_align (target);
   plan->timed_ns = nsc_timing_estimate_ns (&plan->timing, preset);
   plan->writes = nsc_run_writes (preset, &plan->options);
 
   t = &plan->budget_target;
   nsc_session_budget_target (&plan->options, t);
+  t->dio_align = plan->timing.dio_align;
   t->is_device = is_device;
   plan->file_fits = TRUE;
   if (is_device)

@@ -6,14 +6,18 @@
 # file: every step a job with no error, and its bandwidth log written; the clones'
 # layouts (psync's threads, workers, by time, once, by bytes) run by fio over a file
 # of zeros, inside their region; the data fio writes from the file as Nandscope's
-# (random, compressible, zeros); bad input refused. Nothing is left behind. Skips (77)
-# without fio.
+# (random, compressible, zeros); on loop devices of 4096- and 512-byte blocks (root),
+# the steps the run skips for a block the device cannot do are not exported, nor in
+# the plan's time, and the response test's smallest block is the device's, and fio
+# runs the 4096-byte file without an error; bad input refused. Nothing is left behind.
+# Skips (77) without fio.
 set -u
 . "$(dirname "$0")/lib.sh"
 
 command -v fio >/dev/null || { echo "SKIP: fio is missing (apt install fio)"; exit 77; }
 work=$(mktemp -d "${G_TEST_BUILDDIR:-/tmp}/cli-export-fio-XXXXXX")
-trap 'rm -rf "$work"' EXIT
+loops=()
+trap 'for l in "${loops[@]}"; do losetup -d "$l" 2>/dev/null; done; rm -rf "$work"' EXIT
 
 # Every preset, parsed by fio.
 n=0
@@ -162,6 +166,56 @@ set -- $(data_kind zeros)
 [ $# -eq 4 ] && [ "$3" = "$2" ] \
   && ok "zeros: all $2 blocks of zeros" || bad "zeros: distinct/blocks/zero blocks/compressed: $*"
 rm -f "$work/nandscope-fio.test" "$work"/*.log
+
+# A device's own unit: bs-sweep's 512 B to 2 KiB steps are skipped on a 4096-byte
+# device by the run; the file says so and has no job of them, the plan has no time
+# for them (six 1 s tests), and Response time runs in the device's smallest block.
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
+  declare -A plan_ns
+  for sector in 4096 512; do
+    truncate -s 32M "$work/lb$sector.img"
+    if ! l=$(losetup -f --show -b "$sector" "$work/lb$sector.img"); then
+      bad "losetup -b $sector"
+      continue
+    fi
+    loops+=("$l")
+    "$cli" export-fio --out "$work/bs$sector.fio" --target "$l" --preset bs-sweep --time 100ms --runs 1 \
+      > /dev/null 2>&1 || bad "$sector: bs-sweep's export failed"
+    "$cli" export-fio --out "$work/rt$sector.fio" --target "$l" --preset response-time --time 100ms --runs 1 \
+      > /dev/null 2>&1 || bad "$sector: response-time's export failed"
+    "$cli" run --target "$l" --preset bs-sweep --time 1s --runs 1 --dry-run --json "$work/plan$sector.json" \
+      > /dev/null 2>&1 || bad "$sector: bs-sweep's plan failed"
+    plan_ns[$sector]=$(json_get "$work/plan$sector.json" 'r["states"][0]["timed_ns"]')
+    small=$(grep -cE '^bs=(512|1024|2048)$' "$work/bs$sector.fio")
+    skipped=$(grep -c 'skipped as Nandscope skips it' "$work/bs$sector.fio")
+    rt=$(grep '^bs=' "$work/rt$sector.fio" | sort -u | tr '\n' ' ')
+    if [ "$sector" = 4096 ]; then
+      [ "$small" = 0 ] && [ "$skipped" = 6 ] \
+        && ok "4096-byte device: bs-sweep's 6 steps below 4 KiB skipped in the file, said so" \
+        || bad "4096-byte device: $small jobs below 4 KiB, $skipped said skipped (6 expected)"
+      [ "$rt" = "bs=4096 " ] && ok "4096-byte device: Response time in 4 KiB blocks" \
+        || bad "4096-byte device: Response time's blocks: $rt"
+      (cd "$work" && fio --output-format=json --output="$work/bs.json" "$work/bs$sector.fio" \
+        > /dev/null 2> "$work/err.txt") && ok "4096-byte device: fio ran bs-sweep's file without an error" \
+        || bad "4096-byte device: fio failed: $(grep -m2 error "$work/err.txt")"
+      rm -f "$work"/*.log "$work/bs.json"
+    else
+      [ "$small" = 6 ] && [ "$skipped" = 0 ] \
+        && ok "512-byte device: bs-sweep's 6 steps below 4 KiB exported" \
+        || bad "512-byte device: $small jobs below 4 KiB, $skipped said skipped (0 expected)"
+      [ "$rt" = "bs=512 " ] && ok "512-byte device: Response time in 512 B blocks, as the run" \
+        || bad "512-byte device: Response time's blocks: $rt"
+    fi
+  done
+  d=$(( ${plan_ns[512]:-0} - ${plan_ns[4096]:-0} ))
+  [ "$d" = 6000000000 ] && ok "the plan's time on the 4096-byte device: 6 s less, the skipped tests'" \
+    || bad "the plans' times: ${plan_ns[512]:-?} and ${plan_ns[4096]:-?} ns (6 s apart expected)"
+  for l in "${loops[@]}"; do losetup -d "$l"; done
+  loops=()
+  rm -f "$work"/lb*.img
+else
+  echo "# not root or no losetup: the device checks skipped"
+fi
 
 # Bad input.
 expect_fail 2 'needs --out' export-fio --target "$work" --preset quick
