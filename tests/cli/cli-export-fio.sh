@@ -179,7 +179,7 @@ if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
       continue
     fi
     loops+=("$l")
-    "$cli" export-fio --out "$work/bs$sector.fio" --target "$l" --preset bs-sweep --time 100ms --runs 1 \
+    "$cli" export-fio --out "$work/bs$sector.fio" --target "$l" --preset bs-sweep --time 100ms --runs 1 --max-idle 100ms \
       > /dev/null 2>&1 || bad "$sector: bs-sweep's export failed"
     "$cli" export-fio --out "$work/rt$sector.fio" --target "$l" --preset response-time --time 100ms --runs 1 \
       > /dev/null 2>&1 || bad "$sector: response-time's export failed"
