@@ -103,10 +103,11 @@ read_sysfs_uint (const char *path,
   return v > 0 && v <= G_MAXUINT ? (guint) v : fallback;
 }
 
-/* The logical block size of the device under a file, from sysfs; a partition's
- * queue/ lives in its parent's directory. */
+/* The logical block size of device @dev (a file's st_dev, a device node's st_rdev),
+ * from sysfs, else @fallback; a partition's queue/ lives in its parent's directory. */
 static guint
-backing_logical_block_size (dev_t dev)
+backing_logical_block_size (dev_t dev,
+                            guint fallback)
 {
   g_autofree char *p1 = g_strdup_printf ("/sys/dev/block/%u:%u/queue/logical_block_size",
                                          major (dev), minor (dev));
@@ -114,7 +115,31 @@ backing_logical_block_size (dev_t dev)
                                          major (dev), minor (dev));
   guint v = read_sysfs_uint (p1, 0);
 
-  return v ? v : read_sysfs_uint (p2, 512);
+  return v ? v : read_sysfs_uint (p2, fallback);
+}
+
+/* The direct-I/O offset unit statx reports for @path (AT_EMPTY_PATH: @dirfd itself),
+ * with the memory unit in @mem_align; 0 where the kernel or filesystem does not say. */
+static guint
+statx_dio_align (int         dirfd,
+                 const char *path,
+                 int         flags,
+                 guint      *mem_align)
+{
+#ifdef STATX_DIOALIGN
+  struct statx stx = { 0 };
+
+  if (statx (dirfd, path, flags, STATX_DIOALIGN, &stx) == 0
+      && (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align > 0)
+    {
+      if (mem_align)
+        *mem_align = MAX (stx.stx_dio_mem_align, 1u);
+      return stx.stx_dio_offset_align;
+    }
+#else
+  (void) dirfd, (void) path, (void) flags, (void) mem_align;
+#endif
+  return 0;
 }
 
 guint
@@ -133,45 +158,26 @@ nsc_target_path_dio_align (const char *path)
         return 0;
     }
   if (S_ISBLK (st.st_mode))
-    {
-      g_autofree char *p1 = g_strdup_printf ("/sys/dev/block/%u:%u/queue/logical_block_size",
-                                             major (st.st_rdev), minor (st.st_rdev));
-      g_autofree char *p2 = g_strdup_printf ("/sys/dev/block/%u:%u/../queue/logical_block_size",
-                                             major (st.st_rdev), minor (st.st_rdev));
-      guint v = read_sysfs_uint (p1, 0);
-
-      return v ? v : read_sysfs_uint (p2, 0);
-    }
-#ifdef STATX_DIOALIGN
+    return backing_logical_block_size (st.st_rdev, 0);
   if (S_ISREG (st.st_mode))
     {
-      struct statx stx = { 0 };
+      guint v = statx_dio_align (AT_FDCWD, path, 0, NULL);
 
-      if (statx (AT_FDCWD, path, 0, STATX_DIOALIGN, &stx) == 0
-          && (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align > 0)
-        return stx.stx_dio_offset_align;
+      if (v > 0)
+        return v;
     }
-#endif
   if (!S_ISREG (st.st_mode) && !S_ISDIR (st.st_mode))
     return 0;
-  return MAX (backing_logical_block_size (st.st_dev), 512u);
+  return MAX (backing_logical_block_size (st.st_dev, 512), 512u);
 }
 
 static void
 query_dio_alignment (NscTarget *self,
                      guint      fallback)
 {
-#ifdef STATX_DIOALIGN
-  struct statx stx = { 0 };
-
-  if (statx (self->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0
-      && (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align > 0)
-    {
-      self->dio_offset_align = stx.stx_dio_offset_align;
-      self->dio_mem_align = MAX (stx.stx_dio_mem_align, 1u);
-      return;
-    }
-#endif
+  self->dio_offset_align = statx_dio_align (self->fd, "", AT_EMPTY_PATH, &self->dio_mem_align);
+  if (self->dio_offset_align > 0)
+    return;
   self->dio_offset_align = fallback;
   self->dio_mem_align = fallback;
 }
@@ -400,7 +406,7 @@ open_file_target (const char              *path,
                            &(NscErrorFields) { .path = dir });
       return NULL;
     }
-  self->logical_block_size = backing_logical_block_size (st.st_dev);
+  self->logical_block_size = backing_logical_block_size (st.st_dev, 512);
   query_dio_alignment (self, MAX (self->logical_block_size, 512u));
   query_filesystem (self);
   self->fs_discard = mounted_with_discard (st.st_dev);

@@ -192,8 +192,8 @@ nsc_fio_export (const NscPlan  *plan,
   g_autoptr(GString) out = g_string_new (NULL);
   g_autofree char *file = NULL;
   guint64 size;
-  /* The target's direct-I/O unit, as the run will find it (512 where it cannot be
-   * told before). */
+  /* The target's direct-I/O unit, as the run will find it, for regions (512 where it
+   * cannot be told before). */
   guint align = plan->timing.dio_align ? plan->timing.dio_align : 512;
 
   g_return_val_if_fail (plan != NULL && target != NULL, NULL);
@@ -260,7 +260,7 @@ nsc_fio_export (const NscPlan  *plan,
       guint64 offset = 0, length = 0;
       gboolean clamped;
 
-      job.block_size = nsc_step_block_size (s, align);
+      job.block_size = nsc_step_block_size (s, plan->timing.dio_align);
       label = nsc_job_get_label (&job, scratch, sizeof scratch);
       /* CrystalDiskMark's pauses between runs are part of what the clock adds. */
       if (plan->timing.cdm && runs > 1)
